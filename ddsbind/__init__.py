@@ -1,0 +1,21 @@
+"""ddsbind: fast, faithful Python access to DDS, the double-dummy bridge solver.
+
+Conventions (DDS's): seats 0=N 1=E 2=S 3=W; strains 0=S 1=H 2=D 3=C 4=NT;
+ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
+"""
+
+from ddsbind._binding import DDSInfo, dds_info
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import DDSError, FormatError
+
+__all__ = [
+    "Card",
+    "DDSError",
+    "DDSInfo",
+    "Deal",
+    "FormatError",
+    "Seat",
+    "Strain",
+    "dds_info",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,208 @@
+"""The one place that imports the compiled DDS module and sets DDS up.
+
+Everything else reaches DDS through this module (``ffi``, ``lib``) or through
+``ddsbind.dll``.  One-time set-up happens at import:
+
+* the exit guard for Debian's DDS 2.9.0 (see ``install_exit_guard``);
+* the thread-slot locks that keep two callers off the same DDS thread memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+try:
+    from ddsbind._dds import ffi, lib
+except ImportError as exc:  # pragma: no cover - only without a build
+    raise ImportError(
+        "ddsbind's compiled DDS module is missing; install the package with "
+        "'pip install .' (or 'make setup') so that native/build_ffi.py runs"
+    ) from exc
+
+__all__ = ["RETURN_NO_FAULT", "DDSInfo", "constant", "dds_info", "error_message", "ffi", "lib", "slots"]
+
+RETURN_NO_FAULT: int = lib.RETURN_NO_FAULT
+
+
+def constant(name: str) -> int:
+    """The value of one of DDS's ``#define`` constants, read from the build."""
+    return int(getattr(lib, name))
+
+
+def error_message(code: int) -> str:
+    """DDS's own text for a return code (``ErrorMessage``)."""
+    buf = ffi.new("char[80]")
+    lib.ErrorMessage(int(code), buf)
+    return ffi.string(buf).decode("ascii", "replace")
+
+
+# --------------------------------------------------------------------------
+# Exit guard.
+
+_guard_installed = False
+
+
+def install_exit_guard() -> bool:
+    """Make the process exit with its own status despite DDS 2.9.0's unload crash.
+
+    Debian's libdds 2.9.0 frees its thread memory from a library destructor
+    after the C++ objects it touches are gone, so any process that loaded it
+    ends with SIGSEGV (status 139) after all its work.  A glibc ``on_exit``
+    handler registered after the library loaded runs before that destructor;
+    it flushes C stdio and calls ``_exit`` with the status ``exit`` was given.
+    Python has finalised (flushed ``sys.stdout``, run ``atexit``) by then.
+
+    Installed at import for the system library; a DDS compiled from an
+    upstream tree (``DDS_SOURCE_DIR``) has the fix and gets no guard.
+    ``DDSBIND_EXIT_GUARD=1`` or ``0`` forces the choice.
+    """
+    global _guard_installed
+    want = os.environ.get("DDSBIND_EXIT_GUARD")
+    enabled = (want == "1") if want in ("0", "1") else not lib.ddsbind_from_source()
+    if enabled and not _guard_installed:
+        if lib.ddsbind_install_exit_guard() != 0:  # pragma: no cover - on_exit never fails on glibc
+            raise RuntimeError("could not register the DDS exit guard (on_exit failed)")
+        _guard_installed = True
+    return _guard_installed
+
+
+install_exit_guard()
+
+
+# --------------------------------------------------------------------------
+# DDS information.
+
+_THREADING_NAMES = {
+    0: "none",
+    1: "windows",
+    2: "openmp",
+    3: "gcd",
+    4: "boost",
+    5: "stl",
+    6: "tbb",
+    7: "stlimpl",
+    8: "pplimpl",
+}
+
+
+@dataclass(frozen=True)
+class DDSInfo:
+    """What DDS reports about itself (``GetDDSInfo``), plus how ddsbind got it.
+
+    ``threads`` is the number of DDS threads really configured: DDS never
+    runs more than the machine's cores, whatever was asked for, so this (not
+    the request) bounds ``threadIndex``.
+    """
+
+    version: str
+    major: int
+    minor: int
+    patch: int
+    threading: str
+    threading_systems: tuple[str, ...]
+    threads: int
+    cores: int
+    thread_sizes: str
+    source: str
+    has_solve_all_boards_bin: bool
+    system_string: str
+
+
+def dds_info() -> DDSInfo:
+    """Ask DDS which version, threading system and thread count it has."""
+    info = ffi.new("struct DDSInfo *")
+    lib.GetDDSInfo(info)
+    system = ffi.string(info.systemString).decode("ascii", "replace")
+    systems: tuple[str, ...] = ()
+    for line in system.splitlines():
+        if line.startswith("Threading"):
+            systems = tuple(w.rstrip("(*)").lower() for w in line.split()[1:])
+    return DDSInfo(
+        version=ffi.string(info.versionString).decode("ascii", "replace"),
+        major=info.major,
+        minor=info.minor,
+        patch=info.patch,
+        threading=_THREADING_NAMES.get(info.threading, f"unknown({info.threading})"),
+        threading_systems=systems,
+        threads=info.noOfThreads,
+        cores=info.numCores,
+        thread_sizes=ffi.string(info.threadSizes).decode("ascii", "replace"),
+        source="source tree" if lib.ddsbind_from_source() else "system library",
+        has_solve_all_boards_bin=bool(lib.ddsbind_has_SolveAllBoardsBin()),
+        system_string=system,
+    )
+
+
+# --------------------------------------------------------------------------
+# Thread slots.
+
+
+class ThreadSlots:
+    """Locks over DDS's per-thread memory.
+
+    Race guarded: DDS keeps a transposition table and search state per
+    ``threadIndex``.  Two concurrent ``SolveBoard`` calls with the same index
+    corrupt each other, and DDS's batch functions (``CalcDDtable``,
+    ``CalcAllTables``, ``SolveAllBoards``, ``AnalyseAllPlays*``) use *all*
+    thread memories with DDS's own threads.  So a single-board call holds the
+    lock of its index; a batch call holds every lock (acquired in index order,
+    so no two batch/single callers can deadlock); changing DDS's thread
+    settings needs every lock free at once and is refused otherwise.
+    """
+
+    #: More than any DDS build configures (its GetDDSInfo string caps at 128).
+    CAPACITY = 128
+
+    def __init__(self) -> None:
+        self._locks = [threading.Lock() for _ in range(self.CAPACITY)]
+        self._config = threading.Lock()
+        self.count = max(1, min(dds_info().threads, self.CAPACITY))
+
+    @contextlib.contextmanager
+    def slot(self, index: int) -> Iterator[int]:
+        """Hold thread memory ``index`` for one single-board call."""
+        lock = self._locks[index]
+        with lock:
+            yield index
+
+    @contextlib.contextmanager
+    def all(self) -> Iterator[int]:
+        """Hold every thread memory for one batch call; yields the thread count."""
+        held = []
+        try:
+            for lock in self._locks[: self.count]:
+                lock.acquire()
+                held.append(lock)
+            yield self.count
+        finally:
+            for lock in reversed(held):
+                lock.release()
+
+    def reconfigure(self, change: object) -> int:
+        """Run ``change()`` (a DDS settings call) with no call in flight.
+
+        Raises ``RuntimeError`` if any thread memory is in use; returns the
+        new thread count as DDS reports it.
+        """
+        with self._config:
+            held = []
+            try:
+                for lock in self._locks:
+                    if not lock.acquire(blocking=False):
+                        raise RuntimeError(
+                            "DDS thread settings cannot change while boards are being solved"
+                        )
+                    held.append(lock)
+                change()  # type: ignore[operator]
+                self.count = max(1, min(dds_info().threads, self.CAPACITY))
+                return self.count
+            finally:
+                for lock in reversed(held):
+                    lock.release()
+
+
+slots = ThreadSlots()

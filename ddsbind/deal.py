@@ -1,0 +1,462 @@
+"""Cards, seats, strains and deals, in DDS's conventions.
+
+Conventions used everywhere in ddsbind (they are DDS's own):
+
+* Seats (``Seat``): 0 = North, 1 = East, 2 = South, 3 = West.
+* Strains (``Strain``): 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs,
+  4 = notrump.  Suits are strains 0..3.
+* Ranks: 2 .. 14 (14 = ace).
+* ``remainCards`` masks: ``masks[hand][suit]`` has bit ``r`` set when that hand
+  holds rank ``r`` of that suit, so the ace is ``1 << 14 = 16384`` and the two
+  is ``1 << 2 = 4``.
+* Card index (for the 52-entry owner arrays): ``13 * suit + (14 - rank)``,
+  i.e. SA, SK, ..., S2, HA, ..., C2 -- the order Pavlicek's formats use.  An
+  owner array holds the DDS seat of each card, or -1 where the card is absent.
+
+Pavlicek's seat order (W N E S) is converted to these in
+``ddsbind.formats._order`` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind.errors import (
+    CardCountError,
+    DuplicateCardsError,
+    PBNError,
+    ZeroCardsError,
+)
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Deal",
+    "Seat",
+    "Strain",
+    "masks_to_owners",
+    "owners_to_masks",
+]
+
+#: Suit letters in DDS order (index = DDS suit number).
+SUITS = "SHDC"
+#: Rank characters, index = rank - 2.
+RANKS = "23456789TJQKA"
+
+_RANK_OF_CHAR = {c: i + 2 for i, c in enumerate(RANKS)}
+_FULL_SUIT = 0x7FFC  # bits 2..14
+#: Rank bit of each of the 13 card positions inside a suit (A first).
+_RANK_BITS = (1 << (14 - np.arange(13))).astype(np.uint32)
+
+
+class Seat(IntEnum):
+    """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @classmethod
+    def parse(cls, value: Seat | int | str) -> Seat:
+        """Accept a ``Seat``, its DDS number, or a letter/name (``"N"``, ``"north"``)."""
+        if isinstance(value, str):
+            key = value.strip().upper()[:1]
+            if key and key in "NESW":
+                return cls("NESW".index(key))
+            raise ValueError(f"not a seat: {value!r} (expected N, E, S or W)")
+        try:
+            return cls(int(value))
+        except ValueError:
+            raise ValueError(f"seat {value!r} out of range 0..3 (0=N 1=E 2=S 3=W)") from None
+
+    def next(self, steps: int = 1) -> Seat:
+        """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
+        return Seat((self + steps) % 4)
+
+
+class Strain(IntEnum):
+    """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+    NT = 4
+
+    @classmethod
+    def parse(cls, value: Strain | int | str) -> Strain:
+        """Accept a ``Strain``, its DDS number, or ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"``."""
+        if isinstance(value, str):
+            key = value.strip().upper()
+            if key in ("N", "NT", "NOTRUMP", "NOTRUMPS"):
+                return cls.NT
+            if len(key) == 1 and key in SUITS:
+                return cls(SUITS.index(key))
+            raise ValueError(f"not a strain: {value!r} (expected S, H, D, C or NT)")
+        try:
+            return cls(int(value))
+        except ValueError:
+            raise ValueError(f"strain {value!r} out of range 0..4 (0=S 1=H 2=D 3=C 4=NT)") from None
+
+    @property
+    def symbol(self) -> str:
+        """``"S"``, ``"H"``, ``"D"``, ``"C"`` or ``"NT"``."""
+        return "NT" if self is Strain.NT else SUITS[self]
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: ``suit`` 0..3 (S H D C) and ``rank`` 2..14 (14 = ace)."""
+
+    suit: int
+    rank: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.suit <= 3):
+            raise ValueError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
+        if not (2 <= self.rank <= 14):
+            raise ValueError(f"card rank {self.rank!r} out of range 2..14")
+
+    @classmethod
+    def parse(cls, text: str | Card) -> Card:
+        """Parse ``"SA"``, ``"hT"``, ``"D10"`` or ``"C2"`` (suit letter, then rank)."""
+        if isinstance(text, Card):
+            return text
+        t = str(text).strip().upper()
+        if len(t) >= 2 and t[0] in SUITS:
+            rank = "T" if t[1:] == "10" else t[1:]
+            if rank in _RANK_OF_CHAR:
+                return cls(SUITS.index(t[0]), _RANK_OF_CHAR[rank])
+        raise ValueError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
+
+    @property
+    def index(self) -> int:
+        """Card index 0..51: ``13 * suit + (14 - rank)`` (SA = 0, C2 = 51)."""
+        return 13 * self.suit + 14 - self.rank
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card with that index (see :attr:`index`)."""
+        if not 0 <= index < 52:
+            raise ValueError(f"card index {index} out of range 0..51")
+        return cls(index // 13, 14 - index % 13)
+
+    def __str__(self) -> str:
+        return SUITS[self.suit] + RANKS[self.rank - 2]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+# --------------------------------------------------------------------------
+# Vectorised conversions between owner arrays and remainCards masks.
+
+
+def owners_to_masks(owners: ArrayLike) -> NDArray[np.uint32]:
+    """Turn owner arrays ``(..., 52)`` into remainCards masks ``(..., 4, 4)``.
+
+    ``owners[..., i]`` is the DDS seat (0=N 1=E 2=S 3=W) holding card ``i``
+    (``13 * suit + 14 - rank``), or -1 when the card is absent.  The result
+    is ``uint32`` with ``masks[..., hand, suit]`` bit ``rank`` set per card.
+    Values other than -1..3 raise ``ValueError``.
+    """
+    own = np.asarray(owners)
+    if own.shape[-1:] != (52,):
+        raise ValueError(f"owner array must end in 52 cards, got shape {own.shape}")
+    if own.size and (own.min() < -1 or own.max() > 3):
+        raise ValueError("owner values must be -1 (absent) or a DDS seat 0..3")
+    by_suit = own.reshape(own.shape[:-1] + (4, 13))
+    hands = np.arange(4).reshape((4,) + (1,) * by_suit.ndim)
+    # (4, ..., 4, 13) boolean -> masks (4, ..., 4) -> move hand axis next to suits
+    held = by_suit[np.newaxis] == hands
+    masks = (held * _RANK_BITS).sum(axis=-1, dtype=np.uint32)
+    return np.moveaxis(masks, 0, -2)
+
+
+def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
+    """Turn remainCards masks ``(..., 4, 4)`` into owner arrays ``(..., 52)``.
+
+    The inverse of :func:`owners_to_masks`.  A card held by two hands raises
+    ``DuplicateCardsError`` (DDS code -4); bits outside 2..14 raise
+    ``ValueError``.
+    """
+    m = np.asarray(masks).astype(np.uint32, copy=False)
+    if m.shape[-2:] != (4, 4):
+        raise ValueError(f"masks must end in (4 hands, 4 suits), got shape {m.shape}")
+    if np.any(m & ~np.uint32(_FULL_SUIT)):
+        raise ValueError("remainCards masks may only use bits 2..14 (ranks 2..ace)")
+    held = (m[..., np.newaxis] & _RANK_BITS) != 0  # (..., hand, suit, 13)
+    count = held.sum(axis=-3)  # (..., suit, 13)
+    if np.any(count > 1):
+        idx = np.argwhere(count > 1)[0]
+        card = Card(int(idx[-2]), 14 - int(idx[-1]))
+        raise DuplicateCardsError(f"card {card} is held by more than one hand")
+    seat = np.argmax(held, axis=-3).astype(np.int8)
+    owners = np.where(count == 1, seat, np.int8(-1)).astype(np.int8)
+    return owners.reshape(owners.shape[:-2] + (52,))
+
+
+def _popcount16(m: NDArray[np.uint32]) -> NDArray[np.int64]:
+    return ((m[..., np.newaxis] >> np.arange(16, dtype=np.uint32)) & 1).sum(axis=-1)
+
+
+# --------------------------------------------------------------------------
+# PBN deal strings.
+
+_PBN_RE = re.compile(r"^\s*([NESWnesw])\s*:\s*(.*?)\s*$", re.S)
+
+
+def _parse_pbn_hand(text: str, seat: Seat) -> list[int]:
+    suits = text.split(".")
+    if len(suits) != 4:
+        raise PBNError(f"hand {seat.name} {text!r} must have 4 suits separated by '.', found {len(suits)}")
+    out = []
+    for s, holding in enumerate(suits):
+        mask = 0
+        h = holding.upper().replace("10", "T")
+        if h == "-":
+            h = ""
+        for ch in h:
+            rank = _RANK_OF_CHAR.get(ch)
+            if rank is None:
+                raise PBNError(f"hand {seat.name}: {ch!r} in {SUITS[s]} {holding!r} is not a rank")
+            bit = 1 << rank
+            if mask & bit:
+                raise DuplicateCardsError(f"hand {seat.name} lists {SUITS[s]}{ch} twice")
+            mask |= bit
+        out.append(mask)
+    return out
+
+
+def _holding_text(mask: int) -> str:
+    return "".join(RANKS[r - 2] for r in range(14, 1, -1) if mask >> r & 1)
+
+
+# --------------------------------------------------------------------------
+
+
+class Deal:
+    """A deal or end position: which cards each of the four hands holds.
+
+    Stored as DDS ``remainCards`` masks ``(4, 4)`` uint32, hands N E S W,
+    suits S H D C, bit ``r`` for rank ``r``.  Every hand holds the same
+    number of cards (1..13), except in the middle of a trick, where the hands
+    that have already played to it hold one card fewer; such a ``Deal`` is
+    what DDS's ``remainCards`` holds when ``currentTrick*`` is set.
+
+    Deals are immutable, compare equal when they hold the same cards, and
+    hash accordingly.
+
+    Examples
+    --------
+    >>> d = Deal.from_pbn("N:AKQ... .AKQ.. ..AKQ. ...AKQ")
+    >>> d.to_pbn()
+    'N:AKQ... .AKQ.. ..AKQ. ...AKQ'
+    """
+
+    __slots__ = ("_hash", "_masks")
+
+    def __init__(self, masks: ArrayLike) -> None:
+        m = np.array(masks, dtype=np.int64)
+        if m.shape != (4, 4):
+            raise ValueError(f"remainCards must have shape (4 hands, 4 suits), got {m.shape}")
+        if np.any((m < 0) | (m & ~_FULL_SUIT)):
+            bad = np.argwhere((m < 0) | (m & ~_FULL_SUIT) != 0)[0]
+            raise ValueError(
+                f"remainCards[{bad[0]}][{bad[1]}] = {m[tuple(bad)]:#x} uses bits outside 2..14 "
+                f"(hand {Seat(bad[0]).name}, suit {SUITS[bad[1]]})"
+            )
+        m = m.astype(np.uint32)
+        # duplicates: any bit set in two hands of one suit
+        for s in range(4):
+            seen = 0
+            for h in range(4):
+                dup = seen & int(m[h, s])
+                if dup:
+                    rank = dup.bit_length() - 1
+                    raise DuplicateCardsError(
+                        f"card {SUITS[s]}{RANKS[rank - 2]} is held by {Seat(h).name} and another hand"
+                    )
+                seen |= int(m[h, s])
+        counts = self._counts(m)
+        if counts.max() == 0:
+            raise ZeroCardsError("the deal has no cards")
+        if counts.max() > 13:
+            h = int(np.argmax(counts))
+            raise CardCountError(f"hand {Seat(h).name} holds {counts[h]} cards; at most 13")
+        if counts.max() - counts.min() > 1:
+            raise CardCountError(
+                "hands must hold equal numbers of cards (one fewer for hands that played to the "
+                f"current trick); got N={counts[0]} E={counts[1]} S={counts[2]} W={counts[3]}"
+            )
+        m.setflags(write=False)
+        self._masks = m
+        self._hash = hash(m.tobytes())
+
+    @staticmethod
+    def _counts(m: NDArray[np.uint32]) -> NDArray[np.int64]:
+        return _popcount16(m).sum(axis=1)
+
+    # -- constructors -----------------------------------------------------
+
+    @classmethod
+    def from_pbn(cls, text: str) -> Deal:
+        """Parse a PBN deal string such as ``"N:QJ6.K652.J85.T98 873.J97.AT764.Q4 ..."``.
+
+        The first letter names the first hand listed (N, E, S or W); the others
+        follow clockwise.  Each hand is ``S.H.D.C`` with ranks ``AKQJT98765432``
+        (``10`` accepted for ten); a void is empty or ``-``.  Raises
+        ``PBNError`` (code -99) naming the hand and character at fault, or
+        ``DuplicateCardsError`` / ``CardCountError`` for an impossible deal.
+        """
+        if not isinstance(text, str):
+            raise PBNError(f"PBN deal must be a string, got {type(text).__name__}")
+        match = _PBN_RE.match(text.strip().strip('"'))
+        if not match:
+            raise PBNError(f"PBN deal {text!r} must start with N:, E:, S: or W:")
+        first = Seat.parse(match.group(1))
+        hands = match.group(2).split()
+        if len(hands) != 4:
+            raise PBNError(f"PBN deal {text!r} must list 4 hands, found {len(hands)}")
+        masks = [[0] * 4 for _ in range(4)]
+        for i, hand_text in enumerate(hands):
+            seat = first.next(i)
+            masks[seat] = _parse_pbn_hand(hand_text, seat)
+        return cls(masks)
+
+    @classmethod
+    def from_hands(
+        cls, hands: Mapping[Seat | str | int, Iterable[Card | str]] | Sequence[Iterable[Card | str]]
+    ) -> Deal:
+        """Build a deal from card lists per hand.
+
+        ``hands`` is either a mapping from seat (``Seat``, ``"N"``, 0..3) to
+        cards, or a sequence of four card lists in DDS order N, E, S, W.
+        Cards are ``Card`` objects or strings like ``"SA"``, ``"H10"``.
+        """
+        items = hands.items() if isinstance(hands, Mapping) else enumerate(hands)
+        masks = [[0] * 4 for _ in range(4)]
+        seen: dict[Card, Seat] = {}
+        n_items = 0
+        for seat_key, cards in items:
+            seat = Seat.parse(seat_key)
+            n_items += 1
+            for c in cards:
+                card = Card.parse(c)
+                if card in seen:
+                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
+                seen[card] = seat
+                masks[seat][card.suit] |= 1 << card.rank
+        if not isinstance(hands, Mapping) and n_items != 4:
+            raise ValueError(f"expected 4 hands in order N, E, S, W, got {n_items}")
+        return cls(masks)
+
+    @classmethod
+    def from_owners(cls, owners: ArrayLike) -> Deal:
+        """Build a deal from a 52-entry owner array (DDS seat per card, -1 absent)."""
+        return cls(owners_to_masks(np.asarray(owners)))
+
+    @classmethod
+    def random(cls, rng: np.random.Generator | int | None = None) -> Deal:
+        """A uniformly random full deal drawn with ``numpy.random.default_rng(rng)``."""
+        gen = np.random.default_rng(rng)
+        owners = np.repeat(np.arange(4, dtype=np.int8), 13)
+        gen.shuffle(owners)
+        return cls.from_owners(owners)
+
+    # -- views -----------------------------------------------------------
+
+    @property
+    def remain_cards(self) -> NDArray[np.uint32]:
+        """The read-only ``(4, 4)`` uint32 masks: hands N E S W, suits S H D C."""
+        return self._masks
+
+    def __array__(self, dtype: object = None, copy: object = None) -> NDArray[np.uint32]:
+        return self._masks.astype(dtype or np.uint32, copy=True)
+
+    def owners(self) -> NDArray[np.int8]:
+        """The 52-entry owner array: DDS seat of each card SA..C2, -1 if absent."""
+        return masks_to_owners(self._masks)
+
+    @property
+    def hand_lengths(self) -> tuple[int, int, int, int]:
+        """Number of cards held by N, E, S, W."""
+        return tuple(int(x) for x in self._counts(self._masks))  # type: ignore[return-value]
+
+    @property
+    def n_cards(self) -> int:
+        """Total number of cards in the deal (52 for a full deal)."""
+        return sum(self.hand_lengths)
+
+    @property
+    def is_full(self) -> bool:
+        """True for a full 52-card deal."""
+        return self.n_cards == 52
+
+    def hand(self, seat: Seat | str | int) -> list[Card]:
+        """The cards of one hand, spades first, each suit from the ace down."""
+        h = Seat.parse(seat)
+        return [
+            Card(s, r)
+            for s in range(4)
+            for r in range(14, 1, -1)
+            if int(self._masks[h, s]) >> r & 1
+        ]
+
+    def holder(self, card: Card | str) -> Seat | None:
+        """The seat holding ``card``, or ``None`` if it is not in the deal."""
+        c = Card.parse(card)
+        for h in range(4):
+            if int(self._masks[h, c.suit]) >> c.rank & 1:
+                return Seat(h)
+        return None
+
+    def __contains__(self, card: object) -> bool:
+        if not isinstance(card, Card | str):
+            return False
+        return self.holder(card) is not None
+
+    def to_pbn(self, first: Seat | str | int = Seat.N) -> str:
+        """The PBN deal string, hands clockwise from ``first``; voids are empty."""
+        start = Seat.parse(first)
+        hands = []
+        for i in range(4):
+            h = start.next(i)
+            hands.append(".".join(_holding_text(int(self._masks[h, s])) for s in range(4)))
+        return f"{start.name}:" + " ".join(hands)
+
+    def rotated(self, steps: int = 1) -> Deal:
+        """The deal with every hand moved ``steps`` seats clockwise (N's cards to E for 1)."""
+        return Deal(np.roll(self._masks, steps % 4, axis=0))
+
+    def with_suits_permuted(self, perm: Sequence[int]) -> Deal:
+        """The deal with suit ``s`` renamed ``perm[s]`` (``perm`` is a permutation of 0..3)."""
+        if sorted(perm) != [0, 1, 2, 3]:
+            raise ValueError(f"{perm!r} is not a permutation of the suits 0..3")
+        out = np.empty_like(self._masks)
+        out[:, list(perm)] = self._masks
+        return Deal(out)
+
+    # -- dunder ----------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return bool(np.array_equal(self._masks, other._masks))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Deal.from_pbn({self.to_pbn()!r})"
+
+    def __str__(self) -> str:
+        return self.to_pbn()

@@ -1,0 +1,299 @@
+"""The DDSError tree: one class per DDS return code.
+
+Every DDS status code maps to one subclass of :class:`DDSError`, which also
+inherits the natural builtin: ``ValueError`` for bad input,
+``RuntimeError`` for threads and resources.  The table from code to class is
+built from the compiled module's ``RETURN_*`` constants (nothing is copied
+from ``dll.h``), and the message is DDS's own ``ErrorMessage`` text followed
+by ddsbind's detail (which card, which field).
+
+Validation in Python raises the same classes with the same codes, so a caller
+sees the same error whether DDS or ddsbind found the fault -- but ddsbind
+finds it first: DDS writes ``dump.txt`` into the current directory on every
+input error, and some bad inputs crash it.
+
+:class:`FormatError` (bad bytes in a file format) is not a DDS error and has
+no DDS code.
+"""
+
+from __future__ import annotations
+
+from ddsbind import _binding
+
+__all__ = [
+    "CardCountError",
+    "ChunkSizeError",
+    "DDSError",
+    "DuplicateCardsError",
+    "FirstWrongError",
+    "FormatError",
+    "ModeTwoError",
+    "ModeWrongHiError",
+    "ModeWrongLoError",
+    "NoSuitError",
+    "PBNError",
+    "PlayFaultError",
+    "PlayedCardError",
+    "SolutionsWrongHiError",
+    "SolutionsWrongLoError",
+    "SuitOrRankError",
+    "TargetTooHighError",
+    "TargetWrongHiError",
+    "TargetWrongLoError",
+    "ThreadCreateError",
+    "ThreadIndexError",
+    "ThreadMissingError",
+    "ThreadWaitError",
+    "TooManyBoardsError",
+    "TooManyCardsError",
+    "TooManyTablesError",
+    "TrumpWrongError",
+    "UnknownFaultError",
+    "ZeroCardsError",
+    "check",
+    "error_class",
+]
+
+
+class DDSError(Exception):
+    """A DDS status code other than success.
+
+    Attributes
+    ----------
+    code : int
+        The DDS return code (negative), as DDS itself would return it.
+    function : str or None
+        The DDS function that returned it, or that was about to be called when
+        ddsbind's validation found the fault.
+    dds_message : str
+        DDS's own text for the code (``ErrorMessage``).
+    detail : str or None
+        What exactly is wrong, when ddsbind knows (card, field, index).
+    """
+
+    #: Class-level code; set from the compiled module's RETURN_* constants.
+    code: int = 0
+    _code_name: str = "RETURN_UNKNOWN_FAULT"
+
+    def __init__(self, detail: str | None = None, *, function: str | None = None, code: int | None = None):
+        if code is not None:
+            self.code = code
+        self.function = function
+        self.detail = detail
+        self.dds_message = _binding.error_message(self.code)
+        where = f"{function}: " if function else ""
+        tail = f": {detail}" if detail else ""
+        super().__init__(f"{where}{self.dds_message} (DDS code {self.code}){tail}")
+
+
+class UnknownFaultError(DDSError, RuntimeError):
+    """-1: DDS's "general error" (a file it could not open, mismatched batch sizes)."""
+
+    _code_name = "RETURN_UNKNOWN_FAULT"
+
+
+class ZeroCardsError(DDSError, ValueError):
+    """-2: the deal has no cards."""
+
+    _code_name = "RETURN_ZERO_CARDS"
+
+
+class TargetTooHighError(DDSError, ValueError):
+    """-3: the target exceeds the number of tricks left."""
+
+    _code_name = "RETURN_TARGET_TOO_HIGH"
+
+
+class DuplicateCardsError(DDSError, ValueError):
+    """-4: a card is held twice (or played and held)."""
+
+    _code_name = "RETURN_DUPLICATE_CARDS"
+
+
+class TargetWrongLoError(DDSError, ValueError):
+    """-5: target is less than -1."""
+
+    _code_name = "RETURN_TARGET_WRONG_LO"
+
+
+class TargetWrongHiError(DDSError, ValueError):
+    """-7: target is more than 13."""
+
+    _code_name = "RETURN_TARGET_WRONG_HI"
+
+
+class SolutionsWrongLoError(DDSError, ValueError):
+    """-8: solutions is less than 1."""
+
+    _code_name = "RETURN_SOLNS_WRONG_LO"
+
+
+class SolutionsWrongHiError(DDSError, ValueError):
+    """-9: solutions is more than 3."""
+
+    _code_name = "RETURN_SOLNS_WRONG_HI"
+
+
+class TooManyCardsError(DDSError, ValueError):
+    """-10: more than 52 cards."""
+
+    _code_name = "RETURN_TOO_MANY_CARDS"
+
+
+class ModeTwoError(DDSError, ValueError):
+    """-11: mode 2 with forbidden values of the other parameters.
+
+    Listed in the DLL specification (Rev F) and marked "not used" since; DDS
+    2.9 defines no ``RETURN_*`` constant for it and never returns it.
+    """
+
+    _code_name = ""
+    # The DLL specification's number; dll.h of 2.9 has no macro to read it from.
+    code = -11
+
+
+class SuitOrRankError(DDSError, ValueError):
+    """-12: a current-trick suit or rank (or a remainCards bit) out of range."""
+
+    _code_name = "RETURN_SUIT_OR_RANK"
+
+
+class PlayedCardError(DDSError, ValueError):
+    """-13: a card played to the current trick is also still in a hand."""
+
+    _code_name = "RETURN_PLAYED_CARD"
+
+
+class CardCountError(DDSError, ValueError):
+    """-14: a hand holds the wrong number of cards."""
+
+    _code_name = "RETURN_CARD_COUNT"
+
+
+class ThreadIndexError(DDSError, ValueError):
+    """-15: threadIndex is not in 0 .. DDS's thread count - 1."""
+
+    _code_name = "RETURN_THREAD_INDEX"
+
+
+class ModeWrongLoError(DDSError, ValueError):
+    """-16: mode is less than 0."""
+
+    _code_name = "RETURN_MODE_WRONG_LO"
+
+
+class ModeWrongHiError(DDSError, ValueError):
+    """-17: mode is more than 2."""
+
+    _code_name = "RETURN_MODE_WRONG_HI"
+
+
+class TrumpWrongError(DDSError, ValueError):
+    """-18: trump is not 0..4."""
+
+    _code_name = "RETURN_TRUMP_WRONG"
+
+
+class FirstWrongError(DDSError, ValueError):
+    """-19: first (the hand on lead) is not 0..3."""
+
+    _code_name = "RETURN_FIRST_WRONG"
+
+
+class PlayFaultError(DDSError, ValueError):
+    """-98: a play sequence is invalid (bad card, wrong player, too many cards)."""
+
+    _code_name = "RETURN_PLAY_FAULT"
+
+
+class PBNError(DDSError, ValueError):
+    """-99: a PBN string is faulty."""
+
+    _code_name = "RETURN_PBN_FAULT"
+
+
+class TooManyBoardsError(DDSError, ValueError):
+    """-101: more boards than a DDS batch call takes."""
+
+    _code_name = "RETURN_TOO_MANY_BOARDS"
+
+
+class ThreadCreateError(DDSError, RuntimeError):
+    """-102: DDS could not create its threads."""
+
+    _code_name = "RETURN_THREAD_CREATE"
+
+
+class ThreadWaitError(DDSError, RuntimeError):
+    """-103: something failed while DDS waited for its threads."""
+
+    _code_name = "RETURN_THREAD_WAIT"
+
+
+class ThreadMissingError(DDSError, RuntimeError):
+    """-104: the threading system asked for is not compiled into DDS."""
+
+    _code_name = "RETURN_THREAD_MISSING"
+
+
+class NoSuitError(DDSError, ValueError):
+    """-201: CalcAllTables' strain filter excludes every strain."""
+
+    _code_name = "RETURN_NO_SUIT"
+
+
+class TooManyTablesError(DDSError, ValueError):
+    """-202: more DD tables than one CalcAllTables call takes."""
+
+    _code_name = "RETURN_TOO_MANY_TABLES"
+
+
+class ChunkSizeError(DDSError, ValueError):
+    """-301: chunk size less than 1."""
+
+    _code_name = "RETURN_CHUNK_SIZE"
+
+
+class FormatError(ValueError):
+    """Bytes or text that are not a valid record of a file format.
+
+    Attributes ``index`` (record number) and ``offset`` (byte offset), when
+    known, say where.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, offset: int | None = None):
+        self.index = index
+        self.offset = offset
+        where = []
+        if index is not None:
+            where.append(f"record {index}")
+        if offset is not None:
+            where.append(f"byte offset {offset}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out.append(sub)
+        out.extend(_all_subclasses(sub))
+    return out
+
+
+_BY_CODE: dict[int, type[DDSError]] = {}
+for _cls in _all_subclasses(DDSError):
+    if _cls._code_name:
+        _cls.code = _binding.constant(_cls._code_name)
+    _BY_CODE[_cls.code] = _cls
+
+
+def error_class(code: int) -> type[DDSError]:
+    """The :class:`DDSError` subclass for a DDS return code (``DDSError`` if unknown)."""
+    return _BY_CODE.get(code, DDSError)
+
+
+def check(rc: int, function: str, detail: str | None = None) -> int:
+    """Return ``rc`` if it is DDS's success code, else raise its error class."""
+    if rc == _binding.RETURN_NO_FAULT:
+        return rc
+    raise error_class(rc)(detail, function=function, code=rc)

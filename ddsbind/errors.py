@@ -21,6 +21,7 @@ from __future__ import annotations
 from ddsbind import _binding
 
 __all__ = [
+    "ArgumentError",
     "CardCountError",
     "ChunkSizeError",
     "DDSError",
@@ -74,6 +75,8 @@ class DDSError(Exception):
     #: Class-level code; set from the compiled module's RETURN_* constants.
     code: int = 0
     _code_name: str = "RETURN_UNKNOWN_FAULT"
+    #: False for classes that share another class's code (not looked up by code).
+    _in_table: bool = True
 
     def __init__(self, detail: str | None = None, *, function: str | None = None, code: int | None = None):
         if code is not None:
@@ -254,6 +257,17 @@ class ChunkSizeError(DDSError, ValueError):
     _code_name = "RETURN_CHUNK_SIZE"
 
 
+class ArgumentError(DDSError, TypeError):
+    """An argument of the wrong type for a DLL-layer function (not a struct of the right kind).
+
+    Carries DDS's general-error code (-1); DDS itself cannot see this fault,
+    since the call never gets that far.
+    """
+
+    _code_name = "RETURN_UNKNOWN_FAULT"
+    _in_table = False
+
+
 class FormatError(ValueError):
     """Bytes or text that are not a valid record of a file format.
 
@@ -284,7 +298,8 @@ _BY_CODE: dict[int, type[DDSError]] = {}
 for _cls in _all_subclasses(DDSError):
     if _cls._code_name:
         _cls.code = _binding.constant(_cls._code_name)
-    _BY_CODE[_cls.code] = _cls
+    if _cls._in_table:
+        _BY_CODE[_cls.code] = _cls
 
 
 def error_class(code: int) -> type[DDSError]:

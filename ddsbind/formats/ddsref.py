@@ -1,0 +1,193 @@
+"""DDS's reference-hands text layout (the ``hands/list*.txt`` files of DDS).
+
+Format name ``dds``.  A file starts with ``NUMBER n``, then one block per
+hand, each line a keyword and fields separated by spaces (trailing spaces
+are common and ignored), strings in double quotes:
+
+``PBN dealer vul trump first "N:..."``
+    dealer (DDS seat 0=N 1=E 2=S 3=W) and vulnerability (DDS encoding
+    0 none, 1 both, 2 NS, 3 EW) for par; trump (0=S 1=H 2=D 3=C 4=NT) and
+    the hand on lead for the FUT line; the deal as a PBN string.
+``FUT n suit[n] rank[n] equals[n] score[n]``
+    ``futureTricks`` of ``SolveBoard(deal, target=-1, solutions=3, mode=1)``.
+``TABLE t0 .. t19``
+    ``ddTableResults.resTable[strain][hand]`` row-major: strains S H D C NT,
+    hands N E S W; tricks for that declarer.
+``PAR "NS score" "EW score" "NS:contracts" "EW:contracts"``
+    ``Par()`` for that vulnerability.
+``PAR2 "score" "contract" ...``
+    ``DealerPar()`` for that dealer and vulnerability.
+``PLAY n "C4CA..."`` and ``TRACE n v0 .. v(n-1)``
+    a play sequence (two characters a card) and ``AnalysePlayPBN``'s
+    ``solvedPlay`` for it (``TRACE`` has one value more than cards played).
+
+Text files are read line by line; a block's lines may come in any order after
+its ``PBN`` line.  Errors raise :class:`~ddsbind.errors.FormatError` naming the
+line number.  The writer emits ``NUMBER``, ``PBN`` and, where known,
+``TABLE`` lines: converting never solves anything.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind.deal import Deal
+from ddsbind.errors import DDSError, FormatError
+
+__all__ = ["Future", "ReferenceHand", "read_reference", "write_reference"]
+
+
+@dataclass(frozen=True)
+class Future:
+    """A FUT line: the ``futureTricks`` fields ``cards``, ``suit``, ``rank``, ``equals``, ``score``."""
+
+    cards: int
+    suit: tuple[int, ...]
+    rank: tuple[int, ...]
+    equals: tuple[int, ...]
+    score: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ReferenceHand:
+    """One hand block of a reference file; lines the block lacks are ``None``."""
+
+    dealer: int
+    vul: int
+    trump: int
+    first: int
+    deal: Deal
+    pbn: str
+    future: Future | None = None
+    #: ``(5, 4)`` int array, strains S H D C NT x hands N E S W.
+    table: NDArray[np.int64] | None = None
+    par: tuple[str, str, str, str] | None = None
+    dealer_par: tuple[str, ...] | None = None
+    play: str | None = None
+    trace: tuple[int, ...] | None = None
+
+
+def _ints(fields: Sequence[str], lineno: int, what: str) -> list[int]:
+    try:
+        return [int(f) for f in fields]
+    except ValueError:
+        raise FormatError(f"line {lineno}: {what} fields must be integers: {' '.join(fields)!r}") from None
+
+
+def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[ReferenceHand]:
+    """Read a DDS reference-hands file.
+
+    Parameters
+    ----------
+    source : path or iterable of lines
+        A file path, or the file's lines.
+
+    Returns
+    -------
+    list of ReferenceHand
+        In file order; the count is checked against the ``NUMBER`` line.
+    """
+    lines = Path(source).read_text().splitlines() if isinstance(source, str | PathLike) else list(source)
+    hands: list[ReferenceHand] = []
+    current: dict | None = None
+    declared: int | None = None
+
+    def flush() -> None:
+        if current is not None:
+            hands.append(ReferenceHand(**current))
+
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            fields = shlex.split(line)
+        except ValueError as exc:
+            raise FormatError(f"line {lineno}: {exc}") from None
+        key, args = fields[0], fields[1:]
+        if key == "NUMBER":
+            (declared,) = _ints(args[:1], lineno, "NUMBER") or [None]
+            continue
+        if key == "PBN":
+            flush()
+            if len(args) != 5:
+                raise FormatError(f"line {lineno}: PBN needs dealer vul trump first deal, got {args!r}")
+            dealer, vul, trump, first = _ints(args[:4], lineno, "PBN")
+            try:
+                deal = Deal.from_pbn(args[4])
+            except (DDSError, ValueError) as exc:
+                raise FormatError(f"line {lineno}: {exc}") from None
+            current = dict(dealer=dealer, vul=vul, trump=trump, first=first, deal=deal, pbn=args[4])
+            continue
+        if current is None:
+            raise FormatError(f"line {lineno}: {key} line before any PBN line")
+        if key == "FUT":
+            vals = _ints(args, lineno, "FUT")
+            n = vals[0] if vals else -1
+            if n < 0 or len(vals) != 1 + 4 * n:
+                raise FormatError(f"line {lineno}: FUT with n={n} needs {1 + 4 * max(n, 0)} numbers")
+            current["future"] = Future(
+                n, tuple(vals[1 : 1 + n]), tuple(vals[1 + n : 1 + 2 * n]),
+                tuple(vals[1 + 2 * n : 1 + 3 * n]), tuple(vals[1 + 3 * n :]),
+            )  # fmt: skip
+        elif key == "TABLE":
+            vals = _ints(args, lineno, "TABLE")
+            if len(vals) != 20:
+                raise FormatError(f"line {lineno}: TABLE needs 20 numbers, got {len(vals)}")
+            current["table"] = np.array(vals, dtype=np.int64).reshape(5, 4)
+        elif key == "PAR":
+            if len(args) != 4:
+                raise FormatError(f"line {lineno}: PAR needs 4 quoted strings, got {len(args)}")
+            current["par"] = tuple(args)
+        elif key == "PAR2":
+            current["dealer_par"] = tuple(args)
+        elif key == "PLAY":
+            if len(args) != 2 or len(args[1]) != 2 * _ints(args[:1], lineno, "PLAY")[0]:
+                raise FormatError(f"line {lineno}: PLAY n must be followed by n two-character cards")
+            current["play"] = args[1]
+        elif key == "TRACE":
+            vals = _ints(args, lineno, "TRACE")
+            if not vals or len(vals) != 1 + vals[0]:
+                raise FormatError(f"line {lineno}: TRACE n must be followed by n numbers")
+            current["trace"] = tuple(vals[1:])
+        else:
+            raise FormatError(f"line {lineno}: unknown keyword {key!r}")
+    flush()
+    if declared is not None and declared != len(hands):
+        raise FormatError(f"NUMBER says {declared} hands, the file has {len(hands)}")
+    return hands
+
+
+def write_reference(
+    path: str | PathLike[str],
+    deals: Sequence[Deal],
+    tables: NDArray[np.integer] | None = None,
+    *,
+    dealer: int = 0,
+    vul: int = 0,
+    trump: int = 4,
+    first: int = 0,
+) -> None:
+    """Write deals (and their tables, where known) in the reference layout.
+
+    ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
+    outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``dealer``,
+    ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.
+    """
+    if tables is not None and len(tables) != len(deals):
+        raise ValueError(f"{len(deals)} deals but {len(tables)} tables")
+    out = [f"NUMBER {len(deals)}"]
+    for i, deal in enumerate(deals):
+        out.append(f'PBN {dealer} {vul} {trump} {first} "{deal.to_pbn()}"')
+        if tables is not None:
+            t = np.asarray(tables[i]).reshape(20)
+            if np.all((t >= 0) & (t <= 13)):
+                out.append("TABLE " + " ".join(str(int(v)) for v in t))
+    Path(path).write_text("\n".join(out) + "\n")

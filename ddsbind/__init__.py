@@ -7,9 +7,35 @@ ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
 from ddsbind._binding import DDSInfo, dds_info
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
+from ddsbind.solver import (
+    DDTable,
+    DealerPar,
+    Par,
+    ScoredCard,
+    Solutions,
+    analyse_play,
+    dd_table,
+    dd_tables,
+    dd_tables_array,
+    dealer_par,
+    par,
+    solve_board,
+)
 
 __all__ = [
     "Card",
+    "DDTable",
+    "DealerPar",
+    "Par",
+    "ScoredCard",
+    "Solutions",
+    "analyse_play",
+    "dd_table",
+    "dd_tables",
+    "dd_tables_array",
+    "dealer_par",
+    "par",
+    "solve_board",
     "DDSError",
     "DDSInfo",
     "Deal",

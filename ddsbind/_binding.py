@@ -10,6 +10,7 @@ Everything else reaches DDS through this module (``ffi``, ``lib``) or through
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import threading
 from collections.abc import Iterator
@@ -152,14 +153,18 @@ class ThreadSlots:
     lock of its index; a batch call holds every lock (acquired in index order,
     so no two batch/single callers can deadlock); changing DDS's thread
     settings needs every lock free at once and is refused otherwise.
+
+    The locks are re-entrant so that the Pythonic layer can pick a free slot
+    (:meth:`any`) and then call the DLL layer, which takes the same lock again.
     """
 
     #: More than any DDS build configures (its GetDDSInfo string caps at 128).
     CAPACITY = 128
 
     def __init__(self) -> None:
-        self._locks = [threading.Lock() for _ in range(self.CAPACITY)]
+        self._locks = [threading.RLock() for _ in range(self.CAPACITY)]
         self._config = threading.Lock()
+        self._next = itertools.count()
         self.count = max(1, min(dds_info().threads, self.CAPACITY))
 
     @contextlib.contextmanager
@@ -168,6 +173,24 @@ class ThreadSlots:
         lock = self._locks[index]
         with lock:
             yield index
+
+    @contextlib.contextmanager
+    def any(self) -> Iterator[int]:
+        """Hold some free thread memory; yields its ``threadIndex``.
+
+        Takes the first free slot; when all are busy, waits for one chosen
+        round-robin (so waiting callers spread over the slots).
+        """
+        for i in range(self.count):
+            if self._locks[i].acquire(blocking=False):
+                try:
+                    yield i
+                finally:
+                    self._locks[i].release()
+                return
+        i = next(self._next) % self.count
+        with self._locks[i]:
+            yield i
 
     @contextlib.contextmanager
     def all(self) -> Iterator[int]:

@@ -1,0 +1,119 @@
+"""Every answer checked against DDS's own reference hands (DDS 2.9.0 hands/list*.txt).
+
+Provenance: ../shared/reference/dds-hands/ (see its README); TABLE lines are
+``resTable[strain][hand]`` in DDS order, FUT lines ``futureTricks`` of
+SolveBoard(target=-1, solutions=3, mode=1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ddsbind
+from ddsbind import dll
+
+
+def _future_tuple(fut) -> tuple:
+    n = fut.cards
+    return (n, tuple(fut.suit[0:n]), tuple(fut.rank[0:n]), tuple(fut.equals[0:n]), tuple(fut.score[0:n]))
+
+
+def test_fut_lines_via_solve_board(list100):
+    """solve_board returns exactly DDS's cards, equals and scores for every FUT line of list100."""
+    for i, h in enumerate(list100):
+        sol = ddsbind.solve_board(h.deal, h.trump, h.first, target=-1, solutions=3, mode=1)
+        f = h.future
+        got = [(c.card.suit, c.card.rank, sum(1 << e.rank for e in c.equals), c.score) for c in sol]
+        want = list(zip(f.suit, f.rank, f.equals, f.score, strict=True))
+        assert got == want, f"hand {i}"
+
+
+def test_fut_lines_via_dll_solveboard(list100):
+    """dll.SolveBoard, used as in C, fills futureTricks exactly as the FUT lines say."""
+    fut = dll.futureTricks()
+    for i, h in enumerate(list100):
+        dl = dll.deal()
+        dl.trump = h.trump
+        dl.first = h.first
+        for hand in range(4):
+            for suit in range(4):
+                dl.remainCards[hand][suit] = int(h.deal.remain_cards[hand, suit])
+        assert dll.SolveBoard(dl, -1, 3, 1, fut, 0) == dll.RETURN_NO_FAULT
+        f = h.future
+        assert _future_tuple(fut) == (f.cards, f.suit, f.rank, f.equals, f.score), f"hand {i}"
+
+
+def test_fut_lines_via_dll_solveboardpbn(list100):
+    """dll.SolveBoardPBN with the file's own PBN strings agrees with the FUT lines."""
+    fut = dll.futureTricks()
+    for i, h in enumerate(list100[:20]):
+        dl = dll.dealPBN(trump=h.trump, first=h.first, remainCards=h.pbn.encode())
+        assert dll.SolveBoardPBN(dl, -1, 3, 1, fut, 1) == dll.RETURN_NO_FAULT
+        f = h.future
+        assert _future_tuple(fut) == (f.cards, f.suit, f.rank, f.equals, f.score), f"hand {i}"
+
+
+def test_table_lines_via_dd_table(list100):
+    """dd_table (CalcDDtable) reproduces every TABLE line of list100, in DDS order."""
+    for i, h in enumerate(list100):
+        assert np.array_equal(np.asarray(ddsbind.dd_table(h.deal)), h.table), f"hand {i}"
+
+
+def test_table_lines_via_dd_tables(list100):
+    """dd_tables (batched CalcAllTables) reproduces every TABLE line of list100 in input order."""
+    tables = ddsbind.dd_tables([h.deal for h in list100])
+    assert len(tables) == len(list100)
+    for i, (t, h) in enumerate(zip(tables, list100, strict=True)):
+        assert np.asarray(t).shape == (5, 4)
+        assert np.array_equal(np.asarray(t), h.table), f"hand {i}"
+
+
+def test_par_lines(list100):
+    """par() gives DDS's PAR strings for every hand's vulnerability."""
+    for i, h in enumerate(list100):
+        p = ddsbind.par(h.table, h.vul)
+        assert (*p.score_text, *p.contracts) == h.par, f"hand {i}"
+
+
+def test_par2_lines(list100):
+    """dealer_par() gives DDS's PAR2 score and contracts for every hand's dealer and vulnerability."""
+    for i, h in enumerate(list100):
+        p = ddsbind.dealer_par(h.table, h.dealer, h.vul)
+        assert (str(p.score), *p.contracts) == h.dealer_par, f"hand {i}"
+
+
+def test_par_via_dll_matches_strings(list100):
+    """dll.Par used as in C writes the PAR line's strings into parResults."""
+    h = list100[3]
+    res = dll.ddTableResults(resTable=h.table.tolist())
+    pres = dll.parResults()
+    assert dll.Par(res, pres, h.vul) == dll.RETURN_NO_FAULT
+    s = dll.ffi.string
+    got = (s(pres.parScore[0]), s(pres.parScore[1]), s(pres.parContractsString[0]), s(pres.parContractsString[1]))
+    assert tuple(x.decode() for x in got) == h.par
+
+
+def test_trace_lines_via_analyse_play(list100):
+    """analyse_play gives DDS's TRACE for every PLAY line of list100."""
+    for i, h in enumerate(list100):
+        assert ddsbind.analyse_play(h.deal, h.trump, h.first, h.play) == list(h.trace), f"hand {i}"
+
+
+def test_trace_via_dll_analyseplaypbn(list100):
+    """dll.AnalysePlayPBN with the file's PBN deal and PLAY string fills solvedPlay like TRACE."""
+    for h in list100[:10]:
+        dl = dll.dealPBN(trump=h.trump, first=h.first, remainCards=h.pbn.encode())
+        play = dll.playTracePBN(number=len(h.play) // 2, cards=h.play.encode())
+        solved = dll.solvedPlay()
+        assert dll.AnalysePlayPBN(dl, play, solved, 0) == dll.RETURN_NO_FAULT
+        assert list(solved.tricks[0 : solved.number]) == list(h.trace)
+
+
+@pytest.mark.slow
+def test_list1000_tables(list1000):
+    """Every TABLE line of list1000 comes out of dd_tables exactly (1000 deals, DDS's threads)."""
+    got = ddsbind.dd_tables_array(np.stack([h.deal.remain_cards for h in list1000]))
+    want = np.stack([h.table for h in list1000])
+    bad = np.flatnonzero((got != want).any(axis=(1, 2)))
+    assert bad.size == 0, f"hands {bad[:10].tolist()} differ"

@@ -122,16 +122,20 @@ def _done(function: str, rc: int) -> int:
     return rc
 
 
+def _ctype(obj: object) -> object:
+    """The cffi type of a cdata object, None for anything else (ffi.typeof would parse a str)."""
+    return ffi.typeof(obj) if isinstance(obj, ffi.CData) else None
+
+
 def _ptr(obj: object, struct: str, function: str, arg: str) -> object:
     """``obj`` as a pointer to ``struct X`` (accepts a pointer, an array, or a struct lvalue)."""
     want = ffi.typeof(f"struct {struct} *")
-    try:
-        t = ffi.typeof(obj)
-    except TypeError:
+    t = _ctype(obj)
+    if t is None:
         raise ArgumentError(
             f"{arg} must be a struct {struct} (e.g. dll.{struct}()), got {type(obj).__name__}",
             function=function,
-        ) from None
+        )
     if t is want:
         return obj
     if t.kind == "array" and t.item is ffi.typeof(f"struct {struct}"):
@@ -491,10 +495,7 @@ def DealerParBin(tablep: object, presp: object, dealer: int, vulnerable: int) ->
 
 def _pair(obj: object, struct: str, fn: str) -> object:
     """A ``struct X[2]`` argument (``sidesRes``)."""
-    try:
-        t = ffi.typeof(obj)
-    except TypeError:
-        t = None
+    t = _ctype(obj)
     if t is None or t.kind != "array" or t.item is not ffi.typeof(f"struct {struct}") or t.length < 2:
         raise ArgumentError(f"sidesRes must be struct {struct}[2] (dll.{struct}(count=2))", function=fn)
     return obj
@@ -551,10 +552,7 @@ def ConvertToDealerTextFormat(pres: object, resp: object) -> int:
     """
     fn = "ConvertToDealerTextFormat"
     p = _ptr(pres, "parResultsMaster", fn, "pres")
-    try:
-        t = ffi.typeof(resp)
-    except TypeError:
-        t = None
+    t = _ctype(resp)
     if t is None or t.kind != "array" or t.item is not ffi.typeof("char") or t.length < DEALER_TEXT_SIZE:
         raise ArgumentError(f"resp must be a char[{DEALER_TEXT_SIZE}] or larger", function=fn)
     code, detail = _master_ok(p, 1)
@@ -779,10 +777,7 @@ def GetDDSInfo(info: object) -> None:
 
 def ErrorMessage(code: int, line: object) -> None:
     """``ErrorMessage(int code, char line[80])``: DDS's text for ``code`` into ``line``."""
-    try:
-        t = ffi.typeof(line)
-    except TypeError:
-        t = None
+    t = _ctype(line)
     if t is None or t.kind != "array" or t.item is not ffi.typeof("char") or t.length < 80:
         raise ArgumentError("line must be a char[80] (ffi.new('char[80]'))", function="ErrorMessage")
     lib.ErrorMessage(_int(code, "ErrorMessage", "code"), line)

@@ -1,0 +1,112 @@
+"""Deal, Card, Seat and Strain: parsing, formatting, identity and the owner/mask conversions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddsbind import Card, Deal, Seat, Strain, errors
+from ddsbind.deal import masks_to_owners, owners_to_masks
+
+PBN = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
+
+deals = st.integers(min_value=0, max_value=2**63).map(Deal.random)
+
+
+def test_pbn_any_first_hand_and_voids():
+    """A PBN string starting with any seat, with '-' or empty voids and '10', reads the same deal."""
+    d = Deal.from_pbn(PBN)
+    west_first = "W:AT942.AQ4.32.KJ3 QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652"
+    assert Deal.from_pbn(west_first) == d
+    assert d.to_pbn("W") == west_first
+    v = Deal.from_pbn("E:-.AK.QJ.10 AK.Q.K.J QJ.J.A.Q T9.T.T.A")
+    assert v.hand("E") == [Card.parse(c) for c in ("HA", "HK", "DQ", "DJ", "CT")]
+    assert v.to_pbn("E") == "E:.AK.QJ.T AK.Q.K.J QJ.J.A.Q T9.T.T.A"
+
+
+def test_masks_follow_dds_convention():
+    """remainCards has bit r for rank r, hands N E S W and suits S H D C, as DDS reads it."""
+    d = Deal.from_pbn(PBN)
+    m = d.remain_cards
+    assert m.dtype == np.uint32 and m.shape == (4, 4)
+    assert m[Seat.N, Strain.S] == (1 << 12) | (1 << 11) | (1 << 6)  # QJ6
+    assert m[Seat.W, Strain.H] == (1 << 14) | (1 << 12) | (1 << 4)  # AQ4
+    assert d.holder("CA") == Seat.S
+
+
+def test_from_hands_and_owners():
+    """Deals built from card lists or owner arrays equal the PBN-built deal."""
+    d = Deal.from_pbn(PBN)
+    hands = {s.name: [str(c) for c in d.hand(s)] for s in Seat}
+    assert Deal.from_hands(hands) == d
+    assert Deal.from_hands([d.hand(s) for s in Seat]) == d
+    assert Deal.from_owners(d.owners()) == d
+    assert hash(Deal.from_owners(d.owners())) == hash(d)
+
+
+@pytest.mark.parametrize(
+    "pbn,error,words",
+    [
+        ("N:AKQ... J... T... 9...", errors.CardCountError, "N=3 E=1"),
+        ("N:A... A... K... Q...", errors.DuplicateCardsError, "SA"),
+        ("X:A... K... Q... J...", errors.PBNError, "must start with"),
+        ("N:A... K... Q...", errors.PBNError, "4 hands"),
+        ("N:A.. K... Q... J...", errors.PBNError, "4 suits"),
+        ("N:AA... K... Q... J...", errors.DuplicateCardsError, "SA twice"),
+        ("N:... ... ... ...", errors.ZeroCardsError, "no cards"),
+    ],
+)
+def test_bad_deals_name_the_fault(pbn, error, words):
+    """An impossible deal raises the DDS error class naming the card or hands at fault."""
+    with pytest.raises(error, match=words):
+        Deal.from_pbn(pbn)
+
+
+def test_partial_deal_and_mid_trick_lengths():
+    """End positions with equal hands are deals; one card fewer for hands on the trick is allowed."""
+    end = Deal.from_pbn("N:AK... QJ... T9... 87...")
+    assert end.hand_lengths == (2, 2, 2, 2) and end.n_cards == 8 and not end.is_full
+    mid = Deal.from_pbn("N:K... QJ... T9... 87...")
+    assert mid.hand_lengths == (1, 2, 2, 2)
+
+
+def test_card_parse_and_index():
+    """Cards parse from 'SA', 'h10', and index SA=0 .. C2=51 like Pavlicek's card order."""
+    assert Card.parse("h10") == Card(1, 10)
+    assert Card.parse("SA").index == 0 and Card.parse("C2").index == 51
+    assert Card.from_index(13) == Card.parse("HA")
+    with pytest.raises(ValueError, match="not a card"):
+        Card.parse("Z9")
+
+
+@settings(max_examples=200, deadline=None)
+@given(deals)
+def test_round_trips(d):
+    """PBN text, owner arrays and masks all round-trip a random deal exactly."""
+    assert Deal.from_pbn(d.to_pbn()) == d
+    assert Deal.from_pbn(d.to_pbn("S")) == d
+    assert Deal.from_owners(d.owners()) == d
+    assert np.array_equal(masks_to_owners(owners_to_masks(d.owners())), d.owners())
+
+
+@settings(max_examples=100, deadline=None)
+@given(deals, st.integers(0, 3))
+def test_rotation_moves_hands_clockwise(d, k):
+    """rotated(k) gives seat s's cards to seat s+k."""
+    r = d.rotated(k)
+    for s in Seat:
+        assert r.hand(s.next(k)) == d.hand(s)
+
+
+def test_bulk_owner_mask_conversion_shapes():
+    """owners_to_masks/masks_to_owners work on (N, 52) and (N, 4, 4) arrays in one call."""
+    owners = np.stack([Deal.random(i).owners() for i in range(50)])
+    masks = owners_to_masks(owners)
+    assert masks.shape == (50, 4, 4)
+    assert np.array_equal(masks_to_owners(masks), owners)
+    bad = masks.copy()
+    bad[7, 1, 0] |= bad[7, 0, 0]
+    with pytest.raises(errors.DuplicateCardsError):
+        masks_to_owners(bad)

@@ -216,9 +216,7 @@ class ThreadSlots:
             try:
                 for lock in self._locks:
                     if not lock.acquire(blocking=False):
-                        raise RuntimeError(
-                            "DDS thread settings cannot change while boards are being solved"
-                        )
+                        raise RuntimeError("DDS thread settings cannot change while boards are being solved")
                     held.append(lock)
                 change()  # type: ignore[operator]
                 self.count = max(1, min(dds_info().threads, self.CAPACITY))

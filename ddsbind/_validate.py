@@ -20,12 +20,31 @@ from ddsbind._binding import constant
 OK = constant("RETURN_NO_FAULT")
 _C = {
     name: constant("RETURN_" + name)
-    for name in (
-        "UNKNOWN_FAULT ZERO_CARDS TARGET_TOO_HIGH DUPLICATE_CARDS TARGET_WRONG_LO TARGET_WRONG_HI "
-        "SOLNS_WRONG_LO SOLNS_WRONG_HI TOO_MANY_CARDS SUIT_OR_RANK PLAYED_CARD CARD_COUNT THREAD_INDEX "
-        "MODE_WRONG_LO MODE_WRONG_HI TRUMP_WRONG FIRST_WRONG PLAY_FAULT PBN_FAULT TOO_MANY_BOARDS "
-        "NO_SUIT TOO_MANY_TABLES CHUNK_SIZE"
-    ).split()
+    for name in [
+        "UNKNOWN_FAULT",
+        "ZERO_CARDS",
+        "TARGET_TOO_HIGH",
+        "DUPLICATE_CARDS",
+        "TARGET_WRONG_LO",
+        "TARGET_WRONG_HI",
+        "SOLNS_WRONG_LO",
+        "SOLNS_WRONG_HI",
+        "TOO_MANY_CARDS",
+        "SUIT_OR_RANK",
+        "PLAYED_CARD",
+        "CARD_COUNT",
+        "THREAD_INDEX",
+        "MODE_WRONG_LO",
+        "MODE_WRONG_HI",
+        "TRUMP_WRONG",
+        "FIRST_WRONG",
+        "PLAY_FAULT",
+        "PBN_FAULT",
+        "TOO_MANY_BOARDS",
+        "NO_SUIT",
+        "TOO_MANY_TABLES",
+        "CHUNK_SIZE",
+    ]
 }
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -125,8 +144,7 @@ def board(
         if r == 0:
             # Stricter: DDS would read an empty entry as a card.
             return _C["SUIT_OR_RANK"], (
-                f"{played} card(s) are on the current trick by the card count, "
-                f"but currentTrickRank[{k}] is 0"
+                f"{played} card(s) are on the current trick by the card count, but currentTrickRank[{k}] is 0"
             )
         for h in range(4):
             if masks[h][s] >> r & 1:
@@ -216,7 +234,9 @@ def play_trace(
             return _C["PLAY_FAULT"], f"play {i}: suit {s} / rank {r} is not a card"
         player = (leader + len(trick)) % 4
         if not hands[player][s] >> r & 1:
-            return _C["PLAY_FAULT"], f"play {i}: {card_name(s, r)} is not held by {HANDS[player]}, who is to play"
+            return _C[
+                "PLAY_FAULT"
+            ], f"play {i}: {card_name(s, r)} is not held by {HANDS[player]}, who is to play"
         if trick:
             led = trick[0][0]
             if s != led and hands[player][led]:

@@ -173,7 +173,7 @@ def owners_to_masks(owners: ArrayLike) -> NDArray[np.uint32]:
         raise ValueError(f"owner array must end in 52 cards, got shape {own.shape}")
     if own.size and (own.min() < -1 or own.max() > 3):
         raise ValueError("owner values must be -1 (absent) or a DDS seat 0..3")
-    by_suit = own.reshape(own.shape[:-1] + (4, 13))
+    by_suit = own.reshape((*own.shape[:-1], 4, 13))
     hands = np.arange(4).reshape((4,) + (1,) * by_suit.ndim)
     # (4, ..., 4, 13) boolean -> masks (4, ..., 4) -> move hand axis next to suits
     held = by_suit[np.newaxis] == hands
@@ -201,7 +201,7 @@ def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
         raise DuplicateCardsError(f"card {card} is held by more than one hand")
     seat = np.argmax(held, axis=-3).astype(np.int8)
     owners = np.where(count == 1, seat, np.int8(-1)).astype(np.int8)
-    return owners.reshape(owners.shape[:-2] + (52,))
+    return owners.reshape((*owners.shape[:-2], 52))
 
 
 def _popcount16(m: NDArray[np.uint32]) -> NDArray[np.int64]:
@@ -352,7 +352,9 @@ class Deal:
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:
-                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
+                    raise DuplicateCardsError(
+                        f"card {card} is given to both {seen[card].name} and {seat.name}"
+                    )
                 seen[card] = seat
                 masks[seat][card.suit] |= 1 << card.rank
         if not isinstance(hands, Mapping) and n_items != 4:
@@ -404,12 +406,7 @@ class Deal:
     def hand(self, seat: Seat | str | int) -> list[Card]:
         """The cards of one hand, spades first, each suit from the ace down."""
         h = Seat.parse(seat)
-        return [
-            Card(s, r)
-            for s in range(4)
-            for r in range(14, 1, -1)
-            if int(self._masks[h, s]) >> r & 1
-        ]
+        return [Card(s, r) for s in range(4) for r in range(14, 1, -1) if int(self._masks[h, s]) >> r & 1]
 
     def holder(self, card: Card | str) -> Seat | None:
         """The seat holding ``card``, or ``None`` if it is not in the deal."""

@@ -62,12 +62,33 @@ globals().update({n: getattr(lib, n) for n in _RETURN_NAMES})
 
 # -- struct constructors ------------------------------------------------------
 
-_STRUCTS = (
-    "futureTricks deal dealPBN boards boardsPBN solvedBoards ddTableDeal ddTableDeals "
-    "ddTableDealPBN ddTableDealsPBN ddTableResults ddTablesRes parResults allParResults "
-    "parResultsDealer contractType parResultsMaster parTextResults playTraceBin playTracePBN "
-    "solvedPlay playTracesBin playTracesPBN solvedPlays DDSInfo"
-).split()
+_STRUCTS = [
+    "futureTricks",
+    "deal",
+    "dealPBN",
+    "boards",
+    "boardsPBN",
+    "solvedBoards",
+    "ddTableDeal",
+    "ddTableDeals",
+    "ddTableDealPBN",
+    "ddTableDealsPBN",
+    "ddTableResults",
+    "ddTablesRes",
+    "parResults",
+    "allParResults",
+    "parResultsDealer",
+    "contractType",
+    "parResultsMaster",
+    "parTextResults",
+    "playTraceBin",
+    "playTracePBN",
+    "solvedPlay",
+    "playTracesBin",
+    "playTracesPBN",
+    "solvedPlays",
+    "DDSInfo",
+]
 
 
 def _constructor(name: str) -> Callable[..., object]:
@@ -152,7 +173,9 @@ def _int(value: object, function: str, arg: str) -> int:
 
             value = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
-            raise ArgumentError(f"{arg} must be an int, got {type(value).__name__}", function=function) from None
+            raise ArgumentError(
+                f"{arg} must be an int, got {type(value).__name__}", function=function
+            ) from None
     if not -(2**31) <= value < 2**31:
         raise ArgumentError(f"{arg} = {value} does not fit a C int", function=function)
     return value
@@ -381,14 +404,20 @@ def _boards_checks(fn: str, p: object, pbn: bool) -> tuple[int, str | None, obje
         else:
             masks = _masks(dl.remainCards)
         code, detail = _board_checks(
-            dl, p.target[i], p.solutions[i], p.mode[i], masks  # type: ignore[attr-defined]
+            dl,
+            p.target[i],
+            p.solutions[i],
+            p.mode[i],
+            masks,  # type: ignore[attr-defined]
         )
         if code != RETURN_NO_FAULT:
             return code, f"board {i}: {detail}", None
     return RETURN_NO_FAULT, None, canon
 
 
-def _solve_all(fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[object, object], int]) -> int:
+def _solve_all(
+    fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[object, object], int]
+) -> int:
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     out = _ptr(solvedp, "solvedBoards", fn, "solvedp")
     code, detail, canon = _boards_checks(fn, p, pbn)
@@ -536,7 +565,10 @@ def _master_ok(pres: object, count: int) -> tuple[int, str | None]:
             c = m.contracts[i]
             if not (0 <= c.underTricks <= 13 and 0 <= c.overTricks <= 13 and 0 <= c.level <= 7
                     and 0 <= c.denom <= 4 and 0 <= c.seats <= 5):  # fmt: skip
-                return lib.RETURN_UNKNOWN_FAULT, f"parResultsMaster[{j}].contracts[{i}] has a field out of range"
+                return (
+                    lib.RETURN_UNKNOWN_FAULT,
+                    f"parResultsMaster[{j}].contracts[{i}] has a field out of range",
+                )
     return RETURN_NO_FAULT, None
 
 
@@ -698,7 +730,9 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     if n != pl.noOfBoards:
         return _fail(fn, lib.RETURN_UNKNOWN_FAULT, f"{n} boards but {pl.noOfBoards} play traces")
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
-        return _fail(fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}")
+        return _fail(
+            fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}"
+        )
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
     for i in range(n):
         dl, tr = p.deals[i], pl.plays[i]

@@ -155,7 +155,9 @@ def _trick(deal: Deal, first: Seat, cards: Iterable[Card | str], function: str) 
     for c in out:
         holder = deal.holder(c)
         if holder is not None:
-            raise PlayedCardError(f"{c} is on the current trick and still held by {holder.name}", function=function)
+            raise PlayedCardError(
+                f"{c} is on the current trick and still held by {holder.name}", function=function
+            )
     if len(set(out)) != len(out):
         raise DuplicateCardsError("the same card is played twice to the current trick", function=function)
     lengths = deal.hand_lengths
@@ -284,7 +286,9 @@ def _table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
         if masks.ndim != 3 or masks.shape[1:] != (4, 4):
             raise ValueError(f"deal masks must have shape (N, 4, 4), got {masks.shape}")
         return masks
-    return np.stack([_as_deal(d).remain_cards for d in deals]) if len(deals) else np.zeros((0, 4, 4), np.uint32)
+    return (
+        np.stack([_as_deal(d).remain_cards for d in deals]) if len(deals) else np.zeros((0, 4, 4), np.uint32)
+    )
 
 
 def _calc_tables(
@@ -307,7 +311,7 @@ def _calc_tables(
         tdeals.noOfTables = k
         rc = dll.CalcAllTables(tdeals, -1, no_filter, res, pres)
         if rc != dll.RETURN_NO_FAULT:
-            code, _, detail = dll.last_error()
+            _, _, detail = dll.last_error()
             if detail and detail.startswith("table "):
                 idx, _, rest = detail[6:].partition(":")
                 detail = f"deal {start + int(idx)}:{rest}"
@@ -410,9 +414,7 @@ def dealer_par(table: DDTable | ArrayLike, dealer: Seat | int | str, vulnerable:
     rc = dll.DealerPar(res, out, Seat.parse(dealer), parse_vulnerability(vulnerable))
     if rc != dll.RETURN_NO_FAULT:
         _raise_last(rc, "DealerPar")
-    return DealerPar(
-        out.score, tuple(dll.ffi.string(out.contracts[i]).decode() for i in range(out.number))
-    )
+    return DealerPar(out.score, tuple(dll.ffi.string(out.contracts[i]).decode() for i in range(out.number)))
 
 
 # -- play analysis ----------------------------------------------------------------------
@@ -422,7 +424,9 @@ def _plays(plays: str | Iterable[Card | str]) -> list[Card]:
     if isinstance(plays, str):
         text = "".join(plays.split())
         if len(text) % 2:
-            raise PlayFaultError(f"play string {plays!r} is not two-character cards", function="AnalysePlayBin")
+            raise PlayFaultError(
+                f"play string {plays!r} is not two-character cards", function="AnalysePlayBin"
+            )
         items: Iterable[Card | str] = [text[i : i + 2] for i in range(0, len(text), 2)]
     else:
         items = plays
@@ -467,4 +471,3 @@ def analyse_play(
     if rc != dll.RETURN_NO_FAULT:
         _raise_last(rc, "AnalysePlayBin")
     return list(solved.tricks[0 : solved.number])
-

@@ -84,9 +84,7 @@ def _source_config(tree: Path) -> dict:
     src = sorted((tree / "src").glob("*.cpp"))
     include = tree / "include"
     if not src or not (include / "dll.h").is_file():
-        sys.exit(
-            f"DDS_SOURCE_DIR={tree} is not a DDS source tree: expected src/*.cpp and include/dll.h"
-        )
+        sys.exit(f"DDS_SOURCE_DIR={tree} is not a DDS source tree: expected src/*.cpp and include/dll.h")
     header = (include / "dll.h").read_text(errors="replace")
     macros = [("DDSBIND_FROM_SOURCE", "1")]
     if re.search(r"\bSolveAllBoardsBin\s*\(", header):

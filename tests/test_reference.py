@@ -90,7 +90,12 @@ def test_par_via_dll_matches_strings(list100):
     pres = dll.parResults()
     assert dll.Par(res, pres, h.vul) == dll.RETURN_NO_FAULT
     s = dll.ffi.string
-    got = (s(pres.parScore[0]), s(pres.parScore[1]), s(pres.parContractsString[0]), s(pres.parContractsString[1]))
+    got = (
+        s(pres.parScore[0]),
+        s(pres.parScore[1]),
+        s(pres.parContractsString[0]),
+        s(pres.parContractsString[1]),
+    )
     assert tuple(x.decode() for x in got) == h.par
 
 

@@ -39,16 +39,22 @@ def cribbage() -> None:
     """Cribbage game records in Code64 (HALSCRIB's Base64 format)."""
 
 
-def _record_text(record: str) -> str:
-    """RECORD is a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
+def _read_record(record: str) -> object:
+    """Decode RECORD: a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
     import os
 
+    from ddsbind.formats import cribbage as crib
+
     if record == "-":
-        return click.get_text_stream("stdin").read()
+        return crib.decode(click.get_text_stream("stdin").read())
     if os.path.isfile(record):
         with open(record, encoding="latin-1") as fh:
-            return fh.read()
-    return record
+            return crib.decode(fh.read())
+    try:
+        return crib.decode(record)
+    except FormatError as exc:
+        # A mistyped file name would otherwise be reported as bad Base64.
+        raise FormatError(f"no file named {record[:40]!r}, and as Code64 text: {exc}") from None
 
 
 def _show_session(session: object) -> list[str]:
@@ -85,16 +91,14 @@ def _show_session(session: object) -> list[str]:
         if deal.last_of_game:
             lines.append(f"  == end of game {game} ==")
             game += 1
-    return lines
+    return [line.rstrip() for line in lines]
 
 
 @cribbage.command("show")
 @click.argument("record")
 def cribbage_show(record: str) -> None:
     """Print the session in RECORD (a file, '-' for stdin, or the Code64 text) deal by deal."""
-    from ddsbind.formats import cribbage as crib
-
-    click.echo("\n".join(_show_session(crib.decode(_record_text(record)))))
+    click.echo("\n".join(_show_session(_read_record(record))))
 
 
 @cribbage.command("decode")
@@ -105,7 +109,7 @@ def cribbage_decode(record: str) -> None:
 
     from ddsbind.formats import cribbage as crib
 
-    click.echo(json.dumps(crib.to_json(crib.decode(_record_text(record))), indent=2))
+    click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))  # type: ignore[arg-type]
 
 
 @cribbage.command("encode")

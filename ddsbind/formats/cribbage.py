@@ -279,12 +279,12 @@ class Deal:
     def running_counts(self) -> Iterator[tuple[Play, int, bool]]:
         """Yield ``(play, count after it, True if the count restarted before it)``.
 
-        The record has no "go" marks; the count restarts exactly when it stood
-        at 31 or the next card would take it past 31.
+        The record has no "go" marks; the count restarts exactly when the next
+        card would take it past 31 (always the case after 31 itself).
         """
         count = 0
         for play in self.pegging:
-            reset = count == 31 or count + play.card.value > 31
+            reset = count + play.card.value > 31
             if reset:
                 count = 0
             count += play.card.value
@@ -465,7 +465,9 @@ def validate(session: Session) -> None:
     flagged = sum(deal.last_of_game for deal in deals)
     if flagged != session.games:
         raise _header_error(
-            "number of games", session.games, f"but {flagged} deals are flagged last of their game"
+            "number of games",
+            session.games,
+            f"does not match the {flagged} deal(s) flagged last of their game",
         )
 
 

@@ -46,7 +46,7 @@ def _read_record(record: str) -> object:
     from ddsbind.formats import cribbage as crib
 
     if record == "-":
-        return crib.decode(click.get_text_stream("stdin").read())
+        return crib.decode(sys.stdin.read())
     if os.path.isfile(record):
         with open(record, encoding="latin-1") as fh:
             return crib.decode(fh.read())

@@ -314,8 +314,9 @@ def test_reader_tolerates_whitespace_and_line_breaks():
 def test_reader_reports_offending_character_position():
     """Without this, a user could not find the bad character in a long record."""
     text = "SGFs\nAA!A" + EXAMPLE_TEXT[8:]
-    with pytest.raises(FormatError, match=r"character 7 \(0-based\) = '!'"):
+    with pytest.raises(FormatError, match=r"character 7 \(0-based\) = '!'") as info:
         decode(text)
+    assert info.value.offset == 7
 
 
 def test_reader_rejects_non_ascii_whitespace_and_letters():
@@ -400,15 +401,16 @@ def test_decode_names_deal_field_and_value(fields, message):
 
 
 def test_decode_second_deal_is_named_two():
-    """Without this, errors in later deals would point at the wrong deal."""
+    """Without this, errors in later deals would point at the wrong deal (message 1-based, .index 0-based)."""
     text = encode(_replace(EXAMPLE, deals=(FULL_DEAL, EXAMPLE_DEAL)))
     data = bytearray(base64.b64decode(text))
     # Deal 2's starter is at bit 583 + 150 + 72 = 805..810: byte 100, bits 5..7 and byte 101, bits 0..2.
     bits = "".join(f"{b:08b}" for b in data)
     assert bits[805:811] == "111101"
     bits = bits[:805] + "001101" + bits[811:]  # KS, already a discard of player 0
-    with pytest.raises(FormatError, match=r"deal 2 \(1-based\), starter = KS"):
+    with pytest.raises(FormatError, match=r"deal 2 \(1-based\), starter = KS") as info:
         decode(_pack(bits[: 583 + 300], pad=bits[583 + 300 :]))
+    assert info.value.index == 1
 
 
 # --------------------------------------------------------------------------

@@ -71,7 +71,9 @@ player 1.  ``1 11 1111`` is "no play": the game ended during pegging, and
 every later play slot of that deal is "no play" too.
 
 Rules checked on encode and on decode (a :class:`FormatError` names the deal,
-the field and the value; deals are numbered from 1 in messages):
+the field and the value; deals are numbered from 1 in messages, and the
+error's ``index`` attribute is the 0-based deal index; a text-layer error's
+``offset`` is the 0-based character position):
 
 * the 13 cards of a deal (two kept hands, four discards, starter) are
   distinct;
@@ -332,8 +334,18 @@ class Session:
 
 
 def _deal_error(k: int, field: str, value: object, problem: str) -> FormatError:
-    """An error in deal ``k`` (0-based index; the message counts from 1)."""
-    return FormatError(f"deal {k + 1} (1-based), {field} = {value}: {problem}")
+    """An error in deal ``k``: the message counts from 1, ``.index`` is ``k`` (0-based)."""
+    exc = FormatError(f"deal {k + 1} (1-based), {field} = {value}: {problem}")
+    # Set after construction: FormatError would prefix "record k" to the message.
+    exc.index = k
+    return exc
+
+
+def _char_error(pos: int, ch: str, problem: str) -> FormatError:
+    """An error at 0-based character ``pos`` of the text (also ``.offset``)."""
+    exc = FormatError(f"Base64 text, character {pos} (0-based) = {ch!r}: {problem}")
+    exc.offset = pos
+    return exc
 
 
 def _header_error(field: str, value: object, problem: str) -> FormatError:
@@ -570,7 +582,7 @@ def _unbase64(text: str) -> bytes:
         if ch in _WHITESPACE:
             continue
         if ch not in _ALPHABET and ch != "=":
-            raise FormatError(f"Base64 text, character {i} (0-based) = {ch!r}: not in the Base64 alphabet")
+            raise _char_error(i, ch, "not in the Base64 alphabet")
         chars.append(ch)
         positions.append(i)
     if not chars:
@@ -580,14 +592,10 @@ def _unbase64(text: str) -> bytes:
     if first_pad >= 0:
         for j in range(first_pad, len(clean)):
             if clean[j] != "=":
-                raise FormatError(
-                    f"Base64 text, character {positions[j]} (0-based) = {clean[j]!r}: data after '=' padding"
-                )
+                raise _char_error(positions[j], clean[j], "data after '=' padding")
         if len(clean) - first_pad > 2:
-            raise FormatError(
-                f"Base64 text, character {positions[first_pad]} (0-based) = '=': "
-                f"{len(clean) - first_pad} padding characters, at most 2 allowed"
-            )
+            problem = f"{len(clean) - first_pad} padding characters, at most 2 allowed"
+            raise _char_error(positions[first_pad], "=", problem)
     if len(clean) % 4:
         raise FormatError(
             f"Base64 text, length = {len(clean)} characters (whitespace not counted): "
@@ -599,10 +607,8 @@ def _unbase64(text: str) -> bytes:
         raise FormatError(f"Base64 text: {exc}") from None
     if base64.b64encode(data).decode("ascii") != clean:
         last = first_pad - 1 if first_pad >= 0 else len(clean) - 1
-        raise FormatError(
-            f"Base64 text, character {positions[last]} (0-based) = {clean[last]!r}: "
-            "unused low bits before the '=' padding are not zero"
-        )
+        problem = "unused low bits before the '=' padding are not zero"
+        raise _char_error(positions[last], clean[last], problem)
     return data
 
 

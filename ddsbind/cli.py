@@ -31,6 +31,109 @@ def main() -> None:
 
 
 # --------------------------------------------------------------------------
+# Solving
+
+
+_VUL = click.Choice(["none", "both", "ns", "ew"], case_sensitive=False)
+_SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
+_STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
+
+
+def _diagram(deal: object) -> list[str]:
+    """The four hands as a bridge diagram: North on top, West left, East right, South below."""
+    from ddsbind.deal import RANKS, SUITS, Seat
+
+    def lines(seat: Seat) -> list[str]:
+        masks = deal.remain_cards[seat]  # type: ignore[attr-defined]
+        return [
+            f"{SUITS[s]} " + ("".join(RANKS[r - 2] for r in range(14, 1, -1) if int(masks[s]) >> r & 1) or "-")
+            for s in range(4)
+        ]
+
+    north, east, south, west = (lines(s) for s in Seat)
+    pad = " " * 20
+    out = [pad + x for x in north]
+    out += [f"{w:<20}{'':<20}{e}".rstrip() for w, e in zip(west, east, strict=True)]
+    out += [pad + x for x in south]
+    return out
+
+
+def _render_table(deal: object, table: object, vul: str, dealer: str | None) -> list[str]:
+    from ddsbind import dealer_par, par
+
+    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]  # type: ignore[attr-defined]
+    out += ["  " + line for line in str(table).splitlines()]
+    p = par(table, vul)  # type: ignore[arg-type]
+    out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}"]
+    if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
+        out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
+    if dealer:
+        dp = dealer_par(table, dealer, vul)  # type: ignore[arg-type]
+        out.append(f"Par with {dealer.upper()} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
+    return out
+
+
+@main.command()
+@click.argument("deal")
+@click.option("--vul", type=_VUL, default="none", show_default=True, help="Vulnerability for par.")
+@click.option("--dealer", type=_SEAT, default=None, help="Also show par when this seat deals (DealerPar).")
+def table(deal: str, vul: str, dealer: str | None) -> None:
+    """Print the double-dummy table and par of DEAL, a PBN deal string ("N:AKQ.. ...")."""
+    from ddsbind import Deal, dd_table
+
+    d = Deal.from_pbn(deal)
+    click.echo("\n".join(_render_table(d, dd_table(d), vul, dealer)))
+
+
+@main.command()
+@click.argument("deal")
+@click.option("--trump", type=_STRAIN, required=True, help="Trump strain (NT for notrump).")
+@click.option("--leader", type=_SEAT, required=True, help="The hand on lead to the current trick.")
+@click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
+def solve(deal: str, trump: str, leader: str, trick: str) -> None:
+    """Score every card the hand to play can play (SolveBoard, solutions=3)."""
+    from ddsbind import solve_board
+
+    played = [c for c in trick.replace(" ", ",").split(",") if c]
+    sol = solve_board(deal, trump, leader, current_trick=played)
+    click.echo("card  tricks  equivalent cards")
+    for c in sol:
+        click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())
+
+
+@main.command()
+def info() -> None:
+    """Show which DDS ddsbind uses: version, threading, threads, and where it came from."""
+    from ddsbind import dds_info
+
+    i = dds_info()
+    click.echo(f"DDS {i.version} ({i.source})")
+    click.echo(f"threading: {i.threading} (available: {', '.join(i.threading_systems) or 'unknown'})")
+    click.echo(f"threads: {i.threads} on {i.cores} cores ({i.thread_sizes})")
+    click.echo(f"SolveAllBoardsBin: {'native' if i.has_solve_all_boards_bin else 'via SolveAllChunksBin'}")
+
+
+@main.command()
+@click.option("--deals", "count", default=4, show_default=True, help="How many random deals to solve.")
+@click.option("--seed", default=2026, show_default=True, help="Random seed (the same seed, the same deals).")
+def demo(count: int, seed: int) -> None:
+    """Solve a few random deals and print each one's table and par."""
+    import numpy as np
+
+    from ddsbind import Deal, dd_tables
+
+    rng = np.random.default_rng(seed)
+    deals = [Deal.random(rng) for _ in range(count)]
+    vuls = ["none", "ns", "ew", "both"]
+    for i, (d, t) in enumerate(zip(deals, dd_tables(deals), strict=True)):
+        board = i + 1
+        dealer = "NESW"[(board - 1) % 4]
+        click.echo(f"Board {board}, dealer {dealer}")
+        click.echo("\n".join(_render_table(d, t, vuls[(board - 1) % 4], dealer)))
+        click.echo("")
+
+
+# --------------------------------------------------------------------------
 # Cribbage game records (Code64)
 
 

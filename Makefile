@@ -38,12 +38,12 @@ demo: setup
 	$(VENV)/bin/ddsbind demo
 
 test: setup
-	$(VENV)/bin/ruff check ddsbind tests examples benchmarks native
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: setup
-	$(VENV)/bin/ruff check ddsbind tests examples benchmarks native
-	$(VENV)/bin/ruff format --check ddsbind tests examples benchmarks native
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 bench: setup
 	$(PY) benchmarks/bench_binding.py

@@ -115,8 +115,7 @@ def board(
             # DDS rejects c < 4 and c >= 0x8000; stricter: any bit outside 2..14.
             if c & ~_SUIT_BITS or c < 0:
                 return _C["SUIT_OR_RANK"], (
-                    f"remainCards[{h}][{s}] = {c:#x} (hand {HANDS[h]}, suit {SUITS[s]}) "
-                    "has bits outside ranks 2..14"
+                    f"remainCards[{h}][{s}] = {c:#x} (hand {HANDS[h]}, suit {SUITS[s]}) has bits outside ranks 2..14"
                 )
 
     # -- DDS's value checks, in its order.
@@ -148,9 +147,7 @@ def board(
             )
         for h in range(4):
             if masks[h][s] >> r & 1:
-                return _C["PLAYED_CARD"], (
-                    f"{card_name(s, r)} is on the current trick and still held by {HANDS[h]}"
-                )
+                return _C["PLAYED_CARD"], (f"{card_name(s, r)} is on the current trick and still held by {HANDS[h]}")
     for s in range(4):
         seen_bits = 0
         for h in range(4):
@@ -172,9 +169,7 @@ def table_deal(masks: Sequence[Sequence[int]]) -> Result:
     if code == OK:
         counts = [sum(int(masks[h][s]).bit_count() for s in range(4)) for h in range(4)]
         if len(set(counts)) != 1:
-            return _C["CARD_COUNT"], "hands hold N={} E={} S={} W={} cards; a table needs equal hands".format(
-                *counts
-            )
+            return _C["CARD_COUNT"], "hands hold N={} E={} S={} W={} cards; a table needs equal hands".format(*counts)
     return code, detail
 
 
@@ -234,9 +229,7 @@ def play_trace(
             return _C["PLAY_FAULT"], f"play {i}: suit {s} / rank {r} is not a card"
         player = (leader + len(trick)) % 4
         if not hands[player][s] >> r & 1:
-            return _C[
-                "PLAY_FAULT"
-            ], f"play {i}: {card_name(s, r)} is not held by {HANDS[player]}, who is to play"
+            return _C["PLAY_FAULT"], f"play {i}: {card_name(s, r)} is not held by {HANDS[player]}, who is to play"
         if trick:
             led = trick[0][0]
             if s != led and hands[player][led]:

@@ -30,7 +30,11 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.errors import (
     CardCountError,
     DuplicateCardsError,
+    FirstWrongError,
+    InvalidArgumentError,
     PBNError,
+    SuitOrRankError,
+    TrumpWrongError,
     ZeroCardsError,
 )
 
@@ -71,11 +75,11 @@ class Seat(IntEnum):
             key = value.strip().upper()[:1]
             if key and key in "NESW":
                 return cls("NESW".index(key))
-            raise ValueError(f"not a seat: {value!r} (expected N, E, S or W)")
+            raise FirstWrongError(f"not a seat: {value!r} (expected N, E, S or W)")
         try:
             return cls(int(value))
-        except ValueError:
-            raise ValueError(f"seat {value!r} out of range 0..3 (0=N 1=E 2=S 3=W)") from None
+        except (ValueError, TypeError):
+            raise FirstWrongError(f"seat {value!r} out of range 0..3 (0=N 1=E 2=S 3=W)") from None
 
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
@@ -100,11 +104,11 @@ class Strain(IntEnum):
                 return cls.NT
             if len(key) == 1 and key in SUITS:
                 return cls(SUITS.index(key))
-            raise ValueError(f"not a strain: {value!r} (expected S, H, D, C or NT)")
+            raise TrumpWrongError(f"not a strain: {value!r} (expected S, H, D, C or NT)")
         try:
             return cls(int(value))
-        except ValueError:
-            raise ValueError(f"strain {value!r} out of range 0..4 (0=S 1=H 2=D 3=C 4=NT)") from None
+        except (ValueError, TypeError):
+            raise TrumpWrongError(f"strain {value!r} out of range 0..4 (0=S 1=H 2=D 3=C 4=NT)") from None
 
     @property
     def symbol(self) -> str:
@@ -121,9 +125,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (0 <= self.suit <= 3):
-            raise ValueError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
+            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
         if not (2 <= self.rank <= 14):
-            raise ValueError(f"card rank {self.rank!r} out of range 2..14")
+            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14")
 
     @classmethod
     def parse(cls, text: str | Card) -> Card:
@@ -135,7 +139,7 @@ class Card:
             rank = "T" if t[1:] == "10" else t[1:]
             if rank in _RANK_OF_CHAR:
                 return cls(SUITS.index(t[0]), _RANK_OF_CHAR[rank])
-        raise ValueError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
+        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
 
     @property
     def index(self) -> int:
@@ -146,7 +150,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with that index (see :attr:`index`)."""
         if not 0 <= index < 52:
-            raise ValueError(f"card index {index} out of range 0..51")
+            raise SuitOrRankError(f"card index {index} out of range 0..51")
         return cls(index // 13, 14 - index % 13)
 
     def __str__(self) -> str:
@@ -166,13 +170,13 @@ def owners_to_masks(owners: ArrayLike) -> NDArray[np.uint32]:
     ``owners[..., i]`` is the DDS seat (0=N 1=E 2=S 3=W) holding card ``i``
     (``13 * suit + 14 - rank``), or -1 when the card is absent.  The result
     is ``uint32`` with ``masks[..., hand, suit]`` bit ``rank`` set per card.
-    Values other than -1..3 raise ``ValueError``.
+    Values other than -1..3 raise ``InvalidArgumentError`` (a ``ValueError``).
     """
     own = np.asarray(owners)
     if own.shape[-1:] != (52,):
-        raise ValueError(f"owner array must end in 52 cards, got shape {own.shape}")
+        raise InvalidArgumentError(f"owner array must end in 52 cards, got shape {own.shape}")
     if own.size and (own.min() < -1 or own.max() > 3):
-        raise ValueError("owner values must be -1 (absent) or a DDS seat 0..3")
+        raise InvalidArgumentError("owner values must be -1 (absent) or a DDS seat 0..3")
     by_suit = own.reshape((*own.shape[:-1], 4, 13))
     hands = np.arange(4).reshape((4,) + (1,) * by_suit.ndim)
     # (4, ..., 4, 13) boolean -> masks (4, ..., 4) -> move hand axis next to suits
@@ -186,13 +190,13 @@ def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
 
     The inverse of :func:`owners_to_masks`.  A card held by two hands raises
     ``DuplicateCardsError`` (DDS code -4); bits outside 2..14 raise
-    ``ValueError``.
+    ``SuitOrRankError`` (-12).
     """
     m = np.asarray(masks).astype(np.uint32, copy=False)
     if m.shape[-2:] != (4, 4):
-        raise ValueError(f"masks must end in (4 hands, 4 suits), got shape {m.shape}")
+        raise InvalidArgumentError(f"masks must end in (4 hands, 4 suits), got shape {m.shape}")
     if np.any(m & ~np.uint32(_FULL_SUIT)):
-        raise ValueError("remainCards masks may only use bits 2..14 (ranks 2..ace)")
+        raise SuitOrRankError("remainCards masks may only use bits 2..14 (ranks 2..ace)")
     held = (m[..., np.newaxis] & _RANK_BITS) != 0  # (..., hand, suit, 13)
     count = held.sum(axis=-3)  # (..., suit, 13)
     if np.any(count > 1):
@@ -267,10 +271,10 @@ class Deal:
     def __init__(self, masks: ArrayLike) -> None:
         m = np.array(masks, dtype=np.int64)
         if m.shape != (4, 4):
-            raise ValueError(f"remainCards must have shape (4 hands, 4 suits), got {m.shape}")
+            raise InvalidArgumentError(f"remainCards must have shape (4 hands, 4 suits), got {m.shape}")
         if np.any((m < 0) | (m & ~_FULL_SUIT)):
             bad = np.argwhere((m < 0) | (m & ~_FULL_SUIT) != 0)[0]
-            raise ValueError(
+            raise SuitOrRankError(
                 f"remainCards[{bad[0]}][{bad[1]}] = {m[tuple(bad)]:#x} uses bits outside 2..14 "
                 f"(hand {Seat(bad[0]).name}, suit {SUITS[bad[1]]})"
             )
@@ -352,13 +356,11 @@ class Deal:
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:
-                    raise DuplicateCardsError(
-                        f"card {card} is given to both {seen[card].name} and {seat.name}"
-                    )
+                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
                 seen[card] = seat
                 masks[seat][card.suit] |= 1 << card.rank
         if not isinstance(hands, Mapping) and n_items != 4:
-            raise ValueError(f"expected 4 hands in order N, E, S, W, got {n_items}")
+            raise InvalidArgumentError(f"expected 4 hands in order N, E, S, W, got {n_items}")
         return cls(masks)
 
     @classmethod
@@ -437,7 +439,7 @@ class Deal:
     def with_suits_permuted(self, perm: Sequence[int]) -> Deal:
         """The deal with suit ``s`` renamed ``perm[s]`` (``perm`` is a permutation of 0..3)."""
         if sorted(perm) != [0, 1, 2, 3]:
-            raise ValueError(f"{perm!r} is not a permutation of the suits 0..3")
+            raise InvalidArgumentError(f"{perm!r} is not a permutation of the suits 0..3")
         out = np.empty_like(self._masks)
         out[:, list(perm)] = self._masks
         return Deal(out)

@@ -173,9 +173,7 @@ def _int(value: object, function: str, arg: str) -> int:
 
             value = operator.index(value)  # type: ignore[arg-type]
         except TypeError:
-            raise ArgumentError(
-                f"{arg} must be an int, got {type(value).__name__}", function=function
-            ) from None
+            raise ArgumentError(f"{arg} must be an int, got {type(value).__name__}", function=function) from None
     if not -(2**31) <= value < 2**31:
         raise ArgumentError(f"{arg} = {value} does not fit a C int", function=function)
     return value
@@ -213,8 +211,7 @@ def _canonical_pbn(masks: list[list[int]]) -> bytes:
     for h in range(4):
         parts.append(
             ".".join(
-                "".join(_validate.RANKS[r - 2] for r in range(14, 1, -1) if masks[h][s] >> r & 1)
-                for s in range(4)
+                "".join(_validate.RANKS[r - 2] for r in range(14, 1, -1) if masks[h][s] >> r & 1) for s in range(4)
             )
         )
     return ("N:" + " ".join(parts)).encode("ascii")
@@ -415,9 +412,7 @@ def _boards_checks(fn: str, p: object, pbn: bool) -> tuple[int, str | None, obje
     return RETURN_NO_FAULT, None, canon
 
 
-def _solve_all(
-    fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[object, object], int]
-) -> int:
+def _solve_all(fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[object, object], int]) -> int:
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     out = _ptr(solvedp, "solvedBoards", fn, "solvedp")
     code, detail, canon = _boards_checks(fn, p, pbn)
@@ -730,9 +725,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     if n != pl.noOfBoards:
         return _fail(fn, lib.RETURN_UNKNOWN_FAULT, f"{n} boards but {pl.noOfBoards} play traces")
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
-        return _fail(
-            fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}"
-        )
+        return _fail(fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}")
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
     for i in range(n):
         dl, tr = p.deals[i], pl.plays[i]

@@ -28,6 +28,7 @@ __all__ = [
     "DuplicateCardsError",
     "FirstWrongError",
     "FormatError",
+    "InvalidArgumentError",
     "ModeTwoError",
     "ModeWrongHiError",
     "ModeWrongLoError",
@@ -262,6 +263,17 @@ class ArgumentError(DDSError, TypeError):
 
     Carries DDS's general-error code (-1); DDS itself cannot see this fault,
     since the call never gets that far.
+    """
+
+    _code_name = "RETURN_UNKNOWN_FAULT"
+    _in_table = False
+
+
+class InvalidArgumentError(DDSError, ValueError):
+    """An argument out of range where DDS has no code of its own (vulnerability, dealer, shapes).
+
+    Carries DDS's general-error code (-1), which is what the DLL layer returns
+    for the same fault.
     """
 
     _code_name = "RETURN_UNKNOWN_FAULT"

@@ -13,6 +13,7 @@ released.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import (
     CardCountError,
     DuplicateCardsError,
+    InvalidArgumentError,
+    PBNError,
     PlayedCardError,
     PlayFaultError,
     check,
@@ -56,10 +59,13 @@ def parse_vulnerability(vul: int | str) -> int:
         key = vul.strip().lower().replace("-", "").replace("/", "") or "none"
         if key in _VUL_NAMES:
             return _VUL_NAMES[key]
-        raise ValueError(f"vulnerability {vul!r}: expected none, both, NS or EW")
-    v = int(vul)
+        raise InvalidArgumentError(f"vulnerability {vul!r}: expected none, both, NS or EW")
+    try:
+        v = operator.index(vul)
+    except TypeError:
+        raise InvalidArgumentError(f"vulnerability {vul!r} is not an int or a name") from None
     if not 0 <= v <= 3:
-        raise ValueError(f"vulnerability {v} is not 0..3 (0 none, 1 both, 2 NS, 3 EW)")
+        raise InvalidArgumentError(f"vulnerability {v} is not 0..3 (0 none, 1 both, 2 NS, 3 EW)")
     return v
 
 
@@ -140,7 +146,9 @@ def _as_deal(deal: Deal | str | ArrayLike) -> Deal:
         return deal
     if isinstance(deal, str):
         return Deal.from_pbn(deal)
-    return Deal(deal)
+    if isinstance(deal, np.ndarray | list | tuple):
+        return Deal(deal)
+    raise PBNError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
 
 
 def _trick(deal: Deal, first: Seat, cards: Iterable[Card | str], function: str) -> tuple[Card, ...]:
@@ -155,9 +163,7 @@ def _trick(deal: Deal, first: Seat, cards: Iterable[Card | str], function: str) 
     for c in out:
         holder = deal.holder(c)
         if holder is not None:
-            raise PlayedCardError(
-                f"{c} is on the current trick and still held by {holder.name}", function=function
-            )
+            raise PlayedCardError(f"{c} is on the current trick and still held by {holder.name}", function=function)
     if len(set(out)) != len(out):
         raise DuplicateCardsError("the same card is played twice to the current trick", function=function)
     lengths = deal.hand_lengths
@@ -246,7 +252,7 @@ class DDTable:
     def __init__(self, tricks: ArrayLike) -> None:
         t = np.array(tricks, dtype=np.int8)
         if t.shape != (5, 4):
-            raise ValueError(f"a DD table has shape (5 strains, 4 declarers), got {t.shape}")
+            raise InvalidArgumentError(f"a DD table has shape (5 strains, 4 declarers), got {t.shape}")
         t.setflags(write=False)
         self._t = t
 
@@ -284,16 +290,12 @@ def _table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
     if isinstance(deals, np.ndarray):
         masks = deals.astype(np.uint32, copy=False)
         if masks.ndim != 3 or masks.shape[1:] != (4, 4):
-            raise ValueError(f"deal masks must have shape (N, 4, 4), got {masks.shape}")
+            raise InvalidArgumentError(f"deal masks must have shape (N, 4, 4), got {masks.shape}")
         return masks
-    return (
-        np.stack([_as_deal(d).remain_cards for d in deals]) if len(deals) else np.zeros((0, 4, 4), np.uint32)
-    )
+    return np.stack([_as_deal(d).remain_cards for d in deals]) if len(deals) else np.zeros((0, 4, 4), np.uint32)
 
 
-def _calc_tables(
-    masks: NDArray[np.uint32], progress: Callable[[int], None] | None = None
-) -> NDArray[np.int8]:
+def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
     """``(N, 4, 4)`` masks -> ``(N, 5, 4)`` tables via CalcAllTables, in calls of ``max_tables(5)``."""
     n = len(masks)
     out = np.empty((n, 5, 4), dtype=np.int8)
@@ -389,7 +391,7 @@ class DealerPar:
 def _results(table: DDTable | ArrayLike) -> object:
     t = np.asarray(table)
     if t.shape != (5, 4):
-        raise ValueError(f"a DD table has shape (5, 4) in DDS order, got {t.shape}")
+        raise InvalidArgumentError(f"a DD table has shape (5, 4) in DDS order, got {t.shape}")
     return dll.ddTableResults(resTable=t.astype(int).tolist())
 
 
@@ -424,9 +426,7 @@ def _plays(plays: str | Iterable[Card | str]) -> list[Card]:
     if isinstance(plays, str):
         text = "".join(plays.split())
         if len(text) % 2:
-            raise PlayFaultError(
-                f"play string {plays!r} is not two-character cards", function="AnalysePlayBin"
-            )
+            raise PlayFaultError(f"play string {plays!r} is not two-character cards", function="AnalysePlayBin")
         items: Iterable[Card | str] = [text[i : i + 2] for i in range(0, len(text), 2)]
     else:
         items = plays

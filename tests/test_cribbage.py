@@ -508,9 +508,7 @@ def deals(draw: st.DrawFn) -> Deal:
 @st.composite
 def sessions(draw: st.DrawFn, max_deals: int = 12) -> Session:
     ds = tuple(draw(st.lists(deals(), min_size=1, max_size=max_deals)))
-    played = draw(
-        st.datetimes(min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(4095, 12, 31, 23, 59, 59))
-    )
+    played = draw(st.datetimes(min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(4095, 12, 31, 23, 59, 59)))
     return Session(
         origin=draw(st.text(_PRINTABLE, max_size=16)),
         program=draw(st.text(_PRINTABLE, max_size=16)),

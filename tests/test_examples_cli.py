@@ -17,9 +17,7 @@ PBN = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
 
 def _run_example(name: str) -> str:
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "examples" / name)], capture_output=True, text=True, timeout=300
-    )
+    proc = subprocess.run([sys.executable, str(REPO / "examples" / name)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

@@ -21,9 +21,7 @@ PROGRAMS = {
 def test_exit_status_and_output_survive_unload(name, tmp_path):
     """A script that imports ddsbind ends with its own status and all its output, not SIGSEGV (139)."""
     code, want = PROGRAMS[name]
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120
-    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == want, proc.stderr
     if name == "normal":
         assert proc.stdout == "solved 1\n"
@@ -37,7 +35,5 @@ def test_exit_status_and_output_survive_unload(name, tmp_path):
 def test_atexit_handlers_still_run(tmp_path):
     """Python's own atexit handlers run before the guard ends the process."""
     code = "import atexit, ddsbind\natexit.register(lambda: print('atexit ran'))"
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120
-    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0 and proc.stdout == "atexit ran\n"

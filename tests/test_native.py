@@ -36,7 +36,7 @@ def test_dds_info_reports_the_library():
     """dds_info() says which DDS is linked, its threading and how many threads it really runs."""
     info = ddsbind.dds_info()
     assert info.version == f"{info.major}.{info.minor}.{info.patch}"
-    assert dll.DDS_VERSION == info.major * 10000 + info.minor * 100 + info.patch
+    assert info.major * 10000 + info.minor * 100 + info.patch == dll.DDS_VERSION
     assert info.source in ("system library", "source tree")
     assert 1 <= info.threads <= max(1, info.cores)
     assert info.threading in info.threading_systems

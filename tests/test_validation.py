@@ -141,9 +141,7 @@ def test_dd_tables_names_the_bad_deal():
 
 _ints = st.integers(min_value=-(2**31), max_value=2**31 - 1)
 _small = st.integers(min_value=-3, max_value=20)
-_masks = st.lists(
-    st.integers(min_value=0, max_value=2**32 - 1) | st.integers(0, 0x7FFC), min_size=16, max_size=16
-)
+_masks = st.lists(st.integers(min_value=0, max_value=2**32 - 1) | st.integers(0, 0x7FFC), min_size=16, max_size=16)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -157,9 +155,7 @@ _masks = st.lists(
     trick=st.lists(st.tuples(_small, _small), min_size=3, max_size=3),
     thread=_small,
 )
-def test_random_malformed_structs_never_crash(
-    in_tmp_cwd, masks, trump, first, target, solutions, mode, trick, thread
-):
+def test_random_malformed_structs_never_crash(in_tmp_cwd, masks, trump, first, target, solutions, mode, trick, thread):
     """Random struct contents give a DDS code (or a solution), never a crash and never a dump.txt."""
     dl = dll.deal(trump=trump, first=first, remainCards=[masks[i : i + 4] for i in range(0, 16, 4)])
     for k, (s, r) in enumerate(trick):
@@ -187,3 +183,38 @@ def test_random_pbn_bytes_to_dll_pbn_functions(in_tmp_cwd, raw):
     rc = dll.SolveBoardPBN(dl, -1, 1, 1, dll.futureTricks(), 0)
     assert rc == dll.RETURN_NO_FAULT or rc < 0
     assert not (in_tmp_cwd / "dump.txt").exists()
+
+
+_junk = st.one_of(
+    st.integers(-5, 20),
+    st.text(max_size=4),
+    st.none(),
+    st.floats(allow_nan=True),
+    st.lists(st.integers(-1, 2**16), max_size=5),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    deal=st.one_of(st.text(max_size=60), st.just("N:A... K... Q... J..."), _junk),
+    trump=_junk,
+    first=_junk,
+    target=_junk,
+    trick=st.lists(st.one_of(st.text(max_size=3), st.sampled_from(["SA", "S2", "HK"])), max_size=4),
+)
+def test_random_malformed_pythonic_calls_raise_dds_errors(in_tmp_cwd, deal, trump, first, target, trick):
+    """Junk arguments to solve_board raise a DDSError subclass (never another type, never a crash)."""
+    with contextlib.suppress(errors.DDSError):
+        ddsbind.solve_board(deal, trump, first, target=target, current_trick=trick)
+    assert not (in_tmp_cwd / "dump.txt").exists()
+
+
+@settings(max_examples=100, deadline=None)
+@given(table=st.lists(st.integers(-3, 20), min_size=20, max_size=20), vul=_junk, dealer=_junk)
+def test_random_par_inputs_raise_dds_errors(table, vul, dealer):
+    """Out-of-range tables, vulnerabilities or dealers for par raise DDSError, never reach DDS."""
+    t = np.array(table).reshape(5, 4)
+    with contextlib.suppress(errors.DDSError):
+        ddsbind.par(t, vul)
+    with contextlib.suppress(errors.DDSError):
+        ddsbind.dealer_par(t, dealer, vul)

@@ -631,9 +631,7 @@ def _read_card(r: _BitReader, k: int, field: str) -> Card:
 
 
 def _read_deal(r: _BitReader, k: int) -> Deal:
-    hands = tuple(
-        tuple(_read_card(r, k, f"player {p} kept hand card {i + 1}") for i in range(4)) for p in (0, 1)
-    )
+    hands = tuple(tuple(_read_card(r, k, f"player {p} kept hand card {i + 1}") for i in range(4)) for p in (0, 1))
     discards = tuple(tuple(_read_card(r, k, f"player {p} discard {i + 1}") for i in range(2)) for p in (0, 1))
     starter = _read_card(r, k, "starter")
     plays: list[Play] = []
@@ -716,8 +714,7 @@ def decode(text: str | bytes) -> Session:
     expected = record_length(n_deals)
     if len(data) < expected:
         raise FormatError(
-            f"record length = {len(data)} bytes: truncated, "
-            f"the header's {n_deals} deals need {expected} bytes"
+            f"record length = {len(data)} bytes: truncated, the header's {n_deals} deals need {expected} bytes"
         )
     if len(data) > expected:
         raise FormatError(
@@ -805,9 +802,7 @@ def _json_cards(value: object, k: int, field: str) -> list[Card]:
         try:
             out.append(Card.parse(card))
         except FormatError:
-            raise _deal_error(
-                k, field, repr(card), "not a card like '5H', 'KC', 'AS', '10D' or 'TD'"
-            ) from None
+            raise _deal_error(k, field, repr(card), "not a card like '5H', 'KC', 'AS', '10D' or 'TD'") from None
     return out
 
 

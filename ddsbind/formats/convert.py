@@ -133,7 +133,6 @@ def convert(
                     n = w.write(owners, hand=np.full(owners.shape[0], hand), makes=makes)
                 else:
                     assert owners is not None
-                    _full(owners, dname)
                     n = w.write(owners, tables)
                 total += n
                 if progress is not None:

@@ -41,7 +41,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
-from ddsbind.formats import handmakes, zbd, zdd, zrd
+from ddsbind.formats import _dtypes, handmakes, zbd, zdd, zrd
 from ddsbind.formats._common import OnError, check_on_error, first_bad, null_records
 
 __all__ = [
@@ -57,7 +57,13 @@ __all__ = [
 ]
 
 #: Record size in bytes of each fixed-size format.
-RECORD_SIZES: dict[str, int] = {"zbd": 13, "zdd": 10, "zrd": 23, "hand-makes": 16, "zrj": 80}
+RECORD_SIZES: dict[str, int] = {
+    "zbd": _dtypes.ZBD.itemsize,
+    "zdd": _dtypes.ZDD.itemsize,
+    "zrd": _dtypes.ZRD.itemsize,
+    "hand-makes": _dtypes.HAND_MAKES.itemsize,
+    "zrj": _dtypes.ZRJ.itemsize,
+}
 
 _EXTENSIONS = {".zbd": "zbd", ".zrd": "zrd", ".zdd": "zdd", ".zbs": "zbs", ".pbn": "pbn", ".gib": "gib"}
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.formats import _order, zbd
+from ddsbind.formats import _dtypes, _order, zbd
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
 
 __all__ = ["RECORD_SIZE", "bad_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
-RECORD_SIZE = 16
+RECORD_SIZE = _dtypes.HAND_MAKES.itemsize
 _UNKNOWN = 15
 # DDS strain s is Pavlicek strain _PAV_OF_DDS[s]; nibble k (k = Pavlicek strain) of the 5.
 _DDS_OF_PAV = _order.dds_strains(np.arange(5)).astype(np.intp)

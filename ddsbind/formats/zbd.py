@@ -26,12 +26,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import masks_to_owners, owners_to_masks
-from ddsbind.formats import _order
+from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
 
 __all__ = ["RECORD_SIZE", "bad_deals", "decode_zbd", "encode_zbd", "owners_from_zbd", "zbd_from_owners"]
 
-RECORD_SIZE = 13
+RECORD_SIZE = _dtypes.ZBD.itemsize
 
 
 def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint32]]:

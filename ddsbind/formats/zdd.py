@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.formats import _order
+from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
     "tables_from_nibbles",
 ]
 
-RECORD_SIZE = 10
+RECORD_SIZE = _dtypes.ZDD.itemsize
 UNKNOWN = 15
 INVALID = 14
 

@@ -29,12 +29,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
-from ddsbind.formats import zbd, zdd
+from ddsbind.formats import _dtypes, zbd, zdd
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
 
 __all__ = ["RECORD_SIZE", "bad_records", "decode_zrd", "encode_zrd"]
 
-RECORD_SIZE = 23
+RECORD_SIZE = _dtypes.ZRD.itemsize
 
 
 def bad_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:

@@ -54,7 +54,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Card, Deal
 from ddsbind.errors import FormatError
-from ddsbind.formats import _order, zbd
+from ddsbind.formats import _dtypes, _order, zbd
 from ddsbind.formats._common import records
 
 __all__ = [
@@ -68,7 +68,7 @@ __all__ = [
     "zrj_owners",
 ]
 
-RECORD_SIZE = 80
+RECORD_SIZE = _dtypes.ZRJ.itemsize
 _FIRST_MOVE = 18
 _MAX_CALLS_END = 63
 _VUL = (

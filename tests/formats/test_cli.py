@@ -99,3 +99,13 @@ def test_convert_list1000_to_zrd_and_back_via_pbn(reference, tmp_path):
     boards = pbn.read_pbn(tmp_path / "back.pbn")
     assert [b.deal for b in boards] == deals
     np.testing.assert_array_equal(np.stack([b.table for b in boards]), tables)
+
+
+def test_convert_dds_reference_format(tmp_path, two):
+    """Without this, the dds (reference-hands) format name in convert could be broken."""
+    pytest.importorskip("ddsbind.formats.ddsref")
+    r = run("convert", two, tmp_path / "ref.txt", "--to", "dds")
+    assert r.exit_code == 0, r.output
+    r = run("convert", tmp_path / "ref.txt", tmp_path / "back.zrd", "--from", "dds")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "back.zrd").read_bytes() == two.read_bytes()

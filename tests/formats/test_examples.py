@@ -121,3 +121,17 @@ def test_deal_number_record0():
 def test_d_value():
     """Without this, the range check on deal numbers would use the wrong D."""
     assert D == 53_644_737_765_488_792_839_237_440_000
+
+
+def test_dtypes_match_record_layouts():
+    """Without this, structured access to files (np.memmap with our dtypes) would misalign fields."""
+    from ddsbind.formats import _dtypes
+
+    sizes = {"ZBD": 13, "ZDD": 10, "ZRD": 23, "HAND_MAKES": 16, "ZRJ": 80, "DEAL_NUMBER": 12, "ZBS": 4}
+    assert {k: getattr(_dtypes, k).itemsize for k in sizes} == sizes
+    assert _dtypes.ZRD.fields["dd"][1] == 13
+    assert _dtypes.ZRJ.fields["moves"][1] == 18
+    assert _dtypes.ZBS.byteorder in ("<", "=") and _dtypes.ZBS.str == "<u4"
+    structured = np.frombuffer(RECORD0 * 2, _dtypes.ZRD)
+    np.testing.assert_array_equal(decode_zrd(structured)[1][1], TABLE0)
+    assert structured["dd"][0].tobytes() == RECORD0[13:]

@@ -71,10 +71,10 @@ def bad_deals(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
 
 def zbd_from_owners(owners: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """Pack owner arrays ``(N, 52)`` (DDS seats 0..3) into ``(N, 13)`` ZBD bytes; no validation."""
-    o = np.asarray(owners)
+    o = np.ascontiguousarray(owners, dtype=np.int8)
     n = o.shape[0]
-    codes = np.ascontiguousarray(_order.pav_seats(o)).reshape(n, 13, 4)
-    v = codes.view("<u4")[..., 0]  # (N, 13): code k in byte k of the word
+    seats = o.view(np.uint8).reshape(n, 13, 4).view("<u4")[..., 0]  # (N, 13): seat of card k in byte k
+    v = _order.pav_seats_packed(seats)
     packed = (v | (v >> 6) | (v >> 12) | (v >> 18)) & np.uint32(0xFF)
     if out is None:
         return packed.astype(np.uint8)

@@ -76,7 +76,11 @@ def nibbles_from_tables(
 
 def bad_tables(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """True for ``(N, 10)`` ZDD records holding a nibble 14."""
-    return _BAD_LUT[recs].any(axis=1)
+    flags = _BAD_LUT[recs]
+    # Bad records are rare: one contiguous pass decides, the per-row reduction only runs when needed.
+    if not flags.any():
+        return np.zeros(recs.shape[0], dtype=bool)
+    return flags.any(axis=1)
 
 
 def _as_tables(tables: ArrayLike) -> NDArray[np.uint8]:

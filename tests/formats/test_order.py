@@ -38,3 +38,11 @@ def test_table_pair_inverse_on_reference(reference):
     # NT by West (Pavlicek nibble 0) is DDS [NT=4, W=3]; clubs by South (nibble 19) is DDS [C=3, S=2].
     np.testing.assert_array_equal(pav[:, 0], tables[:, 4, 3])
     np.testing.assert_array_equal(pav[:, 19], tables[:, 3, 2])
+
+
+def test_packed_seat_conversion_matches_scalar():
+    """Without this, the fast ZBD encoder's packed seat conversion could differ from the reference pair."""
+    seats = np.array(np.meshgrid(*[np.arange(4)] * 4, indexing="ij")).reshape(4, -1).T.astype(np.uint8)
+    words = np.ascontiguousarray(seats).view("<u4")[:, 0]
+    got = _order.pav_seats_packed(words).astype("<u4").view(np.uint8).reshape(-1, 4)
+    np.testing.assert_array_equal(got, _order.pav_seats(seats))

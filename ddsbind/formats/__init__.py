@@ -1,0 +1,73 @@
+"""Pavlicek's binary bridge formats and text deal formats, as numpy codecs.
+
+Pure Python + numpy; nothing here calls DDS.  In memory everything is in
+DDS's conventions: owner arrays ``(N, 52)`` int8 (DDS seat N=0 E=1 S=2 W=3 of
+each card SA..C2), remainCards masks ``(N, 4, 4)`` uint32, and tables
+``(N, 5, 4)`` uint8 (strains S H D C NT x hands N E S W, 15 = unknown).
+Pavlicek's orders (seats W N E S, results NT first) are converted in
+:mod:`ddsbind.formats._order` only.
+
+Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
+:mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksum`, :mod:`.dealnum`,
+:mod:`.pbn`, :mod:`.gib`, :mod:`.files` (memory-mapped chunked readers and
+append-safe writers), :mod:`.convert`.
+"""
+
+from ddsbind.formats.checksum import checksum, checksum_hex, verify
+from ddsbind.formats.dealnum import (
+    D,
+    deal_from_number,
+    deal_number,
+    deal_numbers,
+    deals_from_numbers,
+    ints_from_numbers,
+    numbers_from_ints,
+)
+from ddsbind.formats.files import (
+    Chunk,
+    RecordWriter,
+    append_records,
+    count_records,
+    iter_chunks,
+    read_records,
+)
+from ddsbind.formats.handmakes import decode_hand_makes, encode_hand_makes
+from ddsbind.formats.zbd import decode_zbd, encode_zbd
+from ddsbind.formats.zbs import decode_diagrams, decode_suits, encode_diagrams, encode_suits
+from ddsbind.formats.zdd import decode_zdd, encode_zdd
+from ddsbind.formats.zrd import decode_zrd, encode_zrd
+from ddsbind.formats.zrj import PlayedDeal, decode_zrj, encode_zrj
+
+__all__ = [
+    "Chunk",
+    "D",
+    "PlayedDeal",
+    "RecordWriter",
+    "append_records",
+    "checksum",
+    "checksum_hex",
+    "count_records",
+    "deal_from_number",
+    "deal_number",
+    "deal_numbers",
+    "deals_from_numbers",
+    "decode_diagrams",
+    "decode_hand_makes",
+    "decode_suits",
+    "decode_zbd",
+    "decode_zdd",
+    "decode_zrd",
+    "decode_zrj",
+    "encode_diagrams",
+    "encode_hand_makes",
+    "encode_suits",
+    "encode_zbd",
+    "encode_zdd",
+    "encode_zrd",
+    "encode_zrj",
+    "ints_from_numbers",
+    "iter_chunks",
+    "numbers_from_ints",
+    "read_records",
+    "verify",
+]

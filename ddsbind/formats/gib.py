@@ -1,0 +1,113 @@
+"""GIB library text: one deal and its double-dummy results a line.
+
+Specification
+-------------
+* One deal a line, 88 characters: the hands of West, North, East and South
+  separated by single spaces, each ``S.H.D.C`` with ranks AKQJT98765432 and
+  a void empty (13 cards + 3 dots = 16 characters), then ``:``, then 20 hex
+  digits (``0``-``9``, ``a``-``d``; either case on reading).
+* The digits run strain by strain, NT, S, H, D, C; within a strain the
+  tricks **North-South** take with **South, East, North, West on lead**.
+* From a DDS table (tricks each hand takes as declarer): the opening leader
+  sits at declarer's left, so South leads against East, East against North,
+  North against West, West against South.  Hence, per strain,
+  ``S lead = 13 - T[E]``, ``E lead = T[N]``, ``N lead = 13 - T[W]``,
+  ``W lead = T[S]``.  The seat/strain orders go through
+  :mod:`ddsbind.formats._order`.
+* GIB has no "unknown": writing a table with a 15 is refused.
+* Blank lines are skipped on reading; any other malformed line raises
+  ``FormatError`` with its line index.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind.deal import Deal
+from ddsbind.errors import DDSError, FormatError
+from ddsbind.formats import _order
+
+__all__ = ["format_gib_line", "parse_gib_line", "read_gib", "write_gib"]
+
+_HEX = "0123456789abcdef"
+
+
+def _gib_from_pav(pav: NDArray[np.integer]) -> NDArray[np.int64]:
+    z = np.asarray(pav, dtype=np.int64).reshape(-1, 5, 4)  # [strain NT S H D C, declarer W N E S]
+    return np.stack([13 - z[..., 2], z[..., 1], 13 - z[..., 0], z[..., 3]], axis=-1)  # leaders S E N W
+
+
+def _pav_from_gib(gib: NDArray[np.integer]) -> NDArray[np.int64]:
+    g = np.asarray(gib, dtype=np.int64).reshape(-1, 5, 4)  # [strain, leader S E N W]
+    return np.stack([13 - g[..., 2], g[..., 1], 13 - g[..., 0], g[..., 3]], axis=-1).reshape(-1, 20)
+
+
+def parse_gib_line(line: str, index: int = 0) -> tuple[Deal, NDArray[np.uint8]]:
+    """Parse one GIB line into a deal and its DDS table ``(5, 4)`` uint8 (S H D C NT x N E S W)."""
+    text = line.strip()
+    hands, sep, digits = text.partition(":")
+    if not sep or len(digits) != 20:
+        raise FormatError(f"GIB line {text!r} is not 'W N E S hands:20 hex digits'", index=index)
+    try:
+        gib = [int(c, 16) for c in digits]
+    except ValueError:
+        raise FormatError(f"GIB line has a non-hex result digit in {digits!r}", index=index) from None
+    if max(gib) > 13:
+        raise FormatError(f"GIB result digit above 13 in {digits!r}", index=index)
+    parts = hands.split(" ")
+    if len(parts) != 4:
+        raise FormatError(f"GIB line needs 4 hands separated by single spaces, got {hands!r}", index=index)
+    try:
+        deal = Deal.from_pbn("W:" + hands)
+    except (DDSError, ValueError) as exc:
+        raise FormatError(f"GIB deal {hands!r}: {exc}", index=index) from None
+    if not deal.is_full:
+        raise FormatError(f"GIB deal {hands!r} is not a full deal", index=index)
+    table = _order.dds_tables(_pav_from_gib(np.array(gib)))[0]
+    return deal, table.astype(np.uint8)
+
+
+def format_gib_line(deal: Deal, table: ArrayLike) -> str:
+    """One GIB line (88 characters) for a full deal and a complete DDS table."""
+    t = np.asarray(table).reshape(5, 4)
+    if np.any(t > 13) or np.any(t < 0):
+        raise ValueError("GIB text cannot hold unknown results: the table must be complete (0..13)")
+    if not deal.is_full:
+        raise ValueError("GIB text holds full deals only")
+    gib = _gib_from_pav(_order.pav_tables(t)).reshape(20)
+    hands = deal.to_pbn("W")[2:]
+    return hands + ":" + "".join(_HEX[int(v)] for v in gib)
+
+
+def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:
+    """Read a GIB file: owners ``(N, 52)`` int8 (DDS seats) and tables ``(N, 5, 4)`` uint8 (DDS order)."""
+    owners, tables = [], []
+    text = Path(path).read_bytes().decode("latin-1")
+    for i, line in enumerate(text.splitlines()):
+        if not line.strip():
+            continue
+        deal, table = parse_gib_line(line, i)
+        owners.append(deal.owners())
+        tables.append(table)
+    if not owners:
+        return np.zeros((0, 52), np.int8), np.zeros((0, 5, 4), np.uint8)
+    return np.stack(owners), np.stack(tables)
+
+
+def write_gib(path: str | os.PathLike[str], deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> None:
+    """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
+    ds = (
+        [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
+    )
+    t = np.asarray(tables).reshape(-1, 5, 4)
+    if t.shape[0] != len(ds):
+        raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
+    lines = [
+        format_gib_line(d if isinstance(d, Deal) else Deal.from_owners(d), t[i]) for i, d in enumerate(ds)
+    ]
+    Path(path).write_text("".join(line + "\n" for line in lines), encoding="ascii")

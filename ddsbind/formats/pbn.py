@@ -1,0 +1,312 @@
+r"""PBN files: ``[Deal "..."]`` tags and their double-dummy results.
+
+Specification (our reading, with sources)
+-----------------------------------------
+* A file is games separated by empty lines.  Lines starting with ``%`` are
+  directives/comments; ``{...}`` (possibly over several lines) and ``;`` to
+  the end of a line are commentary.  A tag is ``[Name "value"]`` on its own
+  line; a value ``"#"`` inherits the previous game's value (PBN 4.8).  Text is
+  ISO-8859-1.
+* ``[Deal "F:h1 h2 h3 h4"]``: first seat F (N E S W), hands clockwise, each
+  ``S.H.D.C`` with ranks AKQJT98765432 (``10`` accepted), ``-`` or empty for
+  a void; parsed by :meth:`ddsbind.deal.Deal.from_pbn`.
+* ``[DoubleDummyTricks "..."]`` (Bridge Composer's tag, not in the PBN
+  standard): 20 hex digits, five per declarer in the order **North, South,
+  East, West**, each five in the order NT, S, H, D, C; the digit is the
+  tricks that declarer takes.  ``-`` or ``*`` marks an unknown value (read as
+  15).  The declarer order N S E W is how two independent readers of the tag
+  index it (``decls = "NSEW"``, and ``[.north, .south, .east, .west]``); we
+  found no primary text and name this as our reading.
+* ``[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]`` (PBN 2.1
+  section 5.7): a table section; each following line is one row ``declarer
+  denomination tricks``, e.g. ``N NT 10``, declarer N/E/S/W, denomination
+  S/H/D/C/NT, tricks 0..13.  Columns are found by name in the header (a
+  ``\...`` suffix is a width/alignment hint); rows may come in any order;
+  missing rows stay unknown (15).
+* Reading takes both tags; when both are present they must agree
+  (``FormatError`` otherwise).  Writing emits both: ``DoubleDummyTricks``
+  only for a complete table, ``OptimumResultTable`` rows for the known
+  values (no section when none is known).
+* In memory, tables are DDS order ``(5, 4)`` uint8, strains S H D C NT,
+  hands N E S W, 15 = unknown; orders convert through
+  :mod:`ddsbind.formats._order`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind.deal import Deal
+from ddsbind.errors import DDSError, FormatError
+from ddsbind.formats import _order
+
+__all__ = [
+    "PBNBoard",
+    "format_double_dummy_tricks",
+    "format_pbn",
+    "parse_double_dummy_tricks",
+    "parse_pbn",
+    "read_pbn",
+    "write_pbn",
+]
+
+_UNKNOWN = 15
+_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_PAV_SEAT = {"W": 0, "N": 1, "E": 2, "S": 3}
+_PAV_STRAIN = {"NT": 0, "N": 0, "S": 1, "H": 2, "D": 3, "C": 4}
+_DECLARERS_DDT = "NSEW"
+#: Position in Pavlicek's 20 of each DoubleDummyTricks digit (declarer-major N S E W, NT S H D C).
+_DDT_TO_PAV = np.array(
+    [4 * strain + _PAV_SEAT[d] for d in _DECLARERS_DDT for strain in range(5)], dtype=np.intp
+)
+_VUL = (
+    "None",
+    "NS",
+    "EW",
+    "All",
+    "NS",
+    "EW",
+    "All",
+    "None",
+    "EW",
+    "All",
+    "None",
+    "NS",
+    "All",
+    "None",
+    "NS",
+    "EW",
+)
+
+
+@dataclass
+class PBNBoard:
+    """One game of a PBN file.
+
+    Attributes
+    ----------
+    deal : Deal
+    table : ndarray, shape (5, 4), uint8, or None
+        DD results in DDS order (strains S H D C NT, hands N E S W), 15 where
+        unknown; None when the game has neither result tag.
+    tags : dict
+        Every tag of the game, name -> value.
+    """
+
+    deal: Deal
+    table: NDArray[np.uint8] | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
+    """A ``DoubleDummyTricks`` value (20 hex digits, N S E W x NT S H D C) to a DDS ``(5, 4)`` table."""
+    s = text.strip()
+    if len(s) != 20:
+        raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
+    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
+    for k, ch in enumerate(s):
+        if ch in "-*":
+            continue
+        try:
+            v = int(ch, 16)
+        except ValueError:
+            raise FormatError(f"DoubleDummyTricks {text!r}: {ch!r} is not a hex digit") from None
+        if v > 13:
+            raise FormatError(f"DoubleDummyTricks {text!r}: {v} tricks is more than 13")
+        pav[_DDT_TO_PAV[k]] = v
+    return _order.dds_tables(pav)
+
+
+def format_double_dummy_tricks(table: ArrayLike) -> str:
+    """A complete DDS ``(5, 4)`` table as a ``DoubleDummyTricks`` value (lower-case hex)."""
+    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
+    vals = pav[_DDT_TO_PAV]
+    if np.any(vals > 13):
+        raise ValueError("DoubleDummyTricks needs a complete table (values 0..13)")
+    return "".join(f"{int(v):x}" for v in vals)
+
+
+def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
+    names = [c.split("\\")[0].strip().lower() for c in header.split(";")]
+    try:
+        i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
+    except ValueError:
+        raise FormatError(
+            f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result"
+        ) from None
+    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
+    for row in rows:
+        cells = row.split()
+        if not cells:
+            continue
+        if len(cells) != len(names):
+            raise FormatError(
+                f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}"
+            )
+        decl, den, res = cells[i_decl].upper(), cells[i_den].upper(), cells[i_res]
+        if decl not in _PAV_SEAT or den not in _PAV_STRAIN or not res.isdigit() or int(res) > 13:
+            raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
+        pav[4 * _PAV_STRAIN[den] + _PAV_SEAT[decl]] = int(res)
+    return _order.dds_tables(pav)
+
+
+def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
+    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
+    lines = []
+    for decl in "NESW":
+        for den, ps in (("NT", 0), ("S", 1), ("H", 2), ("D", 3), ("C", 4)):
+            v = int(pav[4 * ps + _PAV_SEAT[decl]])
+            if v <= 13:
+                lines.append(f"{decl} {den} {v}")
+    return lines
+
+
+def _games(text: str) -> list[tuple[list[tuple[str, str]], dict[str, list[str]]]]:
+    """Split PBN text into games: (tags in order, section lines per tag)."""
+    games = []
+    tags: list[tuple[str, str]] = []
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    in_brace = False
+    for raw in text.splitlines():
+        line = raw
+        if in_brace:
+            if "}" not in line:
+                continue
+            line = line[line.index("}") + 1 :]
+            in_brace = False
+        if line.startswith("%"):
+            continue
+        m = _TAG.match(line)
+        if m:
+            tags.append((m.group(1), m.group(2)))
+            current = m.group(1)
+            sections[current] = []
+            continue
+        # commentary outside tags
+        line = re.sub(r"\{[^}]*\}", " ", line)
+        if "{" in line:
+            line = line[: line.index("{")]
+            in_brace = True
+        if ";" in line:
+            line = line[: line.index(";")]
+        if not raw.strip():
+            if tags:
+                games.append((tags, sections))
+            tags, sections, current = [], {}, None
+            continue
+        if line.strip() and current is not None:
+            sections[current].append(line.strip())
+    if tags:
+        games.append((tags, sections))
+    return games
+
+
+def parse_pbn(text: str) -> list[PBNBoard]:
+    """Parse PBN text into :class:`PBNBoard` s (games without a ``Deal`` tag are skipped).
+
+    Raises
+    ------
+    FormatError
+        A bad deal or result tag, naming the game (``index``).
+    """
+    boards: list[PBNBoard] = []
+    previous: dict[str, str] = {}
+    for g, (tags, sections) in enumerate(_games(text)):
+        values: dict[str, str] = {}
+        for name, value in tags:
+            values[name] = previous.get(name, "") if value == "#" else value
+        previous = values
+        deal_text = values.get("Deal")
+        if not deal_text:
+            continue
+        try:
+            deal = Deal.from_pbn(deal_text)
+        except (DDSError, ValueError) as exc:
+            raise FormatError(f"PBN game {g}: bad Deal {deal_text!r}: {exc}", index=g) from None
+        table = None
+        try:
+            ddt = values.get("DoubleDummyTricks")
+            if ddt:
+                table = parse_double_dummy_tricks(ddt)
+            if "OptimumResultTable" in values:
+                opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
+                if table is not None and not np.array_equal(table, opt):
+                    raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
+                table = opt
+        except FormatError as exc:
+            raise FormatError(f"PBN game {g}: {exc}", index=g) from None
+        boards.append(PBNBoard(deal=deal, table=table, tags=values))
+    return boards
+
+
+def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
+    """Read a PBN file (ISO-8859-1) into :class:`PBNBoard` s."""
+    return parse_pbn(Path(path).read_bytes().decode("latin-1"))
+
+
+def format_pbn(
+    deals: Sequence[Deal] | ArrayLike,
+    tables: ArrayLike | None = None,
+    *,
+    first_board: int = 1,
+    dd_tricks: bool = True,
+    optimum_table: bool = True,
+) -> str:
+    """PBN text for deals and (optionally) their DDS tables.
+
+    Parameters
+    ----------
+    deals : sequence of Deal, or owner arrays (N, 52)
+    tables : array_like, shape (N, 5, 4), optional
+        DDS order, 15 = unknown.
+    first_board : int
+        Number of the first board; dealer and vulnerability follow the
+        16-board cycle.
+    dd_tricks, optimum_table : bool
+        Which result tags to write.
+    """
+    ds = _deals(deals)
+    t = None if tables is None else np.asarray(tables).reshape(-1, 5, 4)
+    if t is not None and t.shape[0] != len(ds):
+        raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
+    out = ["% PBN 2.1", "% EXPORT", ""]
+    for i, deal in enumerate(ds):
+        b = first_board + i
+        out.append(f'[Board "{b}"]')
+        out.append(f'[Dealer "{"NESW"[(b - 1) % 4]}"]')
+        out.append(f'[Vulnerable "{_VUL[(b - 1) % 16]}"]')
+        out.append(f'[Deal "{deal.to_pbn()}"]')
+        if t is not None:
+            table = t[i]
+            if dd_tricks and np.all(table <= 13):
+                out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
+            rows = _format_optimum(table) if optimum_table else []
+            if rows:
+                out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+                out.extend(rows)
+        out.append("")
+    return "\n".join(out)
+
+
+def write_pbn(
+    path: str | os.PathLike[str],
+    deals: Sequence[Deal] | ArrayLike,
+    tables: ArrayLike | None = None,
+    **kwargs: object,
+) -> None:
+    """Write :func:`format_pbn` text to ``path`` (ISO-8859-1)."""
+    Path(path).write_bytes(format_pbn(deals, tables, **kwargs).encode("latin-1"))  # type: ignore[arg-type]
+
+
+def _deals(deals: Sequence[Deal] | ArrayLike) -> list[Deal]:
+    if isinstance(deals, np.ndarray):
+        return [Deal.from_owners(o) for o in deals.reshape(-1, 52)]
+    return [d if isinstance(d, Deal) else Deal.from_owners(d) for d in deals]  # type: ignore[union-attr]

@@ -1,0 +1,111 @@
+"""The convert and checksum commands, through click's CliRunner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import LIST1000, RECORD0, RECORD1
+
+from ddsbind.cli import main
+from ddsbind.formats import read_records
+
+
+@pytest.fixture
+def two(tmp_path):
+    p = tmp_path / "two.zrd"
+    p.write_bytes(RECORD0 + RECORD1)
+    return p
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_convert_chain_returns_same_bytes(two, tmp_path):
+    """Without this, converting through PBN, GIB, ZBS and ZDD could lose or alter data."""
+    assert run("convert", two, tmp_path / "a.pbn").exit_code == 0
+    assert run("convert", tmp_path / "a.pbn", tmp_path / "b.gib").exit_code == 0
+    assert run("convert", tmp_path / "b.gib", tmp_path / "c.zrd").exit_code == 0
+    assert (tmp_path / "c.zrd").read_bytes() == two.read_bytes()
+    assert run("convert", two, tmp_path / "d.zbs").exit_code == 0
+    assert run("convert", tmp_path / "d.zbs", tmp_path / "e.zbd").exit_code == 0
+    assert (tmp_path / "e.zbd").read_bytes() == RECORD0[:13] + RECORD1[:13]
+    assert run("convert", two, tmp_path / "f.zdd").exit_code == 0
+    assert (tmp_path / "f.zdd").read_bytes() == RECORD0[13:] + RECORD1[13:]
+    r = run("convert", two, tmp_path / "g.bin", "--to", "hand-makes", "--hand", "N")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "g.bin").read_bytes()[13:16] == bytes.fromhex("412463")
+
+
+def test_convert_writes_missing_results_as_unknown(two, tmp_path):
+    """Without this, a deal-only input would get invented results instead of 'unknown'."""
+    assert run("convert", two, tmp_path / "a.zbd").exit_code == 0
+    assert run("convert", tmp_path / "a.zbd", tmp_path / "b.zrd").exit_code == 0
+    assert (read_records(tmp_path / "b.zrd").tables == 15).all()
+
+
+def test_convert_refuses_what_the_target_cannot_hold(two, tmp_path):
+    """Without this, converting would silently invent results GIB has no way to mark unknown."""
+    assert run("convert", two, tmp_path / "a.zbd").exit_code == 0
+    r = run("convert", tmp_path / "a.zbd", tmp_path / "b.gib")
+    assert r.exit_code == 1
+    assert "complete double-dummy results" in r.output
+    r = run("convert", tmp_path / "a.zbd", tmp_path / "b.zdd")
+    assert r.exit_code == 0
+    r = run("convert", tmp_path / "b.zdd", tmp_path / "c.zrd")
+    assert r.exit_code == 1 and "only results" in r.output
+
+
+def test_convert_needs_a_format_it_can_tell(two, tmp_path):
+    """Without this, an unknown extension would be guessed wrongly instead of asking."""
+    r = run("convert", two, tmp_path / "out.xyz")
+    assert r.exit_code == 1 and "cannot tell" in r.output
+    r = run("convert", two, tmp_path / "out.xyz", "--to", "zbd")
+    assert r.exit_code == 0
+
+
+def test_convert_reports_corrupt_input(tmp_path):
+    """Without this, corrupt input would produce a traceback instead of a one-line error."""
+    p = tmp_path / "bad.zrd"
+    p.write_bytes(RECORD0 + b"\xff" + RECORD1[1:])
+    r = run("convert", p, tmp_path / "o.pbn")
+    assert r.exit_code == 1
+    assert "record 1" in r.output and "byte offset 23" in r.output
+
+
+def test_checksum_command(two, tmp_path):
+    """Without this, the command-line checksum or its --verify exit status could be wrong."""
+    p = tmp_path / "r0.zrd"
+    p.write_bytes(RECORD0)
+    r = run("checksum", p)
+    assert r.exit_code == 0 and r.output.strip() == "2837B89A3"
+    assert run("checksum", p, "--verify", "2837b89a3").exit_code == 0
+    assert run("checksum", p, "--verify", "2837B89A4").exit_code == 1
+
+
+@pytest.mark.skipif(not LIST1000.exists(), reason="shared/ not beside the checkout")
+def test_convert_list1000_to_zrd_and_back_via_pbn(reference, tmp_path):
+    """Without this, DDS's reference deals and TABLEs would not survive converting through ZRD."""
+    deals, tables = reference
+    from ddsbind.formats import pbn
+
+    pbn.write_pbn(tmp_path / "ref.pbn", deals, tables)
+    assert run("convert", tmp_path / "ref.pbn", tmp_path / "ref.zrd").exit_code == 0
+    back = read_records(tmp_path / "ref.zrd")
+    np.testing.assert_array_equal(back.owners, np.stack([d.owners() for d in deals]))
+    np.testing.assert_array_equal(back.tables, tables)
+    assert run("convert", tmp_path / "ref.zrd", tmp_path / "back.pbn").exit_code == 0
+    boards = pbn.read_pbn(tmp_path / "back.pbn")
+    assert [b.deal for b in boards] == deals
+    np.testing.assert_array_equal(np.stack([b.table for b in boards]), tables)
+
+
+def test_convert_dds_reference_format(tmp_path, two):
+    """Without this, the dds (reference-hands) format name in convert could be broken."""
+    pytest.importorskip("ddsbind.formats.ddsref")
+    r = run("convert", two, tmp_path / "ref.txt", "--to", "dds")
+    assert r.exit_code == 0, r.output
+    r = run("convert", tmp_path / "ref.txt", tmp_path / "back.zrd", "--from", "dds")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "back.zrd").read_bytes() == two.read_bytes()

@@ -261,7 +261,7 @@ def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, 
 @click.option("--verify", "published", metavar="HEX", help="Exit 1 unless the checksum equals HEX.")
 def checksum(file: str, published: str | None) -> None:
     """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex)."""
-    from ddsbind.formats.checksum import checksum_hex
+    from ddsbind.formats.checksums import checksum_hex
 
     value = checksum_hex(file)
     click.echo(value)

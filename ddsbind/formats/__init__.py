@@ -8,12 +8,12 @@ Pavlicek's orders (seats W N E S, results NT first) are converted in
 :mod:`ddsbind.formats._order` only.
 
 Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
-:mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksum`, :mod:`.dealnum`,
+:mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksums`, :mod:`.dealnum`,
 :mod:`.pbn`, :mod:`.gib`, :mod:`.files` (memory-mapped chunked readers and
 append-safe writers), :mod:`.convert`.
 """
 
-from ddsbind.formats.checksum import checksum, checksum_hex, verify
+from ddsbind.formats.checksums import checksum, checksum_hex, verify
 from ddsbind.formats.dealnum import (
     D,
     deal_from_number,

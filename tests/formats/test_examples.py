@@ -22,7 +22,7 @@ from ddsbind.formats import (
     encode_zrd,
     numbers_from_ints,
 )
-from ddsbind.formats.checksum import checksum_bytes
+from ddsbind.formats.checksums import checksum_bytes
 
 ZBS0 = bytes.fromhex("7b877868fde07643eb37df5eec969c56")
 

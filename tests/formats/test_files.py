@@ -8,7 +8,7 @@ from conftest import RECORD0, RECORD1
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import RecordWriter, append_records, count_records, iter_chunks, read_records, verify
-from ddsbind.formats.checksum import checksum, checksum_bytes
+from ddsbind.formats.checksums import checksum, checksum_bytes
 
 
 def _random_owners(n: int, seed: int = 0) -> np.ndarray:
@@ -139,9 +139,7 @@ def test_checksum_pads_and_verifies(tmp_path):
 
 def test_checksum_of_many_chunks(tmp_path, monkeypatch):
     """Without this, chunk boundaries in big files could corrupt the sum."""
-    import importlib
-
-    mod = importlib.import_module("ddsbind.formats.checksum")
+    from ddsbind.formats import checksums as mod
 
     monkeypatch.setattr(mod, "_CHUNK", 64)
     data = np.random.default_rng(3).integers(0, 256, 1001, dtype=np.uint8).tobytes()

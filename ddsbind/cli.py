@@ -224,11 +224,11 @@ def cribbage_encode(json_file: object) -> None:
     from ddsbind.formats import cribbage as crib
 
     click.echo(crib.encode(crib.from_json(json.load(json_file))))  # type: ignore[arg-type]
+
+
 # Formats (issue #3): convert and checksum.
 
-_FORMAT_CHOICE = click.Choice(
-    ["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", "dds", "gib"], case_sensitive=False
-)
+_FORMAT_CHOICE = click.Choice(["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", "dds", "gib"], case_sensitive=False)
 
 
 @main.command()
@@ -265,8 +265,6 @@ def checksum(file: str, published: str | None) -> None:
 
     value = checksum_hex(file)
     click.echo(value)
-    if published is not None and int(published.strip().removeprefix("0x").removeprefix("0X"), 16) != int(
-        value, 16
-    ):
+    if published is not None and int(published.strip().removeprefix("0x").removeprefix("0X"), 16) != int(value, 16):
         click.echo(f"ddsbind: error: checksum {value} does not match {published.upper()}", err=True)
         sys.exit(1)

@@ -436,85 +436,65 @@ def SolveAllBoardsBin(bop: object, solvedp: object) -> int:
     return _solve_all("SolveAllBoardsBin", bop, solvedp, False, lib.ddsbind_SolveAllBoardsBin)
 
 
-def _chunk(fn: str, chunkSize: object) -> int:
-    return _int(chunkSize, fn, "chunkSize")
+def _solve_chunks(fn: str, bop: object, solvedp: object, chunkSize: object, pbn: bool, call: Callable) -> int:
+    c = _int(chunkSize, fn, "chunkSize")
+    if c < 1:
+        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
+    return _solve_all(fn, bop, solvedp, pbn, lambda b, s: call(b, s, c))
 
 
 def SolveAllChunksBin(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunksBin(struct boards *bop, struct solvedBoards *solvedp, int chunkSize)``."""
-    fn = "SolveAllChunksBin"
-    c = _chunk(fn, chunkSize)
-    if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
-    return _solve_all(fn, bop, solvedp, False, lambda b, s: lib.SolveAllChunksBin(b, s, c))
+    return _solve_chunks("SolveAllChunksBin", bop, solvedp, chunkSize, False, lib.SolveAllChunksBin)
 
 
 def SolveAllChunksPBN(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunksPBN(struct boardsPBN *bop, struct solvedBoards *solvedp, int chunkSize)``."""
-    fn = "SolveAllChunksPBN"
-    c = _chunk(fn, chunkSize)
-    if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
-    return _solve_all(fn, bop, solvedp, True, lambda b, s: lib.SolveAllChunksPBN(b, s, c))
+    return _solve_chunks("SolveAllChunksPBN", bop, solvedp, chunkSize, True, lib.SolveAllChunksPBN)
 
 
 def SolveAllChunks(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunks``: DDS's alias for ``SolveAllChunksPBN`` (DDS says: don't use it)."""
-    fn = "SolveAllChunks"
-    c = _chunk(fn, chunkSize)
-    if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
-    return _solve_all(fn, bop, solvedp, True, lambda b, s: lib.SolveAllChunks(b, s, c))
+    return _solve_chunks("SolveAllChunks", bop, solvedp, chunkSize, True, lib.SolveAllChunks)
 
 
 # -- par ------------------------------------------------------------------------------
 
 
-def _table_ok(fn: str, tablep: object) -> tuple[object, int, str | None]:
+def _par_call(
+    fn: str, tablep: object, out: object, dealer: int | None, vulnerable: object, call: Callable[..., int]
+) -> int:
+    """Check a par function's table, dealer and vulnerability, then call it (no thread memory used)."""
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
+    vul = _int(vulnerable, fn, "vulnerable")
     code, detail = _validate.table_results([list(row) for row in t.resTable])  # type: ignore[attr-defined]
-    return t, code, detail
+    if code == RETURN_NO_FAULT and dealer is not None:
+        code, detail = _validate.dealer(dealer)
+    if code == RETURN_NO_FAULT:
+        code, detail = _validate.vulnerable(vul)
+    if code != RETURN_NO_FAULT:
+        return _fail(fn, code, detail)
+    args = (t, out, vul) if dealer is None else (t, out, dealer, vul)
+    return _done(fn, call(*args))
 
 
 def Par(tablep: object, presp: object, vulnerable: int) -> int:
     """``Par(struct ddTableResults *tablep, struct parResults *presp, int vulnerable)``."""
-    fn = "Par"
-    t, code, detail = _table_ok(fn, tablep)
-    out = _ptr(presp, "parResults", fn, "presp")
-    vulnerable = _int(vulnerable, fn, "vulnerable")
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vulnerable)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.Par(t, out, vulnerable))
+    out = _ptr(presp, "parResults", "Par", "presp")
+    return _par_call("Par", tablep, out, None, vulnerable, lib.Par)
 
 
 def DealerPar(tablep: object, presp: object, dealer: int, vulnerable: int) -> int:
     """``DealerPar(struct ddTableResults *tablep, struct parResultsDealer *presp, int dealer, int vulnerable)``."""
-    fn = "DealerPar"
-    t, code, detail = _table_ok(fn, tablep)
-    out = _ptr(presp, "parResultsDealer", fn, "presp")
-    dealer, vulnerable = _int(dealer, fn, "dealer"), _int(vulnerable, fn, "vulnerable")
-    for check in (lambda: _validate.dealer(dealer), lambda: _validate.vulnerable(vulnerable)):
-        if code == RETURN_NO_FAULT:
-            code, detail = check()
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.DealerPar(t, out, dealer, vulnerable))
+    out = _ptr(presp, "parResultsDealer", "DealerPar", "presp")
+    return _par_call("DealerPar", tablep, out, _int(dealer, "DealerPar", "dealer"), vulnerable, lib.DealerPar)
 
 
 def DealerParBin(tablep: object, presp: object, dealer: int, vulnerable: int) -> int:
     """``DealerParBin(struct ddTableResults *tablep, struct parResultsMaster *presp, int dealer, int vulnerable)``."""
-    fn = "DealerParBin"
-    t, code, detail = _table_ok(fn, tablep)
-    out = _ptr(presp, "parResultsMaster", fn, "presp")
-    dealer, vulnerable = _int(dealer, fn, "dealer"), _int(vulnerable, fn, "vulnerable")
-    for check in (lambda: _validate.dealer(dealer), lambda: _validate.vulnerable(vulnerable)):
-        if code == RETURN_NO_FAULT:
-            code, detail = check()
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.DealerParBin(t, out, dealer, vulnerable))
+    out = _ptr(presp, "parResultsMaster", "DealerParBin", "presp")
+    d = _int(dealer, "DealerParBin", "dealer")
+    return _par_call("DealerParBin", tablep, out, d, vulnerable, lib.DealerParBin)
 
 
 def _pair(obj: object, struct: str, fn: str) -> object:
@@ -527,28 +507,14 @@ def _pair(obj: object, struct: str, fn: str) -> object:
 
 def SidesPar(tablep: object, sidesRes: object, vulnerable: int) -> int:
     """``SidesPar(struct ddTableResults *tablep, struct parResultsDealer sidesRes[2], int vulnerable)``."""
-    fn = "SidesPar"
-    t, code, detail = _table_ok(fn, tablep)
-    out = _pair(sidesRes, "parResultsDealer", fn)
-    vulnerable = _int(vulnerable, fn, "vulnerable")
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vulnerable)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.SidesPar(t, out, vulnerable))
+    out = _pair(sidesRes, "parResultsDealer", "SidesPar")
+    return _par_call("SidesPar", tablep, out, None, vulnerable, lib.SidesPar)
 
 
 def SidesParBin(tablep: object, sidesRes: object, vulnerable: int) -> int:
     """``SidesParBin(struct ddTableResults *tablep, struct parResultsMaster sidesRes[2], int vulnerable)``."""
-    fn = "SidesParBin"
-    t, code, detail = _table_ok(fn, tablep)
-    out = _pair(sidesRes, "parResultsMaster", fn)
-    vulnerable = _int(vulnerable, fn, "vulnerable")
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vulnerable)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.SidesParBin(t, out, vulnerable))
+    out = _pair(sidesRes, "parResultsMaster", "SidesParBin")
+    return _par_call("SidesParBin", tablep, out, None, vulnerable, lib.SidesParBin)
 
 
 def _master_ok(pres: object, count: int) -> tuple[int, str | None]:
@@ -718,7 +684,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     pl = _ptr(plp, "playTracesPBN" if pbn else "playTracesBin", fn, "plp")
     out = _ptr(solvedp, "solvedPlays", fn, "solvedp")
-    c = _chunk(fn, chunkSize)
+    c = _int(chunkSize, fn, "chunkSize")
     if c < 1:
         return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
     n = p.noOfBoards

@@ -122,3 +122,76 @@ def test_list1000_tables(list1000):
     want = np.stack([h.table for h in list1000])
     bad = np.flatnonzero((got != want).any(axis=(1, 2)))
     assert bad.size == 0, f"hands {bad[:10].tolist()} differ"
+
+
+def _fill_boards(bo, hands, pbn: bool):
+    bo.noOfBoards = len(hands)
+    for i, h in enumerate(hands):
+        dl = bo.deals[i]
+        dl.trump, dl.first = h.trump, h.first
+        if pbn:
+            dl.remainCards = h.pbn.encode()
+        else:
+            dl.remainCards = h.deal.remain_cards.tolist()
+        bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
+
+
+@pytest.mark.parametrize("name", ["SolveAllBoards", "SolveAllBoardsBin", "SolveAllChunksBin", "SolveAllChunksPBN"])
+def test_batch_solvers_match_fut_lines(list100, name):
+    """DDS's multi-board solvers, called through the DLL layer, fill solvedBoards as the FUT lines say."""
+    hands = list100[40:60]
+    pbn = name in ("SolveAllBoards", "SolveAllChunksPBN")
+    bo = dll.boardsPBN() if pbn else dll.boards()
+    _fill_boards(bo, hands, pbn)
+    solved = dll.solvedBoards()
+    fn = getattr(dll, name)
+    rc = fn(bo, solved, 2) if "Chunks" in name else fn(bo, solved)
+    assert rc == dll.RETURN_NO_FAULT
+    for i, h in enumerate(hands):
+        f = h.future
+        assert _future_tuple(solved.solvedBoard[i]) == (f.cards, f.suit, f.rank, f.equals, f.score), i
+
+
+def test_calc_all_tables_pbn_matches_table_lines(list100):
+    """CalcAllTablesPBN with the files' PBN strings gives the TABLE lines, and its par the PAR lines."""
+    hands = [h for h in list100[60:90] if h.vul == list100[60].vul]
+    deals = dll.ddTableDealsPBN(noOfTables=len(hands))
+    for i, h in enumerate(hands):
+        deals.deals[i].cards = h.pbn.encode()
+    res, pres = dll.ddTablesRes(), dll.allParResults()
+    assert dll.CalcAllTablesPBN(deals, hands[0].vul, [0] * 5, res, pres) == dll.RETURN_NO_FAULT
+    for i, h in enumerate(hands):
+        assert [list(r) for r in res.results[i].resTable] == h.table.tolist()
+        assert dll.ffi.string(pres.presults[i].parContractsString[0]).decode() == h.par[2]
+
+
+def test_analyse_all_plays_matches_trace_lines(list100):
+    """AnalyseAllPlaysBin over several boards gives each board's TRACE line."""
+    hands = list100[:10]
+    bo, plays, solved = dll.boards(), dll.playTracesBin(noOfBoards=len(hands)), dll.solvedPlays()
+    _fill_boards(bo, hands, pbn=False)
+    for i, h in enumerate(hands):
+        cards = [h.play[k : k + 2] for k in range(0, len(h.play), 2)]
+        plays.plays[i].number = len(cards)
+        for k, c in enumerate(cards):
+            plays.plays[i].suit[k] = "SHDC".index(c[0])
+            plays.plays[i].rank[k] = "23456789TJQKA".index(c[1]) + 2
+    assert dll.AnalyseAllPlaysBin(bo, plays, solved, 1) == dll.RETURN_NO_FAULT
+    for i, h in enumerate(hands):
+        assert list(solved.solved[i].tricks[0 : solved.solved[i].number]) == list(h.trace), i
+
+
+def test_par_family_agrees_with_par2(list100):
+    """SidesPar agrees with the PAR lines, DealerParBin and its text converter with PAR2, for every hand."""
+    text = dll.ffi.new(f"char[{dll.DEALER_TEXT_SIZE}]")
+    for i, h in enumerate(list100):
+        res = dll.ddTableResults(resTable=h.table.tolist())
+        master = dll.parResultsMaster()
+        assert dll.DealerParBin(res, master, h.dealer, h.vul) == dll.RETURN_NO_FAULT
+        assert master.score == int(h.dealer_par[0]), i
+        assert dll.ConvertToDealerTextFormat(master, text) == dll.RETURN_NO_FAULT
+        assert dll.ffi.string(text).decode().startswith(f"Par {master.score}"), i
+        sides = dll.parResultsDealer(count=2)
+        assert dll.SidesPar(res, sides, h.vul) == dll.RETURN_NO_FAULT
+        # SidesPar scores each side from its own view, like Par's "NS ..." / "EW ..." strings.
+        assert (sides[0].score, sides[1].score) == (int(h.par[0].split()[1]), int(h.par[1].split()[1])), i

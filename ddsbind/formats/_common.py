@@ -36,9 +36,7 @@ def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: s
     flat = arr.reshape(-1)
     n, rest = divmod(flat.size, size)
     if rest:
-        raise FormatError(
-            f"truncated {what} record: {rest} bytes where {size} are needed", index=n, offset=n * size
-        )
+        raise FormatError(f"truncated {what} record: {rest} bytes where {size} are needed", index=n, offset=n * size)
     return flat.reshape(n, size)
 
 

@@ -55,9 +55,7 @@ def _stack_tables(tables: list[NDArray | None]) -> NDArray[np.uint8] | None:
     return np.stack([np.full((5, 4), 15, np.uint8) if t is None else np.asarray(t, np.uint8) for t in tables])
 
 
-def read_any(
-    path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20
-) -> Iterator[Batch]:
+def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[Batch]:
     """Yield ``(owners or None, tables or None)`` batches from a file of any supported format."""
     name = _name(path, format, "input")
     if name in files.RECORD_SIZES:
@@ -150,9 +148,7 @@ def convert(
         Path(dst).write_bytes(zbs.encode_diagrams(owners).tobytes())
     elif dname == "gib":
         if np.any(tables > 13):
-            raise ValueError(
-                "gib text needs complete double-dummy results; the input lacks some (solve first)"
-            )
+            raise ValueError("gib text needs complete double-dummy results; the input lacks some (solve first)")
         _full(owners, dname)
         gib.write_gib(dst, owners, tables)
     elif dname == "pbn":

@@ -152,9 +152,7 @@ def _bad(name: str, recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
     return np.zeros(recs.shape[0], dtype=bool), ""
 
 
-def _decode(
-    name: str, start: int, idx: NDArray[np.int64], recs: NDArray[np.uint8], bad, masks: bool
-) -> Chunk:
+def _decode(name: str, start: int, idx: NDArray[np.int64], recs: NDArray[np.uint8], bad, masks: bool) -> Chunk:
     c = Chunk(start=start, index=idx, raw=recs, bad=bad)
     if name in ("zbd", "zrd", "hand-makes"):
         c.owners = zbd.owners_from_zbd(recs[:, :13])
@@ -244,9 +242,7 @@ def read_records(
     name, size = _format(path, format)
     chunks = list(iter_chunks(path, name, on_error=on_error, masks=masks))
     if not chunks:
-        return _decode(
-            name, 0, np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, bool), masks
-        )
+        return _decode(name, 0, np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, bool), masks)
     if len(chunks) == 1:
         return chunks[0]
 

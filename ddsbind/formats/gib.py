@@ -101,13 +101,9 @@ def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np
 
 def write_gib(path: str | os.PathLike[str], deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> None:
     """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
-    ds = (
-        [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
-    )
+    ds = [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
     t = np.asarray(tables).reshape(-1, 5, 4)
     if t.shape[0] != len(ds):
         raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
-    lines = [
-        format_gib_line(d if isinstance(d, Deal) else Deal.from_owners(d), t[i]) for i, d in enumerate(ds)
-    ]
+    lines = [format_gib_line(d if isinstance(d, Deal) else Deal.from_owners(d), t[i]) for i, d in enumerate(ds)]
     Path(path).write_text("".join(line + "\n" for line in lines), encoding="ascii")

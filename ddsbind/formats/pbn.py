@@ -63,9 +63,7 @@ _PAV_SEAT = {"W": 0, "N": 1, "E": 2, "S": 3}
 _PAV_STRAIN = {"NT": 0, "N": 0, "S": 1, "H": 2, "D": 3, "C": 4}
 _DECLARERS_DDT = "NSEW"
 #: Position in Pavlicek's 20 of each DoubleDummyTricks digit (declarer-major N S E W, NT S H D C).
-_DDT_TO_PAV = np.array(
-    [4 * strain + _PAV_SEAT[d] for d in _DECLARERS_DDT for strain in range(5)], dtype=np.intp
-)
+_DDT_TO_PAV = np.array([4 * strain + _PAV_SEAT[d] for d in _DECLARERS_DDT for strain in range(5)], dtype=np.intp)
 _VUL = (
     "None",
     "NS",
@@ -138,18 +136,14 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
     try:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
-        raise FormatError(
-            f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result"
-        ) from None
+        raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
     pav = np.full(20, _UNKNOWN, dtype=np.uint8)
     for row in rows:
         cells = row.split()
         if not cells:
             continue
         if len(cells) != len(names):
-            raise FormatError(
-                f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}"
-            )
+            raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
         decl, den, res = cells[i_decl].upper(), cells[i_den].upper(), cells[i_res]
         if decl not in _PAV_SEAT or den not in _PAV_STRAIN or not res.isdigit() or int(res) > 13:
             raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")

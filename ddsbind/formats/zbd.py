@@ -42,8 +42,7 @@ def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint32]]:
     owners = (seats << np.array([0, 8, 16, 24], dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
     # Packed little-endian: byte h of the word = how many of the 4 cards DDS hand h holds.
     counts = (
-        (seats[:, :, None] == np.arange(4)).sum(axis=1).astype(np.uint32)
-        << np.array([0, 8, 16, 24], dtype=np.uint32)
+        (seats[:, :, None] == np.arange(4)).sum(axis=1).astype(np.uint32) << np.array([0, 8, 16, 24], dtype=np.uint32)
     ).sum(axis=1, dtype=np.uint32)
     return owners.astype("<u4"), counts.astype("<u4")
 
@@ -100,9 +99,7 @@ def check_packed(packed: NDArray[np.uint8]) -> None:
     if bad.any():
         i = int(np.argmax(bad))
         c = [int(x) for x in _COUNT_LUT[packed[i]].view(np.uint8).reshape(13, 4).sum(axis=0)]
-        raise ValueError(
-            f"deal {i} is not a full deal: N={c[0]} E={c[1]} S={c[2]} W={c[3]} cards (13 each needed)"
-        )
+        raise ValueError(f"deal {i} is not a full deal: N={c[0]} E={c[1]} S={c[2]} W={c[3]} cards (13 each needed)")
 
 
 def decode_zbd(

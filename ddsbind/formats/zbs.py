@@ -116,9 +116,7 @@ def decode_suits(
     bad = loc >= LOCATOR_LIMIT
     if bad.any():
         i = int(np.argmax(bad))
-        raise FormatError(
-            f"ZBS locator {int(loc[i])} is not below 5**13", index=base + i, offset=4 * (base + i)
-        )
+        raise FormatError(f"ZBS locator {int(loc[i])} is not below 5**13", index=base + i, offset=4 * (base + i))
     digits = (loc[:, None] // _weights(reverse)) % np.uint64(5)
     return digits.astype(np.uint8), (w & np.uint64(1)).astype(bool)
 
@@ -217,9 +215,7 @@ def decode_diagrams(words: ArrayLike | bytes, *, reverse: bool = False) -> NDArr
     digits, flags = decode_suits(w, reverse=reverse)
     n = w.shape[0]
     if n and flags[-1]:
-        raise FormatError(
-            "ZBS list ends inside a group (last word has its flag set)", index=n - 1, offset=4 * (n - 1)
-        )
+        raise FormatError("ZBS list ends inside a group (last word has its flag set)", index=n - 1, offset=4 * (n - 1))
     ends = ~flags
     group = np.cumsum(ends) - ends  # group number of each word
     starts = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1]) if n else np.zeros(0, dtype=np.intp)

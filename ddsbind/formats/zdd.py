@@ -59,9 +59,7 @@ def tables_from_nibbles(recs: NDArray[np.uint8], out: NDArray[np.uint8] | None =
     return _order.dds_tables(nib, out=out)
 
 
-def nibbles_from_tables(
-    tables: NDArray[np.integer], out: NDArray[np.uint8] | None = None
-) -> NDArray[np.uint8]:
+def nibbles_from_tables(tables: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """``(N, 5, 4)`` DDS tables (0..15) to ``(N, 10)`` ZDD bytes; no validation."""
     t = np.asarray(tables)
     pav = _order.pav_tables(t.astype(np.uint8, copy=False))  # (N, 20)

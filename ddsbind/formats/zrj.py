@@ -271,9 +271,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
     bad = zbd.bad_deals(np.ascontiguousarray(recs[:, :13]))
     if bad.any():
         i = int(np.argmax(bad))
-        raise FormatError(
-            "ZRJ: deal is not 13 cards in each hand", index=base + i, offset=(base + i) * RECORD_SIZE
-        )
+        raise FormatError("ZRJ: deal is not 13 cards in each hand", index=base + i, offset=(base + i) * RECORD_SIZE)
     owners = zrj_owners(recs)
     out = []
     for i, row in enumerate(recs):
@@ -296,9 +294,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
     return out
 
 
-def encode_zrj(
-    deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: bool = False
-) -> NDArray[np.uint8]:
+def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: bool = False) -> NDArray[np.uint8]:
     """Encode :class:`PlayedDeal` s as ``(N, 80)`` uint8 ZRJ records.
 
     ``truncate=True`` drops plays that do not fit (Pavlicek's truncated play

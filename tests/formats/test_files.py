@@ -76,9 +76,7 @@ def test_zdd_and_zbd_and_hand_makes_files(tmp_path):
     tables[:, 0, :] = 7
     append_records(tmp_path / "a.zbd", owners=owners)
     append_records(tmp_path / "a.zdd", tables=tables)
-    append_records(
-        tmp_path / "a.hm", "hand-makes", owners=owners, hand=np.arange(10) % 4, makes=tables[:, :, 0]
-    )
+    append_records(tmp_path / "a.hm", "hand-makes", owners=owners, hand=np.arange(10) % 4, makes=tables[:, :, 0])
     np.testing.assert_array_equal(read_records(tmp_path / "a.zbd").owners, owners)
     np.testing.assert_array_equal(read_records(tmp_path / "a.zdd").tables, tables)
     hm = read_records(tmp_path / "a.hm", "hand-makes", masks=True)
@@ -145,7 +143,5 @@ def test_checksum_of_many_chunks(tmp_path, monkeypatch):
     data = np.random.default_rng(3).integers(0, 256, 1001, dtype=np.uint8).tobytes()
     p = tmp_path / "g.bin"
     p.write_bytes(data)
-    words = np.frombuffer(data[:1000], "<u4").astype(object).sum() + int.from_bytes(
-        data[1000:] + bytes(3), "little"
-    )
+    words = np.frombuffer(data[:1000], "<u4").astype(object).sum() + int.from_bytes(data[1000:] + bytes(3), "little")
     assert mod.checksum(p) == words

@@ -68,9 +68,7 @@ def test_pbn_double_dummy_tricks_layout():
     """Without this, DoubleDummyTricks would not match the N S E W x NT S H D C layout other tools read."""
     # N: NT6 S5 H6 D5 C7; S the same; E: NT6 S8 H6 D7 C5; W the same.
     assert pbn.format_double_dummy_tricks(REF0_TABLE) == "65657656576867568675"
-    np.testing.assert_array_equal(
-        pbn.parse_double_dummy_tricks("6565765657686756867 5".replace(" ", "")), REF0_TABLE
-    )
+    np.testing.assert_array_equal(pbn.parse_double_dummy_tricks("6565765657686756867 5".replace(" ", "")), REF0_TABLE)
 
 
 def test_pbn_reads_optimum_result_table_in_any_order():

@@ -16,9 +16,7 @@ DEAL = Deal.from_pbn("N:J873.J42.Q65.KT2 AT652.A976.AJ82.- Q4.85.KT9.A87643 K9.K
 
 
 def _played(**kw) -> PlayedDeal:
-    base = dict(
-        owners=DEAL.owners(), board_byte=0, contract=5 * 4 + 3, tricks=10, declarer=1, initial_passes=0
-    )
+    base = dict(owners=DEAL.owners(), board_byte=0, contract=5 * 4 + 3, tricks=10, declarer=1, initial_passes=0)
     base.update(kw)
     return PlayedDeal(**base)
 
@@ -118,9 +116,7 @@ def test_valid_deal_random_rest_decodes_or_format_error(tail):
     passes=st.integers(0, 3),
     calls=st.lists(
         st.one_of(
-            st.builds(
-                lambda f, lv, s: f << 6 | lv << 3 | s, st.integers(0, 3), st.integers(1, 7), st.integers(0, 4)
-            ),
+            st.builds(lambda f, lv, s: f << 6 | lv << 3 | s, st.integers(0, 3), st.integers(1, 7), st.integers(0, 4)),
             st.builds(lambda f, s: f << 6 | s, st.integers(0, 3), st.integers(5, 7)),
         ),
         max_size=45,

@@ -58,6 +58,8 @@ _RANK_OF_CHAR = {c: i + 2 for i, c in enumerate(RANKS)}
 _FULL_SUIT = 0x7FFC  # bits 2..14
 #: Rank bit of each of the 13 card positions inside a suit (A first).
 _RANK_BITS = (1 << (14 - np.arange(13))).astype(np.uint32)
+_RANK_BITS64 = _RANK_BITS.astype(np.uint64)
+_LANE_SHIFTS = (np.arange(4, dtype=np.uint64) * np.uint64(16))[:, np.newaxis]
 
 
 class Seat(IntEnum):
@@ -177,12 +179,15 @@ def owners_to_masks(owners: ArrayLike) -> NDArray[np.uint32]:
         raise InvalidArgumentError(f"owner array must end in 52 cards, got shape {own.shape}")
     if own.size and (own.min() < -1 or own.max() > 3):
         raise InvalidArgumentError("owner values must be -1 (absent) or a DDS seat 0..3")
-    by_suit = own.reshape((*own.shape[:-1], 4, 13))
-    hands = np.arange(4).reshape((4,) + (1,) * by_suit.ndim)
-    # (4, ..., 4, 13) boolean -> masks (4, ..., 4) -> move hand axis next to suits
-    held = by_suit[np.newaxis] == hands
-    masks = (held * _RANK_BITS).sum(axis=-1, dtype=np.uint32)
-    return np.moveaxis(masks, 0, -2)
+    by_suit = own.reshape(-1, 4, 13)
+    # Each card puts its rank bit into the 16-bit lane of its owner in a uint64;
+    # a suit's 13 cards have distinct bits, so summing them packs the suit's four
+    # holdings (N, E, S, W lanes) into one word without carries.
+    lanes = np.left_shift(_RANK_BITS64, (by_suit.astype(np.uint64) & np.uint64(3)) * np.uint64(16))
+    lanes[by_suit < 0] = 0
+    packed = lanes.sum(axis=-1, dtype=np.uint64)  # (n, suit)
+    masks = (packed[:, np.newaxis, :] >> _LANE_SHIFTS) & np.uint64(0xFFFF)  # (n, hand, suit)
+    return masks.astype(np.uint32).reshape((*own.shape[:-1], 4, 4))
 
 
 def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:

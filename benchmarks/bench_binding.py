@@ -1,0 +1,421 @@
+"""How much does the Python binding cost?  ddsbind against a plain C program, same DDS.
+
+Two measurements, both against ``benchmarks/dds_driver`` (a small C program
+of ours linked to the same libdds, compiled here with ``cc -O2 ... -ldds``
+when missing or older than its source):
+
+1. **DD tables throughput.**  The deals of a DDS reference-hands file
+   (default ``list100.txt``) are solved once by the driver
+   (``dds_driver tables FILE THREADS``: ``SetMaxThreads``, then
+   ``CalcAllTablesPBN`` in batches of 32 deals) and once in this process by
+   ``ddsbind.dd_tables`` (after ``ddsbind.dll.SetMaxThreads``), with the same
+   thread count.  Only the solving is timed: the driver's clock
+   (``CLOCK_MONOTONIC``) surrounds its ``CalcAllTablesPBN`` calls, ours
+   (``time.perf_counter``) the ``dd_tables`` call, whose input is a list of
+   already-parsed ``Deal`` objects -- so ddsbind's own work (deal to
+   ``remainCards`` masks, input checks, numpy copies, locks) is inside our
+   clock.  With ``--repeat N`` the two alternate N times and each side's
+   best run counts.  The score is ``ratio (ddsbind/native)`` = ddsbind
+   tables per second / driver tables per second (1.0 = no overhead).  Both
+   sides' tables must be identical (the driver prints a 64-bit FNV-1a
+   checksum of every table entry; we hash ours the same way), and equal to
+   the file's ``TABLE`` lines where it has them; otherwise the benchmark
+   fails.  ``cores busy`` is CPU time / wall time over the solving, which
+   shows how well DDS kept its threads occupied.
+
+2. **Per-call overhead.**  ``SolveBoard`` on a one-card-per-hand end
+   position (``N:A... K... Q... J...``, NT, North leads, target -1,
+   solutions 3, mode 1): microseconds per call of the driver's C loop,
+   ``ddsbind.dll.SolveBoard`` (the DLL-faithful layer, structs built once),
+   and ``ddsbind.solve_board`` given a ``Deal`` and given a PBN string.
+   Each is a timeit-style loop; the best of several rounds counts.  DDS's
+   work here is tiny, so the differences are the binding's per-call cost.
+
+Nothing here asserts a speed; it prints numbers.  Run from the repository
+root (``make bench`` does)::
+
+    .venv/bin/python benchmarks/bench_binding.py --repeat 2
+    .venv/bin/python benchmarks/bench_binding.py --quick --file ../shared/reference/dds-hands/list10.txt
+
+Timings are only comparable on an otherwise idle machine: another process
+busy on one of the cores slows whichever side runs at that moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import timeit
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+import ddsbind
+from ddsbind import dll
+from ddsbind.formats.ddsref import read_reference
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DRIVER_SOURCE = HERE / "dds_driver.c"
+DEFAULT_DRIVER = HERE / "dds_driver"
+#: Deals in one ``CalcAllTables*`` call with all 5 strains (DDS's limit).
+BATCH = dll.max_tables(5)
+QUICK_DEALS = BATCH
+ONE_CARD = "N:A... K... Q... J..."
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+
+def default_file() -> Path:
+    """``list100.txt`` in ``shared/`` beside the checkout (``DDSBIND_SHARED`` overrides ``shared/``)."""
+    shared = (
+        Path(os.environ["DDSBIND_SHARED"]) if os.environ.get("DDSBIND_SHARED") else REPO.parent / "shared"
+    )
+    return shared / "reference" / "dds-hands" / "list100.txt"
+
+
+# -- the driver ----------------------------------------------------------------------
+
+
+class BenchError(RuntimeError):
+    """The benchmark cannot run or its two sides disagree."""
+
+
+def find_compiler() -> str:
+    """A C compiler: ``$CC`` if set, else ``cc``, ``gcc`` or ``clang`` on ``PATH``."""
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        path = shutil.which(name) if name else None
+        if path:
+            return path
+    raise BenchError(
+        "no C compiler found (looked for $CC, cc, gcc, clang); install one, e.g. "
+        "'apt-get install build-essential' (make setup does), to build benchmarks/dds_driver"
+    )
+
+
+def build_driver(driver: Path = DEFAULT_DRIVER, *, force: bool = False) -> Path:
+    """Compile ``dds_driver.c`` into ``driver`` if it is missing or older than the source."""
+    if not force and driver.exists() and driver.stat().st_mtime >= DRIVER_SOURCE.stat().st_mtime:
+        return driver
+    cc = find_compiler()
+    # Build beside the target and rename, so a concurrent run never executes a half-written file.
+    tmp = driver.with_name(f".{driver.name}.{os.getpid()}.tmp")
+    cmd = [cc, "-O2", str(DRIVER_SOURCE), "-o", str(tmp), "-ldds"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise BenchError(f"compiling the driver failed: {' '.join(cmd)}\n{proc.stderr.strip()}")
+    os.replace(tmp, driver)
+    return driver
+
+
+def run_driver(driver: Path, *args: object) -> dict[str, str]:
+    """Run the driver; its ``key value`` lines as a dict.  Raises BenchError on failure."""
+    cmd = [str(driver), *map(str, args)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise BenchError(
+            f"{' '.join(cmd)} exited with status {proc.returncode}: {proc.stderr.strip() or '(no message)'}"
+        )
+    out: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        if key:
+            out[key] = value.strip()
+    return out
+
+
+# -- tables ------------------------------------------------------------------------------
+
+
+def fnv1a(tables: NDArray[np.integer]) -> int:
+    """64-bit FNV-1a over every entry as one byte, in C order -- the driver's checksum."""
+    h = FNV_OFFSET
+    for byte in np.asarray(tables, dtype=np.int64).astype(np.uint8).tobytes():
+        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def machine_cpu_seconds() -> float | None:
+    """CPU seconds every process on the machine has used since boot (Linux ``/proc/stat``).
+
+    Busy is everything but idle and iowait; steal (taken by the hypervisor)
+    counts as busy, since it is as lost to us as another process's time.
+    None where ``/proc/stat`` is missing.
+    """
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 9 or fields[0] != "cpu":
+        return None
+    ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+class LoadMeter:
+    """How many cores *other* processes kept busy while we ran something.
+
+    Machine-wide busy CPU time over the window, minus our own (this process's
+    and its children's), divided by the wall time.  A benchmark of two
+    DDS threads on two cores is only meaningful when this is near 0.
+    """
+
+    def __enter__(self) -> LoadMeter:
+        self.others: float | None = None
+        self._m0 = machine_cpu_seconds()
+        self._own0 = self._own()
+        self._t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall = time.perf_counter() - self._t0
+        m1 = machine_cpu_seconds()
+        if self._m0 is not None and m1 is not None and wall > 0:
+            self.others = max(0.0, (m1 - self._m0 - (self._own() - self._own0)) / wall)
+
+    @staticmethod
+    def _own() -> float:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@dataclass
+class TablesRun:
+    """One timed solve of all the deals."""
+
+    seconds: float
+    cpu_seconds: float
+    batch_seconds: list[float]
+    checksum: int
+    #: Cores other processes kept busy meanwhile (None: unknown).
+    others: float | None = None
+
+    @property
+    def busy(self) -> float:
+        """Cores busy on average: CPU time over wall time."""
+        return self.cpu_seconds / self.seconds if self.seconds > 0 else 0.0
+
+
+def driver_tables(
+    driver: Path, path: Path, threads: int, limit: int | None
+) -> tuple[TablesRun, dict[str, str]]:
+    """One ``dds_driver tables`` run."""
+    with LoadMeter() as load:
+        out = run_driver(driver, "tables", path, threads, *([limit] if limit else []))
+    run = TablesRun(
+        seconds=float(out["seconds"]),
+        cpu_seconds=float(out["cpu_seconds"]),
+        batch_seconds=[float(s) for s in out["batch_seconds"].split()],
+        checksum=int(out["checksum"], 16),
+        others=load.others,
+    )
+    return run, out
+
+
+def ddsbind_tables(deals: Sequence[ddsbind.Deal]) -> tuple[TablesRun, NDArray[np.int8]]:
+    """One timed ``ddsbind.dd_tables`` call; the tables as an ``(N, 5, 4)`` array."""
+    stamps: list[float] = []
+
+    def progress(_done: int) -> None:
+        stamps.append(time.perf_counter())
+
+    with LoadMeter() as load:
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        tables = ddsbind.dd_tables(deals, progress=progress)
+        seconds = time.perf_counter() - t0
+        cpu = time.process_time() - c0
+    arr = np.stack([t.array for t in tables]) if tables else np.zeros((0, 5, 4), np.int8)
+    batches = [float(b) for b in np.diff([t0, *stamps])]
+    return TablesRun(seconds, cpu, batches, fnv1a(arr), load.others), arr
+
+
+# -- one-card overhead --------------------------------------------------------------------
+
+
+def best_per_call(fn: object, iterations: int, rounds: int) -> float:
+    """Best-of-``rounds`` mean microseconds of ``fn()`` over ``iterations`` calls."""
+    timer = timeit.Timer(fn)  # type: ignore[arg-type]
+    return min(timer.repeat(repeat=rounds, number=iterations)) / iterations * 1e6
+
+
+def onecard(driver: Path, threads: int, iterations: int, rounds: int) -> dict[str, float]:
+    """Microseconds per SolveBoard call on the one-card position, four ways."""
+    native = []
+    for _ in range(rounds):
+        out = run_driver(driver, "onecard", iterations, threads)
+        if int(out["score"]) != 1:
+            raise BenchError(f"driver: one-card position scored {out['score']}, expected 1")
+        native.append(float(out["microseconds_per_call"]))
+
+    deal = ddsbind.Deal.from_pbn(ONE_CARD)
+    dl = dll.deal(trump=4, first=0, remainCards=deal.remain_cards.tolist())
+    fut = dll.futureTricks()
+
+    def dll_call() -> None:
+        dll.SolveBoard(dl, -1, 3, 1, fut, 0)
+
+    rc = dll.SolveBoard(dl, -1, 3, 1, fut, 0)
+    if rc != dll.RETURN_NO_FAULT or max(fut.score[0 : fut.cards]) != 1:
+        raise BenchError(f"ddsbind.dll.SolveBoard: rc {rc}, expected 1 trick")
+    if ddsbind.solve_board(deal, "NT", "N").best_score != 1:
+        raise BenchError("ddsbind.solve_board: one-card position did not score 1")
+
+    return {
+        "native": min(native),
+        "dll": best_per_call(dll_call, iterations, rounds),
+        "deal": best_per_call(lambda: ddsbind.solve_board(deal, "NT", "N"), iterations, rounds),
+        "pbn": best_per_call(lambda: ddsbind.solve_board(ONE_CARD, "NT", "N"), iterations, rounds),
+    }
+
+
+# -- main ---------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    p = argparse.ArgumentParser(
+        description="Time ddsbind against a native C driver on the same DDS, hands and threads.",
+    )
+    p.add_argument("--file", type=Path, default=None, help="DDS reference-hands file (default: list100.txt)")
+    p.add_argument("--threads", type=int, default=2, help="DDS threads for both sides (default 2)")
+    p.add_argument("--repeat", type=int, default=1, help="alternating runs per side; best counts (default 1)")
+    p.add_argument("--quick", action="store_true", help=f"first {QUICK_DEALS} deals, fewer one-card calls")
+    p.add_argument("--iterations", type=int, default=None, help="one-card calls per round (default 20000)")
+    p.add_argument(
+        "--rounds", type=int, default=5, help="one-card rounds per variant; best counts (default 5)"
+    )
+    p.add_argument("--driver", type=Path, default=DEFAULT_DRIVER, help="where the driver binary lives")
+    p.add_argument("--rebuild", action="store_true", help="compile the driver even if it is up to date")
+    args = p.parse_args(argv)
+    if args.threads < 0:
+        p.error("--threads must be >= 0 (0 lets DDS choose)")
+    if args.repeat < 1 or args.rounds < 1:
+        p.error("--repeat and --rounds must be >= 1")
+    if args.iterations is None:
+        args.iterations = 2000 if args.quick else 20000
+    elif args.iterations < 1:
+        p.error("--iterations must be >= 1")
+    args.file = (args.file or default_file()).resolve()
+    return args
+
+
+def rate(n: int, seconds: float) -> float:
+    """Tables per second."""
+    return n / seconds if seconds > 0 else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run both measurements and print the report; 0 on success, 1 on failure."""
+    args = parse_args(argv)
+    try:
+        return report(args)
+    except BenchError as exc:
+        print(f"bench_binding: {exc}", file=sys.stderr)
+        return 1
+
+
+def report(args: argparse.Namespace) -> int:
+    """The benchmark proper."""
+    if not args.file.is_file():
+        raise BenchError(f"no reference file at {args.file} (give one with --file)")
+    driver = build_driver(args.driver.resolve(), force=args.rebuild)
+    hands = read_reference(args.file)
+    limit = QUICK_DEALS if args.quick else None
+    hands = hands[:limit] if limit else hands
+    deals = [h.deal for h in hands]
+    n = len(deals)
+    if n == 0:
+        raise BenchError(f"{args.file} holds no deals")
+    reference = np.stack([h.table for h in hands]) if all(h.table is not None for h in hands) else None
+
+    dll.SetMaxThreads(args.threads)
+    info = ddsbind.dds_info()
+
+    native: list[TablesRun] = []
+    ours: list[TablesRun] = []
+    driver_threads = None
+    for _ in range(args.repeat):
+        run, out = driver_tables(driver, args.file, args.threads, limit)
+        if int(out["deals"]) != n:
+            raise BenchError(f"the driver read {out['deals']} deals, ddsbind {n}")
+        driver_threads = int(out["threads"])
+        native.append(run)
+        run, tables = ddsbind_tables(deals)
+        ours.append(run)
+        if reference is not None and not np.array_equal(tables, reference):
+            bad = int(np.flatnonzero((tables != reference).any(axis=(1, 2)))[0])
+            raise BenchError(f"ddsbind's table of deal {bad} differs from the file's TABLE line")
+    checksums = {r.checksum for r in native + ours}
+    if len(checksums) != 1:
+        raise BenchError(
+            "the driver and ddsbind computed different tables: checksums "
+            + ", ".join(f"0x{c:016x}" for c in sorted(checksums))
+        )
+    best_native = min(native, key=lambda r: r.seconds)
+    best_ours = min(ours, key=lambda r: r.seconds)
+    ratio = rate(n, best_ours.seconds) / rate(n, best_native.seconds)
+
+    print(f"DDS {info.version} ({info.source}, {info.threading} threading), {info.cores} cores")
+    print(f"file      {args.file}")
+    print(f"deals     {n} ({len(best_native.batch_seconds)} CalcAllTables calls of <= {BATCH})")
+    print(f"threads   {info.threads} (asked for {args.threads}; driver's DDS reports {driver_threads})")
+    print(f"repeat    {args.repeat} (driver and ddsbind alternate; the best run of each counts)")
+    print()
+    print(
+        f"{'DD tables':<26}{'best s':>9}{'tables/s':>10}{'cores busy':>12}{'others busy':>13}   all runs (s)"
+    )
+    for name, runs, best in (
+        ("native (dds_driver)", native, best_native),
+        ("ddsbind.dd_tables", ours, best_ours),
+    ):
+        every = " ".join(f"{r.seconds:.3f}" for r in runs)
+        others = "?" if best.others is None else f"{best.others:.2f}"
+        print(
+            f"  {name:<24}{best.seconds:>9.3f}{rate(n, best.seconds):>10.3f}{best.busy:>12.2f}{others:>13}"
+            f"   {every}"
+        )
+    print(f"ratio (ddsbind/native): {ratio:.3f}")
+    agree = "driver == ddsbind" + (" == file TABLE lines" if reference is not None else "")
+    print(f"tables agree: {agree} (checksum 0x{checksums.pop():016x})")
+    loads = [r.others for r in native + ours if r.others is not None]
+    if loads and max(loads) > 0.25:
+        print(
+            f"note: other processes kept up to {max(loads):.2f} of the {info.cores} cores busy during these"
+            " runs, so the ratio measures the machine's load more than ddsbind; rerun on an idle machine"
+        )
+    print()
+    print("per batch (best runs)      deals  native s  ddsbind s")
+    for i, (a, b) in enumerate(zip(best_native.batch_seconds, best_ours.batch_seconds, strict=True)):
+        k = min(BATCH, n - i * BATCH)
+        print(f"  batch {i:<19}{k:>6}{a:>10.3f}{b:>11.3f}")
+    print()
+
+    us = onecard(driver, args.threads, args.iterations, args.rounds)
+    print(
+        f"one-card SolveBoard ({ONE_CARD}, NT, North leads; "
+        f"{args.iterations} calls a round, best of {args.rounds})"
+    )
+    print(f"  {'native (dds_driver)':<30}{us['native']:>9.3f} us/call")
+    for key, name in (
+        ("dll", "ddsbind.dll.SolveBoard"),
+        ("deal", "ddsbind.solve_board(Deal)"),
+        ("pbn", "ddsbind.solve_board(str)"),
+    ):
+        print(f"  {name:<30}{us[key]:>9.3f} us/call  (+{us[key] - us['native']:.3f} over native)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

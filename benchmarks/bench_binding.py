@@ -76,9 +76,7 @@ FNV_PRIME = 0x100000001B3
 
 def default_file() -> Path:
     """``list100.txt`` in ``shared/`` beside the checkout (``DDSBIND_SHARED`` overrides ``shared/``)."""
-    shared = (
-        Path(os.environ["DDSBIND_SHARED"]) if os.environ.get("DDSBIND_SHARED") else REPO.parent / "shared"
-    )
+    shared = Path(os.environ["DDSBIND_SHARED"]) if os.environ.get("DDSBIND_SHARED") else REPO.parent / "shared"
     return shared / "reference" / "dds-hands" / "list100.txt"
 
 
@@ -207,9 +205,7 @@ class TablesRun:
         return self.cpu_seconds / self.seconds if self.seconds > 0 else 0.0
 
 
-def driver_tables(
-    driver: Path, path: Path, threads: int, limit: int | None
-) -> tuple[TablesRun, dict[str, str]]:
+def driver_tables(driver: Path, path: Path, threads: int, limit: int | None) -> tuple[TablesRun, dict[str, str]]:
     """One ``dds_driver tables`` run."""
     with LoadMeter() as load:
         out = run_driver(driver, "tables", path, threads, *([limit] if limit else []))
@@ -293,9 +289,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=1, help="alternating runs per side; best counts (default 1)")
     p.add_argument("--quick", action="store_true", help=f"first {QUICK_DEALS} deals, fewer one-card calls")
     p.add_argument("--iterations", type=int, default=None, help="one-card calls per round (default 20000)")
-    p.add_argument(
-        "--rounds", type=int, default=5, help="one-card rounds per variant; best counts (default 5)"
-    )
+    p.add_argument("--rounds", type=int, default=5, help="one-card rounds per variant; best counts (default 5)")
     p.add_argument("--driver", type=Path, default=DEFAULT_DRIVER, help="where the driver binary lives")
     p.add_argument("--rebuild", action="store_true", help="compile the driver even if it is up to date")
     args = p.parse_args(argv)
@@ -373,19 +367,14 @@ def report(args: argparse.Namespace) -> int:
     print(f"threads   {info.threads} (asked for {args.threads}; driver's DDS reports {driver_threads})")
     print(f"repeat    {args.repeat} (driver and ddsbind alternate; the best run of each counts)")
     print()
-    print(
-        f"{'DD tables':<26}{'best s':>9}{'tables/s':>10}{'cores busy':>12}{'others busy':>13}   all runs (s)"
-    )
+    print(f"{'DD tables':<26}{'best s':>9}{'tables/s':>10}{'cores busy':>12}{'others busy':>13}   all runs (s)")
     for name, runs, best in (
         ("native (dds_driver)", native, best_native),
         ("ddsbind.dd_tables", ours, best_ours),
     ):
         every = " ".join(f"{r.seconds:.3f}" for r in runs)
         others = "?" if best.others is None else f"{best.others:.2f}"
-        print(
-            f"  {name:<24}{best.seconds:>9.3f}{rate(n, best.seconds):>10.3f}{best.busy:>12.2f}{others:>13}"
-            f"   {every}"
-        )
+        print(f"  {name:<24}{best.seconds:>9.3f}{rate(n, best.seconds):>10.3f}{best.busy:>12.2f}{others:>13}   {every}")
     print(f"ratio (ddsbind/native): {ratio:.3f}")
     agree = "driver == ddsbind" + (" == file TABLE lines" if reference is not None else "")
     print(f"tables agree: {agree} (checksum 0x{checksums.pop():016x})")
@@ -403,10 +392,7 @@ def report(args: argparse.Namespace) -> int:
     print()
 
     us = onecard(driver, args.threads, args.iterations, args.rounds)
-    print(
-        f"one-card SolveBoard ({ONE_CARD}, NT, North leads; "
-        f"{args.iterations} calls a round, best of {args.rounds})"
-    )
+    print(f"one-card SolveBoard ({ONE_CARD}, NT, North leads; {args.iterations} calls a round, best of {args.rounds})")
     print(f"  {'native (dds_driver)':<30}{us['native']:>9.3f} us/call")
     for key, name in (
         ("dll", "ddsbind.dll.SolveBoard"),

@@ -109,9 +109,8 @@ def board(
             return _C["SUIT_OR_RANK"], f"currentTrickSuit[{k}] = {s} is not 0..3"
     if (seen[2] and not (seen[1] and seen[0])) or (seen[1] and not seen[0]):
         return _C["SUIT_OR_RANK"], "current-trick cards must fill entries 0, 1, 2 in play order"
-    for h in range(4):
-        for s in range(4):
-            c = masks[h][s]
+    for h, row in enumerate(masks):
+        for s, c in enumerate(row):
             # DDS rejects c < 4 and c >= 0x8000; stricter: any bit outside 2..14.
             if c & ~_SUIT_BITS or c < 0:
                 return _C["SUIT_OR_RANK"], (
@@ -119,7 +118,7 @@ def board(
                 )
 
     # -- DDS's value checks, in its order.
-    counts = [sum(int(masks[h][s]).bit_count() for s in range(4)) for h in range(4)]
+    counts = [sum(map(int.bit_count, row)) for row in masks]
     total = sum(counts)
     if total == 0:
         return _C["ZERO_CARDS"], "no cards remain in any hand"
@@ -167,7 +166,7 @@ def table_deal(masks: Sequence[Sequence[int]]) -> Result:
     """Check a ``ddTableDeal``: a board with no current trick (equal hands)."""
     code, detail = board(0, 0, (0, 0, 0), (0, 0, 0), masks, -1, 1, 1)
     if code == OK:
-        counts = [sum(int(masks[h][s]).bit_count() for s in range(4)) for h in range(4)]
+        counts = [sum(map(int.bit_count, row)) for row in masks]
         if len(set(counts)) != 1:
             return _C["CARD_COUNT"], "hands hold N={} E={} S={} W={} cards; a table needs equal hands".format(*counts)
     return code, detail

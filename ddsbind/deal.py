@@ -19,6 +19,7 @@ Pavlicek's seat order (W N E S) is converted to these in
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -79,9 +80,9 @@ class Seat(IntEnum):
                 return cls("NESW".index(key))
             raise FirstWrongError(f"not a seat: {value!r} (expected N, E, S or W)")
         try:
-            return cls(int(value))
+            return cls(operator.index(value))
         except (ValueError, TypeError):
-            raise FirstWrongError(f"seat {value!r} out of range 0..3 (0=N 1=E 2=S 3=W)") from None
+            raise FirstWrongError(f"seat {value!r} is not 0..3 (0=N 1=E 2=S 3=W) or N, E, S, W") from None
 
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
@@ -108,9 +109,9 @@ class Strain(IntEnum):
                 return cls(SUITS.index(key))
             raise TrumpWrongError(f"not a strain: {value!r} (expected S, H, D, C or NT)")
         try:
-            return cls(int(value))
+            return cls(operator.index(value))
         except (ValueError, TypeError):
-            raise TrumpWrongError(f"strain {value!r} out of range 0..4 (0=S 1=H 2=D 3=C 4=NT)") from None
+            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT) or S, H, D, C, NT") from None
 
     @property
     def symbol(self) -> str:
@@ -271,7 +272,7 @@ class Deal:
     'N:AKQ... .AKQ.. ..AKQ. ...AKQ'
     """
 
-    __slots__ = ("_hash", "_masks")
+    __slots__ = ("_hash", "_lengths", "_masks")
 
     def __init__(self, masks: ArrayLike) -> None:
         m = np.array(masks, dtype=np.int64)
@@ -308,6 +309,7 @@ class Deal:
             )
         m.setflags(write=False)
         self._masks = m
+        self._lengths = tuple(int(x) for x in counts)
         self._hash = hash(m.tobytes())
 
     @staticmethod
@@ -398,7 +400,7 @@ class Deal:
     @property
     def hand_lengths(self) -> tuple[int, int, int, int]:
         """Number of cards held by N, E, S, W."""
-        return tuple(int(x) for x in self._counts(self._masks))  # type: ignore[return-value]
+        return self._lengths  # type: ignore[return-value]
 
     @property
     def n_cards(self) -> int:

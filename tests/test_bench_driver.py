@@ -57,9 +57,7 @@ def test_driver_fails_loudly_on_dds_errors(bench, tmp_path, monkeypatch):
     driver = bench.build_driver(tmp_path / "dds_driver")
     bad = tmp_path / "bad.txt"
     # DDS's first list100 deal with an extra spade ace for North: 14 cards.
-    bad.write_text(
-        'NUMBER 1\nPBN 0 0 0 0 "N:AQJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"\n'
-    )
+    bad.write_text('NUMBER 1\nPBN 0 0 0 0 "N:AQJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"\n')
     proc = subprocess.run(
         [str(driver), "tables", str(bad), "1"], capture_output=True, text=True, timeout=60, check=False
     )

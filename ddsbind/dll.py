@@ -179,6 +179,11 @@ def _int(value: object, function: str, arg: str) -> int:
     return value
 
 
+def _ints(function: str, **args: object) -> list[int]:
+    """Several int arguments checked at once, in the order given."""
+    return [_int(v, function, name) for name, v in args.items()]
+
+
 def _masks(cards: object) -> list[list[int]]:
     """``unsigned int [4][4]`` as nested lists, read in one unpack (cheap on the per-call path)."""
     flat = ffi.unpack(ffi.cast("unsigned int *", cards), 16)
@@ -240,10 +245,9 @@ def SolveBoard(dl: object, target: int, solutions: int, mode: int, futp: object,
     fn = "SolveBoard"
     p = _ptr(dl, "deal", fn, "dl")
     out = _ptr(futp, "futureTricks", fn, "futp")
-    target, solutions, mode, threadIndex = (
-        _int(target, fn, "target"), _int(solutions, fn, "solutions"),
-        _int(mode, fn, "mode"), _int(threadIndex, fn, "threadIndex"),
-    )  # fmt: skip
+    target, solutions, mode, threadIndex = _ints(
+        fn, target=target, solutions=solutions, mode=mode, threadIndex=threadIndex
+    )
     code, detail = _validate.thread_index(threadIndex, slots.count)
     if code == RETURN_NO_FAULT:
         code, detail = _board_checks(p, target, solutions, mode, _masks(p.remainCards))
@@ -258,10 +262,7 @@ def SolveBoardPBN(dlpbn: object, target: int, solutions: int, mode: int, futp: o
     fn = "SolveBoardPBN"
     p = _ptr(dlpbn, "dealPBN", fn, "dlpbn")
     out = _ptr(futp, "futureTricks", fn, "futp")
-    target, solutions, mode, thrId = (
-        _int(target, fn, "target"), _int(solutions, fn, "solutions"),
-        _int(mode, fn, "mode"), _int(thrId, fn, "thrId"),
-    )  # fmt: skip
+    target, solutions, mode, thrId = _ints(fn, target=target, solutions=solutions, mode=mode, thrId=thrId)
     code, detail = _validate.thread_index(thrId, slots.count)
     if code != RETURN_NO_FAULT:
         return _fail(fn, code, detail)

@@ -38,3 +38,29 @@ def in_tmp_cwd(tmp_path, monkeypatch) -> Path:
     """Run in an empty directory, to see whether DDS wrote a dump.txt there."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture()
+def calc_all_tables_spy(monkeypatch):
+    """Replace dll's CalcAllTables by a pass-through that sets ``entered`` before DDS runs and ``done`` after."""
+    import threading
+
+    from ddsbind import dll
+
+    real = dll.lib
+    events = {"entered": threading.Event(), "done": threading.Event()}
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def CalcAllTables(*args):
+            events["entered"].set()
+            try:
+                return real.CalcAllTables(*args)
+            finally:
+                events["done"].set()
+
+    monkeypatch.setattr(dll, "lib", Spy())
+    return events

@@ -61,36 +61,17 @@ def test_batch_and_single_calls_at_once(list100):
     assert out[1:] == [max(h.future.score) for h in hands[1:]]
 
 
-def test_thread_settings_refused_while_solving(list100):
+def test_thread_settings_refused_while_solving(list100, calc_all_tables_spy):
     """Changing DDS's threads while a batch runs raises instead of freeing memory under it."""
     hands = list100[:32]
-    started = threading.Event()
-    real = dll.lib.CalcAllTables
-    errors: list[BaseException] = []
-
-    class Spy:
-        def __getattr__(self, name):
-            return getattr(dll.lib, name)
-
-        @staticmethod
-        def CalcAllTables(*args):
-            started.set()
-            return real(*args)
-
-    original = dll.lib
-    dll.lib = Spy()
+    worker = threading.Thread(target=lambda: ddsbind.dd_tables([h.deal for h in hands]))
+    worker.start()
+    calc_all_tables_spy["entered"].wait(timeout=60)
     try:
-        worker = threading.Thread(target=lambda: ddsbind.dd_tables([h.deal for h in hands]))
-        worker.start()
-        started.wait(timeout=60)
-        try:
+        with pytest.raises(RuntimeError, match="while boards are being solved"):
             dll.SetMaxThreads(0)
-        except RuntimeError as exc:
-            errors.append(exc)
-        worker.join()
     finally:
-        dll.lib = original
-    assert errors and "while boards are being solved" in str(errors[0])
+        worker.join()
 
 
 def test_set_max_threads_when_idle_reports_real_count():

@@ -5,10 +5,9 @@ from __future__ import annotations
 import threading
 
 import ddsbind
-from ddsbind import dll
 
 
-def test_python_threads_run_while_dds_solves(list100):
+def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
     """Other Python threads keep running during a DDS call; an app's UI or I/O does not freeze.
 
     How we know: a worker thread runs one long CalcAllTables call (32 full
@@ -19,34 +18,13 @@ def test_python_threads_run_while_dds_solves(list100):
     freely for the whole call.
     """
     deals = [h.deal for h in list100[:32]]
-    entered = threading.Event()
-    done = threading.Event()
-    real = dll.lib.CalcAllTables
-
-    class Spy:
-        def __getattr__(self, name):
-            return getattr(dll.lib, name)
-
-        @staticmethod
-        def CalcAllTables(*args):
-            entered.set()
-            try:
-                return real(*args)
-            finally:
-                done.set()
-
-    original = dll.lib
-    dll.lib = Spy()
-    try:
-        worker = threading.Thread(target=lambda: ddsbind.dd_tables(deals))
-        worker.start()
-        entered.wait(timeout=60)
-        count = 0
-        while not done.is_set():
-            count += 1
-        worker.join()
-    finally:
-        dll.lib = original
+    worker = threading.Thread(target=lambda: ddsbind.dd_tables(deals))
+    worker.start()
+    calc_all_tables_spy["entered"].wait(timeout=60)
+    count = 0
+    while not calc_all_tables_spy["done"].is_set():
+        count += 1
+    worker.join()
     # 32 tables take seconds (tens of millions of iterations); a held GIL would
     # allow one 5 ms switch interval of Python, some tens of thousands.
     assert count > 2_000_000, count

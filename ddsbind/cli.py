@@ -6,7 +6,9 @@ exit status 1.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 
 import click
 
@@ -22,6 +24,15 @@ class _Group(click.Group):
         except (DDSError, FormatError, OSError, ValueError) as exc:
             click.echo(f"ddsbind: error: {exc}", err=True)
             sys.exit(1)
+
+
+@contextlib.contextmanager
+def _progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Callable[[int], object]]:
+    """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None, leave=False) as bar:
+        yield bar.update
 
 
 @click.group(cls=_Group)
@@ -125,7 +136,9 @@ def demo(count: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     deals = [Deal.random(rng) for _ in range(count)]
     vuls = ["none", "ns", "ew", "both"]
-    for i, (d, t) in enumerate(zip(deals, dd_tables(deals), strict=True)):
+    with _progress("solving", total=count, unit="deal") as tick:
+        tables = dd_tables(deals, progress=tick)
+    for i, (d, t) in enumerate(zip(deals, tables, strict=True)):
         board = i + 1
         dealer = "NESW"[(board - 1) % 4]
         click.echo(f"Board {board}, dealer {dealer}")
@@ -252,7 +265,8 @@ def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, 
     """
     from ddsbind.formats.convert import convert as run
 
-    n = run(src, dst, src_format=src_format, dst_format=dst_format, hand="NESW".index(hand.upper()))
+    with _progress("converting") as tick:
+        n = run(src, dst, src_format=src_format, dst_format=dst_format, hand="NESW".index(hand.upper()), progress=tick)
     click.echo(f"{n} records written to {dst}")
 
 

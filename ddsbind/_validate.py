@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ddsbind._binding import constant
+from ddsbind.deal import RANKS, SUITS
 
 OK = constant("RETURN_NO_FAULT")
 _C = {
@@ -46,8 +47,6 @@ _C = {
         "CHUNK_SIZE",
     ]
 }
-SUITS = "SHDC"
-RANKS = "23456789TJQKA"
 HANDS = "NESW"
 _SUIT_BITS = 0x7FFC  # ranks 2..14
 

@@ -47,7 +47,9 @@ __all__ = [
     "Seat",
     "Strain",
     "masks_to_owners",
+    "masks_to_pbn",
     "owners_to_masks",
+    "pbn_to_masks",
 ]
 
 #: Suit letters in DDS order (index = DDS suit number).
@@ -250,6 +252,37 @@ def _holding_text(mask: int) -> str:
     return "".join(RANKS[r - 2] for r in range(14, 1, -1) if mask >> r & 1)
 
 
+def pbn_to_masks(text: str) -> list[list[int]]:
+    """Read a PBN deal string into ``remainCards[hand][suit]`` (DDS order), syntax only.
+
+    Checks the seat prefix, four hands of four suits, ranks, and repeats inside
+    a hand (``PBNError``, ``DuplicateCardsError``); whether the hands make a
+    deal is :class:`Deal`'s (or DDS's) business.
+    """
+    if not isinstance(text, str):
+        raise PBNError(f"PBN deal must be a string, got {type(text).__name__}")
+    match = _PBN_RE.match(text.strip().strip('"'))
+    if not match:
+        raise PBNError(f"PBN deal {text!r} must start with N:, E:, S: or W:")
+    first = Seat.parse(match.group(1))
+    hands = match.group(2).split()
+    if len(hands) != 4:
+        raise PBNError(f"PBN deal {text!r} must list 4 hands, found {len(hands)}")
+    masks = [[0] * 4 for _ in range(4)]
+    for i, hand_text in enumerate(hands):
+        seat = first.next(i)
+        masks[seat] = _parse_pbn_hand(hand_text, seat)
+    return masks
+
+
+def masks_to_pbn(masks: ArrayLike, first: Seat | str | int = 0) -> str:
+    """Write ``remainCards[hand][suit]`` as a PBN deal string, hands clockwise from ``first``; voids empty."""
+    start = Seat.parse(first)
+    rows = [[int(m) for m in row] for row in np.asarray(masks).tolist()]
+    hands = (".".join(_holding_text(m) for m in rows[start.next(i)]) for i in range(4))
+    return f"{start.name}:" + " ".join(hands)
+
+
 # --------------------------------------------------------------------------
 
 
@@ -328,20 +361,7 @@ class Deal:
         ``PBNError`` (code -99) naming the hand and character at fault, or
         ``DuplicateCardsError`` / ``CardCountError`` for an impossible deal.
         """
-        if not isinstance(text, str):
-            raise PBNError(f"PBN deal must be a string, got {type(text).__name__}")
-        match = _PBN_RE.match(text.strip().strip('"'))
-        if not match:
-            raise PBNError(f"PBN deal {text!r} must start with N:, E:, S: or W:")
-        first = Seat.parse(match.group(1))
-        hands = match.group(2).split()
-        if len(hands) != 4:
-            raise PBNError(f"PBN deal {text!r} must list 4 hands, found {len(hands)}")
-        masks = [[0] * 4 for _ in range(4)]
-        for i, hand_text in enumerate(hands):
-            seat = first.next(i)
-            masks[seat] = _parse_pbn_hand(hand_text, seat)
-        return cls(masks)
+        return cls(pbn_to_masks(text))
 
     @classmethod
     def from_hands(
@@ -432,12 +452,7 @@ class Deal:
 
     def to_pbn(self, first: Seat | str | int = Seat.N) -> str:
         """The PBN deal string, hands clockwise from ``first``; voids are empty."""
-        start = Seat.parse(first)
-        hands = []
-        for i in range(4):
-            h = start.next(i)
-            hands.append(".".join(_holding_text(int(self._masks[h, s])) for s in range(4)))
-        return f"{start.name}:" + " ".join(hands)
+        return masks_to_pbn(self._masks, first)
 
     def rotated(self, steps: int = 1) -> Deal:
         """The deal with every hand moved ``steps`` seats clockwise (N's cards to E for 1)."""

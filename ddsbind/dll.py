@@ -45,6 +45,7 @@ from collections.abc import Callable
 
 from ddsbind import _validate
 from ddsbind._binding import ffi, lib, slots
+from ddsbind.deal import Card, masks_to_pbn, pbn_to_masks
 from ddsbind.errors import ArgumentError, DDSError
 
 # -- constants, from the build ------------------------------------------------
@@ -191,37 +192,18 @@ def _masks(cards: object) -> list[list[int]]:
 
 
 def _masks_from_pbn(text: bytes) -> tuple[list[list[int]] | None, str | None]:
-    """remainCards from a PBN ``remainCards``/``cards`` string, lenient about hand lengths."""
-    from ddsbind.deal import Seat, _parse_pbn_hand
-
+    """remainCards from a PBN ``remainCards``/``cards`` string (hand lengths are checked later)."""
     try:
-        s = text.decode("ascii").strip().strip('"')
+        return pbn_to_masks(text.decode("ascii")), None
     except UnicodeDecodeError:
         return None, "PBN string is not ASCII"
-    if len(s) < 2 or s[0].upper() not in "NESW" or s[1] != ":":
-        return None, f"PBN deal {s!r} must start with N:, E:, S: or W:"
-    hands = s[2:].split()
-    if len(hands) != 4:
-        return None, f"PBN deal {s!r} must list 4 hands, found {len(hands)}"
-    first = Seat.parse(s[0])
-    masks = [[0] * 4 for _ in range(4)]
-    try:
-        for i, h in enumerate(hands):
-            masks[first.next(i)] = _parse_pbn_hand(h, first.next(i))
     except DDSError as exc:
         return None, exc.detail
-    return masks, None
 
 
 def _canonical_pbn(masks: list[list[int]]) -> bytes:
-    parts = []
-    for h in range(4):
-        parts.append(
-            ".".join(
-                "".join(_validate.RANKS[r - 2] for r in range(14, 1, -1) if masks[h][s] >> r & 1) for s in range(4)
-            )
-        )
-    return ("N:" + " ".join(parts)).encode("ascii")
+    """The checked deal as DDS will receive it, so DDS solves exactly what was checked."""
+    return masks_to_pbn(masks).encode("ascii")
 
 
 def _board_checks(dl: object, target: int, solutions: int, mode: int, masks: list[list[int]]) -> tuple:
@@ -609,23 +591,17 @@ def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: obj
 
 # -- play analysis ----------------------------------------------------------------------
 
-_SUIT_OF = {c: i for i, c in enumerate("SHDC")}
-_RANK_OF = {c: i + 2 for i, c in enumerate("23456789TJQKA")}
-
 
 def _pbn_play(text: bytes, number: int) -> tuple[list[int], list[int]] | None:
-    """Suits and ranks of a playTracePBN string; None if it is not cards."""
-    s = text.decode("ascii", "replace").upper()
+    """Suits and ranks of a playTracePBN string; None if it is not ``number`` two-character cards."""
+    s = text.decode("ascii", "replace")
     if len(s) % 2 or number < 0 or 2 * number > len(s):
         return None
-    suits, ranks = [], []
-    for i in range(number):
-        su, ra = s[2 * i], s[2 * i + 1]
-        if su not in _SUIT_OF or ra not in _RANK_OF:
-            return None
-        suits.append(_SUIT_OF[su])
-        ranks.append(_RANK_OF[ra])
-    return suits, ranks
+    try:
+        cards = [Card.parse(s[i : i + 2]) for i in range(0, 2 * number, 2)]
+    except DDSError:
+        return None
+    return [c.suit for c in cards], [c.rank for c in cards]
 
 
 def _play_checks(dl: object, masks: list[list[int]], suits: list[int], ranks: list[int]) -> tuple:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ddsbind.deal import Deal
+from ddsbind.formats.ddsref import read_reference
 
 #: ``shared/`` sits beside the checkout (repo root = parents[2]).
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -22,25 +23,10 @@ DEAL1 = "N:543.J86532.K.AKT QJT6.KT94.96.752 AK9872.7.J2.QJ43 -.AQ.AQT87543.986"
 TABLE0 = np.array([[4, 9, 4, 9], [2, 10, 2, 11], [3, 9, 3, 9], [6, 7, 6, 7], [4, 9, 4, 9]])
 
 
-def read_reference_tables(path: Path) -> tuple[list[Deal], np.ndarray]:
-    """TEST-ONLY helper: the PBN deals and TABLE lines of a DDS reference file.
-
-    Stands in for ``ddsbind.formats.ddsref.read_reference`` (written on main)
-    until that module is merged; it reads nothing but those two line kinds.
-    """
-    deals, tables = [], []
-    for line in path.read_text().splitlines():
-        if line.startswith("PBN "):
-            deals.append(Deal.from_pbn(line[line.index('"') + 1 : line.rindex('"')]))
-        elif line.startswith("TABLE "):
-            tables.append([int(x) for x in line.split()[1:]])
-    assert len(deals) == len(tables)
-    return deals, np.array(tables, dtype=np.uint8).reshape(-1, 5, 4)
-
-
 @pytest.fixture(scope="session")
 def reference() -> tuple[list[Deal], np.ndarray]:
     """The 1000 DDS reference deals and their DDS-order tables."""
     if not LIST1000.exists():
         pytest.skip(f"{LIST1000} not found (shared/ must sit beside the checkout)")
-    return read_reference_tables(LIST1000)
+    hands = read_reference(LIST1000)
+    return [h.deal for h in hands], np.stack([h.table for h in hands]).astype(np.uint8)

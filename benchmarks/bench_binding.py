@@ -35,7 +35,7 @@ Nothing here asserts a speed; it prints numbers.  Run from the repository
 root (``make bench`` does)::
 
     .venv/bin/python benchmarks/bench_binding.py --repeat 2
-    .venv/bin/python benchmarks/bench_binding.py --quick --file ../shared/reference/dds-hands/list10.txt
+    .venv/bin/python benchmarks/bench_binding.py --quick --file .cache/dds/source/hands/list10.txt
 
 Timings are only comparable on an otherwise idle machine: another process
 busy on one of the cores slows whichever side runs at that moment.
@@ -60,7 +60,7 @@ from numpy.typing import NDArray
 
 import ddsbind
 from ddsbind import dll
-from ddsbind.formats.ddsref import read_reference
+from ddsbind.formats.ddsref import find_reference_dir, read_reference
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -74,10 +74,14 @@ FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 
 
-def default_file() -> Path:
-    """``list100.txt`` in ``shared/`` beside the checkout (``DDSBIND_SHARED`` overrides ``shared/``)."""
-    shared = Path(os.environ["DDSBIND_SHARED"]) if os.environ.get("DDSBIND_SHARED") else REPO.parent / "shared"
-    return shared / "reference" / "dds-hands" / "list100.txt"
+def default_file(name: str = "list100.txt") -> Path:
+    """DDS's reference file ``name``, found as the tests find it (``make fetch-dds`` unpacks it)."""
+    found = find_reference_dir(
+        REPO / ".cache" / "dds" / "source" / "hands", REPO.parent / "shared" / "reference" / "dds-hands"
+    )
+    if found is None:
+        raise SystemExit("DDS's reference hands not found: run `make fetch-dds` or set DDSBIND_REFERENCE")
+    return found / name
 
 
 # -- the driver ----------------------------------------------------------------------

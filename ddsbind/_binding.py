@@ -45,6 +45,14 @@ def error_message(code: int) -> str:
 # Exit guard.
 
 _guard_installed = False
+#: The last DDS release whose library destructor crashes the process at exit.
+_LAST_CRASHING_VERSION = (2, 9, 0)
+
+
+def _dds_version() -> tuple[int, int, int]:
+    info = ffi.new("struct DDSInfo *")
+    lib.GetDDSInfo(info)
+    return (info.major, info.minor, info.patch)
 
 
 def install_exit_guard() -> bool:
@@ -57,13 +65,15 @@ def install_exit_guard() -> bool:
     it flushes C stdio and calls ``_exit`` with the status ``exit`` was given.
     Python has finalised (flushed ``sys.stdout``, run ``atexit``) by then.
 
-    Installed at import for the system library; a DDS compiled from an
-    upstream tree (``DDS_SOURCE_DIR``) has the fix and gets no guard.
+    The defect is in 2.9.0's own library destructor, so the guard depends on
+    the DDS version, not on how DDS was built: it is installed at import for
+    DDS 2.9.0 and older, whether linked from Debian's package or compiled
+    from the 2.9.0 release (``DDS_SOURCE_DIR``), and not for later versions.
     ``DDSBIND_EXIT_GUARD=1`` or ``0`` forces the choice.
     """
     global _guard_installed
     want = os.environ.get("DDSBIND_EXIT_GUARD")
-    enabled = (want == "1") if want in ("0", "1") else not lib.ddsbind_from_source()
+    enabled = (want == "1") if want in ("0", "1") else _dds_version() <= _LAST_CRASHING_VERSION
     if enabled and not _guard_installed:
         if lib.ddsbind_install_exit_guard() != 0:  # pragma: no cover - on_exit never fails on glibc
             raise RuntimeError("could not register the DDS exit guard (on_exit failed)")

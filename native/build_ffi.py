@@ -3,16 +3,27 @@
 By default the extension links the system DDS (Debian's ``libdds-dev``:
 header ``dds/dll.h``, library ``-ldds``).
 
-With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source checkout) every
-``src/*.cpp`` of that tree is compiled into the extension instead, with the
-tree's ``include/`` on the header path.  The flags matter:
+With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
+the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
+every ``src/*.cpp`` of that tree is compiled into the extension instead,
+through cffi's ``sources=`` (so setuptools' ``build_ext`` compiles them into
+its own build directory), with the tree's ``include/`` on the header path.
 
-* ``-std=gnu++11`` (not ``-std=c++11``): DDS recognises Linux through the
-  ``__linux`` macro, which strict ISO modes do not define; without it DDS
-  silently builds for an unknown system and misdetects memory and threads.
 * ``-O3`` and one threading system: ``-DDDS_THREADS_STL`` (default here), or
-  ``DDS_THREADS=openmp`` to add ``-fopenmp -DDDS_THREADS_OPENMP``.
-* linked with ``-pthread`` (and ``-lstdc++``).
+  ``DDS_THREADS=openmp`` to add ``-fopenmp -DDDS_THREADS_OPENMP``.  The C++
+  dialect is the compiler's default GNU one: DDS recognises Linux through the
+  ``__linux`` macro, which strict ISO modes (``-std=c++11``) do not define.
+* linked with ``-pthread`` and ``-lstdc++``.
+* 2.9.0's ``dll.h`` uses ``bool`` without ``<stdbool.h>``; the generated C
+  module includes it first.
+* 2.9.0 reads free memory on Linux by running ``free -k | tail -n+3 | head
+  -n1`` (``System::GetHardware``).  Current procps prints no "-/+ buffers"
+  line any more, so that is the Swap line: 0 on a machine without swap, and
+  DDS then configures no threads at all.  The extension is linked with
+  ``-Wl,--wrap=popen``: DDS's call reaches ``__wrap_popen`` below, which
+  answers exactly that command with ``MemAvailable`` from ``/proc/meminfo``
+  and passes every other command to the real ``popen``.  No upstream file is
+  edited.
 
 Extra compile flags can be passed with ``DDS_CXXFLAGS``.
 """
@@ -27,13 +38,8 @@ from pathlib import Path
 from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
-CDEF = (HERE / "dds_api.h").read_text()
-
-# Strip comments: cffi's parser does not want them.
-_cdef = re.sub(r"/\*.*?\*/", "", CDEF, flags=re.S)
-
 ffibuilder = FFI()
-ffibuilder.cdef(_cdef)
+ffibuilder.cdef((HERE / "dds_api.h").read_text())
 
 GLUE = r"""
 #include <stdio.h>
@@ -80,6 +86,35 @@ static int ddsbind_from_source(void) { return 0; }
 """
 
 
+# Linked only into source-tree builds (see the module docstring).
+POPEN_WRAP = r"""
+#include <string.h>
+
+FILE *__real_popen(const char *command, const char *type);
+
+static char ddsbind_free_kb[32];
+
+FILE *__wrap_popen(const char *command, const char *type)
+{
+  if (strncmp(command, "free -k", 7) == 0 && type[0] == 'r') {
+    unsigned long long kb = 0;
+    char line[256];
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f != NULL) {
+      while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+          break;
+      fclose(f);
+    }
+    snprintf(ddsbind_free_kb, sizeof ddsbind_free_kb, "%llu\n", kb);
+    /* DDS closes the stream with fclose(), which is right for fmemopen. */
+    return fmemopen(ddsbind_free_kb, strlen(ddsbind_free_kb), "r");
+  }
+  return __real_popen(command, type);
+}
+"""
+
+
 def _source_config(tree: Path) -> dict:
     src = sorted((tree / "src").glob("*.cpp"))
     include = tree / "include"
@@ -89,23 +124,24 @@ def _source_config(tree: Path) -> dict:
     macros = [("DDSBIND_FROM_SOURCE", "1")]
     if re.search(r"\bSolveAllBoardsBin\s*\(", header):
         macros.append(("DDSBIND_HAVE_SOLVEALLBOARDSBIN", "1"))
-    cxxflags = ["-std=gnu++11", "-O3", "-fPIC"]
-    threads = os.environ.get("DDS_THREADS", "stl").lower()
-    if threads == "openmp":
-        cxxflags += ["-fopenmp", "-DDDS_THREADS_OPENMP"]
-        link = ["-fopenmp"]
+    flags = ["-O3"]
+    link = ["-pthread", "-Wl,--wrap=popen"]
+    if os.environ.get("DDS_THREADS", "stl").lower() == "openmp":
+        flags += ["-fopenmp"]
+        macros.append(("DDS_THREADS_OPENMP", "1"))
+        link += ["-fopenmp"]
     else:
-        cxxflags += ["-DDDS_THREADS_STL"]
-        link = []
-    cxxflags += os.environ.get("DDS_CXXFLAGS", "").split()
+        macros.append(("DDS_THREADS_STL", "1"))
+    flags += os.environ.get("DDS_CXXFLAGS", "").split()
     return {
-        "sources": [str(p) for p in src],
+        # setuptools takes only paths relative to setup.py's folder.
+        "sources": [os.path.relpath(p, HERE.parent) for p in src],
         "include_dirs": [str(include)],
         "define_macros": macros,
-        "extra_compile_args": cxxflags,
-        "extra_link_args": ["-pthread", *link],
+        "extra_compile_args": flags,
+        "extra_link_args": link,
         "libraries": ["stdc++"],
-        "header": '#include "dll.h"',
+        "source": '#include <stdbool.h>\n#include "dll.h"\n' + GLUE + POPEN_WRAP,
     }
 
 
@@ -113,58 +149,11 @@ def _configure() -> dict:
     tree = os.environ.get("DDS_SOURCE_DIR")
     if tree:
         return _source_config(Path(tree).expanduser().resolve())
-    return {
-        "sources": [],
-        "include_dirs": [],
-        "define_macros": [],
-        "extra_compile_args": [],
-        "extra_link_args": [],
-        "libraries": ["dds"],
-        "header": "#include <dds/dll.h>",
-    }
+    return {"libraries": ["dds"], "source": "#include <dds/dll.h>\n" + GLUE}
 
 
 _cfg = _configure()
-# The glue is C compiled as C; DDS's own sources (if any) are C++.  cffi
-# compiles the generated module with the C compiler, so compile-only flags
-# for C++ must not reach it: setuptools passes extra_compile_args to every
-# source, which is why the source-tree build compiles DDS as separate
-# objects below rather than through extra_compile_args.
-if _cfg["sources"]:
-    import subprocess
-    import tempfile
-
-    _objdir = Path(tempfile.mkdtemp(prefix="ddsbind-dds-"))
-    _objects = []
-    for cpp in _cfg["sources"]:
-        obj = _objdir / (Path(cpp).stem + ".o")
-        cmd = [
-            os.environ.get("CXX", "g++"),
-            "-c",
-            cpp,
-            "-o",
-            str(obj),
-            *[f"-I{d}" for d in _cfg["include_dirs"]],
-            *_cfg["extra_compile_args"],
-        ]
-        subprocess.run(cmd, check=True)
-        _objects.append(str(obj))
-    ffibuilder.set_source(
-        "ddsbind._dds",
-        _cfg["header"] + "\n" + GLUE,
-        include_dirs=_cfg["include_dirs"],
-        define_macros=_cfg["define_macros"],
-        extra_objects=_objects,
-        extra_link_args=_cfg["extra_link_args"],
-        libraries=_cfg["libraries"],
-    )
-else:
-    ffibuilder.set_source(
-        "ddsbind._dds",
-        _cfg["header"] + "\n" + GLUE,
-        libraries=_cfg["libraries"],
-        define_macros=_cfg["define_macros"],
-    )
+ffibuilder.set_source("ddsbind._dds", _cfg.pop("source"), **_cfg)
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)

@@ -1,36 +1,43 @@
-"""Shared fixtures: where DDS's reference hands are, loaded once per session."""
+"""Shared fixtures: DDS's reference hands (found in one place), loaded once per session."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from ddsbind.formats.ddsref import ReferenceHand, read_reference
+from ddsbind.formats.ddsref import ReferenceHand, find_reference_dir, read_reference
 
 REPO = Path(__file__).resolve().parents[1]
 
+#: Where DDS's reference hands are: ``DDSBIND_REFERENCE``, else
+#: ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks into
+#: ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
+REFERENCE = find_reference_dir(
+    REPO / ".cache" / "dds" / "source" / "hands", REPO.parent / "shared" / "reference" / "dds-hands"
+)
 
-def shared_dir() -> Path:
-    """``shared/`` beside the checkout (``DDSBIND_SHARED`` overrides)."""
-    env = os.environ.get("DDSBIND_SHARED")
-    return Path(env) if env else REPO.parent / "shared"
 
-
-REFERENCE = shared_dir() / "reference" / "dds-hands"
+def reference_file(name: str) -> Path:
+    """The path of DDS's reference file ``name``; skips the test when none was found."""
+    if REFERENCE is None:
+        pytest.skip("DDS's reference hands not found: run `make fetch-dds` or set DDSBIND_REFERENCE")
+    path = REFERENCE / name
+    if not path.is_file():
+        pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
+    return path
 
 
 @pytest.fixture(scope="session")
 def list100() -> list[ReferenceHand]:
     """DDS's list100.txt: 100 hands with FUT, TABLE, PAR, PAR2, PLAY, TRACE lines."""
-    return read_reference(REFERENCE / "list100.txt")
+    return read_reference(reference_file("list100.txt"))
 
 
 @pytest.fixture(scope="session")
 def list1000() -> list[ReferenceHand]:
     """DDS's list1000.txt: 1000 hands."""
-    return read_reference(REFERENCE / "list1000.txt")
+    return read_reference(reference_file("list1000.txt"))
 
 
 @pytest.fixture()

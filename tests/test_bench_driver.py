@@ -17,6 +17,8 @@ from types import ModuleType
 
 import pytest
 
+from tests.conftest import reference_file
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_binding.py"
 
 pytestmark = pytest.mark.skipif(
@@ -37,7 +39,7 @@ def bench() -> ModuleType:
 
 def test_quick_benchmark_runs_and_both_sides_agree(bench, tmp_path):
     """`make bench` still works, and the native driver and ddsbind compute the same DD tables."""
-    list10 = bench.default_file().with_name("list10.txt")
+    list10 = reference_file("list10.txt")
     cmd = [
         sys.executable, str(SCRIPT), "--quick", "--file", str(list10), "--iterations", "200",
         "--rounds", "1", "--driver", str(tmp_path / "dds_driver"),

@@ -29,6 +29,7 @@ line number.  The writer emits ``NUMBER``, ``PBN`` and, where known,
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ from numpy.typing import NDArray
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
 
-__all__ = ["Future", "ReferenceHand", "read_reference", "write_reference"]
+__all__ = ["Future", "ReferenceHand", "find_reference_dir", "read_reference", "write_reference"]
 
 
 @dataclass(frozen=True)
@@ -191,3 +192,28 @@ def write_reference(
             if np.all((t >= 0) & (t <= 13)):
                 out.append("TABLE " + " ".join(str(int(v)) for v in t))
     Path(path).write_text("\n".join(out) + "\n")
+
+
+def find_reference_dir(*fallbacks: str | PathLike[str]) -> Path | None:
+    """The folder of DDS's reference hands (``list100.txt`` ...), or ``None``.
+
+    Looked for, in this order: ``$DDSBIND_REFERENCE`` (a folder of
+    ``list*.txt`` files), ``$DDS_SOURCE_DIR/hands`` (a DDS source tree), then
+    each of ``fallbacks``; the first that holds ``list100.txt`` wins.  A
+    ``DDSBIND_REFERENCE`` that does not hold it is an error, not a reason to
+    look elsewhere: a user who names a folder means that one.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``DDSBIND_REFERENCE`` is set but holds no ``list100.txt``.
+    """
+    named = os.environ.get("DDSBIND_REFERENCE")
+    if named:
+        if not (Path(named) / "list100.txt").is_file():
+            raise FileNotFoundError(f"DDSBIND_REFERENCE={named} holds no list100.txt")
+        return Path(named)
+    tree = os.environ.get("DDS_SOURCE_DIR")
+    candidates = [Path(tree) / "hands"] if tree else []
+    candidates += [Path(f) for f in fallbacks]
+    return next((c for c in candidates if (c / "list100.txt").is_file()), None)

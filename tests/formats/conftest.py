@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from ddsbind.deal import Deal
 from ddsbind.formats.ddsref import read_reference
-
-#: ``shared/`` sits beside the checkout (repo root = parents[2]).
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-LIST1000 = SHARED / "reference" / "dds-hands" / "list1000.txt"
+from tests.conftest import reference_file
 
 # Provenance: specs/formats.md, "ZRD" (two records of Pavlicek's library).
 RECORD0 = bytes.fromhex("72527a0ae17ae4f952e041fc7c494949492b2a39396767")
@@ -26,7 +21,5 @@ TABLE0 = np.array([[4, 9, 4, 9], [2, 10, 2, 11], [3, 9, 3, 9], [6, 7, 6, 7], [4,
 @pytest.fixture(scope="session")
 def reference() -> tuple[list[Deal], np.ndarray]:
     """The 1000 DDS reference deals and their DDS-order tables."""
-    if not LIST1000.exists():
-        pytest.skip(f"{LIST1000} not found (shared/ must sit beside the checkout)")
-    hands = read_reference(LIST1000)
+    hands = read_reference(reference_file("list1000.txt"))
     return [h.deal for h in hands], np.stack([h.table for h in hands]).astype(np.uint8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import LIST1000, RECORD0, RECORD1
+from conftest import RECORD0, RECORD1
 
 from ddsbind.cli import main
 from ddsbind.formats import read_records
@@ -84,7 +84,6 @@ def test_checksum_command(two, tmp_path):
     assert run("checksum", p, "--verify", "2837B89A4").exit_code == 1
 
 
-@pytest.mark.skipif(not LIST1000.exists(), reason="shared/ not beside the checkout")
 def test_convert_list1000_to_zrd_and_back_via_pbn(reference, tmp_path):
     """Without this, DDS's reference deals and TABLEs would not survive converting through ZRD."""
     deals, tables = reference

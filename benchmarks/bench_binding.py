@@ -31,11 +31,18 @@ when missing or older than its source):
    Each is a timeit-style loop; the best of several rounds counts.  DDS's
    work here is tiny, so the differences are the binding's per-call cost.
 
+3. **Source build against the system library** (``--source-python``).  The
+   same deals are solved by ``ddsbind.dd_tables`` in another interpreter
+   whose ddsbind was compiled from DDS's upstream source (``make
+   test-source`` builds one in ``.venv-source``), alternating with this
+   process's runs; it prints both tables per second and their ratio.
+
 Nothing here asserts a speed; it prints numbers.  Run from the repository
 root (``make bench`` does)::
 
     .venv/bin/python benchmarks/bench_binding.py --repeat 2
     .venv/bin/python benchmarks/bench_binding.py --quick --file .cache/dds/source/hands/list10.txt
+    .venv/bin/python benchmarks/bench_binding.py --source-python .venv-source/bin/python --repeat 3
 
 Timings are only comparable on an otherwise idle machine: another process
 busy on one of the cores slows whichever side runs at that moment.
@@ -44,6 +51,7 @@ busy on one of the cores slows whichever side runs at that moment.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -296,6 +304,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--rounds", type=int, default=5, help="one-card rounds per variant; best counts (default 5)")
     p.add_argument("--driver", type=Path, default=DEFAULT_DRIVER, help="where the driver binary lives")
     p.add_argument("--rebuild", action="store_true", help="compile the driver even if it is up to date")
+    p.add_argument(
+        "--source-python",
+        type=Path,
+        default=None,
+        help="also time dd_tables under this interpreter (e.g. .venv-source/bin/python, DDS built from source)",
+    )
+    p.add_argument("--tables-json", action="store_true", help=argparse.SUPPRESS)  # one timed run, for --source-python
     args = p.parse_args(argv)
     if args.threads < 0:
         p.error("--threads must be >= 0 (0 lets DDS choose)")
@@ -317,6 +332,8 @@ def rate(n: int, seconds: float) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run both measurements and print the report; 0 on success, 1 on failure."""
     args = parse_args(argv)
+    if args.tables_json:
+        return tables_json(args)
     try:
         return report(args)
     except BenchError as exc:
@@ -324,14 +341,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _deals(args: argparse.Namespace) -> list:
+    hands = read_reference(args.file)
+    return hands[:QUICK_DEALS] if args.quick else hands
+
+
+def tables_json(args: argparse.Namespace) -> int:
+    """One timed ``dd_tables`` run of the file's deals, printed as JSON (the ``--source-python`` child)."""
+    dll.SetMaxThreads(args.threads)
+    run, _ = ddsbind_tables([h.deal for h in _deals(args)])
+    info = ddsbind.dds_info()
+    out = {"seconds": run.seconds, "checksum": run.checksum, "source": info.source, "version": info.version}
+    print(json.dumps(out))
+    return 0
+
+
+def source_runs(args: argparse.Namespace) -> dict:
+    """One ``--tables-json`` run under ``args.source_python`` (checkout kept off its path: ``-P``)."""
+    cmd = [str(args.source_python), "-P", str(Path(__file__).resolve()), "--tables-json", "--file", str(args.file)]
+    cmd += ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise BenchError(f"{args.source_python} failed: {proc.stderr.strip()[-300:]}")
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
 def report(args: argparse.Namespace) -> int:
     """The benchmark proper."""
     if not args.file.is_file():
         raise BenchError(f"no reference file at {args.file} (give one with --file)")
     driver = build_driver(args.driver.resolve(), force=args.rebuild)
-    hands = read_reference(args.file)
+    hands = _deals(args)
     limit = QUICK_DEALS if args.quick else None
-    hands = hands[:limit] if limit else hands
     deals = [h.deal for h in hands]
     n = len(deals)
     if n == 0:
@@ -343,8 +384,11 @@ def report(args: argparse.Namespace) -> int:
 
     native: list[TablesRun] = []
     ours: list[TablesRun] = []
+    source: list[dict] = []
     driver_threads = None
     for _ in range(args.repeat):
+        if args.source_python:
+            source.append(source_runs(args))
         run, out = driver_tables(driver, args.file, args.threads, limit)
         if int(out["deals"]) != n:
             raise BenchError(f"the driver read {out['deals']} deals, ddsbind {n}")
@@ -355,7 +399,7 @@ def report(args: argparse.Namespace) -> int:
         if reference is not None and not np.array_equal(tables, reference):
             bad = int(np.flatnonzero((tables != reference).any(axis=(1, 2)))[0])
             raise BenchError(f"ddsbind's table of deal {bad} differs from the file's TABLE line")
-    checksums = {r.checksum for r in native + ours}
+    checksums = {r.checksum for r in native + ours} | {r["checksum"] for r in source}
     if len(checksums) != 1:
         raise BenchError(
             "the driver and ddsbind computed different tables: checksums "
@@ -388,6 +432,13 @@ def report(args: argparse.Namespace) -> int:
             f"note: other processes kept up to {max(loads):.2f} of the {info.cores} cores busy during these"
             " runs, so the ratio measures the machine's load more than ddsbind; rerun on an idle machine"
         )
+    if source:
+        best_source = min(r["seconds"] for r in source)
+        print(
+            f"source build ({source[0]['source']}, DDS {source[0]['version']}): best {best_source:.3f} s,"
+            f" {rate(n, best_source):.3f} tables/s; all runs (s) " + " ".join(f"{r['seconds']:.3f}" for r in source)
+        )
+        print(f"ratio (source build/system library): {best_ours.seconds / best_source:.3f}")
     print()
     print("per batch (best runs)      deals  native s  ddsbind s")
     for i, (a, b) in enumerate(zip(best_native.batch_seconds, best_ours.batch_seconds, strict=True)):

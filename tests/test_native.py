@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 
 import pytest
 
@@ -13,16 +15,51 @@ from tests.conftest import REPO
 ffi = dll.ffi
 
 
-def test_spec_structs_have_the_dll_layout():
-    """The four structs of the DLL specification have its fields in its order (ints, 4x4 masks)."""
-    assert ffi.sizeof("struct deal") == 4 * (2 + 3 + 3 + 16)
-    assert ffi.offsetof("struct deal", "remainCards") == 4 * 8
-    assert ffi.sizeof("struct futureTricks") == 4 * (2 + 4 * 13)
-    assert ffi.offsetof("struct futureTricks", "score") == 4 * (2 + 3 * 13)
-    # dd_tables views these as flat uint32/int32 arrays:
-    assert ffi.sizeof("struct ddTableDeal") == 4 * 16
-    assert ffi.sizeof("struct ddTableResults") == 4 * 20
-    assert ffi.sizeof("struct ddTableDeals") == 4 + ffi.sizeof("struct ddTableDeal") * len(dll.ddTableDeals().deals)
+def _c_layout(tmp_path) -> dict[str, int]:
+    """sizeof and offsetof of every struct and field of the cdef, as the C compiler computes them from dll.h."""
+    cfg = _builder()._cfg
+    lines = []
+    for name in ffi.list_types()[1]:
+        lines.append(f'printf("struct {name} %zu\\n", sizeof(struct {name}));')
+        for field, _ in ffi.typeof(f"struct {name}").fields:
+            lines.append(f'printf("{name}.{field} %zu\\n", offsetof(struct {name}, {field}));')
+    src = tmp_path / "layout.c"
+    src.write_text(
+        "#include <stdbool.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+        + cfg["header"]
+        + "\nint main(void) {\n"
+        + "\n".join(lines)
+        + "\nreturn 0;\n}\n"
+    )
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to compute the real layout with")
+    exe = tmp_path / "layout"
+    include = [f"-I{d}" for d in cfg["include_dirs"]]
+    subprocess.run([cc, "-x", "c", *include, str(src), "-o", str(exe)], check=True, capture_output=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    return {key: int(value) for key, value in (line.rsplit(" ", 1) for line in out.splitlines())}
+
+
+def test_struct_layouts_equal_the_real_header(tmp_path):
+    """Every struct of native/dds_api.h has the size and field offsets the C compiler gives dll.h's struct."""
+    want = _c_layout(tmp_path)
+    got = {}
+    for name in ffi.list_types()[1]:
+        got[f"struct {name}"] = ffi.sizeof(f"struct {name}")
+        for field, _ in ffi.typeof(f"struct {name}").fields:
+            got[f"{name}.{field}"] = ffi.offsetof(f"struct {name}", field)
+    assert len(want) > 25 * 2
+    assert got == want
+
+
+def test_table_structs_are_flat_arrays():
+    """dd_tables views ddTableDeal/ddTableResults as packed 4x4 uint32 and 5x4 int32 arrays."""
+    assert ffi.sizeof("struct ddTableDeal") == 16 * ffi.sizeof("unsigned int")
+    assert ffi.sizeof("struct ddTableResults") == 20 * ffi.sizeof("int")
+    assert ffi.sizeof("struct ddTableDeals") == ffi.offsetof("struct ddTableDeals", "deals") + ffi.sizeof(
+        "struct ddTableDeal"
+    ) * len(dll.ddTableDeals().deals)
 
 
 def test_batch_capacities_come_from_the_header():

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings
 from ddsbind._holdings import RANKS, SUITS
@@ -231,7 +231,8 @@ def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
     if np.any(count > 1):
         bad = np.argwhere((count > 1).reshape(-1, 4, 13).any(axis=(1, 2)))[0, 0]
         exc = _holdings.duplicate(m.reshape(-1, 4, 4)[bad].tolist())
-        raise exc.at(int(bad), "deal") if m.ndim > 2 else exc  # type: ignore[union-attr]
+        assert exc is not None  # the record has a card in two hands
+        raise exc.at(int(bad), "deal") if m.ndim > 2 else exc
     seat = np.argmax(held, axis=-3).astype(np.int8)
     owners = np.where(count == 1, seat, np.int8(-1)).astype(np.int8)
     return owners.reshape((*owners.shape[:-2], 52))
@@ -349,7 +350,8 @@ class Deal:
             )
         m.setflags(write=False)
         self._masks = m
-        self._lengths = tuple(int(x) for x in counts)
+        n, e, s, w = (int(x) for x in counts)
+        self._lengths = (n, e, s, w)
         self._hash = hash(m.tobytes())
 
     # -- constructors -----------------------------------------------------
@@ -413,7 +415,7 @@ class Deal:
         """The read-only ``(4, 4)`` uint32 masks: hands N E S W, suits S H D C."""
         return self._masks
 
-    def __array__(self, dtype: object = None, copy: object = None) -> NDArray[np.uint32]:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[np.uint32]:
         return self._masks.astype(dtype or np.uint32, copy=True)
 
     def owners(self) -> NDArray[np.int8]:
@@ -423,7 +425,7 @@ class Deal:
     @property
     def hand_lengths(self) -> tuple[int, int, int, int]:
         """Number of cards held by N, E, S, W."""
-        return self._lengths  # type: ignore[return-value]
+        return self._lengths
 
     @property
     def n_cards(self) -> int:

@@ -133,8 +133,31 @@ def _constructor(name: str) -> Callable[..., CData]:
     return make
 
 
-for _name in _STRUCTS:
-    globals()[_name] = _constructor(_name)
+futureTricks = _constructor("futureTricks")
+deal = _constructor("deal")
+dealPBN = _constructor("dealPBN")
+boards = _constructor("boards")
+boardsPBN = _constructor("boardsPBN")
+solvedBoards = _constructor("solvedBoards")
+ddTableDeal = _constructor("ddTableDeal")
+ddTableDeals = _constructor("ddTableDeals")
+ddTableDealPBN = _constructor("ddTableDealPBN")
+ddTableDealsPBN = _constructor("ddTableDealsPBN")
+ddTableResults = _constructor("ddTableResults")
+ddTablesRes = _constructor("ddTablesRes")
+parResults = _constructor("parResults")
+allParResults = _constructor("allParResults")
+parResultsDealer = _constructor("parResultsDealer")
+contractType = _constructor("contractType")
+parResultsMaster = _constructor("parResultsMaster")
+parTextResults = _constructor("parTextResults")
+playTraceBin = _constructor("playTraceBin")
+playTracePBN = _constructor("playTracePBN")
+solvedPlay = _constructor("solvedPlay")
+playTracesBin = _constructor("playTracesBin")
+playTracesPBN = _constructor("playTracesPBN")
+solvedPlays = _constructor("solvedPlays")
+DDSInfo = _constructor("DDSInfo")
 
 
 # -- argument plumbing ----------------------------------------------------------
@@ -159,6 +182,7 @@ def last_error() -> tuple[int, str | None, str | None]:
 
 
 _F = TypeVar("_F", bound=Callable[..., int])
+_T = TypeVar("_T")
 
 
 def _dds_function(fn: _F) -> _F:
@@ -217,9 +241,9 @@ def _ptr(obj: object, struct: str, function: str, arg: str, count: int = 1) -> C
         )
     item = ffi.typeof(f"struct {struct}")
     if t.kind == "array" and t.item is item:
-        if len(obj) < count:  # type: ignore[arg-type]
+        if t.length < count:
             raise ArgumentError(
-                f"{arg} is a struct {struct}[{len(obj)}]; DDS uses {count} "  # type: ignore[arg-type]
+                f"{arg} is a struct {struct}[{t.length}]; DDS uses {count} "
                 f"(make it with dll.{struct}(){'' if count == 1 else f' or count={count}'})",
                 function=function,
             )
@@ -243,10 +267,10 @@ def _chars(obj: object, size: int, function: str, arg: str) -> CData:
     return obj
 
 
-def _int(value: object, function: str, arg: str) -> int:
+def _int(value: Any, function: str, arg: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         try:
-            value = operator.index(value)  # type: ignore[arg-type]
+            value = operator.index(value)
         except TypeError:
             raise ArgumentError(f"{arg} must be an int, got {type(value).__name__}", function=function) from None
     if not -(2**31) <= value < 2**31:
@@ -286,10 +310,10 @@ def _board_checks(dl: CData, target: int, solutions: int, mode: int, masks: list
     )
 
 
-def _in_batch(index: int, item: str, check: Callable[[], Any]) -> Any:
-    """Run ``check()``; a fault it raises is marked as that of ``item`` number ``index``."""
+def _in_batch(index: int, item: str, check: Callable[..., _T], *args: Any) -> _T:
+    """Run ``check(*args)``; a fault it raises is marked as that of ``item`` number ``index``."""
     try:
-        return check()
+        return check(*args)
     except DDSError as exc:
         raise exc.at(index, item) from None
 
@@ -394,9 +418,9 @@ def max_tables(strains: int) -> int:
     return (MAXNOOFTABLES * DDS_SUITS) // strains if strains > 0 else 0
 
 
-def _filter_list(trumpFilter: object, fn: str) -> list[int]:
+def _filter_list(trumpFilter: Any, fn: str) -> list[int]:
     try:
-        vals = [_int(trumpFilter[i], fn, "trumpFilter") for i in range(5)]  # type: ignore[index]
+        vals = [_int(trumpFilter[i], fn, "trumpFilter") for i in range(5)]
     except (TypeError, IndexError, KeyError, ValueError):
         raise ArgumentError("trumpFilter must hold 5 ints (1 = leave that strain out)", function=fn) from None
     return vals
@@ -431,7 +455,7 @@ def CalcAllTables(dealsp: object, mode: int, trumpFilter: object, resp: object, 
     _ensure_memory()
     _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
     for i in range(p.noOfTables):
-        _in_batch(i, "table", lambda i=i: _validate.table_deal(_masks(p.deals[i].cards)))
+        _in_batch(i, "table", _validate.table_deal, _masks(p.deals[i].cards))
     with slots.all():
         return check(lib.CalcAllTables(p, mode, ffi.new("int[5]", filt), out, par), fn)
 
@@ -450,8 +474,8 @@ def CalcAllTablesPBN(dealsp: object, mode: int, trumpFilter: object, resp: objec
     canon = ffi.new("struct ddTableDealsPBN *")
     canon.noOfTables = p.noOfTables
     for i in range(p.noOfTables):
-        masks = _in_batch(i, "table", lambda i=i: _masks_from_pbn(ffi.string(p.deals[i].cards)))
-        _in_batch(i, "table", lambda masks=masks: _validate.table_deal(masks))
+        masks = _in_batch(i, "table", _masks_from_pbn, ffi.string(p.deals[i].cards))
+        _in_batch(i, "table", _validate.table_deal, masks)
         canon.deals[i].cards = _canonical_pbn(masks)
     with slots.all():
         return check(lib.CalcAllTablesPBN(canon, mode, ffi.new("int[5]", filt), out, par), fn)
@@ -477,7 +501,7 @@ def _boards_checks(p: CData, pbn: bool) -> CData:
         _board_checks(dl, p.target[i], p.solutions[i], p.mode[i], masks)
 
     for i in range(n):
-        _in_batch(i, "board", lambda i=i: one(i))
+        _in_batch(i, "board", one, i)
     return canon
 
 
@@ -759,7 +783,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
         _play_checks(dl, masks, *cards)
 
     for i in range(n):
-        _in_batch(i, "board", lambda i=i: one(i))
+        _in_batch(i, "board", one, i)
     call = lib.AnalyseAllPlaysPBN if pbn else lib.AnalyseAllPlaysBin
     with slots.all():
         return check(call(canon, pl, out, c), fn)

@@ -382,8 +382,8 @@ class FormatError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
+def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:
+    out: list[type[DDSError]] = []
     for sub in cls.__subclasses__():
         out.append(sub)
         out.extend(_all_subclasses(sub))

@@ -14,11 +14,11 @@ released.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings, dll
 from ddsbind._binding import CData, slots
@@ -113,7 +113,7 @@ class Solutions:
                 return sc.score
         raise KeyError(f"{c} is not among the returned cards or their equivalents")
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[ScoredCard]:
         return iter(self.cards)
 
     def __len__(self) -> int:
@@ -265,7 +265,7 @@ class DDTable:
         t.setflags(write=False)
         self._t = t
 
-    def __array__(self, dtype: object = None, copy: object = None) -> NDArray[np.int8]:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[np.int8]:
         return self._t.astype(dtype or np.int8, copy=True)
 
     @property
@@ -308,7 +308,9 @@ def _table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
         bad = np.flatnonzero(stray.any(axis=(1, 2)))
         if bad.size:
             i = int(bad[0])
-            raise _holdings.stray_bits(deals[i].tolist()).at(i, "deal")  # type: ignore[union-attr]
+            fault = _holdings.stray_bits(deals[i].tolist())
+            assert fault is not None  # the record has a stray bit
+            raise fault.at(i, "deal")
         return deals.astype(np.uint32, copy=False)
     if isinstance(deals, str) or not isinstance(deals, Sequence):
         raise ArgumentError(f"deals must be a sequence of deals or an (N, 4, 4) array, got {type(deals).__name__}")
@@ -358,7 +360,7 @@ def _check_table_deals(masks: NDArray[np.uint32], lengths: NDArray[np.int64]) ->
         ).at(i, "deal")
 
 
-def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
+def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
     """``(N, 4, 4)`` masks -> ``(N, 5, 4)`` tables via CalcAllTables, in calls of ``max_tables(5)``.
 
     Full deals go to DDS's batch solver; endings (fewer than 13 cards a hand)
@@ -424,7 +426,7 @@ def dd_table(deal: Deal | str) -> DDTable:
 def dd_tables(
     deals: Sequence[Deal | str] | ArrayLike,
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[DDTable]:
     """Double-dummy tables of any number of deals, solved with DDS's own threads.
 
@@ -441,7 +443,7 @@ def dd_tables(
     return [DDTable(t) for t in arr]
 
 
-def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
+def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
     """As :func:`dd_tables`, array in, array out: ``(N, 4, 4)`` integer masks -> ``(N, 5, 4)`` int8.
 
     Masks must be integers with bits only at ranks 2..14 (floats, negative

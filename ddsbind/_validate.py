@@ -216,16 +216,16 @@ def play_trace(
     for i in range(n):
         s, r = suits[i], ranks[i]
         if not (0 <= s <= 3 and 2 <= r <= 14):
-            raise PlayFaultError(f"play {i}: suit {s} / rank {r} is not a card", field=f"play[{i}]")
+            raise PlayFaultError(f"suit {s} / rank {r} is not a card").at(i, "play")
         player = (leader + len(trick)) % 4
         card = card_name(s, r)
         if not hands[player][s] >> r & 1:
-            raise PlayFaultError(f"play {i}: {card} is not held by {HANDS[player]}, who is to play", card=card)
+            raise PlayFaultError(f"{card} is not held by {HANDS[player]}, who is to play", card=card).at(i, "play")
         if trick:
             led = trick[0][0]
             if s != led and hands[player][led]:
-                raise PlayFaultError(
-                    f"play {i}: {HANDS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
+                raise PlayFaultError(f"{HANDS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card).at(
+                    i, "play"
                 )
         hands[player][s] &= ~(1 << r)
         trick.append((s, r, player))

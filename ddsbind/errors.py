@@ -140,7 +140,13 @@ class DDSError(Exception):
         self.field = field
 
     def at(self, index: int, item: str) -> DDSError:
-        """Record that the fault is in ``item`` number ``index`` of a batch; returns ``self``."""
+        """Record that the fault is in ``item`` number ``index`` of a batch; returns ``self``.
+
+        A position already recorded (a play within a board) moves into
+        ``reason``, so the message keeps both: ``"board 2: play 5: ..."``.
+        """
+        if self.index is not None and self.item is not None and self.item != item:
+            self.reason = f"{self.item} {self.index}: {self.reason}"
         self.index = index
         self.item = item
         return self

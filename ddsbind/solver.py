@@ -582,10 +582,11 @@ def analyse_play(
         with slots.any() as thread:
             dll.raising.AnalysePlayBin(dl, trace, solved, thread)
     except DDSError as exc:
-        if exc.reason and exc.reason.startswith("play ") and trick:
-            # Number the plays as the caller did (the trick's cards came first here).
-            head, _, rest = exc.reason.partition(":")
-            k = int(head.split()[1]) - len(trick)
-            exc.reason = f"current trick card {k + len(trick)}:{rest}" if k < 0 else f"play {k}:{rest}"
+        if exc.item == "play" and exc.index is not None and trick:
+            # Number the plays as the caller did (the trick's cards were played first here).
+            if exc.index >= len(trick):
+                exc.index -= len(trick)
+            else:
+                exc.item = "current trick card"
         raise
     return list(solved.tricks[len(trick) : solved.number])

@@ -33,7 +33,21 @@ Differences from calling the C library directly, all on the safe side:
   runs ``SolveAllChunksBin`` with chunk size 1.
 * PBN strings are parsed by ddsbind and handed to DDS in canonical form, so
   DDS solves exactly the deal that was checked.
-* A wrong argument type raises :class:`~ddsbind.errors.ArgumentError`.
+* A wrong argument type raises :class:`~ddsbind.errors.ArgumentError`, and
+  so does a NULL pointer or an array too short for what DDS reads or writes
+  there (``dll.futureTricks(count=0)``); C would crash on both.
+* The table functions (``CalcDDtable``, ``CalcAllTables``, ``CalcPar`` and
+  their PBN twins) take full deals only: DDS answers an ending as if 13
+  tricks were left.  ``ddsbind.dd_table`` solves endings with ``SolveBoard``.
+* After ``FreeMemory`` the next call that solves first gives DDS its thread
+  memory back (DDS 2.9 alone crashes); ``SetResources`` refuses memory
+  sizes DDS cannot live with (see :data:`MIN_MEMORY_MB`).
+
+Every check raises a :class:`~ddsbind.errors.DDSError` subclass naming the
+fault (``index``, ``card``, ``field``); one decorator turns it into DDS's
+int code and :func:`last_error` for the functions here, while
+``dll.raising.<Name>`` runs the same function and lets the exception out
+(the Pythonic layer uses those).
 
 The GIL is released during every DDS call (cffi does so for all calls).
 """

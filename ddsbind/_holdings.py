@@ -34,25 +34,30 @@ def card_name(suit: int, rank: int) -> str:
 def stray_bits(masks: Masks) -> SuitOrRankError | None:
     """The error for the first mask with a bit outside ranks 2..14 (or negative), else None."""
     for h, row in enumerate(masks):
-        for s, c in enumerate(row):
-            if c < 0 or c & ~FULL_SUIT:
-                field = f"remainCards[{h}][{s}]"
-                return SuitOrRankError(
-                    f"{field} = {c:#x} (hand {HANDS[h]}, suit {SUITS[s]}) has bits outside ranks 2..14",
-                    field=field,
-                )
+        # A negative int has every high bit set, so one test covers both faults.
+        if (row[0] | row[1] | row[2] | row[3]) & ~FULL_SUIT:
+            for s, c in enumerate(row):
+                if c & ~FULL_SUIT:
+                    field = f"remainCards[{h}][{s}]"
+                    return SuitOrRankError(
+                        f"{field} = {c:#x} (hand {HANDS[h]}, suit {SUITS[s]}) has bits outside ranks 2..14",
+                        field=field,
+                    )
     return None
 
 
 def duplicate(masks: Masks) -> DuplicateCardsError | None:
     """The error for the highest card of the first suit that two hands hold, else None."""
+    n, e, s_, w = masks
     for s in range(4):
-        for h in range(4):
-            for other in range(h):
-                both = masks[h][s] & masks[other][s]
-                if both:
-                    card = card_name(s, both.bit_length() - 1)
-                    return DuplicateCardsError(f"{card} is held by both {HANDS[other]} and {HANDS[h]}", card=card)
+        a, b, c, d = n[s], e[s], s_[s], w[s]
+        if (a & b) | ((a | b) & c) | ((a | b | c) & d):
+            for h in range(1, 4):
+                for other in range(h):
+                    both = masks[h][s] & masks[other][s]
+                    if both:
+                        card = card_name(s, both.bit_length() - 1)
+                        return DuplicateCardsError(f"{card} is held by both {HANDS[other]} and {HANDS[h]}", card=card)
     return None
 
 

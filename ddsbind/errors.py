@@ -409,6 +409,11 @@ def error_class(code: int) -> type[DDSError]:
 
 def check(rc: int, function: str, detail: str | None = None) -> int:
     """Return ``rc`` if it is DDS's success code, else raise its error class."""
-    if rc == _native().RETURN_NO_FAULT:
+    if rc == _no_fault():
         return rc
     raise error_class(rc)(detail, function=function, code=rc)
+
+
+@functools.cache
+def _no_fault() -> int:
+    return _native().RETURN_NO_FAULT

@@ -349,7 +349,8 @@ class ChunkSizeError(DDSError, ValueError):
 
 
 class ArgumentError(DDSError, TypeError):
-    """An argument of the wrong type for a DLL-layer function (not a struct of the right kind).
+    """An argument of the wrong type: not a struct of the right kind (or NULL, or too short) for a
+    DLL-layer function, or not a deal at all for the Pythonic layer.
 
     Carries DDS's general-error code (-1); DDS itself cannot see this fault,
     since the call never gets that far.

@@ -73,12 +73,13 @@ $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 test-source: system-deps
 	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
 	$(MAKE) $(STAMP_SOURCE)
-	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" \
+	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
 	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 bench: setup fetch-dds
 	$(PY) benchmarks/bench_binding.py

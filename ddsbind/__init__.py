@@ -4,23 +4,67 @@ Conventions (DDS's): seats 0=N 1=E 2=S 3=W; strains 0=S 1=H 2=D 3=C 4=NT;
 ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
 """
 
-from ddsbind._binding import DDSInfo, dds_info
+from typing import TYPE_CHECKING, Any
+
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.solver import (
-    DDTable,
-    DealerPar,
-    Par,
-    ScoredCard,
-    Solutions,
-    analyse_play,
-    dd_table,
-    dd_tables,
-    dd_tables_array,
-    dealer_par,
-    par,
-    solve_board,
-)
+
+if TYPE_CHECKING:
+    from ddsbind._binding import DDSInfo, dds_info
+    from ddsbind.solver import (
+        DDTable,
+        DealerPar,
+        Par,
+        ScoredCard,
+        Solutions,
+        analyse_play,
+        dd_table,
+        dd_tables,
+        dd_tables_array,
+        dealer_par,
+        par,
+        solve_board,
+    )
+
+# Names backed by DDS, imported on first use (PEP 562) so that ``import
+# ddsbind.formats`` and the deal/error classes work without loading DDS.
+_NATIVE = {
+    "DDSInfo": "ddsbind._binding",
+    "dds_info": "ddsbind._binding",
+    **dict.fromkeys(
+        [
+            "DDTable",
+            "DealerPar",
+            "Par",
+            "ScoredCard",
+            "Solutions",
+            "analyse_play",
+            "dd_table",
+            "dd_tables",
+            "dd_tables_array",
+            "dealer_par",
+            "par",
+            "solve_board",
+        ],
+        "ddsbind.solver",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _NATIVE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ddsbind' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_NATIVE})
+
 
 __all__ = [
     "Card",

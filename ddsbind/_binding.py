@@ -15,6 +15,7 @@ import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 try:
     from ddsbind._dds import ffi, lib
@@ -24,9 +25,13 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "'pip install .' (or 'make setup') so that native/build_ffi.py runs"
     ) from exc
 
-__all__ = ["RETURN_NO_FAULT", "DDSInfo", "constant", "dds_info", "error_message", "ffi", "lib", "slots"]
+__all__ = ["RETURN_NO_FAULT", "CData", "DDSInfo", "constant", "dds_info", "error_message", "ffi", "lib", "slots"]
 
 RETURN_NO_FAULT: int = lib.RETURN_NO_FAULT
+
+#: A cffi cdata object (struct pointer, array or struct lvalue).  cffi gives its
+#: fields no static types, so this alias says what a value is without claiming more.
+CData = Any
 
 
 def constant(name: str) -> int:

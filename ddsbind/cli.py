@@ -74,6 +74,8 @@ def _render_table(deal: object, table: object, vul: str, dealer: str | None) -> 
 
     out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]  # type: ignore[attr-defined]
     out += ["  " + line for line in str(table).splitlines()]
+    if not deal.is_full:  # type: ignore[attr-defined]
+        return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
     p = par(table, vul)  # type: ignore[arg-type]
     out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}"]
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):

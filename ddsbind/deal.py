@@ -26,10 +26,14 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
+from ddsbind import _holdings
+from ddsbind._holdings import RANKS, SUITS
 from ddsbind.errors import (
+    ArgumentError,
     CardCountError,
+    DDSError,
     DuplicateCardsError,
     FirstWrongError,
     InvalidArgumentError,
@@ -52,13 +56,8 @@ __all__ = [
     "pbn_to_masks",
 ]
 
-#: Suit letters in DDS order (index = DDS suit number).
-SUITS = "SHDC"
-#: Rank characters, index = rank - 2.
-RANKS = "23456789TJQKA"
-
 _RANK_OF_CHAR = {c: i + 2 for i, c in enumerate(RANKS)}
-_FULL_SUIT = 0x7FFC  # bits 2..14
+_FULL_SUIT = _holdings.FULL_SUIT
 #: Rank bit of each of the 13 card positions inside a suit (A first).
 _RANK_BITS = (1 << (14 - np.arange(13))).astype(np.uint32)
 _RANK_BITS64 = _RANK_BITS.astype(np.uint64)
@@ -74,21 +73,34 @@ class Seat(IntEnum):
     W = 3
 
     @classmethod
-    def parse(cls, value: Seat | int | str) -> Seat:
-        """Accept a ``Seat``, its DDS number, or a letter/name (``"N"``, ``"north"``)."""
+    def parse(cls, value: Seat | int | str, what: str = "seat") -> Seat:
+        """Accept a ``Seat``, its DDS number 0..3, or a letter or name (``"N"``, ``"north"``).
+
+        ``what`` names the argument in the error: ``"first"`` (the hand on
+        lead) raises ``FirstWrongError`` as DDS would; anything else (a
+        dealer, a hand) raises ``InvalidArgumentError``.  Nothing else is
+        read as a seat: not ``True``, not ``2.0``, not ``"nonsense"``.
+        """
+        error: type[DDSError] = FirstWrongError if what == "first" else InvalidArgumentError
         if isinstance(value, str):
-            key = value.strip().upper()[:1]
-            if key and key in "NESW":
-                return cls("NESW".index(key))
-            raise FirstWrongError(f"not a seat: {value!r} (expected N, E, S or W)")
+            key = value.strip().upper()
+            if key in _SEAT_NAMES:
+                return cls(_SEAT_NAMES[key])
+            raise error(f"{what} {value!r} is not a seat (expected N, E, S or W)", field=what)
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise error(f"{what} {value!r} is not a seat (0=N 1=E 2=S 3=W, or N, E, S, W)", field=what)
         try:
             return cls(operator.index(value))
-        except (ValueError, TypeError):
-            raise FirstWrongError(f"seat {value!r} is not 0..3 (0=N 1=E 2=S 3=W) or N, E, S, W") from None
+        except ValueError:
+            raise error(f"{what} {value!r} is not 0..3 (0=N 1=E 2=S 3=W)", field=what) from None
 
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
         return Seat((self + steps) % 4)
+
+
+_SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
+               for name in names}  # fmt: skip
 
 
 class Strain(IntEnum):
@@ -102,18 +114,23 @@ class Strain(IntEnum):
 
     @classmethod
     def parse(cls, value: Strain | int | str) -> Strain:
-        """Accept a ``Strain``, its DDS number, or ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"``."""
+        """Accept a ``Strain``, its DDS number 0..4, or ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"``.
+
+        Raises ``TrumpWrongError`` for anything else (``True`` is not hearts).
+        """
         if isinstance(value, str):
             key = value.strip().upper()
             if key in ("N", "NT", "NOTRUMP", "NOTRUMPS"):
                 return cls.NT
             if len(key) == 1 and key in SUITS:
                 return cls(SUITS.index(key))
-            raise TrumpWrongError(f"not a strain: {value!r} (expected S, H, D, C or NT)")
+            raise TrumpWrongError(f"not a strain: {value!r} (expected S, H, D, C or NT)", field="trump")
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT) or S..NT", field="trump")
         try:
             return cls(operator.index(value))
-        except (ValueError, TypeError):
-            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT) or S, H, D, C, NT") from None
+        except ValueError:
+            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT)", field="trump") from None
 
     @property
     def symbol(self) -> str:
@@ -129,6 +146,10 @@ class Card:
     rank: int
 
     def __post_init__(self) -> None:
+        for name in ("suit", "rank"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer):
+                raise SuitOrRankError(f"card {name} {v!r} is not an int")
         if not (0 <= self.suit <= 3):
             raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
         if not (2 <= self.rank <= 14):
@@ -208,16 +229,13 @@ def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
     held = (m[..., np.newaxis] & _RANK_BITS) != 0  # (..., hand, suit, 13)
     count = held.sum(axis=-3)  # (..., suit, 13)
     if np.any(count > 1):
-        idx = np.argwhere(count > 1)[0]
-        card = Card(int(idx[-2]), 14 - int(idx[-1]))
-        raise DuplicateCardsError(f"card {card} is held by more than one hand")
+        bad = np.argwhere((count > 1).reshape(-1, 4, 13).any(axis=(1, 2)))[0, 0]
+        exc = _holdings.duplicate(m.reshape(-1, 4, 4)[bad].tolist())
+        assert exc is not None  # the record has a card in two hands
+        raise exc.at(int(bad), "deal") if m.ndim > 2 else exc
     seat = np.argmax(held, axis=-3).astype(np.int8)
     owners = np.where(count == 1, seat, np.int8(-1)).astype(np.int8)
     return owners.reshape((*owners.shape[:-2], 52))
-
-
-def _popcount16(m: NDArray[np.uint32]) -> NDArray[np.int64]:
-    return ((m[..., np.newaxis] >> np.arange(16, dtype=np.uint32)) & 1).sum(axis=-1)
 
 
 # --------------------------------------------------------------------------
@@ -260,7 +278,7 @@ def pbn_to_masks(text: str) -> list[list[int]]:
     deal is :class:`Deal`'s (or DDS's) business.
     """
     if not isinstance(text, str):
-        raise PBNError(f"PBN deal must be a string, got {type(text).__name__}")
+        raise ArgumentError(f"a PBN deal must be a string, got {type(text).__name__}")
     match = _PBN_RE.match(text.strip().strip('"'))
     if not match:
         raise PBNError(f"PBN deal {text!r} must start with N:, E:, S: or W:")
@@ -308,28 +326,18 @@ class Deal:
     __slots__ = ("_hash", "_lengths", "_masks")
 
     def __init__(self, masks: ArrayLike) -> None:
-        m = np.array(masks, dtype=np.int64)
-        if m.shape != (4, 4):
-            raise InvalidArgumentError(f"remainCards must have shape (4 hands, 4 suits), got {m.shape}")
-        if np.any((m < 0) | (m & ~_FULL_SUIT)):
-            bad = np.argwhere((m < 0) | (m & ~_FULL_SUIT) != 0)[0]
-            raise SuitOrRankError(
-                f"remainCards[{bad[0]}][{bad[1]}] = {m[tuple(bad)]:#x} uses bits outside 2..14 "
-                f"(hand {Seat(bad[0]).name}, suit {SUITS[bad[1]]})"
-            )
-        m = m.astype(np.uint32)
-        # duplicates: any bit set in two hands of one suit
-        for s in range(4):
-            seen = 0
-            for h in range(4):
-                dup = seen & int(m[h, s])
-                if dup:
-                    rank = dup.bit_length() - 1
-                    raise DuplicateCardsError(
-                        f"card {SUITS[s]}{RANKS[rank - 2]} is held by {Seat(h).name} and another hand"
-                    )
-                seen |= int(m[h, s])
-        counts = self._counts(m)
+        a = np.asarray(masks)
+        if a.dtype.kind not in "iu" and not (a.dtype == object and a.size and all(
+                isinstance(x, int | np.integer) and not isinstance(x, bool) for x in a.flat)):  # fmt: skip
+            raise InvalidArgumentError(f"remainCards must be integer masks, got {a.dtype} values")
+        if a.shape != (4, 4):
+            raise InvalidArgumentError(f"remainCards must have shape (4 hands, 4 suits), got {a.shape}")
+        rows = [[int(x) for x in row] for row in a.tolist()]
+        fault = _holdings.stray_bits(rows) or _holdings.duplicate(rows)
+        if fault is not None:
+            raise fault
+        counts = np.array(_holdings.hand_lengths(rows))
+        m = np.array(rows, dtype=np.uint32)
         if counts.max() == 0:
             raise ZeroCardsError("the deal has no cards")
         if counts.max() > 13:
@@ -342,12 +350,9 @@ class Deal:
             )
         m.setflags(write=False)
         self._masks = m
-        self._lengths = tuple(int(x) for x in counts)
+        n, e, s, w = (int(x) for x in counts)
+        self._lengths = (n, e, s, w)
         self._hash = hash(m.tobytes())
-
-    @staticmethod
-    def _counts(m: NDArray[np.uint32]) -> NDArray[np.int64]:
-        return _popcount16(m).sum(axis=1)
 
     # -- constructors -----------------------------------------------------
 
@@ -410,7 +415,7 @@ class Deal:
         """The read-only ``(4, 4)`` uint32 masks: hands N E S W, suits S H D C."""
         return self._masks
 
-    def __array__(self, dtype: object = None, copy: object = None) -> NDArray[np.uint32]:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[np.uint32]:
         return self._masks.astype(dtype or np.uint32, copy=True)
 
     def owners(self) -> NDArray[np.int8]:
@@ -420,7 +425,7 @@ class Deal:
     @property
     def hand_lengths(self) -> tuple[int, int, int, int]:
         """Number of cards held by N, E, S, W."""
-        return self._lengths  # type: ignore[return-value]
+        return self._lengths
 
     @property
     def n_cards(self) -> int:

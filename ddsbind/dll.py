@@ -33,20 +33,51 @@ Differences from calling the C library directly, all on the safe side:
   runs ``SolveAllChunksBin`` with chunk size 1.
 * PBN strings are parsed by ddsbind and handed to DDS in canonical form, so
   DDS solves exactly the deal that was checked.
-* A wrong argument type raises :class:`~ddsbind.errors.ArgumentError`.
+* A wrong argument type raises :class:`~ddsbind.errors.ArgumentError`, and
+  so does a NULL pointer or an array too short for what DDS reads or writes
+  there (``dll.futureTricks(count=0)``); C would crash on both.
+* The table functions (``CalcDDtable``, ``CalcAllTables``, ``CalcPar`` and
+  their PBN twins) take full deals only: DDS answers an ending as if 13
+  tricks were left.  ``ddsbind.dd_table`` solves endings with ``SolveBoard``.
+* After ``FreeMemory`` the next call that solves first gives DDS its thread
+  memory back (DDS 2.9 alone crashes); ``SetResources`` refuses memory
+  sizes DDS cannot live with (see :data:`MIN_MEMORY_MB`).
+
+Every check raises a :class:`~ddsbind.errors.DDSError` subclass naming the
+fault (``index``, ``card``, ``field``); one decorator turns it into DDS's
+int code and :func:`last_error` for the functions here, while
+``dll.raising.<Name>`` runs the same function and lets the exception out
+(the Pythonic layer uses those).
 
 The GIL is released during every DDS call (cffi does so for all calls).
 """
 
 from __future__ import annotations
 
+import functools
+import operator
+import os
 import threading
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any, TypeVar
 
 from ddsbind import _validate
-from ddsbind._binding import ffi, lib, slots
+from ddsbind._binding import CData, ffi, lib, slots
 from ddsbind.deal import Card, masks_to_pbn, pbn_to_masks
-from ddsbind.errors import ArgumentError, DDSError
+from ddsbind.errors import (
+    ArgumentError,
+    ChunkSizeError,
+    DDSError,
+    InvalidArgumentError,
+    NoSuitError,
+    PBNError,
+    PlayFaultError,
+    TooManyBoardsError,
+    TooManyTablesError,
+    UnknownFaultError,
+    check,
+)
 
 # -- constants, from the build ------------------------------------------------
 
@@ -92,14 +123,16 @@ _STRUCTS = [
 ]
 
 
-def _constructor(name: str) -> Callable[..., object]:
+def _constructor(name: str) -> Callable[..., CData]:
     ctype = f"struct {name}"
 
-    def make(*, count: int | None = None, **fields: object) -> object:
+    def make(*, count: int | None = None, **fields: object) -> CData:
         if count is not None:
             if fields:
                 raise ArgumentError("give either count= or field values, not both")
-            return ffi.new(f"{ctype}[{int(count)}]")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ArgumentError(f"{name}(): count must be an int >= 0, got {count!r}")
+            return ffi.new(f"{ctype}[{count}]")
         try:
             return ffi.new(f"{ctype} *", fields or None)
         except (TypeError, ValueError, KeyError, OverflowError) as exc:
@@ -114,13 +147,42 @@ def _constructor(name: str) -> Callable[..., object]:
     return make
 
 
-for _name in _STRUCTS:
-    globals()[_name] = _constructor(_name)
+futureTricks = _constructor("futureTricks")
+deal = _constructor("deal")
+dealPBN = _constructor("dealPBN")
+boards = _constructor("boards")
+boardsPBN = _constructor("boardsPBN")
+solvedBoards = _constructor("solvedBoards")
+ddTableDeal = _constructor("ddTableDeal")
+ddTableDeals = _constructor("ddTableDeals")
+ddTableDealPBN = _constructor("ddTableDealPBN")
+ddTableDealsPBN = _constructor("ddTableDealsPBN")
+ddTableResults = _constructor("ddTableResults")
+ddTablesRes = _constructor("ddTablesRes")
+parResults = _constructor("parResults")
+allParResults = _constructor("allParResults")
+parResultsDealer = _constructor("parResultsDealer")
+contractType = _constructor("contractType")
+parResultsMaster = _constructor("parResultsMaster")
+parTextResults = _constructor("parTextResults")
+playTraceBin = _constructor("playTraceBin")
+playTracePBN = _constructor("playTracePBN")
+solvedPlay = _constructor("solvedPlay")
+playTracesBin = _constructor("playTracesBin")
+playTracesPBN = _constructor("playTracesPBN")
+solvedPlays = _constructor("solvedPlays")
+DDSInfo = _constructor("DDSInfo")
 
 
 # -- argument plumbing ----------------------------------------------------------
 
 _local = threading.local()
+
+#: The same functions as this module's DDS functions, raising the
+#: :class:`~ddsbind.errors.DDSError` subclass of a failure instead of returning
+#: its code (and leaving ``last_error()`` alone): ``dll.raising.SolveBoard(...)``.
+#: The Pythonic layer calls these.
+raising = SimpleNamespace()
 
 
 def last_error() -> tuple[int, str | None, str | None]:
@@ -133,46 +195,96 @@ def last_error() -> tuple[int, str | None, str | None]:
     return getattr(_local, "last", (RETURN_NO_FAULT, None, None))
 
 
-def _fail(function: str, code: int, detail: str | None) -> int:
-    _local.last = (code, function, detail)
-    return code
+_F = TypeVar("_F", bound=Callable[..., int])
+_T = TypeVar("_T")
 
 
-def _done(function: str, rc: int) -> int:
-    if rc != RETURN_NO_FAULT:
-        _local.last = (rc, function, None)
-    return rc
+def _dds_function(fn: _F) -> _F:
+    """The one edge between raising checks and DDS's int codes.
+
+    ``fn`` raises a ``DDSError`` subclass for every fault (its own checks, or
+    DDS's code through :func:`~ddsbind.errors.check`).  The public function
+    returned here turns that into DDS's code and records ``last_error()``;
+    ``raising.<name>`` keeps the exception.  ``ArgumentError`` (a wrong
+    type, which C would not compile) propagates from both.
+    """
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def raising_version(*args: Any) -> int:
+        try:
+            return fn(*args)
+        except DDSError as exc:
+            if exc.function is None:
+                exc.function = name
+            raise
+
+    @functools.wraps(fn)
+    def returning_version(*args: Any) -> int:
+        try:
+            return fn(*args)
+        except ArgumentError as exc:
+            if exc.function is None:
+                exc.function = name
+            raise
+        except DDSError as exc:
+            _local.last = (exc.code, name, exc.detail)
+            return exc.code
+
+    setattr(raising, name, raising_version)
+    return returning_version  # type: ignore[return-value]
 
 
-def _ctype(obj: object) -> object:
+def _ctype(obj: object) -> Any:
     """The cffi type of a cdata object, None for anything else (ffi.typeof would parse a str)."""
     return ffi.typeof(obj) if isinstance(obj, ffi.CData) else None
 
 
-def _ptr(obj: object, struct: str, function: str, arg: str) -> object:
-    """``obj`` as a pointer to ``struct X`` (accepts a pointer, an array, or a struct lvalue)."""
-    want = ffi.typeof(f"struct {struct} *")
+def _ptr(obj: object, struct: str, function: str, arg: str, count: int = 1) -> CData:
+    """``obj`` as a non-NULL pointer to ``count`` ``struct X`` (a pointer, an array, or a struct lvalue).
+
+    DDS reads or writes whole structs through every pointer it is given, so an
+    array must hold at least ``count`` of them and a pointer must not be NULL.
+    (A pointer made with ``ffi.cast`` from a raw address is taken on trust.)
+    """
     t = _ctype(obj)
     if t is None:
         raise ArgumentError(
             f"{arg} must be a struct {struct} (e.g. dll.{struct}()), got {type(obj).__name__}",
             function=function,
         )
-    if t is want:
-        return obj
-    if t.kind == "array" and t.item is ffi.typeof(f"struct {struct}"):
-        return ffi.cast(want, obj)
-    if t is ffi.typeof(f"struct {struct}"):
+    item = ffi.typeof(f"struct {struct}")
+    if t.kind == "array" and t.item is item:
+        if t.length < count:
+            raise ArgumentError(
+                f"{arg} is a struct {struct}[{t.length}]; DDS uses {count} "
+                f"(make it with dll.{struct}(){'' if count == 1 else f' or count={count}'})",
+                function=function,
+            )
+        return ffi.cast(f"struct {struct} *", obj)
+    if t is item:
         return ffi.addressof(obj)
+    if t.kind == "pointer" and t.item is item:
+        if obj == ffi.NULL:
+            raise ArgumentError(f"{arg} is a NULL pointer; DDS needs a struct {struct}", function=function)
+        if count > 1:
+            raise ArgumentError(f"{arg} must be a struct {struct}[{count}] array", function=function)
+        return obj
     raise ArgumentError(f"{arg} must be a struct {struct}, got {t.cname}", function=function)
 
 
-def _int(value: object, function: str, arg: str) -> int:
+def _chars(obj: object, size: int, function: str, arg: str) -> CData:
+    """A ``char[]`` of at least ``size`` bytes that DDS writes text into."""
+    t = _ctype(obj)
+    if t is None or t.kind != "array" or t.item is not ffi.typeof("char") or t.length < size:
+        raise ArgumentError(f"{arg} must be a char[{size}] or larger (ffi.new('char[{size}]'))", function=function)
+    return obj
+
+
+def _int(value: Any, function: str, arg: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         try:
-            import operator
-
-            value = operator.index(value)  # type: ignore[arg-type]
+            value = operator.index(value)
         except TypeError:
             raise ArgumentError(f"{arg} must be an int, got {type(value).__name__}", function=function) from None
     if not -(2**31) <= value < 2**31:
@@ -185,20 +297,20 @@ def _ints(function: str, **args: object) -> list[int]:
     return [_int(v, function, name) for name, v in args.items()]
 
 
-def _masks(cards: object) -> list[list[int]]:
+def _masks(cards: CData) -> list[list[int]]:
     """``unsigned int [4][4]`` as nested lists, read in one unpack (cheap on the per-call path)."""
     flat = ffi.unpack(ffi.cast("unsigned int *", cards), 16)
     return [flat[0:4], flat[4:8], flat[8:12], flat[12:16]]
 
 
-def _masks_from_pbn(text: bytes) -> tuple[list[list[int]] | None, str | None]:
+def _masks_from_pbn(text: bytes) -> list[list[int]]:
     """remainCards from a PBN ``remainCards``/``cards`` string (hand lengths are checked later)."""
     try:
-        return pbn_to_masks(text.decode("ascii")), None
+        return pbn_to_masks(text.decode("ascii"))
     except UnicodeDecodeError:
-        return None, "PBN string is not ASCII"
+        raise PBNError("PBN string is not ASCII", field="remainCards") from None
     except DDSError as exc:
-        return None, exc.detail
+        raise PBNError(exc.reason, field="remainCards", card=exc.card) from None
 
 
 def _canonical_pbn(masks: list[list[int]]) -> bytes:
@@ -206,22 +318,46 @@ def _canonical_pbn(masks: list[list[int]]) -> bytes:
     return masks_to_pbn(masks).encode("ascii")
 
 
-def _board_checks(dl: object, target: int, solutions: int, mode: int, masks: list[list[int]]) -> tuple:
-    return _validate.board(
-        dl.trump,  # type: ignore[attr-defined]
-        dl.first,  # type: ignore[attr-defined]
-        list(dl.currentTrickSuit),  # type: ignore[attr-defined]
-        list(dl.currentTrickRank),  # type: ignore[attr-defined]
-        masks,
-        target,
-        solutions,
-        mode,
+def _board_checks(dl: CData, target: int, solutions: int, mode: int, masks: list[list[int]]) -> None:
+    _validate.board(
+        dl.trump, dl.first, list(dl.currentTrickSuit), list(dl.currentTrickRank), masks, target, solutions, mode
     )
+
+
+def _in_batch(index: int, item: str, check: Callable[..., _T], *args: Any) -> _T:
+    """Run ``check(*args)``; a fault it raises is marked as that of ``item`` number ``index``."""
+    try:
+        return check(*args)
+    except DDSError as exc:
+        raise exc.at(index, item) from None
+
+
+# -- DDS's thread memory after FreeMemory ---------------------------------------------
+
+#: The last thread-settings call (DDS's function and its arguments), re-applied
+#: after FreeMemory: DDS 2.9 leaves no thread memory behind FreeMemory, and the
+#: next solve would dereference it (SIGSEGV).
+_settings: list[tuple[Callable[..., object], tuple[int, ...]]] = []
+_freed = threading.Event()
+
+
+def _ensure_memory() -> None:
+    """Give DDS its thread memory back after :func:`FreeMemory`, before anything solves."""
+    if _freed.is_set():
+        with _settings_lock:
+            if _freed.is_set():
+                call, args = _settings[-1] if _settings else (lib.SetMaxThreads, (0,))
+                slots.reconfigure(lambda: call(*args))
+                _freed.clear()
+
+
+_settings_lock = threading.Lock()
 
 
 # -- single boards ------------------------------------------------------------------
 
 
+@_dds_function
 def SolveBoard(dl: object, target: int, solutions: int, mode: int, futp: object, threadIndex: int) -> int:
     """``SolveBoard(struct deal dl, int target, int solutions, int mode, struct futureTricks *futp, int threadIndex)``."""
     fn = "SolveBoard"
@@ -230,65 +366,61 @@ def SolveBoard(dl: object, target: int, solutions: int, mode: int, futp: object,
     target, solutions, mode, threadIndex = _ints(
         fn, target=target, solutions=solutions, mode=mode, threadIndex=threadIndex
     )
-    code, detail = _validate.thread_index(threadIndex, slots.count)
-    if code == RETURN_NO_FAULT:
-        code, detail = _board_checks(p, target, solutions, mode, _masks(p.remainCards))
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.thread_index(threadIndex, slots.count)
+    _board_checks(p, target, solutions, mode, _masks(p.remainCards))
     with slots.slot(threadIndex):
-        return _done(fn, lib.SolveBoard(p[0], target, solutions, mode, out, threadIndex))
+        return check(lib.SolveBoard(p[0], target, solutions, mode, out, threadIndex), fn)
 
 
+@_dds_function
 def SolveBoardPBN(dlpbn: object, target: int, solutions: int, mode: int, futp: object, thrId: int) -> int:
     """``SolveBoardPBN(struct dealPBN dlpbn, int target, int solutions, int mode, struct futureTricks *futp, int thrId)``."""
     fn = "SolveBoardPBN"
     p = _ptr(dlpbn, "dealPBN", fn, "dlpbn")
     out = _ptr(futp, "futureTricks", fn, "futp")
     target, solutions, mode, thrId = _ints(fn, target=target, solutions=solutions, mode=mode, thrId=thrId)
-    code, detail = _validate.thread_index(thrId, slots.count)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    masks, why = _masks_from_pbn(ffi.string(p.remainCards))
-    if masks is None:
-        return _fail(fn, lib.RETURN_PBN_FAULT, why)
-    code, detail = _board_checks(p, target, solutions, mode, masks)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.thread_index(thrId, slots.count)
+    masks = _masks_from_pbn(ffi.string(p.remainCards))
+    _board_checks(p, target, solutions, mode, masks)
     canon = ffi.new("struct dealPBN *", p[0])
     canon.remainCards = _canonical_pbn(masks)
     with slots.slot(thrId):
-        return _done(fn, lib.SolveBoardPBN(canon[0], target, solutions, mode, out, thrId))
+        return check(lib.SolveBoardPBN(canon[0], target, solutions, mode, out, thrId), fn)
 
 
 # -- tables -------------------------------------------------------------------------
 
 
+@_dds_function
 def CalcDDtable(tableDeal: object, tablep: object) -> int:
-    """``CalcDDtable(struct ddTableDeal tableDeal, struct ddTableResults *tablep)``; uses DDS's threads."""
+    """``CalcDDtable(struct ddTableDeal tableDeal, struct ddTableResults *tablep)``; uses DDS's threads.
+
+    Stricter than DDS: the deal must be full (13 cards a hand), since DDS
+    answers an ending as if 13 tricks were left.
+    """
     fn = "CalcDDtable"
     p = _ptr(tableDeal, "ddTableDeal", fn, "tableDeal")
     out = _ptr(tablep, "ddTableResults", fn, "tablep")
-    code, detail = _validate.table_deal(_masks(p.cards))
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.table_deal(_masks(p.cards))
     with slots.all():
-        return _done(fn, lib.CalcDDtable(p[0], out))
+        return check(lib.CalcDDtable(p[0], out), fn)
 
 
+@_dds_function
 def CalcDDtablePBN(tableDealPBN: object, tablep: object) -> int:
-    """``CalcDDtablePBN(struct ddTableDealPBN tableDealPBN, struct ddTableResults *tablep)``."""
+    """``CalcDDtablePBN(struct ddTableDealPBN tableDealPBN, struct ddTableResults *tablep)``; full deals only."""
     fn = "CalcDDtablePBN"
     p = _ptr(tableDealPBN, "ddTableDealPBN", fn, "tableDealPBN")
     out = _ptr(tablep, "ddTableResults", fn, "tablep")
-    masks, why = _masks_from_pbn(ffi.string(p.cards))
-    if masks is None:
-        return _fail(fn, lib.RETURN_PBN_FAULT, why)
-    code, detail = _validate.table_deal(masks)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    masks = _masks_from_pbn(ffi.string(p.cards))
+    _validate.table_deal(masks)
     canon = ffi.new("struct ddTableDealPBN *", {"cards": _canonical_pbn(masks)})
     with slots.all():
-        return _done(fn, lib.CalcDDtablePBN(canon[0], out))
+        return check(lib.CalcDDtablePBN(canon[0], out), fn)
 
 
 def max_tables(strains: int) -> int:
@@ -300,30 +432,33 @@ def max_tables(strains: int) -> int:
     return (MAXNOOFTABLES * DDS_SUITS) // strains if strains > 0 else 0
 
 
-def _filter_list(trumpFilter: object, fn: str) -> list[int]:
+def _filter_list(trumpFilter: Any, fn: str) -> list[int]:
     try:
-        vals = [int(trumpFilter[i]) for i in range(5)]  # type: ignore[index]
-    except (TypeError, IndexError, ValueError):
+        vals = [_int(trumpFilter[i], fn, "trumpFilter") for i in range(5)]
+    except (TypeError, IndexError, KeyError, ValueError):
         raise ArgumentError("trumpFilter must hold 5 ints (1 = leave that strain out)", function=fn) from None
     return vals
 
 
-def _calc_all_checks(fn: str, n: int, mode: int, filt: list[int], capacity: int) -> tuple:
+def _calc_all_checks(fn: str, n: int, mode: int, filt: list[int], capacity: int) -> None:
     strains = sum(1 for f in filt if not f)
     if strains == 0:
-        return lib.RETURN_NO_SUIT, "trumpFilter leaves out all 5 strains"
+        raise NoSuitError("trumpFilter leaves out all 5 strains", field="trumpFilter")
     if n < 1 or n > min(max_tables(strains), capacity):
-        return lib.RETURN_TOO_MANY_TABLES, (
-            f"noOfTables {n}: one call takes 1..{max_tables(strains)} tables for {strains} strain(s)"
+        raise TooManyTablesError(
+            f"noOfTables {n}: one call takes 1..{max_tables(strains)} tables for {strains} strain(s)",
+            field="noOfTables",
         )
-    return _validate.vulnerable(mode, allow_none=True)
+    _validate.vulnerable(mode, allow_none=True)
 
 
+@_dds_function
 def CalcAllTables(dealsp: object, mode: int, trumpFilter: object, resp: object, presp: object) -> int:
     """``CalcAllTables(struct ddTableDeals *dealsp, int mode, int trumpFilter[5], struct ddTablesRes *resp, struct allParResults *presp)``.
 
     ``mode`` is the vulnerability for par (-1: no par); ``trumpFilter[s]``
     non-zero leaves strain ``s`` out.  See :func:`max_tables` for the limit.
+    Full deals only (see :func:`CalcDDtable`).
     """
     fn = "CalcAllTables"
     p = _ptr(dealsp, "ddTableDeals", fn, "dealsp")
@@ -331,18 +466,15 @@ def CalcAllTables(dealsp: object, mode: int, trumpFilter: object, resp: object, 
     par = _ptr(presp, "allParResults", fn, "presp")
     mode = _int(mode, fn, "mode")
     filt = _filter_list(trumpFilter, fn)
-    code, detail = _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
-    for i in range(p.noOfTables) if code == RETURN_NO_FAULT else ():
-        code, detail = _validate.table_deal(_masks(p.deals[i].cards))
-        if code != RETURN_NO_FAULT:
-            detail = f"table {i}: {detail}"
-            break
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
+    for i in range(p.noOfTables):
+        _in_batch(i, "table", _validate.table_deal, _masks(p.deals[i].cards))
     with slots.all():
-        return _done(fn, lib.CalcAllTables(p, mode, ffi.new("int[5]", filt), out, par))
+        return check(lib.CalcAllTables(p, mode, ffi.new("int[5]", filt), out, par), fn)
 
 
+@_dds_function
 def CalcAllTablesPBN(dealsp: object, mode: int, trumpFilter: object, resp: object, presp: object) -> int:
     """``CalcAllTablesPBN(struct ddTableDealsPBN *dealsp, int mode, int trumpFilter[5], struct ddTablesRes *resp, struct allParResults *presp)``."""
     fn = "CalcAllTablesPBN"
@@ -351,67 +483,58 @@ def CalcAllTablesPBN(dealsp: object, mode: int, trumpFilter: object, resp: objec
     par = _ptr(presp, "allParResults", fn, "presp")
     mode = _int(mode, fn, "mode")
     filt = _filter_list(trumpFilter, fn)
-    code, detail = _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
     canon = ffi.new("struct ddTableDealsPBN *")
     canon.noOfTables = p.noOfTables
     for i in range(p.noOfTables):
-        masks, why = _masks_from_pbn(ffi.string(p.deals[i].cards))
-        if masks is None:
-            return _fail(fn, lib.RETURN_PBN_FAULT, f"table {i}: {why}")
-        code, detail = _validate.table_deal(masks)
-        if code != RETURN_NO_FAULT:
-            return _fail(fn, code, f"table {i}: {detail}")
+        masks = _in_batch(i, "table", _masks_from_pbn, ffi.string(p.deals[i].cards))
+        _in_batch(i, "table", _validate.table_deal, masks)
         canon.deals[i].cards = _canonical_pbn(masks)
     with slots.all():
-        return _done(fn, lib.CalcAllTablesPBN(canon, mode, ffi.new("int[5]", filt), out, par))
+        return check(lib.CalcAllTablesPBN(canon, mode, ffi.new("int[5]", filt), out, par), fn)
 
 
 # -- batches of boards --------------------------------------------------------------
 
 
-def _boards_checks(fn: str, p: object, pbn: bool) -> tuple[int, str | None, object]:
-    n = p.noOfBoards  # type: ignore[attr-defined]
-    if not 1 <= n <= len(p.deals):  # type: ignore[attr-defined]
-        return lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{len(p.deals)}", None  # type: ignore[attr-defined]
-    canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p  # type: ignore[index]
-    for i in range(n):
-        dl = p.deals[i]  # type: ignore[attr-defined]
+def _boards_checks(p: CData, pbn: bool) -> CData:
+    """Check every board of a ``boards``/``boardsPBN``; returns what DDS is to receive."""
+    n = p.noOfBoards
+    if not 1 <= n <= len(p.deals):
+        raise TooManyBoardsError(f"noOfBoards {n} is not 1..{len(p.deals)}", field="noOfBoards")
+    canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
+
+    def one(i: int) -> None:
+        dl = p.deals[i]
         if pbn:
-            masks, why = _masks_from_pbn(ffi.string(dl.remainCards))
-            if masks is None:
-                return lib.RETURN_PBN_FAULT, f"board {i}: {why}", None
-            canon.deals[i].remainCards = _canonical_pbn(masks)  # type: ignore[attr-defined]
+            masks = _masks_from_pbn(ffi.string(dl.remainCards))
+            canon.deals[i].remainCards = _canonical_pbn(masks)
         else:
             masks = _masks(dl.remainCards)
-        code, detail = _board_checks(
-            dl,
-            p.target[i],
-            p.solutions[i],
-            p.mode[i],
-            masks,  # type: ignore[attr-defined]
-        )
-        if code != RETURN_NO_FAULT:
-            return code, f"board {i}: {detail}", None
-    return RETURN_NO_FAULT, None, canon
+        _board_checks(dl, p.target[i], p.solutions[i], p.mode[i], masks)
+
+    for i in range(n):
+        _in_batch(i, "board", one, i)
+    return canon
 
 
-def _solve_all(fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[object, object], int]) -> int:
+def _solve_all(fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[CData, CData], int]) -> int:
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     out = _ptr(solvedp, "solvedBoards", fn, "solvedp")
-    code, detail, canon = _boards_checks(fn, p, pbn)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    canon = _boards_checks(p, pbn)
     with slots.all():
-        return _done(fn, call(canon, out))
+        return check(call(canon, out), fn)
 
 
+@_dds_function
 def SolveAllBoards(bop: object, solvedp: object) -> int:
     """``SolveAllBoards(struct boardsPBN *bop, struct solvedBoards *solvedp)``; DDS's threads."""
     return _solve_all("SolveAllBoards", bop, solvedp, True, lib.SolveAllBoards)
 
 
+@_dds_function
 def SolveAllBoardsBin(bop: object, solvedp: object) -> int:
     """``SolveAllBoardsBin(struct boards *bop, struct solvedBoards *solvedp)``.
 
@@ -421,23 +544,31 @@ def SolveAllBoardsBin(bop: object, solvedp: object) -> int:
     return _solve_all("SolveAllBoardsBin", bop, solvedp, False, lib.ddsbind_SolveAllBoardsBin)
 
 
-def _solve_chunks(fn: str, bop: object, solvedp: object, chunkSize: object, pbn: bool, call: Callable) -> int:
+def _chunk(chunkSize: object, fn: str) -> int:
     c = _int(chunkSize, fn, "chunkSize")
     if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
+        raise ChunkSizeError(f"chunkSize {c} < 1", field="chunkSize")
+    return c
+
+
+def _solve_chunks(fn: str, bop: object, solvedp: object, chunkSize: object, pbn: bool, call: Callable) -> int:
+    c = _chunk(chunkSize, fn)
     return _solve_all(fn, bop, solvedp, pbn, lambda b, s: call(b, s, c))
 
 
+@_dds_function
 def SolveAllChunksBin(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunksBin(struct boards *bop, struct solvedBoards *solvedp, int chunkSize)``."""
     return _solve_chunks("SolveAllChunksBin", bop, solvedp, chunkSize, False, lib.SolveAllChunksBin)
 
 
+@_dds_function
 def SolveAllChunksPBN(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunksPBN(struct boardsPBN *bop, struct solvedBoards *solvedp, int chunkSize)``."""
     return _solve_chunks("SolveAllChunksPBN", bop, solvedp, chunkSize, True, lib.SolveAllChunksPBN)
 
 
+@_dds_function
 def SolveAllChunks(bop: object, solvedp: object, chunkSize: int) -> int:
     """``SolveAllChunks``: DDS's alias for ``SolveAllChunksPBN`` (DDS says: don't use it)."""
     return _solve_chunks("SolveAllChunks", bop, solvedp, chunkSize, True, lib.SolveAllChunks)
@@ -447,34 +578,34 @@ def SolveAllChunks(bop: object, solvedp: object, chunkSize: int) -> int:
 
 
 def _par_call(
-    fn: str, tablep: object, out: object, dealer: int | None, vulnerable: object, call: Callable[..., int]
+    fn: str, tablep: object, out: CData, dealer: int | None, vulnerable: object, call: Callable[..., int]
 ) -> int:
     """Check a par function's table, dealer and vulnerability, then call it (no thread memory used)."""
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     vul = _int(vulnerable, fn, "vulnerable")
-    code, detail = _validate.table_results([list(row) for row in t.resTable])  # type: ignore[attr-defined]
-    if code == RETURN_NO_FAULT and dealer is not None:
-        code, detail = _validate.dealer(dealer)
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vul)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _validate.table_results([list(row) for row in t.resTable])
+    if dealer is not None:
+        _validate.dealer(dealer)
+    _validate.vulnerable(vul)
     args = (t, out, vul) if dealer is None else (t, out, dealer, vul)
-    return _done(fn, call(*args))
+    return check(call(*args), fn)
 
 
+@_dds_function
 def Par(tablep: object, presp: object, vulnerable: int) -> int:
     """``Par(struct ddTableResults *tablep, struct parResults *presp, int vulnerable)``."""
     out = _ptr(presp, "parResults", "Par", "presp")
     return _par_call("Par", tablep, out, None, vulnerable, lib.Par)
 
 
+@_dds_function
 def DealerPar(tablep: object, presp: object, dealer: int, vulnerable: int) -> int:
     """``DealerPar(struct ddTableResults *tablep, struct parResultsDealer *presp, int dealer, int vulnerable)``."""
     out = _ptr(presp, "parResultsDealer", "DealerPar", "presp")
     return _par_call("DealerPar", tablep, out, _int(dealer, "DealerPar", "dealer"), vulnerable, lib.DealerPar)
 
 
+@_dds_function
 def DealerParBin(tablep: object, presp: object, dealer: int, vulnerable: int) -> int:
     """``DealerParBin(struct ddTableResults *tablep, struct parResultsMaster *presp, int dealer, int vulnerable)``."""
     out = _ptr(presp, "parResultsMaster", "DealerParBin", "presp")
@@ -482,7 +613,7 @@ def DealerParBin(tablep: object, presp: object, dealer: int, vulnerable: int) ->
     return _par_call("DealerParBin", tablep, out, d, vulnerable, lib.DealerParBin)
 
 
-def _pair(obj: object, struct: str, fn: str) -> object:
+def _pair(obj: object, struct: str, fn: str) -> CData:
     """A ``struct X[2]`` argument (``sidesRes``)."""
     t = _ctype(obj)
     if t is None or t.kind != "array" or t.item is not ffi.typeof(f"struct {struct}") or t.length < 2:
@@ -490,38 +621,39 @@ def _pair(obj: object, struct: str, fn: str) -> object:
     return obj
 
 
+@_dds_function
 def SidesPar(tablep: object, sidesRes: object, vulnerable: int) -> int:
     """``SidesPar(struct ddTableResults *tablep, struct parResultsDealer sidesRes[2], int vulnerable)``."""
     out = _pair(sidesRes, "parResultsDealer", "SidesPar")
     return _par_call("SidesPar", tablep, out, None, vulnerable, lib.SidesPar)
 
 
+@_dds_function
 def SidesParBin(tablep: object, sidesRes: object, vulnerable: int) -> int:
     """``SidesParBin(struct ddTableResults *tablep, struct parResultsMaster sidesRes[2], int vulnerable)``."""
     out = _pair(sidesRes, "parResultsMaster", "SidesParBin")
     return _par_call("SidesParBin", tablep, out, None, vulnerable, lib.SidesParBin)
 
 
-def _master_ok(pres: object, count: int) -> tuple[int, str | None]:
+def _master_ok(pres: CData, count: int) -> None:
     for j in range(count):
-        m = pres[j]  # type: ignore[index]
+        m = pres[j]
         if not 0 <= m.number <= 10:
-            return lib.RETURN_UNKNOWN_FAULT, f"parResultsMaster[{j}].number {m.number} is not 0..10"
+            field = f"parResultsMaster[{j}].number"
+            raise UnknownFaultError(f"{field} {m.number} is not 0..10", field=field)
         for i in range(m.number):
             c = m.contracts[i]
             if not (0 <= c.underTricks <= 13 and 0 <= c.overTricks <= 13 and 0 <= c.level <= 7
                     and 0 <= c.denom <= 4 and 0 <= c.seats <= 5):  # fmt: skip
-                return (
-                    lib.RETURN_UNKNOWN_FAULT,
-                    f"parResultsMaster[{j}].contracts[{i}] has a field out of range",
-                )
-    return RETURN_NO_FAULT, None
+                field = f"parResultsMaster[{j}].contracts[{i}]"
+                raise UnknownFaultError(f"{field} has a field out of range", field=field)
 
 
 #: Smallest ``resp`` buffer ConvertToDealerTextFormat may write into (10 contracts of text).
 DEALER_TEXT_SIZE = 256
 
 
+@_dds_function
 def ConvertToDealerTextFormat(pres: object, resp: object) -> int:
     """``ConvertToDealerTextFormat(struct parResultsMaster *pres, char *resp)``.
 
@@ -530,15 +662,12 @@ def ConvertToDealerTextFormat(pres: object, resp: object) -> int:
     """
     fn = "ConvertToDealerTextFormat"
     p = _ptr(pres, "parResultsMaster", fn, "pres")
-    t = _ctype(resp)
-    if t is None or t.kind != "array" or t.item is not ffi.typeof("char") or t.length < DEALER_TEXT_SIZE:
-        raise ArgumentError(f"resp must be a char[{DEALER_TEXT_SIZE}] or larger", function=fn)
-    code, detail = _master_ok(p, 1)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.ConvertToDealerTextFormat(p, resp))
+    text = _chars(resp, DEALER_TEXT_SIZE, fn, "resp")
+    _master_ok(p, 1)
+    return check(lib.ConvertToDealerTextFormat(p, text), fn)
 
 
+@_dds_function
 def ConvertToSidesTextFormat(pres: object, resp: object) -> int:
     """``ConvertToSidesTextFormat(struct parResultsMaster *pres, struct parTextResults *resp)``.
 
@@ -547,12 +676,11 @@ def ConvertToSidesTextFormat(pres: object, resp: object) -> int:
     fn = "ConvertToSidesTextFormat"
     p = _pair(pres, "parResultsMaster", fn)
     out = _ptr(resp, "parTextResults", fn, "resp")
-    code, detail = _master_ok(p, 2)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    return _done(fn, lib.ConvertToSidesTextFormat(p, out))
+    _master_ok(p, 2)
+    return check(lib.ConvertToSidesTextFormat(p, out), fn)
 
 
+@_dds_function
 def CalcPar(tableDeal: object, vulnerable: int, tablep: object, presp: object) -> int:
     """``CalcPar(struct ddTableDeal tableDeal, int vulnerable, struct ddTableResults *tablep, struct parResults *presp)`` (deprecated by DDS)."""
     fn = "CalcPar"
@@ -560,15 +688,14 @@ def CalcPar(tableDeal: object, vulnerable: int, tablep: object, presp: object) -
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     out = _ptr(presp, "parResults", fn, "presp")
     vulnerable = _int(vulnerable, fn, "vulnerable")
-    code, detail = _validate.table_deal(_masks(p.cards))
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vulnerable)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.table_deal(_masks(p.cards))
+    _validate.vulnerable(vulnerable)
     with slots.all():
-        return _done(fn, lib.CalcPar(p[0], vulnerable, t, out))
+        return check(lib.CalcPar(p[0], vulnerable, t, out), fn)
 
 
+@_dds_function
 def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: object) -> int:
     """``CalcParPBN(struct ddTableDealPBN tableDealPBN, struct ddTableResults *tablep, int vulnerable, struct parResults *presp)`` (deprecated by DDS)."""
     fn = "CalcParPBN"
@@ -576,44 +703,43 @@ def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: obj
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     out = _ptr(presp, "parResults", fn, "presp")
     vulnerable = _int(vulnerable, fn, "vulnerable")
-    masks, why = _masks_from_pbn(ffi.string(p.cards))
-    if masks is None:
-        return _fail(fn, lib.RETURN_PBN_FAULT, why)
-    code, detail = _validate.table_deal(masks)
-    if code == RETURN_NO_FAULT:
-        code, detail = _validate.vulnerable(vulnerable)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    masks = _masks_from_pbn(ffi.string(p.cards))
+    _validate.table_deal(masks)
+    _validate.vulnerable(vulnerable)
     canon = ffi.new("struct ddTableDealPBN *", {"cards": _canonical_pbn(masks)})
     with slots.all():
-        return _done(fn, lib.CalcParPBN(canon[0], t, vulnerable, out))
+        return check(lib.CalcParPBN(canon[0], t, vulnerable, out), fn)
 
 
 # -- play analysis ----------------------------------------------------------------------
 
 
-def _pbn_play(text: bytes, number: int) -> tuple[list[int], list[int]] | None:
-    """Suits and ranks of a playTracePBN string; None if it is not ``number`` two-character cards."""
+def _pbn_play(text: bytes, number: int) -> tuple[list[int], list[int]]:
+    """Suits and ranks of a playTracePBN string of ``number`` two-character cards."""
     s = text.decode("ascii", "replace")
-    if len(s) % 2 or number < 0 or 2 * number > len(s):
-        return None
+    if len(s) % 2 or not 0 <= number <= 52 or 2 * number > len(s):
+        raise PlayFaultError(f"playPBN.cards does not hold {number} cards like 'SA'", field="cards")
     try:
         cards = [Card.parse(s[i : i + 2]) for i in range(0, 2 * number, 2)]
     except DDSError:
-        return None
+        raise PlayFaultError(f"playPBN.cards does not hold {number} cards like 'SA'", field="cards") from None
     return [c.suit for c in cards], [c.rank for c in cards]
 
 
-def _play_checks(dl: object, masks: list[list[int]], suits: list[int], ranks: list[int]) -> tuple:
-    code, detail = _board_checks(dl, -1, 1, 1, masks)
-    if code != RETURN_NO_FAULT:
-        return code, detail
-    return _validate.play_trace(
-        dl.trump, dl.first, list(dl.currentTrickSuit), list(dl.currentTrickRank),  # type: ignore[attr-defined]
-        masks, suits, ranks,
-    )  # fmt: skip
+def _bin_play(trace: CData) -> tuple[list[int], list[int]]:
+    n = trace.number
+    if not 0 <= n <= 52:
+        raise PlayFaultError(f"play.number {n} is not 0..52", field="number")
+    return list(trace.suit[0:n]), list(trace.rank[0:n])
 
 
+def _play_checks(dl: CData, masks: list[list[int]], suits: list[int], ranks: list[int]) -> None:
+    _board_checks(dl, -1, 1, 1, masks)
+    _validate.play_trace(dl.trump, dl.first, list(dl.currentTrickSuit), list(dl.currentTrickRank), masks, suits, ranks)
+
+
+@_dds_function
 def AnalysePlayBin(dl: object, play: object, solved: object, thrId: int) -> int:
     """``AnalysePlayBin(struct deal dl, struct playTraceBin play, struct solvedPlay *solved, int thrId)``."""
     fn = "AnalysePlayBin"
@@ -621,19 +747,14 @@ def AnalysePlayBin(dl: object, play: object, solved: object, thrId: int) -> int:
     pl = _ptr(play, "playTraceBin", fn, "play")
     out = _ptr(solved, "solvedPlay", fn, "solved")
     thrId = _int(thrId, fn, "thrId")
-    code, detail = _validate.thread_index(thrId, slots.count)
-    if code == RETURN_NO_FAULT:
-        n = pl.number
-        if not 0 <= n <= 52:
-            code, detail = lib.RETURN_PLAY_FAULT, f"play.number {n} is not 0..52"
-        else:
-            code, detail = _play_checks(p, _masks(p.remainCards), list(pl.suit[0:n]), list(pl.rank[0:n]))
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.thread_index(thrId, slots.count)
+    _play_checks(p, _masks(p.remainCards), *_bin_play(pl))
     with slots.slot(thrId):
-        return _done(fn, lib.AnalysePlayBin(p[0], pl[0], out, thrId))
+        return check(lib.AnalysePlayBin(p[0], pl[0], out, thrId), fn)
 
 
+@_dds_function
 def AnalysePlayPBN(dlPBN: object, playPBN: object, solvedp: object, thrId: int) -> int:
     """``AnalysePlayPBN(struct dealPBN dlPBN, struct playTracePBN playPBN, struct solvedPlay *solvedp, int thrId)``."""
     fn = "AnalysePlayPBN"
@@ -641,64 +762,54 @@ def AnalysePlayPBN(dlPBN: object, playPBN: object, solvedp: object, thrId: int) 
     pl = _ptr(playPBN, "playTracePBN", fn, "playPBN")
     out = _ptr(solvedp, "solvedPlay", fn, "solvedp")
     thrId = _int(thrId, fn, "thrId")
-    code, detail = _validate.thread_index(thrId, slots.count)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
-    masks, why = _masks_from_pbn(ffi.string(p.remainCards))
-    if masks is None:
-        return _fail(fn, lib.RETURN_PBN_FAULT, why)
-    cards = _pbn_play(ffi.string(pl.cards), pl.number)
-    if cards is None:
-        return _fail(fn, lib.RETURN_PLAY_FAULT, f"playPBN.cards does not hold {pl.number} cards like 'SA'")
-    code, detail = _play_checks(p, masks, *cards)
-    if code != RETURN_NO_FAULT:
-        return _fail(fn, code, detail)
+    _ensure_memory()
+    _validate.thread_index(thrId, slots.count)
+    masks = _masks_from_pbn(ffi.string(p.remainCards))
+    _play_checks(p, masks, *_pbn_play(ffi.string(pl.cards), pl.number))
     canon = ffi.new("struct dealPBN *", p[0])
     canon.remainCards = _canonical_pbn(masks)
     with slots.slot(thrId):
-        return _done(fn, lib.AnalysePlayPBN(canon[0], pl[0], out, thrId))
+        return check(lib.AnalysePlayPBN(canon[0], pl[0], out, thrId), fn)
 
 
 def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: object, pbn: bool) -> int:
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     pl = _ptr(plp, "playTracesPBN" if pbn else "playTracesBin", fn, "plp")
     out = _ptr(solvedp, "solvedPlays", fn, "solvedp")
-    c = _int(chunkSize, fn, "chunkSize")
-    if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
+    c = _chunk(chunkSize, fn)
+    _ensure_memory()
     n = p.noOfBoards
     if n != pl.noOfBoards:
-        return _fail(fn, lib.RETURN_UNKNOWN_FAULT, f"{n} boards but {pl.noOfBoards} play traces")
+        raise UnknownFaultError(f"{n} boards but {pl.noOfBoards} play traces", field="noOfBoards")
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
-        return _fail(fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}")
+        raise TooManyBoardsError(f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}", field="noOfBoards")
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
-    for i in range(n):
+
+    def one(i: int) -> None:
         dl, tr = p.deals[i], pl.plays[i]
         if pbn:
-            masks, why = _masks_from_pbn(ffi.string(dl.remainCards))
-            if masks is None:
-                return _fail(fn, lib.RETURN_PBN_FAULT, f"board {i}: {why}")
+            masks = _masks_from_pbn(ffi.string(dl.remainCards))
             canon.deals[i].remainCards = _canonical_pbn(masks)
             cards = _pbn_play(ffi.string(tr.cards), tr.number)
         else:
             masks = _masks(dl.remainCards)
-            k = tr.number
-            cards = (list(tr.suit[0:k]), list(tr.rank[0:k])) if 0 <= k <= 52 else None
-        if cards is None:
-            return _fail(fn, lib.RETURN_PLAY_FAULT, f"board {i}: play trace is not {tr.number} cards")
-        code, detail = _play_checks(dl, masks, *cards)
-        if code != RETURN_NO_FAULT:
-            return _fail(fn, code, f"board {i}: {detail}")
+            cards = _bin_play(tr)
+        _play_checks(dl, masks, *cards)
+
+    for i in range(n):
+        _in_batch(i, "board", one, i)
     call = lib.AnalyseAllPlaysPBN if pbn else lib.AnalyseAllPlaysBin
     with slots.all():
-        return _done(fn, call(canon, pl, out, c))
+        return check(call(canon, pl, out, c), fn)
 
 
+@_dds_function
 def AnalyseAllPlaysBin(bop: object, plp: object, solvedp: object, chunkSize: int) -> int:
     """``AnalyseAllPlaysBin(struct boards *bop, struct playTracesBin *plp, struct solvedPlays *solvedp, int chunkSize)``."""
     return _analyse_all("AnalyseAllPlaysBin", bop, plp, solvedp, chunkSize, False)
 
 
+@_dds_function
 def AnalyseAllPlaysPBN(bopPBN: object, plpPBN: object, solvedp: object, chunkSize: int) -> int:
     """``AnalyseAllPlaysPBN(struct boardsPBN *bopPBN, struct playTracesPBN *plpPBN, struct solvedPlays *solvedp, int chunkSize)``."""
     return _analyse_all("AnalyseAllPlaysPBN", bopPBN, plpPBN, solvedp, chunkSize, True)
@@ -715,16 +826,51 @@ def SetMaxThreads(userThreads: int) -> None:
     ``RuntimeError`` while any board is being solved.
     """
     n = _int(userThreads, "SetMaxThreads", "userThreads")
-    slots.reconfigure(lambda: lib.SetMaxThreads(n))
+    _apply_settings(lib.SetMaxThreads, n)
+
+
+#: The least ``maxMemoryMB`` DDS 2.9 survives: below it (and for any negative
+#: value) DDS configures no thread memory, prints ``Memory::GetPtr: 0 vs. 0``
+#: and ends the process.  Found by experiment with Debian's DDS 2.9.0 (each
+#: value in a fresh process); tests/test_hostile.py asks DDS again at the
+#: boundary.  0 means "DDS chooses".
+MIN_MEMORY_MB = 24
+
+
+def _physical_memory_mb() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
 
 
 def SetResources(maxMemoryMB: int, maxThreads: int) -> None:
-    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (RuntimeError) while solving."""
-    mem = _int(maxMemoryMB, "SetResources", "maxMemoryMB")
-    thr = _int(maxThreads, "SetResources", "maxThreads")
-    slots.reconfigure(lambda: lib.SetResources(mem, thr))
+    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (RuntimeError) while solving.
+
+    ``maxMemoryMB`` 0 lets DDS choose; otherwise it must be at least
+    :data:`MIN_MEMORY_MB` (DDS ends the process below that) and at most the
+    machine's physical memory (DDS would grow its tables until the machine
+    runs out).  Anything else raises ``InvalidArgumentError`` before DDS sees
+    it.  ``maxThreads`` of 0 or less lets DDS choose.
+    """
+    fn = "SetResources"
+    mem = _int(maxMemoryMB, fn, "maxMemoryMB")
+    thr = _int(maxThreads, fn, "maxThreads")
+    if mem != 0 and not MIN_MEMORY_MB <= mem <= _physical_memory_mb():
+        raise InvalidArgumentError(
+            f"maxMemoryMB {mem} is not 0 (DDS chooses) or {MIN_MEMORY_MB}..{_physical_memory_mb()} "
+            "(DDS ends the process with less, and exhausts the machine with more than it has)",
+            function=fn,
+            field="maxMemoryMB",
+        )
+    _apply_settings(lib.SetResources, mem, thr)
 
 
+def _apply_settings(call: Callable[..., object], *args: int) -> None:
+    with _settings_lock:
+        slots.reconfigure(lambda: call(*args))
+        _settings[:] = [(call, args)]
+        _freed.clear()
+
+
+@_dds_function
 def SetThreading(code: int) -> int:
     """``SetThreading(int code)``: choose DDS's threading system (0 = DDS's default).
 
@@ -734,12 +880,19 @@ def SetThreading(code: int) -> int:
     c = _int(code, "SetThreading", "code")
     result: list[int] = []
     slots.reconfigure(lambda: result.append(lib.SetThreading(c)))
-    return _done("SetThreading", result[0])
+    return check(result[0], "SetThreading")
 
 
 def FreeMemory() -> None:
-    """``FreeMemory()``: DDS gives back its thread memory; refused (RuntimeError) while solving."""
-    slots.reconfigure(lib.FreeMemory)
+    """``FreeMemory()``: DDS gives back its thread memory; refused (RuntimeError) while solving.
+
+    DDS 2.9 crashes on the next solve after ``FreeMemory``; ddsbind gives DDS
+    its thread memory back (re-applying the last ``SetMaxThreads`` or
+    ``SetResources``) before the next call that solves.
+    """
+    with _settings_lock:
+        slots.reconfigure(lib.FreeMemory)
+        _freed.set()
 
 
 def GetDDSInfo(info: object) -> None:
@@ -749,10 +902,8 @@ def GetDDSInfo(info: object) -> None:
 
 def ErrorMessage(code: int, line: object) -> None:
     """``ErrorMessage(int code, char line[80])``: DDS's text for ``code`` into ``line``."""
-    t = _ctype(line)
-    if t is None or t.kind != "array" or t.item is not ffi.typeof("char") or t.length < 80:
-        raise ArgumentError("line must be a char[80] (ffi.new('char[80]'))", function="ErrorMessage")
-    lib.ErrorMessage(_int(code, "ErrorMessage", "code"), line)
+    text = _chars(line, 80, "ErrorMessage", "line")
+    lib.ErrorMessage(_int(code, "ErrorMessage", "code"), text)
 
 
 __all__ = [
@@ -796,6 +947,8 @@ __all__ = [
     "SolveBoard",
     "SolveBoardPBN",
     "ffi",
+    "MIN_MEMORY_MB",
     "last_error",
     "max_tables",
+    "raising",
 ]

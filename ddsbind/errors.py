@@ -12,13 +12,20 @@ sees the same error whether DDS or ddsbind found the fault -- but ddsbind
 finds it first: DDS writes ``dump.txt`` into the current directory on every
 input error, and some bad inputs crash it.
 
+This module does not load DDS when imported: the codes, the code-to-class
+table and DDS's message text are read from the compiled module the first
+time they are needed, so ``ddsbind.formats`` (which raises
+:class:`FormatError` and the deal errors) works where DDS is not installed.
+
 :class:`FormatError` (bad bytes in a file format) is not a DDS error and has
 no DDS code.
 """
 
 from __future__ import annotations
 
-from ddsbind import _binding
+import functools
+from types import ModuleType
+from typing import Any
 
 __all__ = [
     "ArgumentError",
@@ -57,6 +64,29 @@ __all__ = [
 ]
 
 
+def _native() -> ModuleType:
+    """``ddsbind._binding``, imported on first use (it loads DDS)."""
+    from ddsbind import _binding
+
+    return _binding
+
+
+class _ClassCode:
+    """The class-level DDS code, read from the compiled module's ``RETURN_*`` constant on first access.
+
+    A non-data descriptor: an instance that was given its own code (``code=``)
+    keeps it in its ``__dict__``, which wins over the class's.
+    """
+
+    def __get__(self, obj: object, owner: type[DDSError]) -> int:
+        return _code_of(owner._code_name)
+
+
+@functools.cache
+def _code_of(name: str) -> int:
+    return _native().constant(name)
+
+
 class DDSError(Exception):
     """A DDS status code other than success.
 
@@ -69,25 +99,85 @@ class DDSError(Exception):
         ddsbind's validation found the fault.
     dds_message : str
         DDS's own text for the code (``ErrorMessage``).
+    reason : str or None
+        What exactly is wrong, when ddsbind knows, without the position.
+    index : int or None
+        Which board, table or deal of a batch is at fault (0-based), when the
+        call took several; ``item`` names what the index counts.
+    card : str or None
+        The card at fault (``"SA"``), when one card is.
+    field : str or None
+        The struct field or argument at fault (``"target"``,
+        ``"remainCards[0][0]"``), when one is.
     detail : str or None
-        What exactly is wrong, when ddsbind knows (card, field, index).
+        ``reason``, prefixed with ``"<item> <index>: "`` when the index is known.
     """
 
-    #: Class-level code; set from the compiled module's RETURN_* constants.
-    code: int = 0
+    code: int = _ClassCode()  # type: ignore[assignment]
     _code_name: str = "RETURN_UNKNOWN_FAULT"
     #: False for classes that share another class's code (not looked up by code).
     _in_table: bool = True
 
-    def __init__(self, detail: str | None = None, *, function: str | None = None, code: int | None = None):
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        function: str | None = None,
+        code: int | None = None,
+        index: int | None = None,
+        item: str | None = None,
+        card: str | None = None,
+        field: str | None = None,
+    ):
+        super().__init__(detail)
         if code is not None:
             self.code = code
         self.function = function
-        self.detail = detail
-        self.dds_message = _binding.error_message(self.code)
-        where = f"{function}: " if function else ""
-        tail = f": {detail}" if detail else ""
-        super().__init__(f"{where}{self.dds_message} (DDS code {self.code}){tail}")
+        self.reason = detail
+        self.index = index
+        self.item = item
+        self.card = card
+        self.field = field
+
+    def at(self, index: int, item: str) -> DDSError:
+        """Record that the fault is in ``item`` number ``index`` of a batch; returns ``self``.
+
+        A position already recorded (a play within a board) moves into
+        ``reason``, so the message keeps both: ``"board 2: play 5: ..."``.
+        """
+        if self.index is not None and self.item is not None and self.item != item:
+            self.reason = f"{self.item} {self.index}: {self.reason}"
+        self.index = index
+        self.item = item
+        return self
+
+    @property
+    def detail(self) -> str | None:
+        if self.index is None or self.item is None:
+            return self.reason
+        return f"{self.item} {self.index}: {self.reason}"
+
+    @property
+    def dds_message(self) -> str:
+        return _native().error_message(self.code)
+
+    def __str__(self) -> str:
+        where = f"{self.function}: " if self.function else ""
+        tail = f": {self.detail}" if self.detail else ""
+        try:
+            return f"{where}{self.dds_message} (DDS code {self.code}){tail}"
+        except ImportError:
+            # No compiled DDS (a formats-only install): the class's own summary instead of DDS's text.
+            summary = (type(self).__doc__ or type(self).__name__).strip().splitlines()[0]
+            return f"{where}{summary}{tail}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = {k: v for k, v in self.__dict__.items()}
+        return (_rebuild, (type(self), self.reason), state)
+
+
+def _rebuild(cls: type[DDSError], reason: str | None) -> DDSError:
+    return cls(reason)
 
 
 class UnknownFaultError(DDSError, RuntimeError):
@@ -259,7 +349,8 @@ class ChunkSizeError(DDSError, ValueError):
 
 
 class ArgumentError(DDSError, TypeError):
-    """An argument of the wrong type for a DLL-layer function (not a struct of the right kind).
+    """An argument of the wrong type: not a struct of the right kind (or NULL, or too short) for a
+    DLL-layer function, or not a deal at all for the Pythonic layer.
 
     Carries DDS's general-error code (-1); DDS itself cannot see this fault,
     since the call never gets that far.
@@ -298,29 +389,32 @@ class FormatError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
-def _all_subclasses(cls: type) -> list[type]:
-    out = []
+def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:
+    out: list[type[DDSError]] = []
     for sub in cls.__subclasses__():
         out.append(sub)
         out.extend(_all_subclasses(sub))
     return out
 
 
-_BY_CODE: dict[int, type[DDSError]] = {}
-for _cls in _all_subclasses(DDSError):
-    if _cls._code_name:
-        _cls.code = _binding.constant(_cls._code_name)
-    if _cls._in_table:
-        _BY_CODE[_cls.code] = _cls
+@functools.cache
+def _by_code() -> dict[int, type[DDSError]]:
+    """The code-to-class table, built from the compiled module on first use."""
+    return {cls.code: cls for cls in _all_subclasses(DDSError) if cls._in_table}
 
 
 def error_class(code: int) -> type[DDSError]:
     """The :class:`DDSError` subclass for a DDS return code (``DDSError`` if unknown)."""
-    return _BY_CODE.get(code, DDSError)
+    return _by_code().get(code, DDSError)
 
 
 def check(rc: int, function: str, detail: str | None = None) -> int:
     """Return ``rc`` if it is DDS's success code, else raise its error class."""
-    if rc == _binding.RETURN_NO_FAULT:
+    if rc == _no_fault():
         return rc
     raise error_class(rc)(detail, function=function, code=rc)
+
+
+@functools.cache
+def _no_fault() -> int:
+    return _native().RETURN_NO_FAULT

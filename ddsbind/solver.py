@@ -14,24 +14,23 @@ released.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from ddsbind import dll
-from ddsbind._binding import slots
+from ddsbind import _holdings, dll
+from ddsbind._binding import CData, slots
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import (
+    ArgumentError,
     CardCountError,
+    DDSError,
     DuplicateCardsError,
     InvalidArgumentError,
-    PBNError,
     PlayedCardError,
     PlayFaultError,
-    check,
-    error_class,
 )
 
 __all__ = [
@@ -69,11 +68,6 @@ def parse_vulnerability(vul: int | str) -> int:
     return v
 
 
-def _raise_last(rc: int, function: str) -> None:
-    code, fn, detail = dll.last_error()
-    check(rc, function, detail if fn == function and code == rc else None)
-
-
 # -- solve_board -------------------------------------------------------------------
 
 
@@ -104,8 +98,12 @@ class Solutions:
 
     @property
     def best_score(self) -> int:
-        """The highest score among the returned cards (the DD result with solutions=3)."""
-        return max(c.score for c in self.cards)
+        """The highest score among the returned cards (the DD result with solutions=3).
+
+        -1 when DDS returned no card: with a ``target``, that no card reaches
+        it (DDS's own score for "target not reached").
+        """
+        return max((c.score for c in self.cards), default=-1)
 
     def score_of(self, card: Card | str) -> int:
         """The score of ``card`` or of the returned card it is equivalent to."""
@@ -115,30 +113,30 @@ class Solutions:
                 return sc.score
         raise KeyError(f"{c} is not among the returned cards or their equivalents")
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[ScoredCard]:
         return iter(self.cards)
 
     def __len__(self) -> int:
         return len(self.cards)
 
 
-def _decode_future(fut: object) -> Solutions:
+def _decode_future(fut: CData) -> Solutions:
     out = []
-    for i in range(fut.cards):  # type: ignore[attr-defined]
-        s = fut.suit[i]  # type: ignore[attr-defined]
-        eq = fut.equals[i]  # type: ignore[attr-defined]
+    for i in range(fut.cards):
+        s = fut.suit[i]
+        eq = fut.equals[i]
         equals = tuple(Card(s, r) for r in range(14, 1, -1) if eq >> r & 1)
-        out.append(ScoredCard(Card(s, fut.rank[i]), fut.score[i], equals))  # type: ignore[attr-defined]
-    return Solutions(tuple(out), fut.nodes)  # type: ignore[attr-defined]
+        out.append(ScoredCard(Card(s, fut.rank[i]), fut.score[i], equals))
+    return Solutions(tuple(out), fut.nodes)
 
 
-def _fill_deal(dl: object, deal: Deal, trump: int, first: int, current_trick: Sequence[Card]) -> None:
-    dl.trump = trump  # type: ignore[attr-defined]
-    dl.first = first  # type: ignore[attr-defined]
-    dl.remainCards = deal.remain_cards.tolist()  # type: ignore[attr-defined]
+def _fill_deal(dl: CData, deal: Deal, trump: int, first: int, current_trick: Sequence[Card]) -> None:
+    dl.trump = trump
+    dl.first = first
+    dl.remainCards = deal.remain_cards.tolist()
     for k, c in enumerate(current_trick):
-        dl.currentTrickSuit[k] = c.suit  # type: ignore[attr-defined]
-        dl.currentTrickRank[k] = c.rank  # type: ignore[attr-defined]
+        dl.currentTrickSuit[k] = c.suit
+        dl.currentTrickRank[k] = c.rank
 
 
 def _as_deal(deal: Deal | str | ArrayLike) -> Deal:
@@ -148,7 +146,7 @@ def _as_deal(deal: Deal | str | ArrayLike) -> Deal:
         return Deal.from_pbn(deal)
     if isinstance(deal, np.ndarray | list | tuple):
         return Deal(deal)
-    raise PBNError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
+    raise ArgumentError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
 
 
 def _trick(deal: Deal, first: Seat, cards: Iterable[Card | str], function: str) -> tuple[Card, ...]:
@@ -166,6 +164,15 @@ def _trick(deal: Deal, first: Seat, cards: Iterable[Card | str], function: str) 
             raise PlayedCardError(f"{c} is on the current trick and still held by {holder.name}", function=function)
     if len(set(out)) != len(out):
         raise DuplicateCardsError("the same card is played twice to the current trick", function=function)
+    for k in range(1, len(out)):
+        player = first.next(k)
+        led = out[0].suit
+        if out[k].suit != led and deal.remain_cards[player, led]:
+            raise PlayFaultError(
+                f"current trick: {player.name} plays {out[k]} but holds {_holdings.SUITS[led]} (revoke)",
+                function=function,
+                card=str(out[k]),
+            )
     lengths = deal.hand_lengths
     expected = [max(lengths)] * 4
     for k in range(len(out)):
@@ -224,15 +231,14 @@ def solve_board(
     1
     """
     d = _as_deal(deal)
-    leader = Seat.parse(first)
+    leader = Seat.parse(first, "first")
     trick = _trick(d, leader, current_trick, "SolveBoard")
     dl = dll.deal()
     _fill_deal(dl, d, Strain.parse(trump), leader, trick)
     fut = dll.futureTricks()
+    dll._ensure_memory()
     with slots.any() as thread:
-        rc = dll.SolveBoard(dl, target, solutions, mode, fut, thread)
-    if rc != dll.RETURN_NO_FAULT:
-        _raise_last(rc, "SolveBoard")
+        dll.raising.SolveBoard(dl, target, solutions, mode, fut, thread)
     return _decode_future(fut)
 
 
@@ -250,13 +256,16 @@ class DDTable:
     __slots__ = ("_t",)
 
     def __init__(self, tricks: ArrayLike) -> None:
-        t = np.array(tricks, dtype=np.int8)
-        if t.shape != (5, 4):
-            raise InvalidArgumentError(f"a DD table has shape (5 strains, 4 declarers), got {t.shape}")
+        a = np.asarray(tricks)
+        if a.shape != (5, 4):
+            raise InvalidArgumentError(f"a DD table has shape (5 strains, 4 declarers), got {a.shape}")
+        if a.dtype.kind not in "iu" or a.min() < 0 or a.max() > 13:
+            raise InvalidArgumentError(f"a DD table holds trick counts 0..13, got {a.tolist()}")
+        t = a.astype(np.int8)
         t.setflags(write=False)
         self._t = t
 
-    def __array__(self, dtype: object = None, copy: object = None) -> NDArray[np.int8]:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[np.int8]:
         return self._t.astype(dtype or np.int8, copy=True)
 
     @property
@@ -287,18 +296,90 @@ class DDTable:
 
 
 def _table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
+    """``(N, 4, 4)`` uint32 masks of the deals; a fault names the deal by its index."""
     if isinstance(deals, np.ndarray):
-        masks = deals.astype(np.uint32, copy=False)
-        if masks.ndim != 3 or masks.shape[1:] != (4, 4):
-            raise InvalidArgumentError(f"deal masks must have shape (N, 4, 4), got {masks.shape}")
-        return masks
-    return np.stack([_as_deal(d).remain_cards for d in deals]) if len(deals) else np.zeros((0, 4, 4), np.uint32)
+        if deals.ndim != 3 or deals.shape[1:] != (4, 4):
+            raise InvalidArgumentError(f"deal masks must have shape (N, 4, 4), got {deals.shape}")
+        if deals.dtype.kind not in "iu":
+            raise InvalidArgumentError(f"deal masks must be integers, got dtype {deals.dtype}")
+        # Refuse, not wrap: an int64 mask beyond 16 bits is not a holding.
+        stray = (deals < 0) | (deals > _holdings.FULL_SUIT)
+        stray |= (deals & np.asarray(_holdings.FULL_SUIT, deals.dtype)) != deals
+        bad = np.flatnonzero(stray.any(axis=(1, 2)))
+        if bad.size:
+            i = int(bad[0])
+            fault = _holdings.stray_bits(deals[i].tolist())
+            assert fault is not None  # the record has a stray bit
+            raise fault.at(i, "deal")
+        return deals.astype(np.uint32, copy=False)
+    if isinstance(deals, str) or not isinstance(deals, Sequence):
+        raise ArgumentError(f"deals must be a sequence of deals or an (N, 4, 4) array, got {type(deals).__name__}")
+    out = np.zeros((len(deals), 4, 4), np.uint32)
+    for i, d in enumerate(deals):
+        try:
+            out[i] = _as_deal(d).remain_cards
+        except DDSError as exc:
+            raise exc.at(i, "deal") from None
+    return out
 
 
-def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
-    """``(N, 4, 4)`` masks -> ``(N, 5, 4)`` tables via CalcAllTables, in calls of ``max_tables(5)``."""
+def _hand_lengths(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
+    """``(N, 4)`` cards per hand, counted in bulk."""
+    bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u4").view(np.uint8), axis=-1)
+    return bits.reshape(len(masks), 4, -1).sum(axis=-1, dtype=np.int64)
+
+
+def _ending_table(masks: NDArray[np.uint32]) -> NDArray[np.int8]:
+    """The DD table of an ending (equal hands of fewer than 13 cards), through SolveBoard.
+
+    DDS's table functions count 13 tricks whatever the deal holds; here each
+    entry is the tricks left minus the best the defence takes when the
+    declarer's left-hand opponent leads.
+    """
+    deal = Deal(masks)
+    tricks_left = deal.hand_lengths[0]
+    table = np.empty((5, 4), np.int8)
+    for strain in Strain:
+        for declarer in Seat:
+            leader = declarer.next()
+            defence = solve_board(deal, strain, leader, solutions=1).best_score
+            table[strain, declarer] = tricks_left - defence
+    return table
+
+
+def _check_table_deals(masks: NDArray[np.uint32], lengths: NDArray[np.int64]) -> None:
+    """Endings are solved, not refused; a deal whose hands differ in length has no DD table."""
+    uneven = np.flatnonzero((lengths != lengths[:, :1]).any(axis=1) | (lengths[:, 0] == 0))
+    if uneven.size:
+        i = int(uneven[0])
+        Deal(masks[i])  # raises for a deal that is no deal at all (duplicates, no cards)
+        raise CardCountError(
+            "hands hold N={} E={} S={} W={} cards; a DD table needs equal hands".format(*lengths[i].tolist()),
+            function="CalcAllTables",
+            field="cards",
+        ).at(i, "deal")
+
+
+def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
+    """``(N, 4, 4)`` masks -> ``(N, 5, 4)`` tables via CalcAllTables, in calls of ``max_tables(5)``.
+
+    Full deals go to DDS's batch solver; endings (fewer than 13 cards a hand)
+    are solved board by board (see :func:`_ending_table`).
+    """
     n = len(masks)
     out = np.empty((n, 5, 4), dtype=np.int8)
+    lengths = _hand_lengths(masks)
+    full = (lengths == 13).all(axis=1)
+    if not full.all():
+        _check_table_deals(masks, lengths)
+        for i in np.flatnonzero(~full):
+            try:
+                out[i] = _ending_table(masks[i])
+            except DDSError as exc:
+                raise exc.at(int(i), "deal") from None
+        if progress is not None:
+            progress(int((~full).sum()))
+    where = np.flatnonzero(full)
     step = dll.max_tables(5)
     tdeals = dll.ddTableDeals()
     res = dll.ddTablesRes()
@@ -306,19 +387,18 @@ def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | No
     no_filter = [0, 0, 0, 0, 0]
     deal_view = np.frombuffer(dll.ffi.buffer(tdeals.deals), dtype=np.uint32).reshape(-1, 4, 4)
     res_view = np.frombuffer(dll.ffi.buffer(res.results), dtype=np.int32).reshape(-1, 5, 4)
-    for start in range(0, n, step):
-        chunk = masks[start : start + step]
+    for start in range(0, len(where), step):
+        chunk = where[start : start + step]
         k = len(chunk)
-        deal_view[:k] = chunk
+        deal_view[:k] = masks[chunk]
         tdeals.noOfTables = k
-        rc = dll.CalcAllTables(tdeals, -1, no_filter, res, pres)
-        if rc != dll.RETURN_NO_FAULT:
-            _, _, detail = dll.last_error()
-            if detail and detail.startswith("table "):
-                idx, _, rest = detail[6:].partition(":")
-                detail = f"deal {start + int(idx)}:{rest}"
-            raise error_class(rc)(detail, function="CalcAllTables", code=rc)
-        out[start : start + k] = res_view[:k]
+        try:
+            dll.raising.CalcAllTables(tdeals, -1, no_filter, res, pres)
+        except DDSError as exc:
+            if exc.index is not None:
+                exc.at(int(chunk[exc.index]), "deal")
+            raise
+        out[chunk] = res_view[:k]
         if progress is not None:
             progress(k)
     return out
@@ -328,28 +408,34 @@ def dd_table(deal: Deal | str) -> DDTable:
     """The double-dummy table of one deal (DDS's ``CalcDDtable``).
 
     Returns a :class:`DDTable`; ``numpy.asarray`` of it is ``(5, 4)``, strains
-    S H D C NT by declarers N E S W.
+    S H D C NT by declarers N E S W: the tricks declarer takes.  An ending
+    (every hand holding the same number of cards, fewer than 13) gets its
+    table from ``SolveBoard`` (out of the tricks left); hands of different
+    lengths raise ``CardCountError``.
     """
     d = _as_deal(deal)
+    if not d.is_full:
+        return DDTable(_calc_tables(d.remain_cards[np.newaxis])[0])
     tdeal = dll.ddTableDeal(cards=d.remain_cards.tolist())
     res = dll.ddTableResults()
-    rc = dll.CalcDDtable(tdeal, res)
-    if rc != dll.RETURN_NO_FAULT:
-        _raise_last(rc, "CalcDDtable")
+    dll._ensure_memory()
+    dll.raising.CalcDDtable(tdeal, res)
     return DDTable([list(row) for row in res.resTable])
 
 
 def dd_tables(
     deals: Sequence[Deal | str] | ArrayLike,
     *,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[DDTable]:
     """Double-dummy tables of any number of deals, solved with DDS's own threads.
 
     ``deals`` is a sequence of ``Deal`` objects or PBN strings, or an
     ``(N, 4, 4)`` remainCards array.  Calls ``CalcAllTables`` as often as
     needed, each with as many tables as DDS takes in one call; ``progress``
-    is called with the number of deals finished after each call.
+    is called with the number of deals finished after each call.  Endings
+    are solved as in :func:`dd_table`.  A bad deal raises its ``DDSError``
+    with ``index`` set to its position in ``deals``.
 
     Returns a list of :class:`DDTable` in input order.
     """
@@ -357,8 +443,13 @@ def dd_tables(
     return [DDTable(t) for t in arr]
 
 
-def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
-    """As :func:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
+def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
+    """As :func:`dd_tables`, array in, array out: ``(N, 4, 4)`` integer masks -> ``(N, 5, 4)`` int8.
+
+    Masks must be integers with bits only at ranks 2..14 (floats, negative
+    values and wider bits raise ``SuitOrRankError`` / ``InvalidArgumentError``
+    naming the deal; nothing is wrapped into range).
+    """
     return _calc_tables(_table_masks(np.asarray(masks)), progress)
 
 
@@ -388,20 +479,21 @@ class DealerPar:
     contracts: tuple[str, ...]
 
 
-def _results(table: DDTable | ArrayLike) -> object:
-    t = np.asarray(table)
-    if t.shape != (5, 4):
-        raise InvalidArgumentError(f"a DD table has shape (5, 4) in DDS order, got {t.shape}")
-    return dll.ddTableResults(resTable=t.astype(int).tolist())
+def _results(table: DDTable | ArrayLike) -> CData:
+    t = table if isinstance(table, DDTable) else DDTable(table)
+    return dll.ddTableResults(resTable=t.array.tolist())
 
 
 def par(table: DDTable | ArrayLike, vulnerable: int | str) -> Par:
-    """Par score and contracts of a DD table (DDS's ``Par``)."""
+    """Par score and contracts of a DD table (DDS's ``Par``).
+
+    The table must be of a full deal (13 tricks): DDS's par bids for 13
+    tricks, so the table of an ending has no par.  Entries must be 0..13
+    (``InvalidArgumentError`` otherwise).
+    """
     res = _results(table)
     out = dll.parResults()
-    rc = dll.Par(res, out, parse_vulnerability(vulnerable))
-    if rc != dll.RETURN_NO_FAULT:
-        _raise_last(rc, "Par")
+    dll.raising.Par(res, out, parse_vulnerability(vulnerable))
     s = dll.ffi.string
     return Par(
         (s(out.parScore[0]).decode(), s(out.parScore[1]).decode()),
@@ -413,9 +505,7 @@ def dealer_par(table: DDTable | ArrayLike, dealer: Seat | int | str, vulnerable:
     """Par when ``dealer`` bids first (DDS's ``DealerPar``); score from NS's view."""
     res = _results(table)
     out = dll.parResultsDealer()
-    rc = dll.DealerPar(res, out, Seat.parse(dealer), parse_vulnerability(vulnerable))
-    if rc != dll.RETURN_NO_FAULT:
-        _raise_last(rc, "DealerPar")
+    dll.raising.DealerPar(res, out, Seat.parse(dealer, "dealer"), parse_vulnerability(vulnerable))
     return DealerPar(out.score, tuple(dll.ffi.string(out.contracts[i]).decode() for i in range(out.number)))
 
 
@@ -450,24 +540,53 @@ def analyse_play(
 
     ``plays`` is a string of two-character cards (``"C4CACJ..."``, suit then
     rank, as in the reference files' PLAY lines) or a list of cards, starting
-    with the card led by ``first``.  The values are tricks for declarer's side
-    (declarer sits to the right of the opening leader), as DDS gives them:
-    one more value than cards analysed.
+    with the next card of the trick led by ``first``.  The values are tricks
+    for declarer's side (declarer sits to the right of ``first``, the leader
+    of the current trick), counted from the start of the current trick:
+    always ``len(plays) + 1`` values.
+
+    With cards already on the current trick (``current_trick``, in play
+    order from ``first``; the deal no longer holds them), the answer is
+    defined as the analysis of the same position with those cards still in
+    the hands and played out first, with their values dropped: so
+    ``analyse_play(before, t, f, trick + plays)[len(trick):] ==
+    analyse_play(after, t, f, plays, current_trick=trick)``.
+
+    Raises ``PlayFaultError`` naming the card for a card not held by the
+    player to play, or a revoke.
     """
     d = _as_deal(deal)
     cards = _plays(plays)
-    leader = Seat.parse(first)
-    dl = dll.deal()
-    _fill_deal(dl, d, Strain.parse(trump), leader, _trick(d, leader, current_trick, "AnalysePlayBin"))
-    trace = dll.playTraceBin(number=len(cards))
+    leader = Seat.parse(first, "first")
+    strain = Strain.parse(trump)
+    trick = _trick(d, leader, current_trick, "AnalysePlayBin")
+    if trick:
+        # DDS's AnalysePlay starts its values at the current trick's lead; hand the trick's
+        # cards back to their players and play them out, so every position is DDS's own.
+        masks = d.remain_cards.copy()
+        for k, c in enumerate(trick):
+            masks[leader.next(k), c.suit] |= 1 << c.rank
+        d = Deal(masks)
+    cards = [*trick, *cards]
     if len(cards) > 52:
         raise PlayFaultError(f"{len(cards)} cards in the play; at most 52", function="AnalysePlayBin")
+    dl = dll.deal()
+    _fill_deal(dl, d, strain, leader, ())
+    trace = dll.playTraceBin(number=len(cards))
     for i, c in enumerate(cards):
         trace.suit[i] = c.suit
         trace.rank[i] = c.rank
     solved = dll.solvedPlay()
-    with slots.any() as thread:
-        rc = dll.AnalysePlayBin(dl, trace, solved, thread)
-    if rc != dll.RETURN_NO_FAULT:
-        _raise_last(rc, "AnalysePlayBin")
-    return list(solved.tricks[0 : solved.number])
+    dll._ensure_memory()
+    try:
+        with slots.any() as thread:
+            dll.raising.AnalysePlayBin(dl, trace, solved, thread)
+    except DDSError as exc:
+        if exc.item == "play" and exc.index is not None and trick:
+            # Number the plays as the caller did (the trick's cards were played first here).
+            if exc.index >= len(trick):
+                exc.index -= len(trick)
+            else:
+                exc.item = "current trick card"
+        raise
+    return list(solved.tricks[len(trick) : solved.number])

@@ -141,7 +141,8 @@ def _source_config(tree: Path) -> dict:
         "extra_compile_args": flags,
         "extra_link_args": link,
         "libraries": ["stdc++"],
-        "source": '#include <stdbool.h>\n#include "dll.h"\n' + GLUE + POPEN_WRAP,
+        "header": '#include <stdbool.h>\n#include "dll.h"\n',
+        "glue": GLUE + POPEN_WRAP,
     }
 
 
@@ -149,11 +150,15 @@ def _configure() -> dict:
     tree = os.environ.get("DDS_SOURCE_DIR")
     if tree:
         return _source_config(Path(tree).expanduser().resolve())
-    return {"libraries": ["dds"], "source": "#include <dds/dll.h>\n" + GLUE}
+    return {"libraries": ["dds"], "header": "#include <dds/dll.h>\n", "glue": GLUE}
 
 
 _cfg = _configure()
-ffibuilder.set_source("ddsbind._dds", _cfg.pop("source"), **_cfg)
+ffibuilder.set_source(
+    "ddsbind._dds",
+    _cfg["header"] + _cfg["glue"],
+    **{k: v for k, v in _cfg.items() if k not in ("header", "glue")},
+)
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)

@@ -24,7 +24,7 @@ def _run_together(n: int, fn):
 
 
 def test_many_threads_solve_board_like_serial(list100):
-    """Eight threads (more than DDS's thread memories) solving at once get the serial answers."""
+    """Sixteen threads (more than DDS's thread memories) solving at once get the serial answers."""
     hands = list100[:16]
     serial = [ddsbind.solve_board(h.deal, h.trump, h.first) for h in hands]
     parallel = _run_together(16, lambda i: ddsbind.solve_board(hands[i].deal, hands[i].trump, hands[i].first))

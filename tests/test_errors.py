@@ -62,3 +62,19 @@ def test_unknown_code_still_raises():
     with pytest.raises(errors.DDSError) as info:
         errors.check(-999, "SolveBoard")
     assert info.value.code == -999
+
+
+def test_errors_carry_position_and_survive_pickling():
+    """index/card/field reach the message and survive pickling (errors cross process pools intact)."""
+    import pickle
+
+    e = errors.DuplicateCardsError("SA is held by both N and E", function="CalcAllTables", card="SA").at(3, "table")
+    assert e.detail == "table 3: SA is held by both N and E"
+    assert str(e).endswith("(DDS code -4): table 3: SA is held by both N and E")
+    back = pickle.loads(pickle.dumps(e))
+    assert type(back) is errors.DuplicateCardsError
+    assert (back.index, back.item, back.card, back.function, back.code, str(back)) == (
+        3, "table", "SA", "CalcAllTables", -4, str(e)
+    )  # fmt: skip
+    nested = errors.PlayFaultError("SK is not held by E", card="SK").at(5, "play").at(2, "board")
+    assert nested.detail == "board 2: play 5: SK is not held by E"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,16 +17,51 @@ from tests.conftest import REPO
 ffi = dll.ffi
 
 
-def test_spec_structs_have_the_dll_layout():
-    """The four structs of the DLL specification have its fields in its order (ints, 4x4 masks)."""
-    assert ffi.sizeof("struct deal") == 4 * (2 + 3 + 3 + 16)
-    assert ffi.offsetof("struct deal", "remainCards") == 4 * 8
-    assert ffi.sizeof("struct futureTricks") == 4 * (2 + 4 * 13)
-    assert ffi.offsetof("struct futureTricks", "score") == 4 * (2 + 3 * 13)
-    # dd_tables views these as flat uint32/int32 arrays:
-    assert ffi.sizeof("struct ddTableDeal") == 4 * 16
-    assert ffi.sizeof("struct ddTableResults") == 4 * 20
-    assert ffi.sizeof("struct ddTableDeals") == 4 + ffi.sizeof("struct ddTableDeal") * len(dll.ddTableDeals().deals)
+def _c_layout(tmp_path) -> dict[str, int]:
+    """sizeof and offsetof of every struct and field of the cdef, as the C compiler computes them from dll.h."""
+    cfg = _builder()._cfg
+    lines = []
+    for name in ffi.list_types()[1]:
+        lines.append(f'printf("struct {name} %zu\\n", sizeof(struct {name}));')
+        for field, _ in ffi.typeof(f"struct {name}").fields:
+            lines.append(f'printf("{name}.{field} %zu\\n", offsetof(struct {name}, {field}));')
+    src = tmp_path / "layout.c"
+    src.write_text(
+        "#include <stdbool.h>\n#include <stddef.h>\n#include <stdio.h>\n"
+        + cfg["header"]
+        + "\nint main(void) {\n"
+        + "\n".join(lines)
+        + "\nreturn 0;\n}\n"
+    )
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to compute the real layout with")
+    exe = tmp_path / "layout"
+    include = [f"-I{d}" for d in cfg.get("include_dirs", [])]
+    subprocess.run([cc, "-x", "c", *include, str(src), "-o", str(exe)], check=True, capture_output=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+    return {key: int(value) for key, value in (line.rsplit(" ", 1) for line in out.splitlines())}
+
+
+def test_struct_layouts_equal_the_real_header(tmp_path):
+    """Every struct of native/dds_api.h has the size and field offsets the C compiler gives dll.h's struct."""
+    want = _c_layout(tmp_path)
+    got = {}
+    for name in ffi.list_types()[1]:
+        got[f"struct {name}"] = ffi.sizeof(f"struct {name}")
+        for field, _ in ffi.typeof(f"struct {name}").fields:
+            got[f"{name}.{field}"] = ffi.offsetof(f"struct {name}", field)
+    assert len(want) > 25 * 2
+    assert got == want
+
+
+def test_table_structs_are_flat_arrays():
+    """dd_tables views ddTableDeal/ddTableResults as packed 4x4 uint32 and 5x4 int32 arrays."""
+    assert ffi.sizeof("struct ddTableDeal") == 16 * ffi.sizeof("unsigned int")
+    assert ffi.sizeof("struct ddTableResults") == 20 * ffi.sizeof("int")
+    assert ffi.sizeof("struct ddTableDeals") == ffi.offsetof("struct ddTableDeals", "deals") + ffi.sizeof(
+        "struct ddTableDeal"
+    ) * len(dll.ddTableDeals().deals)
 
 
 def test_batch_capacities_come_from_the_header():
@@ -90,7 +127,7 @@ def test_source_tree_build_flags(tmp_path, monkeypatch):
     assert ("DDSBIND_HAVE_SOLVEALLBOARDSBIN", "1") in cfg["define_macros"]
     assert "-Wl,--wrap=popen" in cfg["extra_link_args"]
     assert [(REPO / p).resolve() for p in cfg["sources"]] == [(tmp_path / "src" / "dds.cpp").resolve()]
-    assert cfg["source"].index("<stdbool.h>") < cfg["source"].index('"dll.h"')
+    assert cfg["header"].index("<stdbool.h>") < cfg["header"].index('"dll.h"')
     monkeypatch.setenv("DDS_THREADS", "openmp")
     cfg = builder._source_config(tmp_path)
     assert "-fopenmp" in cfg["extra_compile_args"] and ("DDS_THREADS_OPENMP", "1") in cfg["define_macros"]

@@ -181,7 +181,9 @@ def test_random_pbn_bytes_to_dll_pbn_functions(in_tmp_cwd, raw):
     dl = dll.dealPBN(trump=4, first=0)
     dl.remainCards = raw.replace(b"\0", b" ")
     rc = dll.SolveBoardPBN(dl, -1, 1, 1, dll.futureTricks(), 0)
-    assert rc == dll.RETURN_NO_FAULT or rc < 0
+    if rc != dll.RETURN_NO_FAULT:
+        assert errors.error_class(rc) is not errors.DDSError
+        assert dll.last_error()[:2] == (rc, "SolveBoardPBN")
     assert not (in_tmp_cwd / "dump.txt").exists()
 
 

@@ -1,0 +1,73 @@
+"""The deal and file-format layers work without loading DDS (issue: formats free of DDS)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from tests.conftest import REPO
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+
+
+def test_importing_every_formats_module_does_not_load_dds():
+    """A program that only reads or writes deal files never loads libdds, its exit guard or GetDDSInfo."""
+    proc = _run(
+        """
+        import importlib, pkgutil, sys
+        import ddsbind.formats
+        names = [m.name for m in pkgutil.iter_modules(ddsbind.formats.__path__)]
+        for name in names:
+            importlib.import_module("ddsbind.formats." + name)
+        import ddsbind.deal, ddsbind.errors
+        native = ("ddsbind._dds", "ddsbind._binding", "ddsbind.dll", "ddsbind.solver")
+        loaded = sorted(k for k in sys.modules if k in native)
+        print(len(names), loaded)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    count, loaded = proc.stdout.split(" ", 1)
+    assert int(count) >= 10
+    assert loaded.strip() == "[]"
+
+
+def test_formats_and_deal_errors_work_where_dds_is_missing():
+    """Without a compiled DDS, deals parse, files decode and errors still print their reason."""
+    proc = _run(
+        """
+        import sys
+        sys.modules["ddsbind._dds"] = None  # as if DDS were not installed
+        import numpy as np
+        import ddsbind
+        from ddsbind.formats import zbd
+        d = ddsbind.Deal.random(1)
+        assert (zbd.decode_zbd(zbd.encode_zbd(d.owners()[None])) == d.owners()).all()
+        try:
+            ddsbind.Deal.from_pbn("N:AX... K... Q... J...")
+        except ddsbind.errors.PBNError as exc:
+            print(exc)
+        try:
+            ddsbind.dd_table(d)
+        except ImportError as exc:
+            print("ImportError", "compiled DDS module is missing" in str(exc))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert "'X'" in first and "PBN" in first
+    assert second == "ImportError True"
+
+
+def test_native_names_still_import_from_the_package():
+    """``from ddsbind import dd_table`` and friends keep working although they load lazily."""
+    import ddsbind
+    from ddsbind import DDTable, dd_table, dds_info, solve_board
+
+    assert callable(dd_table) and callable(solve_board) and callable(dds_info)
+    assert ddsbind.DDTable is DDTable
+    assert set(ddsbind.__all__) <= set(dir(ddsbind))

@@ -159,7 +159,7 @@ def _read_record(record: str) -> object:
     """Decode RECORD: a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
     import os
 
-    from ddsbind.formats import cribbage as crib
+    from ddsbind import cribbage as crib
 
     if record == "-":
         return crib.decode(sys.stdin.read())
@@ -174,7 +174,7 @@ def _read_record(record: str) -> object:
 
 
 def _show_session(session: object) -> list[str]:
-    from ddsbind.formats.cribbage import Session
+    from ddsbind.cribbage import Session
 
     assert isinstance(session, Session)
     names = [name or f"player {p}" for p, name in enumerate(session.players)]
@@ -223,7 +223,7 @@ def cribbage_decode(record: str) -> None:
     """Print the session in RECORD (a file, '-' for stdin, or the Code64 text) as JSON."""
     import json
 
-    from ddsbind.formats import cribbage as crib
+    from ddsbind import cribbage as crib
 
     click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))  # type: ignore[arg-type]
 
@@ -234,7 +234,7 @@ def cribbage_encode(json_file: object) -> None:
     """Print the Code64 record of the session in JSON_FILE ('-' for stdin; the form 'decode' prints)."""
     import json
 
-    from ddsbind.formats import cribbage as crib
+    from ddsbind import cribbage as crib
 
     click.echo(crib.encode(crib.from_json(json.load(json_file))))  # type: ignore[arg-type]
 

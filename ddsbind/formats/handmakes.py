@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
 __all__ = ["RECORD_SIZE", "bad_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
@@ -107,11 +107,10 @@ def encode_hand_makes(deals: ArrayLike, hand: ArrayLike, makes: ArrayLike | None
     makes : array_like, shape (N, 5), optional
         DDS strain order S H D C NT, 0..13 or 15; None writes 15 (unknown).
     """
-    owners = zbd._as_owners(deals)
-    n = owners.shape[0]
+    _, seats = full_deals_packed(deals)
+    n = seats.shape[0]
     out = np.zeros((n, RECORD_SIZE), dtype=np.uint8)
-    zbd.zbd_from_owners(owners, out=out[:, :13])
-    zbd.check_packed(out[:, :13])
+    zbd.zbd_from_seats(seats, out=out[:, :13])
     h = np.broadcast_to(np.asarray(hand), (n,))
     if h.size and (h.min() < 0 or h.max() > 3):
         raise ValueError("hand must be a DDS seat 0..3 (N E S W)")

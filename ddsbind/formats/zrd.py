@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
 from ddsbind.formats import _dtypes, zbd, zdd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
 __all__ = ["RECORD_SIZE", "bad_records", "decode_zrd", "encode_zrd"]
 
@@ -108,12 +108,11 @@ def encode_zrd(
     -------
     ndarray, shape (N, 23), uint8
     """
-    owners = zbd._as_owners(deals)
-    n = owners.shape[0]
+    _, seats = full_deals_packed(deals)
+    n = seats.shape[0]
     if out is None:
         out = np.empty((n, RECORD_SIZE), dtype=np.uint8)
-    zbd.zbd_from_owners(owners, out=out[:, :13])
-    zbd.check_packed(out[:, :13])
+    zbd.zbd_from_seats(seats, out=out[:, :13])
     if tables is None:
         out[:, 13:] = 0xFF
     else:

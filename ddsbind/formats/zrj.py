@@ -55,7 +55,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Card, Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import records
+from ddsbind.formats._common import as_owners, records
 
 __all__ = [
     "RECORD_SIZE",
@@ -304,9 +304,8 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
     out = np.zeros((len(items), RECORD_SIZE), dtype=np.uint8)
     if not items:
         return out
-    owners = np.stack([np.asarray(p.owners) for p in items]).astype(np.int8)
+    owners = as_owners(np.stack([np.asarray(p.owners) for p in items]), full=True)
     out[:, :13] = _deal_bytes(owners)
-    zbd.check_packed(np.ascontiguousarray(out[:, :13]))
     for i, p in enumerate(items):
         if not 0 <= p.tricks <= 13 or not 0 <= p.initial_passes <= 3 or not 0 <= p.board_byte <= 255:
             raise ValueError(f"record {i}: tricks 0..13, initial passes 0..3 and board byte 0..255 needed")

@@ -52,16 +52,11 @@ _STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 
 def _diagram(deal: object) -> list[str]:
     """The four hands as a bridge diagram: North on top, West left, East right, South below."""
-    from ddsbind.deal import RANKS, SUITS, Seat
+    from ddsbind.deal import SUITS
 
-    def lines(seat: Seat) -> list[str]:
-        masks = deal.remain_cards[seat]  # type: ignore[attr-defined]
-        return [
-            f"{SUITS[s]} " + ("".join(RANKS[r - 2] for r in range(14, 1, -1) if int(masks[s]) >> r & 1) or "-")
-            for s in range(4)
-        ]
-
-    north, east, south, west = (lines(s) for s in Seat)
+    # Deal.to_pbn gives the holdings N E S W, each "S.H.D.C" with ranks high to low.
+    hands = deal.to_pbn("N")[2:].split(" ")  # type: ignore[attr-defined]
+    north, east, south, west = ([f"{SUITS[s]} {h or '-'}" for s, h in enumerate(hand.split("."))] for hand in hands)
     pad = " " * 20
     out = [pad + x for x in north]
     out += [f"{w:<20}{'':<20}{e}".rstrip() for w, e in zip(west, east, strict=True)]
@@ -239,16 +234,32 @@ def cribbage_encode(json_file: object) -> None:
     click.echo(crib.encode(crib.from_json(json.load(json_file))))  # type: ignore[arg-type]
 
 
-# Formats (issue #3): convert and checksum.
+# --------------------------------------------------------------------------
+# Formats: convert and checksum
 
-_FORMAT_CHOICE = click.Choice(["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", "dds", "gib"], case_sensitive=False)
+
+def _format_names() -> list[str]:
+    from ddsbind.formats import registry
+
+    return [f.name for f in registry.formats()]
+
+
+class _FormatChoice(click.Choice):
+    """The registered format names, looked up when the command runs (so ``--help`` stays light)."""
+
+    def __init__(self) -> None:
+        super().__init__([], case_sensitive=False)
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        self.choices = _format_names()
+        return super().convert(value, param, ctx)
 
 
 @main.command()
 @click.argument("src", type=click.Path(exists=True, dir_okay=False))
 @click.argument("dst", type=click.Path(dir_okay=False))
-@click.option("--from", "src_format", type=_FORMAT_CHOICE, help="Input format (default: from the extension).")
-@click.option("--to", "dst_format", type=_FORMAT_CHOICE, help="Output format (default: from the extension).")
+@click.option("--from", "src_format", type=_FormatChoice(), help="Input format (default: from the extension).")
+@click.option("--to", "dst_format", type=_FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",
     type=click.Choice(list("NESW"), case_sensitive=False),
@@ -257,17 +268,19 @@ _FORMAT_CHOICE = click.Choice(["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", 
     help="Hand whose makes a hand-makes output stores.",
 )
 def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str) -> None:
-    """Convert deals (and their results) from SRC to DST; never solves.
+    """Convert deals (and their results) from SRC to DST ('-' for stdout); never solves.
 
-    Formats: zbd, zrd, zdd, hand-makes, zbs, pbn, dds, gib (guessed from
-    .zbd .zrd .zdd .zbs .pbn .gib).  A result the input lacks is written as
-    unknown (15) where the target allows it, else refused.
+    Formats: zbd, zrd, zdd, hand-makes, zrj (read only), zbs, pbn, dds, gib
+    (guessed from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input
+    lacks is written as unknown (15) where the target allows it, else
+    refused.  DST appears only when the whole conversion succeeded.
     """
     from ddsbind.formats.convert import convert as run
 
+    fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
     with _progress("converting") as tick:
-        n = run(src, dst, src_format=src_format, dst_format=dst_format, hand="NESW".index(hand.upper()), progress=tick)
-    click.echo(f"{n} records written to {dst}")
+        n = run(src, dst, src_format=fmts[0], dst_format=fmts[1], hand="NESW".index(hand.upper()), progress=tick)
+    click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
 
 
 @main.command()
@@ -275,10 +288,10 @@ def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, 
 @click.option("--verify", "published", metavar="HEX", help="Exit 1 unless the checksum equals HEX.")
 def checksum(file: str, published: str | None) -> None:
     """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex)."""
-    from ddsbind.formats.checksums import checksum_hex
+    from ddsbind.formats import checksums
 
-    value = checksum_hex(file)
-    click.echo(value)
-    if published is not None and int(published.strip().removeprefix("0x").removeprefix("0X"), 16) != int(value, 16):
-        click.echo(f"ddsbind: error: checksum {value} does not match {published.upper()}", err=True)
+    value = checksums.checksum(file)
+    click.echo(checksums.format_checksum(value))
+    if published is not None and not checksums.matches(value, published):
+        click.echo(f"ddsbind: error: checksum {checksums.format_checksum(value)} does not match {published}", err=True)
         sys.exit(1)

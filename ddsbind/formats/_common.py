@@ -58,7 +58,7 @@ def first_bad(bad: NDArray[np.bool_], size: int, base: int, what: str, why: str)
 
 
 def apply_on_error(
-    bad: NDArray[np.bool_], on_error: str, size: int, base: int, what: str, why: str
+    bad: NDArray[np.bool_], why: str, on_error: str, size: int, base: int, what: str
 ) -> NDArray[np.intp] | None:
     """Raise for ``on_error="raise"``; for ``"skip"`` return the indices of good rows.
 

@@ -162,88 +162,163 @@ def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
     return lines
 
 
-def _games(text: str) -> list[tuple[list[tuple[str, str]], dict[str, list[str]]]]:
-    """Split PBN text into games: (tags in order, section lines per tag)."""
-    games = []
-    tags: list[tuple[str, str]] = []
-    sections: dict[str, list[str]] = {}
+@dataclass
+class _Game:
+    line: int  # 1-based line of the game's first tag
+    tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+    def names(self) -> set[str]:
+        return {name for name, _, _ in self.tags}
+
+
+def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
+    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open."""
+    out = []
+    in_quote = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            i += 1
+            continue
+        if in_quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(line):
+                out.append(line[i + 1])
+                i += 1
+            elif ch == '"':
+                in_quote = False
+        elif ch == '"':
+            in_quote = True
+            out.append(ch)
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+        elif ch == ";":
+            break
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out), in_brace
+
+
+def _games(text: str, name: str) -> list[_Game]:
+    """Split PBN text into games, keeping each tag's line number.
+
+    Games are separated by empty lines; a tag that repeats within a game
+    starts a new game too (files that omit the empty line).  Text outside
+    any tag, a ``{`` never closed and control bytes raise ``FormatError``
+    with the line number.
+    """
+    games: list[_Game] = []
+    game: _Game | None = None
     current: str | None = None
     in_brace = False
-    for raw in text.splitlines():
-        line = raw
-        if in_brace:
-            if "}" not in line:
+    brace_line = 0
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if any(ord(c) < 32 and c not in "\t\f\v" for c in raw) or "\x7f" in raw:
+            bad = next(c for c in raw if (ord(c) < 32 and c not in "\t\f\v") or c == "\x7f")
+            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad):02x} is not PBN text")
+        if not in_brace:
+            if not raw.strip():
+                if game is not None:
+                    games.append(game)
+                game, current = None, None
                 continue
-            line = line[line.index("}") + 1 :]
-            in_brace = False
-        if line.startswith("%"):
-            continue
-        m = _TAG.match(line)
-        if m:
-            tags.append((m.group(1), m.group(2)))
-            current = m.group(1)
-            sections[current] = []
-            continue
-        # commentary outside tags
-        line = re.sub(r"\{[^}]*\}", " ", line)
-        if "{" in line:
-            line = line[: line.index("{")]
-            in_brace = True
-        if ";" in line:
-            line = line[: line.index(";")]
-        if not raw.strip():
-            if tags:
-                games.append((tags, sections))
-            tags, sections, current = [], {}, None
-            continue
-        if line.strip() and current is not None:
-            sections[current].append(line.strip())
-    if tags:
-        games.append((tags, sections))
+            if raw.startswith("%"):
+                continue
+        was_open = in_brace
+        line, in_brace = _strip_commentary(raw, in_brace)
+        if in_brace and not was_open:
+            brace_line = lineno
+        pos = 0
+        for m in _TAG.finditer(line):
+            if line[pos : m.start()].strip():
+                raise FormatError(f"{name}: line {lineno}: {line[pos : m.start()].strip()!r} is not a PBN tag")
+            tag = m.group(1)
+            if game is not None and tag in game.names():
+                games.append(game)  # no empty line before this game
+                game = None
+            if game is None:
+                game = _Game(lineno)
+            game.tags.append((tag, m.group(2), lineno))
+            game.sections[tag] = []
+            current = tag
+            pos = m.end()
+        rest = line[pos:].strip()
+        if rest:
+            if current is None or game is None:
+                raise FormatError(f"{name}: line {lineno}: {rest[:40]!r} is neither a PBN tag nor a tag's section")
+            game.sections[current].append(rest)
+    if in_brace:
+        raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")
+    if game is not None:
+        games.append(game)
     return games
 
 
-def parse_pbn(text: str) -> list[PBNBoard]:
+def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     """Parse PBN text into :class:`PBNBoard` s (games without a ``Deal`` tag are skipped).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The file's text (bytes are read as ISO-8859-1).
+    name : str
+        What to call the text in error messages (a file name).
 
     Raises
     ------
     FormatError
-        A bad deal or result tag, naming the game (``index``).
+        Naming the line (and the game, as ``index``): a bad deal or result
+        tag, a ``Deal "#"`` with no earlier deal to inherit, text that is
+        not a tag, a ``{`` never closed, or bytes that are not text.
     """
+    if isinstance(text, bytes | bytearray | memoryview):
+        text = bytes(text).decode("latin-1")
     boards: list[PBNBoard] = []
     previous: dict[str, str] = {}
-    for g, (tags, sections) in enumerate(_games(text)):
+    for g, game in enumerate(_games(text, name)):
         values: dict[str, str] = {}
-        for name, value in tags:
-            values[name] = previous.get(name, "") if value == "#" else value
-        previous = values
+        lines: dict[str, int] = {}
+        for tag, value, lineno in game.tags:
+            if value == "#":
+                if tag not in previous:
+                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but no earlier game has a {tag}', index=g)
+                value = previous[tag]
+            values[tag] = value
+            lines[tag] = lineno
+        previous = {**previous, **values}
         deal_text = values.get("Deal")
-        if not deal_text:
+        if deal_text is None:
             continue
+        where = f"{name}: line {lines['Deal']}"
         try:
             deal = Deal.from_pbn(deal_text)
         except (DDSError, ValueError) as exc:
-            raise FormatError(f"PBN game {g}: bad Deal {deal_text!r}: {exc}", index=g) from None
+            raise FormatError(f"{where}: bad Deal {deal_text!r}: {exc}", index=g) from None
         table = None
         try:
             ddt = values.get("DoubleDummyTricks")
             if ddt:
                 table = parse_double_dummy_tricks(ddt)
             if "OptimumResultTable" in values:
-                opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
+                opt = _parse_optimum(values["OptimumResultTable"], game.sections.get("OptimumResultTable", []))
                 if table is not None and not np.array_equal(table, opt):
                     raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
                 table = opt
         except FormatError as exc:
-            raise FormatError(f"PBN game {g}: {exc}", index=g) from None
+            raise FormatError(f"{where}: {exc}", index=g) from None
         boards.append(PBNBoard(deal=deal, table=table, tags=values))
     return boards
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
     """Read a PBN file (ISO-8859-1) into :class:`PBNBoard` s."""
-    return parse_pbn(Path(path).read_bytes().decode("latin-1"))
+    return parse_pbn(Path(path).read_bytes(), name=os.fspath(path))
 
 
 def format_pbn(

@@ -146,7 +146,7 @@ def decode_zbd(
     """
     check_on_error(on_error)
     recs = records(data, RECORD_SIZE, "ZBD")
-    keep = apply_on_error(bad_deals(recs), on_error, RECORD_SIZE, base, "ZBD", WHY)
+    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZBD")
     if keep is not None:
         recs = recs[keep]
     owners = owners_from_zbd(recs)

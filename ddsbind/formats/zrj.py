@@ -55,12 +55,13 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Card, Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import as_owners, records
+from ddsbind.formats._common import apply_on_error, as_owners, records
 
 __all__ = [
     "RECORD_SIZE",
     "PlayedDeal",
     "call_text",
+    "check_records",
     "decode_zrj",
     "encode_zrj",
     "play_byte",
@@ -258,6 +259,11 @@ def _check_record(r: bytes, i: int) -> None:
             raise bad(f"play byte {r[k]:#04x} has a rank code above 12", k)
 
 
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The bulk validation of ZRJ records ``(N, 80)``: the deal (fields are checked per record on decoding)."""
+    return zbd.bad_deals(np.ascontiguousarray(recs[:, :13])), zbd.WHY
+
+
 def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
     """Decode ZRJ records into :class:`PlayedDeal` s.
 
@@ -268,10 +274,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
         offset, call or play; with the record index and the field's byte offset.
     """
     recs = records(data, RECORD_SIZE, "ZRJ")
-    bad = zbd.bad_deals(np.ascontiguousarray(recs[:, :13]))
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise FormatError("ZRJ: deal is not 13 cards in each hand", index=base + i, offset=(base + i) * RECORD_SIZE)
+    apply_on_error(*check_records(recs), "raise", RECORD_SIZE, base, "ZRJ")
     owners = zrj_owners(recs)
     out = []
     for i, row in enumerate(recs):

@@ -59,11 +59,10 @@ __all__ = [
 
 _UNKNOWN = 15
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_PAV_SEAT = {"W": 0, "N": 1, "E": 2, "S": 3}
-_PAV_STRAIN = {"NT": 0, "N": 0, "S": 1, "H": 2, "D": 3, "C": 4}
-_DECLARERS_DDT = "NSEW"
-#: Position in Pavlicek's 20 of each DoubleDummyTricks digit (declarer-major N S E W, NT S H D C).
-_DDT_TO_PAV = np.array([4 * strain + _PAV_SEAT[d] for d in _DECLARERS_DDT for strain in range(5)], dtype=np.intp)
+#: The order of the result tags' strains, NT S H D C (Pavlicek's order).
+_RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
+#: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
+_DDT_CELLS = tuple((s, _order.dds_seat_of(d)) for d in "NSEW" for s in _RESULT_STRAINS)
 _VUL = (
     "None",
     "NS",
@@ -108,8 +107,8 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
     s = text.strip()
     if len(s) != 20:
         raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
-    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
-    for k, ch in enumerate(s):
+    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
+    for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
         if ch in "-*":
             continue
         try:
@@ -118,17 +117,17 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
             raise FormatError(f"DoubleDummyTricks {text!r}: {ch!r} is not a hex digit") from None
         if v > 13:
             raise FormatError(f"DoubleDummyTricks {text!r}: {v} tricks is more than 13")
-        pav[_DDT_TO_PAV[k]] = v
-    return _order.dds_tables(pav)
+        table[strain, seat] = v
+    return table
 
 
 def format_double_dummy_tricks(table: ArrayLike) -> str:
     """A complete DDS ``(5, 4)`` table as a ``DoubleDummyTricks`` value (lower-case hex)."""
-    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
-    vals = pav[_DDT_TO_PAV]
-    if np.any(vals > 13):
+    t = np.asarray(table).reshape(5, 4)
+    vals = [int(t[strain, seat]) for strain, seat in _DDT_CELLS]
+    if any(v < 0 or v > 13 for v in vals):
         raise ValueError("DoubleDummyTricks needs a complete table (values 0..13)")
-    return "".join(f"{int(v):x}" for v in vals)
+    return "".join(f"{v:x}" for v in vals)
 
 
 def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
@@ -137,28 +136,32 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
         raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
-    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
+    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
     for row in rows:
         cells = row.split()
         if not cells:
             continue
         if len(cells) != len(names):
             raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
-        decl, den, res = cells[i_decl].upper(), cells[i_den].upper(), cells[i_res]
-        if decl not in _PAV_SEAT or den not in _PAV_STRAIN or not res.isdigit() or int(res) > 13:
+        res = cells[i_res]
+        try:
+            seat, strain = _order.dds_seat_of(cells[i_decl]), _order.dds_strain_of(cells[i_den])
+        except ValueError:
+            seat = strain = -1
+        if seat < 0 or not res.isdigit() or int(res) > 13:
             raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
-        pav[4 * _PAV_STRAIN[den] + _PAV_SEAT[decl]] = int(res)
-    return _order.dds_tables(pav)
+        table[strain, seat] = int(res)
+    return table
 
 
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
-    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
+    t = np.asarray(table).reshape(5, 4)
     lines = []
-    for decl in "NESW":
-        for den, ps in (("NT", 0), ("S", 1), ("H", 2), ("D", 3), ("C", 4)):
-            v = int(pav[4 * ps + _PAV_SEAT[decl]])
+    for seat, decl in enumerate(_order.SEAT_LETTERS):
+        for strain in _RESULT_STRAINS:
+            v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {den} {v}")
+                lines.append(f"{decl} {_order.STRAIN_NAMES[strain]} {v}")
     return lines
 
 
@@ -350,7 +353,7 @@ def format_pbn(
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{"NESW"[(b - 1) % 4]}"]')
+        out.append(f'[Dealer "{_order.SEAT_LETTERS[(b - 1) % 4]}"]')
         out.append(f'[Vulnerable "{_VUL[(b - 1) % 16]}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:

@@ -96,7 +96,7 @@ _CALL_STRAIN = "CDHSN"  # ZRJ strain code 0..4
 def _pair_to_card() -> NDArray[np.intp]:
     k = np.arange(52)
     r, s = k // 4, k % 4  # rank 0 = two, suit 0 = clubs
-    return (13 * (3 - s) + (12 - r)).astype(np.intp)
+    return (13 * _order.dds_strains_from_bid(s).astype(np.intp) + (12 - r)).astype(np.intp)
 
 
 #: Card index (SA=0 .. C2=51) of each ZRJ bit pair 0..51.
@@ -119,7 +119,7 @@ def _deal_bytes(owners: NDArray[np.integer]) -> NDArray[np.uint8]:
 def play_byte(card: Card | str, flags: int = 0) -> int:
     """The ZRJ play byte of a card, with punctuation ``flags`` (0..3) in bits 7-6."""
     c = Card.parse(card)
-    return (flags & 3) << 6 | (c.rank - 2) << 2 | (3 - c.suit)
+    return (flags & 3) << 6 | (c.rank - 2) << 2 | int(_order.bid_strains(c.suit))
 
 
 def play_card(byte: int) -> Card:
@@ -127,7 +127,7 @@ def play_card(byte: int) -> Card:
     rank = (byte >> 2) & 15
     if rank > 12:
         raise FormatError(f"play byte {byte:#04x} has rank code {rank} (0..12 allowed)")
-    return Card(3 - (byte & 3), rank + 2)
+    return Card(int(_order.dds_strains_from_bid(byte & 3)), rank + 2)
 
 
 def call_text(byte: int) -> str:
@@ -226,8 +226,7 @@ class PlayedDeal:
         """Contract strain as a DDS strain (S=0 H=1 D=2 C=3 NT=4), None when passed out."""
         if self.contract == 0:
             return None
-        z = (self.contract % 40) % 5  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
-        return 4 if z == 4 else 3 - z
+        return int(_order.dds_strains_from_bid((self.contract % 40) % 5))  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
 
     @property
     def doubled(self) -> int:

@@ -156,11 +156,12 @@ def _read_record(record: str) -> object:
 
     from ddsbind import cribbage as crib
 
+    # Read one character more than any record holds: decode refuses the text by its size.
     if record == "-":
-        return crib.decode(sys.stdin.read())
+        return crib.decode(sys.stdin.read(crib.MAX_TEXT_CHARS + 1))
     if os.path.isfile(record):
         with open(record, encoding="latin-1") as fh:
-            return crib.decode(fh.read())
+            return crib.decode(fh.read(crib.MAX_TEXT_CHARS + 1))
     try:
         return crib.decode(record)
     except FormatError as exc:
@@ -224,14 +225,14 @@ def cribbage_decode(record: str) -> None:
 
 
 @cribbage.command("encode")
-@click.argument("json_file", type=click.File("r", encoding="utf-8"))
+@click.argument("json_file", type=click.File("rb"))
 def cribbage_encode(json_file: object) -> None:
     """Print the Code64 record of the session in JSON_FILE ('-' for stdin; the form 'decode' prints)."""
-    import json
-
     from ddsbind import cribbage as crib
 
-    click.echo(crib.encode(crib.from_json(json.load(json_file))))  # type: ignore[arg-type]
+    data = json_file.read(crib.MAX_JSON_CHARS + 1)  # type: ignore[attr-defined]
+    name = getattr(json_file, "name", "JSON")
+    click.echo(crib.encode(crib.from_json_text(data, name="stdin" if name == "<stdin>" else str(name))))
 
 
 # --------------------------------------------------------------------------

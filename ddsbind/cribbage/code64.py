@@ -96,6 +96,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -108,7 +109,9 @@ __all__ = [
     "DEAL_BITS",
     "HEADER_BITS",
     "MAX_DEALS",
+    "MAX_JSON_CHARS",
     "MAX_SCORE",
+    "MAX_TEXT_CHARS",
     "NO_PLAY",
     "Card",
     "Deal",
@@ -117,6 +120,7 @@ __all__ = [
     "decode",
     "encode",
     "from_json",
+    "from_json_text",
     "record_length",
     "to_json",
     "validate",
@@ -661,6 +665,13 @@ def _read_deal(r: _BitReader, k: int) -> Deal:
     )
 
 
+#: The longest Code64 text :func:`decode` reads: 16 times the Base64 of the longest record
+#: (whitespace is ignored anywhere, but a longer text cannot be a record; refused before decoding).
+MAX_TEXT_CHARS = 16 * 4 * math.ceil(record_length(MAX_DEALS) / 3)
+#: The longest JSON text :func:`from_json_text` reads (the largest session's JSON is about 250 kB).
+MAX_JSON_CHARS = 1 << 22
+
+
 def decode(text: str | bytes) -> Session:
     """Read a Code64 (Base64) cribbage record.
 
@@ -693,6 +704,8 @@ def decode(text: str | bytes) -> Session:
         text = bytes(text).decode("latin-1")
     if not isinstance(text, str):
         raise FormatError(f"record = {type(text).__name__}: not text")
+    if len(text) > MAX_TEXT_CHARS:
+        raise FormatError(f"record text: more than {MAX_TEXT_CHARS} characters, longer than any record")
     data = _unbase64(text)
     header_bytes = record_length(0)
     if len(data) < header_bytes:
@@ -831,6 +844,40 @@ def _json_deal(k: int, d: object) -> Deal:
         dealer=_get(d, "dealer", where),
         last_of_game=_get(d, "last_of_game", where),
     )
+
+
+def from_json_text(text: str | bytes, *, name: str = "JSON") -> Session:
+    """Read a session from JSON text (the form :func:`to_json` gives, serialised).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The JSON; bytes are UTF-8.
+    name : str
+        What to call the text in error messages (a file name).
+
+    Raises
+    ------
+    FormatError
+        Text longer than :data:`MAX_JSON_CHARS` (refused before parsing),
+        bytes that are not UTF-8, JSON that does not parse or nests too
+        deeply (with line and column), or a session that breaks a rule.
+    """
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(f"{name}: more than {MAX_JSON_CHARS} characters, longer than any session's JSON")
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = text.count(b"\n", 0, exc.start) + 1
+            raise FormatError(f"{name}: line {line}: byte 0x{text[exc.start]:02x} is not UTF-8 text") from None
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise FormatError(f"{name}: JSON nests too deeply to be a session") from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{name}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    return from_json(obj)
 
 
 def from_json(obj: Mapping[str, Any]) -> Session:

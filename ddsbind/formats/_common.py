@@ -189,14 +189,6 @@ def decode_text(data: bytes, encoding: str, name: str) -> str:
         raise FormatError(f"{name}: line {line}, column {col}: byte 0x{bad} is not {encoding} text") from None
 
 
-def binary_line(text: str) -> int | None:
-    """The 1-based line of the first NUL or other control byte a text file never holds, or None."""
-    for i, line in enumerate(text.splitlines(), start=1):
-        if any(ord(c) < 32 and c not in "\t\f\v" for c in line):
-            return i
-    return None
-
-
 # --------------------------------------------------------------------------
 # Output files: all or nothing
 

@@ -74,6 +74,7 @@ def convert(
     src_format: str | None = None,
     dst_format: str | None = None,
     hand: int = 0,
+    chunk: int = 1 << 20,
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
@@ -87,6 +88,8 @@ def convert(
         .zrj .zbs .pbn .gib``) when None.
     hand : int
         DDS seat whose makes a ``hand-makes`` output stores.
+    chunk : int
+        Records per batch read from a fixed-size input.
     progress : callable, optional
         Called with the number of records written after each batch.
 
@@ -123,7 +126,7 @@ def convert(
     if dfmt.fixed and dfmt.encode is not None and not to_stdout:
         with files.RecordWriter(dst, dfmt.name, atomic=True) as w:
             try:
-                for batch in read_batches(src, sfmt):
+                for batch in read_batches(src, sfmt, chunk=chunk):
                     n = w.write_records(tagged(batch))
                     total += n
                     if progress is not None:
@@ -134,7 +137,7 @@ def convert(
         return total
     with atomic_output(dst) as out:
         if dfmt.fixed and dfmt.encode is not None:
-            for batch in read_batches(src, sfmt):
+            for batch in read_batches(src, sfmt, chunk=chunk):
                 recs = dfmt.encode(tagged(batch))
                 out.write(np.ascontiguousarray(recs).tobytes())
                 total += recs.shape[0]
@@ -142,7 +145,7 @@ def convert(
                     progress(recs.shape[0])
             return total
         assert dfmt.dump is not None
-        batch = _concat(list(read_batches(src, sfmt)))
+        batch = _concat(list(read_batches(src, sfmt, chunk=chunk)))
         out.write(dfmt.dump(tagged(batch)))
         total = len(batch)
     if progress is not None:

@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 _UNKNOWN = 15
+#: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
@@ -221,10 +223,11 @@ def _games(text: str, name: str) -> list[_Game]:
     current: str | None = None
     in_brace = False
     brace_line = 0
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        if any(ord(c) < 32 and c not in "\t\f\v" for c in raw) or "\x7f" in raw:
-            bad = next(c for c in raw if (ord(c) < 32 and c not in "\t\f\v") or c == "\x7f")
-            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad):02x} is not PBN text")
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
+        bad = _NOT_TEXT.search(raw)
+        if bad:
+            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad.group()):02x} is not PBN text")
         if not in_brace:
             if not raw.strip():
                 if game is not None:
@@ -239,8 +242,9 @@ def _games(text: str, name: str) -> list[_Game]:
             brace_line = lineno
         pos = 0
         for m in _TAG.finditer(line):
-            if line[pos : m.start()].strip():
-                raise FormatError(f"{name}: line {lineno}: {line[pos : m.start()].strip()!r} is not a PBN tag")
+            before = line[pos : m.start()].strip()
+            if before:
+                raise FormatError(f"{name}: line {lineno}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
             if game is not None and tag in game.names():
                 games.append(game)  # no empty line before this game
@@ -254,7 +258,7 @@ def _games(text: str, name: str) -> list[_Game]:
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
-                raise FormatError(f"{name}: line {lineno}: {rest[:40]!r} is neither a PBN tag nor a tag's section")
+                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
             game.sections[current].append(rest)
     if in_brace:
         raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")

@@ -108,9 +108,14 @@ def pack_seats(owners: NDArray[np.int8]) -> NDArray[np.uint8]:
     return ((words | (words >> 6) | (words >> 12) | (words >> 18)) & np.uint32(0xFF)).astype(np.uint8)
 
 
-def not_full(packed: NDArray[np.uint8]) -> NDArray[np.bool_]:
-    """True for rows of :func:`pack_seats` bytes that do not give each seat 13 cards."""
-    return COUNT_LUT[packed].sum(axis=1, dtype=np.uint32) != _FULL
+def not_full(packed: NDArray[np.uint8], lut: NDArray[np.uint32] = COUNT_LUT) -> NDArray[np.bool_]:
+    """True for rows of :func:`pack_seats` bytes that do not give each seat 13 cards.
+
+    ``lut`` maps a byte to its four seat counts; a codec whose bytes hold
+    seats in another order passes :data:`COUNT_LUT` composed with its
+    byte translation (one lookup a byte either way).
+    """
+    return lut[packed].sum(axis=1, dtype=np.uint32) != _FULL
 
 
 def _hand_lengths(row: NDArray[np.int8]) -> str:

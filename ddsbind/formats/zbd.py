@@ -84,7 +84,7 @@ def owners_from_zbd(recs: NDArray[np.uint8], out: NDArray[np.int8] | None = None
 
 def bad_deals(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """True for ``(N, 13)`` ZBD records that do not give each hand 13 cards."""
-    return not_full(_DDS_BYTE[recs])
+    return not_full(recs, _COUNT_LUT)
 
 
 def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:

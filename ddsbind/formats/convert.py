@@ -56,13 +56,15 @@ def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: 
         yield r.owners, r.tables
 
 
-def _concat(batches: list[Records]) -> Records:
+def _concat(batches: list[Records], fmt: Format) -> Records:
+    if not batches:  # an empty fixed-size file: no chunk at all
+        return Records(np.zeros((0, 52), np.int8)) if fmt.deals else Records(tables=np.zeros((0, 5, 4), np.uint8))
     if len(batches) == 1:
         return batches[0]
 
     def cat(attr: str) -> np.ndarray | None:
         vals = [getattr(b, attr) for b in batches]
-        return None if not vals or any(v is None for v in vals) else np.concatenate(vals)
+        return None if any(v is None for v in vals) else np.concatenate(vals)
 
     return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"))
 
@@ -145,7 +147,7 @@ def convert(
                     progress(recs.shape[0])
             return total
         assert dfmt.dump is not None
-        batch = _concat(list(read_batches(src, sfmt, chunk=chunk)))
+        batch = _concat(list(read_batches(src, sfmt, chunk=chunk)), sfmt)
         out.write(dfmt.dump(tagged(batch)))
         total = len(batch)
     if progress is not None:

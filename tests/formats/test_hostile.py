@@ -312,3 +312,14 @@ def test_a_new_format_is_one_entry(tmp_path, monkeypatch):
     assert (tmp_path / "back.zbd").read_bytes() == RECORD0[:13] + RECORD1[:13]
     with pytest.raises(ValueError, match="already"):
         registry.register(Format("raw52", (), deals=True, results=False))
+
+
+@pytest.mark.parametrize("target", [f.name for f in registry.formats() if f.writable])
+def test_convert_empty_file_to_every_format(tmp_path, target):
+    """Without this, an empty input could crash a text target instead of giving an empty file."""
+    src = tmp_path / "empty.zrd"
+    src.write_bytes(b"")
+    dst = tmp_path / f"out.{target}"
+    r = run("convert", src, dst, "--to", target)
+    assert r.exit_code == 0, r.output
+    assert "0 records written" in r.output and dst.exists()

@@ -239,21 +239,21 @@ def cribbage_encode(json_file: object) -> None:
 # Formats: convert and checksum
 
 
-def _format_names() -> list[str]:
-    from ddsbind.formats import registry
-
-    return [f.name for f in registry.formats()]
-
-
 class _FormatChoice(click.Choice):
-    """The registered format names, looked up when the command runs (so ``--help`` stays light)."""
+    """The names in the table of formats, looked up when first needed (importing the CLI stays light)."""
 
     def __init__(self) -> None:
-        super().__init__([], case_sensitive=False)
+        super().__init__((), case_sensitive=False)
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
-        self.choices = _format_names()
-        return super().convert(value, param, ctx)
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from ddsbind.formats import registry
+
+        return tuple(f.name for f in registry.formats())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets its choices once at construction; the table is the only source here."""
 
 
 @main.command()

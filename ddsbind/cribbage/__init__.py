@@ -8,44 +8,7 @@ starter and pegging) have nothing to do with :class:`ddsbind.deal.Card` and
 module under its old name.  Nothing here loads DDS.
 """
 
-from ddsbind.cribbage.code64 import (
-    DEAL_BITS,
-    HEADER_BITS,
-    MAX_DEALS,
-    MAX_JSON_CHARS,
-    MAX_SCORE,
-    MAX_TEXT_CHARS,
-    NO_PLAY,
-    Card,
-    Deal,
-    Play,
-    Session,
-    decode,
-    encode,
-    from_json,
-    from_json_text,
-    record_length,
-    to_json,
-    validate,
-)
+from ddsbind.cribbage import code64
+from ddsbind.cribbage.code64 import *  # noqa: F403  (the public names, listed once in code64.__all__)
 
-__all__ = [
-    "DEAL_BITS",
-    "HEADER_BITS",
-    "MAX_DEALS",
-    "MAX_JSON_CHARS",
-    "MAX_SCORE",
-    "MAX_TEXT_CHARS",
-    "NO_PLAY",
-    "Card",
-    "Deal",
-    "Play",
-    "Session",
-    "decode",
-    "encode",
-    "from_json",
-    "from_json_text",
-    "record_length",
-    "to_json",
-    "validate",
-]
+__all__ = list(code64.__all__)

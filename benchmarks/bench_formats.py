@@ -1,19 +1,24 @@
 """Throughput of the format codecs on one core (records per second).
 
-Run: ``python benchmarks/bench_formats.py [N]``.  Aims (issue #3): ZRD decode
-and encode >= 5 million records/s; deal numbers >= 100k/s each way.
+Run: ``python benchmarks/bench_formats.py [N]`` (N records, default 1,000,000;
+a short smoke run: N = 100000).  Aims: ZRD decode and encode >= 5 million
+records/s; deal numbers >= 100k/s each way; reading a ZRD file and converting
+it to ZBD (memory-mapped, chunked, written atomically) in the millions/s.
 Timings are the best of a few repeats; nothing here asserts on speed.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from ddsbind.formats import deal_numbers, deals_from_numbers, decode_zbd, decode_zrd, encode_zrd
+from ddsbind.formats import deal_numbers, deals_from_numbers, decode_zbd, decode_zrd, encode_zrd, read_records
+from ddsbind.formats.convert import convert
 
 
 def best(fn: Callable[[], object], repeat: int = 5) -> float:
@@ -44,10 +49,24 @@ def main(n: int = 1_000_000) -> None:
         ("deal -> number", n_num, lambda: deal_numbers(owners[:n_num])),
         ("number -> deal", n_num, lambda: deals_from_numbers(packed)),
     ]
-    print(f"{'codec':28s} {'records':>10s} {'records/s':>14s}")
-    for name, count, fn in rows:
-        t = best(fn)
-        print(f"{name:28s} {count:10d} {count / t:14,.0f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "bench.zrd"
+        src.write_bytes(recs.tobytes())
+        outs = iter(range(1 << 30))
+
+        def to_zbd() -> None:
+            dst = Path(tmp) / f"out{next(outs)}.zbd"
+            convert(src, dst)
+            dst.unlink()
+
+        rows += [
+            ("ZRD file read (chunked)", n, lambda: read_records(src)),
+            ("convert ZRD file -> ZBD", n, to_zbd),
+        ]
+        print(f"{'codec':28s} {'records':>10s} {'records/s':>14s}")
+        for name, count, fn in rows:
+            t = best(fn)
+            print(f"{name:28s} {count:10d} {count / t:14,.0f}")
 
 
 if __name__ == "__main__":

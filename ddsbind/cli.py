@@ -52,16 +52,11 @@ _STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 
 def _diagram(deal: object) -> list[str]:
     """The four hands as a bridge diagram: North on top, West left, East right, South below."""
-    from ddsbind.deal import RANKS, SUITS, Seat
+    from ddsbind.deal import SUITS
 
-    def lines(seat: Seat) -> list[str]:
-        masks = deal.remain_cards[seat]  # type: ignore[attr-defined]
-        return [
-            f"{SUITS[s]} " + ("".join(RANKS[r - 2] for r in range(14, 1, -1) if int(masks[s]) >> r & 1) or "-")
-            for s in range(4)
-        ]
-
-    north, east, south, west = (lines(s) for s in Seat)
+    # Deal.to_pbn gives the holdings N E S W, each "S.H.D.C" with ranks high to low.
+    hands = deal.to_pbn("N")[2:].split(" ")  # type: ignore[attr-defined]
+    north, east, south, west = ([f"{SUITS[s]} {h or '-'}" for s, h in enumerate(hand.split("."))] for hand in hands)
     pad = " " * 20
     out = [pad + x for x in north]
     out += [f"{w:<20}{'':<20}{e}".rstrip() for w, e in zip(west, east, strict=True)]
@@ -161,13 +156,14 @@ def _read_record(record: str) -> object:
     """Decode RECORD: a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
     import os
 
-    from ddsbind.formats import cribbage as crib
+    from ddsbind import cribbage as crib
 
+    # Read one character more than any record holds: decode refuses the text by its size.
     if record == "-":
-        return crib.decode(sys.stdin.read())
+        return crib.decode(sys.stdin.read(crib.MAX_TEXT_CHARS + 1))
     if os.path.isfile(record):
         with open(record, encoding="latin-1") as fh:
-            return crib.decode(fh.read())
+            return crib.decode(fh.read(crib.MAX_TEXT_CHARS + 1))
     try:
         return crib.decode(record)
     except FormatError as exc:
@@ -176,7 +172,7 @@ def _read_record(record: str) -> object:
 
 
 def _show_session(session: object) -> list[str]:
-    from ddsbind.formats.cribbage import Session
+    from ddsbind.cribbage import Session
 
     assert isinstance(session, Session)
     names = [name or f"player {p}" for p, name in enumerate(session.players)]
@@ -225,32 +221,48 @@ def cribbage_decode(record: str) -> None:
     """Print the session in RECORD (a file, '-' for stdin, or the Code64 text) as JSON."""
     import json
 
-    from ddsbind.formats import cribbage as crib
+    from ddsbind import cribbage as crib
 
     click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))  # type: ignore[arg-type]
 
 
 @cribbage.command("encode")
-@click.argument("json_file", type=click.File("r", encoding="utf-8"))
+@click.argument("json_file", type=click.File("rb"))
 def cribbage_encode(json_file: object) -> None:
     """Print the Code64 record of the session in JSON_FILE ('-' for stdin; the form 'decode' prints)."""
-    import json
+    from ddsbind import cribbage as crib
 
-    from ddsbind.formats import cribbage as crib
+    data = json_file.read(crib.MAX_JSON_CHARS + 1)  # type: ignore[attr-defined]
+    name = getattr(json_file, "name", "JSON")
+    click.echo(crib.encode(crib.from_json_text(data, name="stdin" if name == "<stdin>" else str(name))))
 
-    click.echo(crib.encode(crib.from_json(json.load(json_file))))  # type: ignore[arg-type]
+
+# --------------------------------------------------------------------------
+# Formats: convert and checksum
 
 
-# Formats (issue #3): convert and checksum.
+class _FormatChoice(click.Choice):
+    """The names in the table of formats, looked up when first needed (importing the CLI stays light)."""
 
-_FORMAT_CHOICE = click.Choice(["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", "dds", "gib"], case_sensitive=False)
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from ddsbind.formats import registry
+
+        return tuple(f.name for f in registry.formats())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets its choices once at construction; the table is the only source here."""
 
 
 @main.command()
 @click.argument("src", type=click.Path(exists=True, dir_okay=False))
 @click.argument("dst", type=click.Path(dir_okay=False))
-@click.option("--from", "src_format", type=_FORMAT_CHOICE, help="Input format (default: from the extension).")
-@click.option("--to", "dst_format", type=_FORMAT_CHOICE, help="Output format (default: from the extension).")
+@click.option("--from", "src_format", type=_FormatChoice(), help="Input format (default: from the extension).")
+@click.option("--to", "dst_format", type=_FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",
     type=click.Choice(list("NESW"), case_sensitive=False),
@@ -259,17 +271,19 @@ _FORMAT_CHOICE = click.Choice(["zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", 
     help="Hand whose makes a hand-makes output stores.",
 )
 def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str) -> None:
-    """Convert deals (and their results) from SRC to DST; never solves.
+    """Convert deals (and their results) from SRC to DST ('-' for stdout); never solves.
 
-    Formats: zbd, zrd, zdd, hand-makes, zbs, pbn, dds, gib (guessed from
-    .zbd .zrd .zdd .zbs .pbn .gib).  A result the input lacks is written as
-    unknown (15) where the target allows it, else refused.
+    Formats: zbd, zrd, zdd, hand-makes, zrj (read only), zbs, pbn, dds, gib
+    (guessed from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input
+    lacks is written as unknown (15) where the target allows it, else
+    refused.  DST appears only when the whole conversion succeeded.
     """
     from ddsbind.formats.convert import convert as run
 
+    fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
     with _progress("converting") as tick:
-        n = run(src, dst, src_format=src_format, dst_format=dst_format, hand="NESW".index(hand.upper()), progress=tick)
-    click.echo(f"{n} records written to {dst}")
+        n = run(src, dst, src_format=fmts[0], dst_format=fmts[1], hand="NESW".index(hand.upper()), progress=tick)
+    click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
 
 
 @main.command()
@@ -277,10 +291,10 @@ def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, 
 @click.option("--verify", "published", metavar="HEX", help="Exit 1 unless the checksum equals HEX.")
 def checksum(file: str, published: str | None) -> None:
     """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex)."""
-    from ddsbind.formats.checksums import checksum_hex
+    from ddsbind.formats import checksums
 
-    value = checksum_hex(file)
-    click.echo(value)
-    if published is not None and int(published.strip().removeprefix("0x").removeprefix("0X"), 16) != int(value, 16):
-        click.echo(f"ddsbind: error: checksum {value} does not match {published.upper()}", err=True)
+    value = checksums.checksum(file)
+    click.echo(checksums.format_checksum(value))
+    if published is not None and not checksums.matches(value, published):
+        click.echo(f"ddsbind: error: checksum {checksums.format_checksum(value)} does not match {published}", err=True)
         sys.exit(1)

@@ -9,8 +9,10 @@ Pavlicek's orders (seats W N E S, results NT first) are converted in
 
 Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
 :mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksums`, :mod:`.dealnum`,
-:mod:`.pbn`, :mod:`.gib`, :mod:`.files` (memory-mapped chunked readers and
-append-safe writers), :mod:`.convert`.
+:mod:`.pbn`, :mod:`.gib`, :mod:`.ddsref`; :mod:`.registry` (the table of
+formats: one entry each, asked by the readers, writers and the CLI),
+:mod:`.files` (memory-mapped chunked readers, append-safe and atomic
+writers), :mod:`.convert`.  Cribbage records live in :mod:`ddsbind.cribbage`.
 """
 
 from ddsbind.formats.checksums import checksum, checksum_hex, verify

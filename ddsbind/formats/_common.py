@@ -1,19 +1,25 @@
-"""Helpers shared by the binary codecs: record views, validation outcomes."""
+"""Helpers shared by the codecs: record views, validation outcomes, full deals, text, output files."""
 
 from __future__ import annotations
 
-from typing import Literal
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.errors import FormatError
+from ddsbind.errors import DDSError, FormatError
+
+if TYPE_CHECKING:
+    from ddsbind.deal import Deal
 
 OnError = Literal["raise", "skip", "raw"]
 _ON_ERROR = ("raise", "skip", "raw")
-
-#: The 2-bit field of card ``i`` within a ZBD byte: bits 2*(i%4)..
-_SHIFTS = np.array([0, 2, 4, 6], dtype=np.uint8)
 
 
 def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: str) -> NDArray[np.uint8]:
@@ -52,7 +58,7 @@ def first_bad(bad: NDArray[np.bool_], size: int, base: int, what: str, why: str)
 
 
 def apply_on_error(
-    bad: NDArray[np.bool_], on_error: str, size: int, base: int, what: str, why: str
+    bad: NDArray[np.bool_], why: str, on_error: str, size: int, base: int, what: str
 ) -> NDArray[np.intp] | None:
     """Raise for ``on_error="raise"``; for ``"skip"`` return the indices of good rows.
 
@@ -75,9 +81,158 @@ def null_records(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     return first == 0
 
 
-def terminated(recs: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The records before the first null record (all of them if none)."""
-    nulls = null_records(recs)
-    if nulls.any():
-        return recs[: int(np.argmax(nulls))]
-    return recs
+# --------------------------------------------------------------------------
+# Full deals as owner arrays: the one check every deal-holding format uses.
+
+_LANES = np.array([0, 8, 16, 24], dtype=np.uint32)
+
+
+def _count_lut() -> NDArray[np.uint32]:
+    # byte of four 2-bit seats -> word whose byte h counts the seats equal to h
+    seats = (np.arange(256, dtype=np.uint32)[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint32)) & np.uint32(3)
+    return (np.uint32(1) << (seats << np.uint32(3))).sum(axis=1, dtype=np.uint32)
+
+
+#: Packed byte of four 2-bit seats -> the four seats' counts, one per byte of a ``uint32``.
+COUNT_LUT = _count_lut()
+_FULL = np.uint32(0x0D0D0D0D)
+
+
+def pack_seats(owners: NDArray[np.int8]) -> NDArray[np.uint8]:
+    """Owners ``(N, 52)`` (seats 0..3) as ``(N, 13)`` bytes: card ``4k + j`` at bits ``2j`` of byte ``k``.
+
+    The seats are packed as they are (no order change); no validation.
+    """
+    o = np.ascontiguousarray(owners, dtype=np.int8)
+    words = o.view(np.uint8).reshape(o.shape[0], 13, 4).view("<u4")[..., 0]  # byte j of word k = card 4k+j
+    return ((words | (words >> 6) | (words >> 12) | (words >> 18)) & np.uint32(0xFF)).astype(np.uint8)
+
+
+def not_full(packed: NDArray[np.uint8], lut: NDArray[np.uint32] = COUNT_LUT) -> NDArray[np.bool_]:
+    """True for rows of :func:`pack_seats` bytes that do not give each seat 13 cards.
+
+    ``lut`` maps a byte to its four seat counts; a codec whose bytes hold
+    seats in another order passes :data:`COUNT_LUT` composed with its
+    byte translation (one lookup a byte either way).
+    """
+    return lut[packed].sum(axis=1, dtype=np.uint32) != _FULL
+
+
+def _hand_lengths(row: NDArray[np.int8]) -> str:
+    c = [int((row == h).sum()) for h in range(4)]
+    return f"N={c[0]} E={c[1]} S={c[2]} W={c[3]} cards (13 each needed)"
+
+
+def as_owners(deals: ArrayLike, *, full: bool, base: int = 0) -> NDArray[np.int8]:
+    """Owner arrays ``(N, 52)`` int8 (DDS seats, -1 absent) from owners or remainCards masks ``(N, 4, 4)``.
+
+    With ``full=True`` every deal must give each hand exactly 13 cards;
+    ``FormatError`` names the first deal that does not (its index plus
+    ``base``) and its hand lengths.  Values outside -1..3 raise ``ValueError``.
+    """
+    return _owners(deals, full, base)[0]
+
+
+def full_deals_packed(deals: ArrayLike, base: int = 0) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:
+    """:func:`as_owners` with ``full=True``, plus the owners as :func:`pack_seats` bytes (checked once)."""
+    owners, packed = _owners(deals, True, base)
+    assert packed is not None
+    return owners, packed
+
+
+def _owners(deals: ArrayLike, full: bool, base: int) -> tuple[NDArray[np.int8], NDArray[np.uint8] | None]:
+    d = np.asarray(deals)
+    if d.ndim >= 2 and d.shape[-2:] == (4, 4) and d.shape[-1] != 52:
+        from ddsbind.deal import masks_to_owners
+
+        d = masks_to_owners(d)
+    if d.shape[-1:] != (52,):
+        raise ValueError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
+    d = d.reshape(-1, 52)
+    if d.size and (d.min() < -1 or d.max() > 3):
+        raise ValueError("every owner must be a DDS seat 0..3 or -1 (absent)")
+    d = np.ascontiguousarray(d, dtype=np.int8)
+    if not full:
+        return d, None
+    absent = (d < 0).any(axis=1) if d.size and d.min() < 0 else None
+    if absent is not None:
+        i = int(np.argmax(absent))
+        raise FormatError(f"not a full deal: {_hand_lengths(d[i])}", index=base + i)
+    packed = pack_seats(d)
+    bad = not_full(packed)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise FormatError(f"not a full deal: {_hand_lengths(d[i])}", index=base + i)
+    return d, packed
+
+
+def deals_from_owners(owners: NDArray[np.int8], base: int = 0) -> list[Deal]:
+    """:class:`~ddsbind.deal.Deal` s of owner rows; a row that is no deal raises ``FormatError`` with its index."""
+    from ddsbind.deal import Deal
+
+    out = []
+    for i, row in enumerate(owners):
+        try:
+            out.append(Deal.from_owners(row))
+        except (DDSError, ValueError) as exc:
+            raise FormatError(f"not a deal: {exc}", index=base + i) from None
+    return out
+
+
+# --------------------------------------------------------------------------
+# Text input
+
+
+def decode_text(data: bytes, encoding: str, name: str) -> str:
+    """``data`` decoded, or ``FormatError`` naming ``name``, the line and the column of the first bad byte."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        raise FormatError(f"{name}: line {line}, column {col}: byte 0x{bad} is not {encoding} text") from None
+
+
+# --------------------------------------------------------------------------
+# Output files: all or nothing
+
+
+def add_note(exc: BaseException, note: str) -> None:
+    """Append ``note`` to the message of ``exc`` (its type and fields unchanged)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        exc.strerror = f"{exc.strerror}; {note}"
+    elif exc.args and isinstance(exc.args[0], str):
+        exc.args = (f"{exc.args[0]}; {note}", *exc.args[1:])
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """A binary file that becomes ``path`` only if the ``with`` block succeeds.
+
+    Writes go to a temporary file beside ``path``; on success it is flushed,
+    ``fsync`` ed and renamed over ``path``.  On failure the temporary file is
+    removed, ``path`` is left as it was (absent, or unchanged), and the
+    exception's message says so.  ``"-"`` is standard output (written as it
+    comes: a stream cannot be taken back).
+    """
+    if os.fspath(path) == "-":
+        out = sys.stdout.buffer
+        yield out
+        out.flush()
+        return
+    target = Path(path)
+    existed = target.exists()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, target.stat().st_mode & 0o7777 if existed else 0o644)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        add_note(exc, f"{os.fspath(path)} {'left unchanged' if existed else 'not written'}")
+        raise

@@ -48,5 +48,5 @@ ZRJ = np.dtype(
     ]
 )
 
-#: A deal number, 12 bytes little-endian (numbers are below 2**96).
+#: A deal number, 12 bytes little-endian (numbers are below 2**96; :mod:`.dealnum`).
 DEAL_NUMBER = np.dtype([("number", "u1", (12,))])

@@ -7,6 +7,13 @@ S=0, H=1, D=2, C=3, NT=4.  So::
     dds_seat   = (pav_seat + 3) % 4        pav_seat   = (dds_seat + 1) % 4
     dds_strain = (pav_strain + 4) % 5      pav_strain = (dds_strain + 1) % 5
 
+ZRJ and other bidding-order fields number suits and strains C=0, D=1, H=2,
+S=3, NT=4 (clubs lowest)::
+
+    dds_strain = 3 - bid (suits), NT stays 4     bid = 3 - dds_strain (the same map)
+
+Text names seats by letter (N E S W) and strains by S H D C NT (or N).
+
 A Pavlicek result table is 20 values, value ``4 * pav_strain + pav_seat``
 (the ZDD nibble order); a DDS table is ``(5, 4)``, ``[dds_strain, dds_seat]``
 (``ddTableResults.resTable``).  Every codec converts through the function
@@ -19,15 +26,56 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "SEAT_LETTERS",
+    "STRAIN_NAMES",
     "TABLE_FROM_PAV",
+    "bid_strains",
+    "dds_seat_of",
     "dds_seats",
+    "dds_strain_of",
     "dds_strains",
+    "dds_strains_from_bid",
     "dds_tables",
     "pav_seats",
     "pav_seats_packed",
     "pav_strains",
     "pav_tables",
 ]
+
+
+#: DDS seat letters, index = DDS seat (N=0 E=1 S=2 W=3).
+SEAT_LETTERS = "NESW"
+#: DDS strain names, index = DDS strain (S=0 H=1 D=2 C=3 NT=4).
+STRAIN_NAMES = ("S", "H", "D", "C", "NT")
+
+
+def dds_seat_of(letter: str) -> int:
+    """The DDS seat of a seat letter ``N E S W`` (any case); ``ValueError`` otherwise."""
+    i = SEAT_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
+    if i < 0:
+        raise ValueError(f"{letter!r} is not a seat (N, E, S or W)")
+    return i
+
+
+def dds_strain_of(name: str) -> int:
+    """The DDS strain of a strain name ``S H D C NT`` (``N`` for NT; any case); ``ValueError`` otherwise."""
+    key = name.upper()
+    if key == "N":
+        key = "NT"
+    if key not in STRAIN_NAMES:
+        raise ValueError(f"{name!r} is not a strain (S, H, D, C or NT)")
+    return STRAIN_NAMES.index(key)
+
+
+def dds_strains_from_bid(bid: ArrayLike) -> NDArray[np.uint8]:
+    """Bidding-order suits/strains (C=0 D=1 H=2 S=3 NT=4) to DDS strains (S=0 H=1 D=2 C=3 NT=4)."""
+    a = np.asarray(bid, dtype=np.int64)
+    return np.where(a == 4, 4, 3 - a).astype(np.uint8)
+
+
+def bid_strains(dds: ArrayLike) -> NDArray[np.uint8]:
+    """DDS strains (S=0 H=1 D=2 C=3 NT=4) to bidding order (C=0 D=1 H=2 S=3 NT=4); the inverse map."""
+    return dds_strains_from_bid(dds)
 
 
 def dds_seats(pav: ArrayLike) -> NDArray[np.uint8]:

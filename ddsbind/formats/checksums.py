@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import mmap
 import os
-from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
-__all__ = ["checksum", "checksum_bytes", "checksum_hex", "verify"]
+__all__ = [
+    "checksum",
+    "checksum_bytes",
+    "checksum_hex",
+    "format_checksum",
+    "matches",
+    "parse_checksum",
+    "verify",
+]
 
 _CHUNK = 1 << 24  # bytes per step: a multiple of 4, so only the file's last word needs padding
 
@@ -35,28 +43,76 @@ def checksum_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> int:
 
 
 def checksum(path: str | os.PathLike[str]) -> int:
-    """The checksum of a file, read in memory-mapped chunks (files larger than RAM are fine)."""
-    size = Path(path).stat().st_size
-    if size == 0:
-        return 0
+    """The checksum of a file, read in chunks (files larger than RAM are fine).
+
+    A regular file is memory-mapped; anything that cannot be (a pipe, a FIFO,
+    ``/proc`` files whose size reads as 0) is read as a stream.
+    """
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > 0:
+            try:
+                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                pass
+            else:
+                with mm:
+                    return _sum_mapped(mm)
+        return _sum_stream(f)
+
+
+def _sum_mapped(mm: mmap.mmap) -> int:
     total = 0
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        view = np.frombuffer(mm, dtype=np.uint8)
-        for start in range(0, size, _CHUNK):
+    view = np.frombuffer(mm, dtype=np.uint8)
+    try:
+        for start in range(0, view.size, _CHUNK):
             total += checksum_bytes(view[start : start + _CHUNK])
-        del view
+    finally:
+        del view  # the map cannot close while a view of it lives
     return total % (1 << 64)
+
+
+def _sum_stream(f: BinaryIO) -> int:
+    total = 0
+    carry = b""
+    while True:
+        block = f.read(_CHUNK)
+        if not block:
+            break
+        data = carry + block
+        whole = len(data) // 4 * 4
+        total += checksum_bytes(data[:whole])
+        carry = data[whole:]
+    total += checksum_bytes(carry)  # zero-pads the last word
+    return total % (1 << 64)
+
+
+def format_checksum(value: int) -> str:
+    """A checksum as Pavlicek shows it: upper-case hex, no leading zeros."""
+    return f"{value:X}"
+
+
+def parse_checksum(published: str | int) -> int:
+    """A published checksum (hex text, any case, optional ``0x``; or an int) as an int."""
+    if not isinstance(published, str):
+        return int(published)
+    text = published.strip().removeprefix("0x").removeprefix("0X")
+    try:
+        return int(text, 16)
+    except ValueError:
+        raise ValueError(f"checksum {published!r} is not hexadecimal") from None
+
+
+def matches(value: int, published: str | int) -> bool:
+    """True when the checksum ``value`` equals ``published`` (see :func:`parse_checksum`)."""
+    return value == parse_checksum(published)
 
 
 def checksum_hex(path: str | os.PathLike[str]) -> str:
     """:func:`checksum` as Pavlicek shows it: upper-case hex, no leading zeros."""
-    return f"{checksum(path):X}"
+    return format_checksum(checksum(path))
 
 
 def verify(path: str | os.PathLike[str], published: str | int) -> bool:
     """True when the file's checksum equals ``published`` (hex text, any case, or an int)."""
-    if isinstance(published, str):
-        want = int(published.strip().removeprefix("0x").removeprefix("0X"), 16)
-    else:
-        want = int(published)
-    return checksum(path) == want
+    return matches(checksum(path), published)

@@ -1,17 +1,24 @@
 """Converting between deal formats without solving anything.
 
-Format names: ``zbd``, ``zrd``, ``zdd``, ``hand-makes``, ``zbs``, ``pbn``,
-``dds`` (DDS's reference-hands text, :mod:`ddsbind.formats.ddsref`), ``gib``.
-Every input is read as deals ``(N, 52)`` owners and/or tables ``(N, 5, 4)``
-(DDS order, 15 = unknown); every output takes what it can hold:
+Formats are the entries of :mod:`ddsbind.formats.registry` (``zbd``,
+``zrd``, ``zdd``, ``hand-makes``, ``zrj`` (read only), ``zbs``, ``pbn``,
+``dds`` (DDS's reference-hands text, :mod:`ddsbind.formats.ddsref`), ``gib``).
+Every input is read as :class:`~ddsbind.formats.registry.Records`: deals
+``(N, 52)`` owners and/or tables ``(N, 5, 4)`` (DDS order, 15 = unknown);
+every output takes what it can hold:
 
 * a result the input lacks is written as 15 (``zrd``, ``zdd``,
   ``hand-makes``), left out (``pbn``, ``dds``), or refused with a clear error
   (``gib``, which has no "unknown");
-* a target that needs deals (everything but ``zdd``) refuses a ``zdd`` input;
-* ``zbs`` holds diagrams: reading it as deals requires full deals.
+* a target that holds deals refuses an input that holds only results;
+* ``zbs`` holds diagrams: writing one as a full-deal format requires full
+  deals (the error names the record).
 
-Binary inputs are streamed in chunks; text formats are read whole.
+Fixed-size inputs are streamed in chunks; whole-file inputs are read whole.
+The output is all or nothing: it is written to a temporary file beside the
+target, fsynced and renamed into place only when everything succeeded; on
+any failure the target is absent (or unchanged) and the message says so.
+``"-"`` as the target writes to standard output.
 """
 
 from __future__ import annotations
@@ -21,64 +28,45 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import NDArray
 
-from ddsbind.deal import Deal
-from ddsbind.formats import files, gib, pbn, zbs
+from ddsbind.formats import files, registry
+from ddsbind.formats._common import add_note, atomic_output
+from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "convert", "read_any"]
 
-FORMATS = ("zbd", "zrd", "zdd", "hand-makes", "zbs", "pbn", "dds", "gib")
-_HAS_DEALS = {"zbd", "zrd", "hand-makes", "zbs", "pbn", "dds", "gib"}
-
-Batch = tuple[NDArray[np.int8] | None, NDArray[np.uint8] | None]
+#: Names of the formats convert reads or writes.
+FORMATS = tuple(f.name for f in registry.formats())
 
 
-def _name(path: str | os.PathLike[str], given: str | None, role: str) -> str:
-    name = given or files.guess_format(path)
-    if name is None:
-        raise ValueError(f"cannot tell the {role} format of {os.fspath(path)!r}; name it (one of {FORMATS})")
-    if name not in FORMATS:
-        raise ValueError(f"unknown format {name!r} (one of {FORMATS})")
-    return name
+def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 << 20) -> Iterator[Records]:
+    """Yield :class:`Records` batches of a file: chunks of a fixed-size file, or the whole file once."""
+    if fmt.fixed:
+        for c in files.iter_chunks(path, fmt.name, chunk=chunk):
+            yield Records(c.owners, c.tables, c.hand, c.makes)
+    elif fmt.load is not None:
+        yield fmt.load(Path(path).read_bytes(), os.fspath(path))
+    else:
+        raise ValueError(f"{fmt.name} files cannot be read")
 
 
-def _stack_deals(deals: list[Deal]) -> NDArray[np.int8]:
-    if not deals:
-        return np.zeros((0, 52), np.int8)
-    return np.stack([d.owners() for d in deals])
+def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[tuple]:
+    """Yield ``(owners or None, tables or None)`` batches from a file of any readable format."""
+    for r in read_batches(path, registry.guess(path, format), chunk=chunk):
+        yield r.owners, r.tables
 
 
-def _stack_tables(tables: list[NDArray | None]) -> NDArray[np.uint8] | None:
-    if not tables or all(t is None for t in tables):
-        return None
-    return np.stack([np.full((5, 4), 15, np.uint8) if t is None else np.asarray(t, np.uint8) for t in tables])
+def _concat(batches: list[Records], fmt: Format) -> Records:
+    if not batches:  # an empty fixed-size file: no chunk at all
+        return Records(np.zeros((0, 52), np.int8)) if fmt.deals else Records(tables=np.zeros((0, 5, 4), np.uint8))
+    if len(batches) == 1:
+        return batches[0]
 
+    def cat(attr: str) -> np.ndarray | None:
+        vals = [getattr(b, attr) for b in batches]
+        return None if any(v is None for v in vals) else np.concatenate(vals)
 
-def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[Batch]:
-    """Yield ``(owners or None, tables or None)`` batches from a file of any supported format."""
-    name = _name(path, format, "input")
-    if name in files.RECORD_SIZES:
-        for c in files.iter_chunks(path, name, chunk=chunk):
-            yield c.owners, c.tables
-    elif name == "zbs":
-        diagrams = zbs.decode_diagrams(Path(path).read_bytes())
-        yield diagrams, None
-    elif name == "pbn":
-        boards = pbn.read_pbn(path)
-        yield _stack_deals([b.deal for b in boards]), _stack_tables([b.table for b in boards])
-    elif name == "gib":
-        yield gib.read_gib(path)
-    elif name == "dds":
-        from ddsbind.formats import ddsref  # written on main; see the module's API
-
-        hands = ddsref.read_reference(path)
-        yield _stack_deals([h.deal for h in hands]), _stack_tables([h.table for h in hands])
-
-
-def _full(owners: NDArray[np.int8], name: str) -> None:
-    if owners.size and (owners.min() < 0 or ((owners[:, :, None] == np.arange(4)).sum(axis=1) != 13).any()):
-        raise ValueError(f"{name} holds full deals only; the input has a diagram that is not a full deal")
+    return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"))
 
 
 def convert(
@@ -88,17 +76,22 @@ def convert(
     src_format: str | None = None,
     dst_format: str | None = None,
     hand: int = 0,
+    chunk: int = 1 << 20,
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
 
     Parameters
     ----------
-    src, dst : path-like
+    src : path-like
+    dst : path-like, or ``"-"`` for standard output
     src_format, dst_format : str, optional
-        One of :data:`FORMATS`; guessed from ``.zbd .zrd .zdd .zbs .pbn .gib``.
+        One of :data:`FORMATS`; guessed from the extension (``.zbd .zrd .zdd
+        .zrj .zbs .pbn .gib``) when None.
     hand : int
         DDS seat whose makes a ``hand-makes`` output stores.
+    chunk : int
+        Records per batch read from a fixed-size input.
     progress : callable, optional
         Called with the number of records written after each batch.
 
@@ -106,58 +99,57 @@ def convert(
     ------
     ValueError
         The target needs something the input lacks (deals, or complete
-        results for ``gib``); ``dst`` is then left as it was only for text
-        targets, binary targets keep the whole records written so far.
+        results for ``gib``), or ``dst`` exists and is not empty.
     FormatError
-        Malformed input, with its record index.
-    """
-    sname = _name(src, src_format, "input")
-    dname = _name(dst, dst_format, "output")
-    if dname in _HAS_DEALS and sname == "zdd":
-        raise ValueError(f"{dname} needs deals but a zdd file holds only results")
-    if Path(dst).exists() and Path(dst).stat().st_size:
-        raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
-    total = 0
-    if dname in files.RECORD_SIZES:
-        with files.RecordWriter(dst, dname) as w:
-            for owners, tables in read_any(src, sname):
-                if dname == "zdd":
-                    if tables is None:
-                        tables = np.full((0 if owners is None else owners.shape[0], 5, 4), 15, np.uint8)
-                    n = w.write(tables=tables)
-                elif dname == "hand-makes":
-                    assert owners is not None
-                    makes = None if tables is None else tables[:, :, hand]
-                    n = w.write(owners, hand=np.full(owners.shape[0], hand), makes=makes)
-                else:
-                    assert owners is not None
-                    n = w.write(owners, tables)
-                total += n
-                if progress is not None:
-                    progress(n)
-        return total
-    owners_all, tables_all = [], []
-    for owners, tables in read_any(src, sname):
-        assert owners is not None
-        owners_all.append(owners)
-        tables_all.append(np.full((owners.shape[0], 5, 4), 15, np.uint8) if tables is None else tables)
-    owners = np.concatenate(owners_all) if owners_all else np.zeros((0, 52), np.int8)
-    tables = np.concatenate(tables_all) if tables_all else np.zeros((0, 5, 4), np.uint8)
-    has_results = bool(np.any(tables != 15))
-    if dname == "zbs":
-        Path(dst).write_bytes(zbs.encode_diagrams(owners).tobytes())
-    elif dname == "gib":
-        if np.any(tables > 13):
-            raise ValueError("gib text needs complete double-dummy results; the input lacks some (solve first)")
-        _full(owners, dname)
-        gib.write_gib(dst, owners, tables)
-    elif dname == "pbn":
-        pbn.write_pbn(dst, owners, tables if has_results else None)
-    elif dname == "dds":
-        from ddsbind.formats import ddsref  # written on main; see the module's API
+        Malformed input, with its record index (or line).
 
-        ddsref.write_reference(dst, [Deal.from_owners(o) for o in owners], tables if has_results else None)
-    total = owners.shape[0]
+    On any failure ``dst`` is left as it was (absent, or unchanged) and the
+    message says so.
+    """
+    sfmt = registry.guess(src, src_format, "input")
+    to_stdout = os.fspath(dst) == "-"
+    if to_stdout and not dst_format:
+        raise ValueError("name the output format (--to) when writing to standard output")
+    dfmt = registry.guess(dst, dst_format, "output")
+    if not sfmt.readable:
+        raise ValueError(f"{sfmt.name} files cannot be read")
+    if not dfmt.writable:
+        raise ValueError(f"{dfmt.name} records cannot be written from deals and results")
+    if dfmt.deals and not sfmt.deals:
+        raise ValueError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
+    if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
+        raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
+
+    def tagged(r: Records) -> Records:
+        # What any target may take: deals, tables, and the hand a one-hand target keeps.
+        return Records(r.owners, r.tables, hand=np.full(len(r), hand, np.uint8))
+
+    total = 0
+    if dfmt.fixed and dfmt.encode is not None and not to_stdout:
+        with files.RecordWriter(dst, dfmt.name, atomic=True) as w:
+            try:
+                for batch in read_batches(src, sfmt, chunk=chunk):
+                    n = w.write_records(tagged(batch))
+                    total += n
+                    if progress is not None:
+                        progress(n)
+            except BaseException as exc:
+                add_note(exc, f"{os.fspath(dst)} not written")
+                raise
+        return total
+    with atomic_output(dst) as out:
+        if dfmt.fixed and dfmt.encode is not None:
+            for batch in read_batches(src, sfmt, chunk=chunk):
+                recs = dfmt.encode(tagged(batch))
+                out.write(np.ascontiguousarray(recs).tobytes())
+                total += recs.shape[0]
+                if progress is not None:
+                    progress(recs.shape[0])
+            return total
+        assert dfmt.dump is not None
+        batch = _concat(list(read_batches(src, sfmt, chunk=chunk)), sfmt)
+        out.write(dfmt.dump(tagged(batch)))
+        total = len(batch)
     if progress is not None:
         progress(total)
     return total

@@ -33,7 +33,7 @@ import os
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from os import PathLike
+from os import PathLike, fspath
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +41,17 @@ from numpy.typing import NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
+from ddsbind.formats._common import decode_text
 
-__all__ = ["Future", "ReferenceHand", "find_reference_dir", "read_reference", "write_reference"]
+__all__ = [
+    "Future",
+    "ReferenceHand",
+    "find_reference_dir",
+    "format_reference",
+    "parse_reference",
+    "read_reference",
+    "write_reference",
+]
 
 
 @dataclass(frozen=True)
@@ -88,14 +97,24 @@ def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[Referenc
     Parameters
     ----------
     source : path or iterable of lines
-        A file path, or the file's lines.
+        A file path (UTF-8 text), or the file's lines.
 
     Returns
     -------
     list of ReferenceHand
         In file order; the count is checked against the ``NUMBER`` line.
     """
-    lines = Path(source).read_text().splitlines() if isinstance(source, str | PathLike) else list(source)
+    if isinstance(source, str | PathLike):
+        return parse_reference(Path(source).read_bytes(), name=fspath(source))
+    return parse_reference(list(source))
+
+
+def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file") -> list[ReferenceHand]:
+    """:func:`read_reference` of a file's bytes (UTF-8) or lines; ``name`` is used in error messages."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        lines = decode_text(bytes(data), "utf-8", name).splitlines()
+    else:
+        lines = list(data)
     hands: list[ReferenceHand] = []
     current: dict | None = None
     declared: int | None = None
@@ -121,6 +140,9 @@ def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[Referenc
             if len(args) != 5:
                 raise FormatError(f"line {lineno}: PBN needs dealer vul trump first deal, got {args!r}")
             dealer, vul, trump, first = _ints(args[:4], lineno, "PBN")
+            for what, value, top in (("dealer", dealer, 3), ("vul", vul, 3), ("trump", trump, 4), ("first", first, 3)):
+                if not 0 <= value <= top:
+                    raise FormatError(f"line {lineno}: PBN {what} {value} is not in 0..{top}")
             try:
                 deal = Deal.from_pbn(args[4])
             except (DDSError, ValueError) as exc:
@@ -142,6 +164,9 @@ def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[Referenc
             vals = _ints(args, lineno, "TABLE")
             if len(vals) != 20:
                 raise FormatError(f"line {lineno}: TABLE needs 20 numbers, got {len(vals)}")
+            if not all(0 <= v <= 13 for v in vals):
+                bad = next(v for v in vals if not 0 <= v <= 13)
+                raise FormatError(f"line {lineno}: TABLE value {bad} is not a trick count 0..13")
             current["table"] = np.array(vals, dtype=np.int64).reshape(5, 4)
         elif key == "PAR":
             if len(args) != 4:
@@ -166,8 +191,7 @@ def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[Referenc
     return hands
 
 
-def write_reference(
-    path: str | PathLike[str],
+def format_reference(
     deals: Sequence[Deal],
     tables: NDArray[np.integer] | None = None,
     *,
@@ -175,8 +199,8 @@ def write_reference(
     vul: int = 0,
     trump: int = 4,
     first: int = 0,
-) -> None:
-    """Write deals (and their tables, where known) in the reference layout.
+) -> str:
+    """Deals (and their tables, where known) as reference-layout text.
 
     ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
     outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``dealer``,
@@ -191,7 +215,17 @@ def write_reference(
             t = np.asarray(tables[i]).reshape(20)
             if np.all((t >= 0) & (t <= 13)):
                 out.append("TABLE " + " ".join(str(int(v)) for v in t))
-    Path(path).write_text("\n".join(out) + "\n")
+    return "\n".join(out) + "\n"
+
+
+def write_reference(
+    path: str | PathLike[str],
+    deals: Sequence[Deal],
+    tables: NDArray[np.integer] | None = None,
+    **fields: int,
+) -> None:
+    """Write :func:`format_reference` text to ``path``."""
+    Path(path).write_text(format_reference(deals, tables, **fields))
 
 
 def find_reference_dir(*fallbacks: str | PathLike[str]) -> Path | None:

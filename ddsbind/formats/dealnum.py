@@ -39,6 +39,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import FormatError
+from ddsbind.formats import _dtypes
+from ddsbind.formats._common import as_owners
 
 __all__ = [
     "NUMBER_SIZE",
@@ -54,7 +56,7 @@ __all__ = [
 #: The number of bridge deals, 52! / (13!)^4.
 D: int = math.factorial(52) // math.factorial(13) ** 4
 #: Bytes in a packed deal number.
-NUMBER_SIZE = 12
+NUMBER_SIZE = _dtypes.DEAL_NUMBER.itemsize
 
 _BITS = 48
 _MASK = (1 << _BITS) - 1
@@ -83,25 +85,6 @@ def _offsets() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
             hi[s, h] = acc >> _BITS
             acc += k * counts[h] // total  # multinomial with one fewer vacancy for h
     return hi.ravel(), lo.ravel()
-
-
-def _owners_2d(owners: ArrayLike) -> NDArray[np.int8]:
-    o = np.asarray(owners)
-    if o.ndim >= 2 and o.shape[-2:] == (4, 4) and o.shape[-1:] != (52,):
-        from ddsbind.deal import masks_to_owners
-
-        o = masks_to_owners(o)
-    if o.shape[-1:] != (52,):
-        raise ValueError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {o.shape}")
-    o = o.reshape(-1, 52)
-    if o.size and (o.min() < 0 or o.max() > 3):
-        raise ValueError("deal numbers need full deals: owners must be DDS seats 0..3")
-    counts = np.stack([(o == h).sum(axis=1) for h in range(4)], axis=1)
-    bad = (counts != 13).any(axis=1)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise ValueError(f"deal {i} is not a full deal (hand lengths N E S W = {counts[i].tolist()})")
-    return o.astype(np.int8, copy=False)
 
 
 def _limbs_to_bytes(hi: NDArray[np.int64], lo: NDArray[np.int64]) -> NDArray[np.uint8]:
@@ -134,7 +117,7 @@ def deal_numbers(deals: ArrayLike) -> NDArray[np.uint8]:
     ndarray, shape (N, 12), uint8
         Each number little-endian (:func:`ints_from_numbers` gives ints).
     """
-    o = _owners_2d(deals).astype(np.intp)
+    o = as_owners(deals, full=True).astype(np.intp)
     off_hi, off_lo = _offsets()
     n = o.shape[0]
     state = np.full(n, _START, dtype=np.intp)

@@ -1,8 +1,8 @@
 """Files of fixed-size records: memory-mapped chunked readers, append-safe writers.
 
-Formats handled here (record size in bytes): ``zbd`` 13, ``zdd`` 10, ``zrd``
-23, ``hand-makes`` 16 (and ``zrj`` 80 as raw records).  A file is records back
-to back, no header.
+Formats handled here: the fixed-size ones of :mod:`.registry` (record size in
+bytes: ``zbd`` 13, ``zdd`` 10, ``zrd`` 23, ``hand-makes`` 16, ``zrj`` 80,
+written as raw records).  A file is records back to back, no header.
 
 Reading rules
 -------------
@@ -24,6 +24,8 @@ Writing rules
 * :class:`RecordWriter` appends whole records with ``O_APPEND`` writes; if a
   write fails part-way the file is truncated back to its previous length, so
   it never ends in a partial record.  ``fsync=True`` syncs after each write.
+  ``atomic=True`` writes a new file beside the target instead and renames it
+  into place only when the writer closes without error (all or nothing).
 * It refuses a file that already ends in a partial record (``repair=True``
   truncates that tail) or whose last record is a null terminator (appended
   records would be invisible).
@@ -32,6 +34,7 @@ Writing rules
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +44,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, handmakes, zbd, zdd, zrd
-from ddsbind.formats._common import OnError, check_on_error, first_bad, null_records
+from ddsbind.formats import registry
+from ddsbind.formats._common import OnError, add_note, check_on_error, null_records
+from ddsbind.formats.registry import Format, Records
 
 __all__ = [
     "RECORD_SIZES",
@@ -56,28 +60,21 @@ __all__ = [
     "read_records",
 ]
 
-#: Record size in bytes of each fixed-size format.
-RECORD_SIZES: dict[str, int] = {
-    "zbd": _dtypes.ZBD.itemsize,
-    "zdd": _dtypes.ZDD.itemsize,
-    "zrd": _dtypes.ZRD.itemsize,
-    "hand-makes": _dtypes.HAND_MAKES.itemsize,
-    "zrj": _dtypes.ZRJ.itemsize,
-}
-
-_EXTENSIONS = {".zbd": "zbd", ".zrd": "zrd", ".zdd": "zdd", ".zbs": "zbs", ".pbn": "pbn", ".gib": "gib"}
+#: Record size in bytes of each fixed-size format (from :mod:`.registry`).
+RECORD_SIZES: dict[str, int] = {f.name: f.record_size for f in registry.formats() if f.record_size is not None}
 
 
 def guess_format(path: str | os.PathLike[str]) -> str | None:
-    """The format name for a file extension (``.zbd .zrd .zdd .zbs .pbn .gib``), or None."""
-    return _EXTENSIONS.get(Path(path).suffix.lower())
+    """The name of the format a file extension names (``.zbd .zrd .zdd .zbs .pbn .gib ...``), or None."""
+    fmt = registry.by_extension(path)
+    return None if fmt is None else fmt.name
 
 
-def _format(path: str | os.PathLike[str], fmt: str | None) -> tuple[str, int]:
-    name = fmt or guess_format(path)
-    if name not in RECORD_SIZES:
-        raise ValueError(f"not a fixed-size record format: {name!r} (one of {sorted(RECORD_SIZES)})")
-    return name, RECORD_SIZES[name]
+def _format(path: str | os.PathLike[str], fmt: str | None) -> tuple[Format, int]:
+    f = registry.guess(path, fmt)
+    if f.record_size is None:
+        raise ValueError(f"not a fixed-size record format: {f.name!r} (one of {sorted(RECORD_SIZES)})")
+    return f, f.record_size
 
 
 @dataclass
@@ -137,34 +134,12 @@ def count_records(path: str | os.PathLike[str], format: str | None = None, *, ch
     return recs.shape[0]
 
 
-def _bad(name: str, recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
-    if name == "zbd":
-        return zbd.bad_deals(recs), "deal is not 13 cards in each hand"
-    if name == "zdd":
-        return zdd.bad_tables(recs), "a result nibble is 14"
-    if name == "zrd":
-        bd, bt = zrd.bad_records(recs)
-        bad = bd | bt
-        why = "a result nibble is 14" if bad.any() and not bd[int(np.argmax(bad))] else "deal is not 13 each"
-        return bad, why
-    if name == "hand-makes":
-        return handmakes.bad_records(recs), "bad deal, unused bits set, or a makes nibble 14"
-    return np.zeros(recs.shape[0], dtype=bool), ""
-
-
-def _decode(name: str, start: int, idx: NDArray[np.int64], recs: NDArray[np.uint8], bad, masks: bool) -> Chunk:
-    c = Chunk(start=start, index=idx, raw=recs, bad=bad)
-    if name in ("zbd", "zrd", "hand-makes"):
-        c.owners = zbd.owners_from_zbd(recs[:, :13])
-        if masks:
-            c.masks = owners_to_masks(c.owners)
-    if name == "zrd":
-        c.tables = zdd.tables_from_nibbles(recs[:, 13:])
-    elif name == "zdd":
-        c.tables = zdd.tables_from_nibbles(recs)
-    elif name == "hand-makes":
-        _, c.hand, c.makes = handmakes.decode_hand_makes(recs, on_error="raw")
-        c.tables = handmakes.tables_from_makes(c.hand, c.makes)
+def _decode(fmt: Format, start: int, idx: NDArray[np.int64], recs: NDArray[np.uint8], bad, masks: bool) -> Chunk:
+    assert fmt.decode is not None
+    r = fmt.decode(recs)
+    c = Chunk(start=start, index=idx, raw=recs, owners=r.owners, tables=r.tables, hand=r.hand, makes=r.makes, bad=bad)
+    if masks and c.owners is not None:
+        c.masks = owners_to_masks(c.owners)
     return c
 
 
@@ -202,8 +177,8 @@ def iter_chunks(
     check_on_error(on_error)
     if chunk < 1:
         raise ValueError("chunk must be at least 1 record")
-    name, size = _format(path, format)
-    recs = open_records(path, name)
+    fmt, size = _format(path, format)
+    recs = open_records(path, fmt.name)
     n = recs.shape[0]
     tail = Path(path).stat().st_size - n * size
     for start in range(0, n, chunk):
@@ -213,14 +188,11 @@ def iter_chunks(
         if stop:
             part = part[: int(np.argmax(nulls))]
         part = np.asarray(part)
-        bad, why = _bad(name, part)
+        bad, keep = fmt.validate(part, start, on_error)
         idx = np.arange(start, start + part.shape[0], dtype=np.int64)
-        if bad.any():
-            if on_error == "raise":
-                raise first_bad(bad, size, start, name.upper(), why)
-            if on_error == "skip":
-                part, idx, bad = part[~bad], idx[~bad], bad[~bad]
-        yield _decode(name, start, idx, part, bad, masks)
+        if keep is not None:
+            part, idx, bad = part[keep], idx[keep], bad[keep]
+        yield _decode(fmt, start, idx, part, bad, masks)
         if progress is not None:
             progress(int(idx.shape[0]))
         if stop:
@@ -239,10 +211,10 @@ def read_records(
     masks: bool = False,
 ) -> Chunk:
     """Read a whole record file into one :class:`Chunk` (see :func:`iter_chunks`)."""
-    name, size = _format(path, format)
-    chunks = list(iter_chunks(path, name, on_error=on_error, masks=masks))
+    fmt, size = _format(path, format)
+    chunks = list(iter_chunks(path, fmt.name, on_error=on_error, masks=masks))
     if not chunks:
-        return _decode(name, 0, np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, bool), masks)
+        return _decode(fmt, 0, np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, bool), masks)
     if len(chunks) == 1:
         return chunks[0]
 
@@ -270,13 +242,20 @@ class RecordWriter:
     ----------
     path : path-like
         Created if missing.
-    format : {"zbd", "zdd", "zrd", "hand-makes", "zrj"}, optional
-        Guessed from the extension when None.
+    format : str, optional
+        A fixed-size format of :mod:`.registry` (``zbd``, ``zdd``, ``zrd``,
+        ``hand-makes``, ``zrj``); guessed from the extension when None.
     fsync : bool
         ``os.fsync`` after every write (durable, slower).
     repair : bool
         Truncate a partial record left at the end of an existing file
         (otherwise such a file is refused with ``FormatError``).
+    atomic : bool
+        Write a new file instead of appending: records go to a temporary
+        file beside ``path``, which replaces ``path`` (fsynced first) only
+        when the writer is closed without error.  Until then, and for good
+        if the ``with`` block raises or :meth:`discard` is called, ``path``
+        is absent or unchanged.
 
     Examples
     --------
@@ -291,10 +270,17 @@ class RecordWriter:
         *,
         fsync: bool = False,
         repair: bool = False,
+        atomic: bool = False,
     ) -> None:
-        self.format, self.size = _format(path, format)
+        self._fmt, self.size = _format(path, format)
+        self.format = self._fmt.name
         self.path = Path(path)
         self._fsync = fsync
+        self._tmp: Path | None = None
+        if atomic:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+            self._fd, self._tmp, self.records = fd, Path(tmp), 0
+            return
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             length = os.fstat(self._fd).st_size
@@ -345,8 +331,12 @@ class RecordWriter:
                 view = view[written:]
             if self._fsync:
                 os.fsync(self._fd)
-        except BaseException:
-            os.ftruncate(self._fd, before)
+        except BaseException as exc:
+            try:
+                os.ftruncate(self._fd, before)
+            except OSError as undo:
+                # The write's own error (say ENOSPC) is what the user must see.
+                add_note(exc, f"and cutting {self.path} back to {before} bytes failed too ({undo.strerror})")
             raise
         self.records += n
         return n
@@ -365,21 +355,13 @@ class RecordWriter:
         ``tables`` ``(n, 5, 4)`` DDS order (None = unknown, 15) for ``zrd`` and
         ``zdd``; ``hand`` (DDS seat) and ``makes`` ``(n, 5)`` for ``hand-makes``.
         """
-        if self.format == "zbd":
-            recs = zbd.encode_zbd(owners)
-        elif self.format == "zrd":
-            recs = zrd.encode_zrd(owners, tables)
-        elif self.format == "zdd":
-            if tables is None:
-                raise ValueError("zdd records need tables")
-            recs = zdd.encode_zdd(tables)
-        elif self.format == "hand-makes":
-            if hand is None:
-                raise ValueError("hand-makes records need the hand (DDS seat)")
-            recs = handmakes.encode_hand_makes(owners, hand, makes)
-        else:
+        return self.write_records(Records(_arr(owners), _arr(tables), _arr(hand), _arr(makes)))
+
+    def write_records(self, records: Records) -> int:
+        """Encode a :class:`~ddsbind.formats.registry.Records` batch and append it; returns how many."""
+        if self._fmt.encode is None:
             raise ValueError(f"use write_raw for {self.format} records")
-        return self.write_raw(recs)
+        return self.write_raw(self._fmt.encode(records))
 
     def flush(self, fsync: bool = True) -> None:
         """Make written records durable (``os.fsync``); writes are unbuffered anyway."""
@@ -387,18 +369,48 @@ class RecordWriter:
             os.fsync(self._fd)
 
     def close(self) -> None:
-        """Close the file (syncing first when ``fsync=True``)."""
-        if self._fd >= 0:
-            if self._fsync:
+        """Close the file (syncing first when ``fsync=True``); an atomic writer's file replaces ``path``."""
+        if self._fd < 0:
+            return
+        try:
+            if self._fsync or self._tmp is not None:
                 os.fsync(self._fd)
+            if self._tmp is not None:
+                os.fchmod(self._fd, 0o644)
+        except BaseException:
+            self.discard()
+            raise
+        os.close(self._fd)
+        self._fd = -1
+        if self._tmp is not None:
+            try:
+                os.replace(self._tmp, self.path)
+            except BaseException:
+                self._tmp.unlink(missing_ok=True)
+                raise
+            self._tmp = None
+
+    def discard(self) -> None:
+        """Close without keeping anything an atomic writer wrote (``path`` stays as it was)."""
+        if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+            self._tmp = None
 
     def __enter__(self) -> RecordWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is not None and self._tmp is not None:
+            self.discard()
+        else:
+            self.close()
+
+
+def _arr(a: ArrayLike | None) -> NDArray | None:
+    return None if a is None else np.asarray(a)
 
 
 def append_records(

@@ -32,7 +32,7 @@ from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _order
 
-__all__ = ["format_gib_line", "parse_gib_line", "read_gib", "write_gib"]
+__all__ = ["format_gib", "format_gib_line", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
 
 _HEX = "0123456789abcdef"
 
@@ -47,27 +47,32 @@ def _pav_from_gib(gib: NDArray[np.integer]) -> NDArray[np.int64]:
     return np.stack([13 - g[..., 2], g[..., 1], 13 - g[..., 0], g[..., 3]], axis=-1).reshape(-1, 20)
 
 
-def parse_gib_line(line: str, index: int = 0) -> tuple[Deal, NDArray[np.uint8]]:
-    """Parse one GIB line into a deal and its DDS table ``(5, 4)`` uint8 (S H D C NT x N E S W)."""
+def parse_gib_line(line: str, index: int = 0, *, name: str | None = None) -> tuple[Deal, NDArray[np.uint8]]:
+    """Parse one GIB line into a deal and its DDS table ``(5, 4)`` uint8 (S H D C NT x N E S W).
+
+    ``index`` is the line's 0-based index (``FormatError.index``); with
+    ``name`` (a file name) errors also say ``name: line index+1``.
+    """
+    where = "" if name is None else f"{name}: line {index + 1}: "
     text = line.strip()
     hands, sep, digits = text.partition(":")
     if not sep or len(digits) != 20:
-        raise FormatError(f"GIB line {text!r} is not 'W N E S hands:20 hex digits'", index=index)
+        raise FormatError(f"{where}GIB line {text[:60]!r} is not 'W N E S hands:20 hex digits'", index=index)
     try:
         gib = [int(c, 16) for c in digits]
     except ValueError:
-        raise FormatError(f"GIB line has a non-hex result digit in {digits!r}", index=index) from None
+        raise FormatError(f"{where}GIB line has a non-hex result digit in {digits!r}", index=index) from None
     if max(gib) > 13:
-        raise FormatError(f"GIB result digit above 13 in {digits!r}", index=index)
+        raise FormatError(f"{where}GIB result digit above 13 in {digits!r}", index=index)
     parts = hands.split(" ")
     if len(parts) != 4:
-        raise FormatError(f"GIB line needs 4 hands separated by single spaces, got {hands!r}", index=index)
+        raise FormatError(f"{where}GIB line needs 4 hands separated by single spaces, got {hands[:60]!r}", index=index)
     try:
         deal = Deal.from_pbn("W:" + hands)
     except (DDSError, ValueError) as exc:
-        raise FormatError(f"GIB deal {hands!r}: {exc}", index=index) from None
+        raise FormatError(f"{where}GIB deal {hands!r}: {exc}", index=index) from None
     if not deal.is_full:
-        raise FormatError(f"GIB deal {hands!r} is not a full deal", index=index)
+        raise FormatError(f"{where}GIB deal {hands!r} is not a full deal", index=index)
     table = _order.dds_tables(_pav_from_gib(np.array(gib)))[0]
     return deal, table.astype(np.uint8)
 
@@ -84,14 +89,18 @@ def format_gib_line(deal: Deal, table: ArrayLike) -> str:
     return hands + ":" + "".join(_HEX[int(v)] for v in gib)
 
 
-def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:
-    """Read a GIB file: owners ``(N, 52)`` int8 (DDS seats) and tables ``(N, 5, 4)`` uint8 (DDS order)."""
+def parse_gib(data: bytes | str, *, name: str = "GIB") -> tuple[NDArray[np.int8], NDArray[np.uint8]]:
+    """GIB text to owners ``(N, 52)`` int8 (DDS seats) and tables ``(N, 5, 4)`` uint8 (DDS order).
+
+    Blank lines are skipped; a bad line raises ``FormatError`` naming ``name``
+    and its 1-based line number (``index`` is the 0-based line index).
+    """
+    text = bytes(data).decode("latin-1") if isinstance(data, bytes | bytearray | memoryview) else data
     owners, tables = [], []
-    text = Path(path).read_bytes().decode("latin-1")
     for i, line in enumerate(text.splitlines()):
         if not line.strip():
             continue
-        deal, table = parse_gib_line(line, i)
+        deal, table = parse_gib_line(line, i, name=name)
         owners.append(deal.owners())
         tables.append(table)
     if not owners:
@@ -99,11 +108,21 @@ def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np
     return np.stack(owners), np.stack(tables)
 
 
-def write_gib(path: str | os.PathLike[str], deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> None:
-    """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
+def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:
+    """Read a GIB file: owners ``(N, 52)`` int8 (DDS seats) and tables ``(N, 5, 4)`` uint8 (DDS order)."""
+    return parse_gib(Path(path).read_bytes(), name=os.fspath(path))
+
+
+def format_gib(deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> str:
+    """GIB text: one line for each full deal (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS table."""
     ds = [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
     t = np.asarray(tables).reshape(-1, 5, 4)
     if t.shape[0] != len(ds):
         raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
     lines = [format_gib_line(d if isinstance(d, Deal) else Deal.from_owners(d), t[i]) for i, d in enumerate(ds)]
-    Path(path).write_text("".join(line + "\n" for line in lines), encoding="ascii")
+    return "".join(line + "\n" for line in lines)
+
+
+def write_gib(path: str | os.PathLike[str], deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> None:
+    """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
+    Path(path).write_text(format_gib(deals, tables), encoding="ascii")

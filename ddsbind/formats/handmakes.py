@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
-__all__ = ["RECORD_SIZE", "bad_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
+__all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
 RECORD_SIZE = _dtypes.HAND_MAKES.itemsize
 _UNKNOWN = 15
@@ -51,6 +51,11 @@ def bad_records(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """True for ``(N, 16)`` records with a bad deal, unused bits set, or a nibble 14."""
     nib = _nibbles(recs)
     return zbd.bad_deals(recs[:, :13]) | ((nib[:, 0] & 12) != 0) | (nib[:, 1:] == 14).any(axis=1)
+
+
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The validation of 16-byte records: bad-record flags and why a record is bad."""
+    return bad_records(recs), "deal not 13 cards each, unused bits 106-107 set, or a makes nibble 14"
 
 
 def decode_hand_makes(
@@ -78,14 +83,7 @@ def decode_hand_makes(
     """
     check_on_error(on_error)
     recs = records(data, RECORD_SIZE, "16-byte hand/makes")
-    keep = apply_on_error(
-        bad_records(recs),
-        on_error,
-        RECORD_SIZE,
-        base,
-        "hand/makes",
-        "deal not 13 cards each, unused bits 106-107 set, or a makes nibble 14",
-    )
+    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "hand/makes")
     if keep is not None:
         recs = recs[keep]
     nib = _nibbles(recs)
@@ -107,11 +105,10 @@ def encode_hand_makes(deals: ArrayLike, hand: ArrayLike, makes: ArrayLike | None
     makes : array_like, shape (N, 5), optional
         DDS strain order S H D C NT, 0..13 or 15; None writes 15 (unknown).
     """
-    owners = zbd._as_owners(deals)
-    n = owners.shape[0]
+    _, seats = full_deals_packed(deals)
+    n = seats.shape[0]
     out = np.zeros((n, RECORD_SIZE), dtype=np.uint8)
-    zbd.zbd_from_owners(owners, out=out[:, :13])
-    zbd.check_packed(out[:, :13])
+    zbd.zbd_from_seats(seats, out=out[:, :13])
     h = np.broadcast_to(np.asarray(hand), (n,))
     if h.size and (h.min() < 0 or h.max() > 3):
         raise ValueError("hand must be a DDS seat 0..3 (N E S W)")

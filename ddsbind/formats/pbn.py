@@ -58,12 +58,13 @@ __all__ = [
 ]
 
 _UNKNOWN = 15
+#: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_PAV_SEAT = {"W": 0, "N": 1, "E": 2, "S": 3}
-_PAV_STRAIN = {"NT": 0, "N": 0, "S": 1, "H": 2, "D": 3, "C": 4}
-_DECLARERS_DDT = "NSEW"
-#: Position in Pavlicek's 20 of each DoubleDummyTricks digit (declarer-major N S E W, NT S H D C).
-_DDT_TO_PAV = np.array([4 * strain + _PAV_SEAT[d] for d in _DECLARERS_DDT for strain in range(5)], dtype=np.intp)
+#: The order of the result tags' strains, NT S H D C (Pavlicek's order).
+_RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
+#: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
+_DDT_CELLS = tuple((s, _order.dds_seat_of(d)) for d in "NSEW" for s in _RESULT_STRAINS)
 _VUL = (
     "None",
     "NS",
@@ -108,8 +109,8 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
     s = text.strip()
     if len(s) != 20:
         raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
-    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
-    for k, ch in enumerate(s):
+    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
+    for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
         if ch in "-*":
             continue
         try:
@@ -118,17 +119,17 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
             raise FormatError(f"DoubleDummyTricks {text!r}: {ch!r} is not a hex digit") from None
         if v > 13:
             raise FormatError(f"DoubleDummyTricks {text!r}: {v} tricks is more than 13")
-        pav[_DDT_TO_PAV[k]] = v
-    return _order.dds_tables(pav)
+        table[strain, seat] = v
+    return table
 
 
 def format_double_dummy_tricks(table: ArrayLike) -> str:
     """A complete DDS ``(5, 4)`` table as a ``DoubleDummyTricks`` value (lower-case hex)."""
-    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
-    vals = pav[_DDT_TO_PAV]
-    if np.any(vals > 13):
+    t = np.asarray(table).reshape(5, 4)
+    vals = [int(t[strain, seat]) for strain, seat in _DDT_CELLS]
+    if any(v < 0 or v > 13 for v in vals):
         raise ValueError("DoubleDummyTricks needs a complete table (values 0..13)")
-    return "".join(f"{int(v):x}" for v in vals)
+    return "".join(f"{v:x}" for v in vals)
 
 
 def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
@@ -137,113 +138,194 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
         raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
-    pav = np.full(20, _UNKNOWN, dtype=np.uint8)
+    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
     for row in rows:
         cells = row.split()
         if not cells:
             continue
         if len(cells) != len(names):
             raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
-        decl, den, res = cells[i_decl].upper(), cells[i_den].upper(), cells[i_res]
-        if decl not in _PAV_SEAT or den not in _PAV_STRAIN or not res.isdigit() or int(res) > 13:
+        res = cells[i_res]
+        try:
+            seat, strain = _order.dds_seat_of(cells[i_decl]), _order.dds_strain_of(cells[i_den])
+        except ValueError:
+            seat = strain = -1
+        if seat < 0 or not res.isdigit() or int(res) > 13:
             raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
-        pav[4 * _PAV_STRAIN[den] + _PAV_SEAT[decl]] = int(res)
-    return _order.dds_tables(pav)
+        table[strain, seat] = int(res)
+    return table
 
 
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
-    pav = _order.pav_tables(np.asarray(table).reshape(5, 4))
+    t = np.asarray(table).reshape(5, 4)
     lines = []
-    for decl in "NESW":
-        for den, ps in (("NT", 0), ("S", 1), ("H", 2), ("D", 3), ("C", 4)):
-            v = int(pav[4 * ps + _PAV_SEAT[decl]])
+    for seat, decl in enumerate(_order.SEAT_LETTERS):
+        for strain in _RESULT_STRAINS:
+            v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {den} {v}")
+                lines.append(f"{decl} {_order.STRAIN_NAMES[strain]} {v}")
     return lines
 
 
-def _games(text: str) -> list[tuple[list[tuple[str, str]], dict[str, list[str]]]]:
-    """Split PBN text into games: (tags in order, section lines per tag)."""
-    games = []
-    tags: list[tuple[str, str]] = []
-    sections: dict[str, list[str]] = {}
+@dataclass
+class _Game:
+    line: int  # 1-based line of the game's first tag
+    tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+    def names(self) -> set[str]:
+        return {name for name, _, _ in self.tags}
+
+
+def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
+    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open."""
+    out = []
+    in_quote = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            i += 1
+            continue
+        if in_quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(line):
+                out.append(line[i + 1])
+                i += 1
+            elif ch == '"':
+                in_quote = False
+        elif ch == '"':
+            in_quote = True
+            out.append(ch)
+        elif ch == "{":
+            in_brace = True
+            out.append(" ")
+        elif ch == ";":
+            break
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out), in_brace
+
+
+def _games(text: str, name: str) -> list[_Game]:
+    """Split PBN text into games, keeping each tag's line number.
+
+    Games are separated by empty lines; a tag that repeats within a game
+    starts a new game too (files that omit the empty line).  Text outside
+    any tag, a ``{`` never closed and control bytes raise ``FormatError``
+    with the line number.
+    """
+    games: list[_Game] = []
+    game: _Game | None = None
     current: str | None = None
     in_brace = False
-    for raw in text.splitlines():
-        line = raw
-        if in_brace:
-            if "}" not in line:
+    brace_line = 0
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.removesuffix("\r")
+        bad = _NOT_TEXT.search(raw)
+        if bad:
+            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad.group()):02x} is not PBN text")
+        if not in_brace:
+            if not raw.strip():
+                if game is not None:
+                    games.append(game)
+                game, current = None, None
                 continue
-            line = line[line.index("}") + 1 :]
-            in_brace = False
-        if line.startswith("%"):
-            continue
-        m = _TAG.match(line)
-        if m:
-            tags.append((m.group(1), m.group(2)))
-            current = m.group(1)
-            sections[current] = []
-            continue
-        # commentary outside tags
-        line = re.sub(r"\{[^}]*\}", " ", line)
-        if "{" in line:
-            line = line[: line.index("{")]
-            in_brace = True
-        if ";" in line:
-            line = line[: line.index(";")]
-        if not raw.strip():
-            if tags:
-                games.append((tags, sections))
-            tags, sections, current = [], {}, None
-            continue
-        if line.strip() and current is not None:
-            sections[current].append(line.strip())
-    if tags:
-        games.append((tags, sections))
+            if raw.startswith("%"):
+                continue
+        was_open = in_brace
+        line, in_brace = _strip_commentary(raw, in_brace)
+        if in_brace and not was_open:
+            brace_line = lineno
+        pos = 0
+        for m in _TAG.finditer(line):
+            before = line[pos : m.start()].strip()
+            if before:
+                raise FormatError(f"{name}: line {lineno}: {before[:40]!a} is not a PBN tag")
+            tag = m.group(1)
+            if game is not None and tag in game.names():
+                games.append(game)  # no empty line before this game
+                game = None
+            if game is None:
+                game = _Game(lineno)
+            game.tags.append((tag, m.group(2), lineno))
+            game.sections[tag] = []
+            current = tag
+            pos = m.end()
+        rest = line[pos:].strip()
+        if rest:
+            if current is None or game is None:
+                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+            game.sections[current].append(rest)
+    if in_brace:
+        raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")
+    if game is not None:
+        games.append(game)
     return games
 
 
-def parse_pbn(text: str) -> list[PBNBoard]:
+def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     """Parse PBN text into :class:`PBNBoard` s (games without a ``Deal`` tag are skipped).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The file's text (bytes are read as ISO-8859-1).
+    name : str
+        What to call the text in error messages (a file name).
 
     Raises
     ------
     FormatError
-        A bad deal or result tag, naming the game (``index``).
+        Naming the line (and the game, as ``index``): a bad deal or result
+        tag, a ``Deal "#"`` with no earlier deal to inherit, text that is
+        not a tag, a ``{`` never closed, or bytes that are not text.
     """
+    if isinstance(text, bytes | bytearray | memoryview):
+        text = bytes(text).decode("latin-1")
     boards: list[PBNBoard] = []
     previous: dict[str, str] = {}
-    for g, (tags, sections) in enumerate(_games(text)):
+    for g, game in enumerate(_games(text, name)):
         values: dict[str, str] = {}
-        for name, value in tags:
-            values[name] = previous.get(name, "") if value == "#" else value
-        previous = values
+        lines: dict[str, int] = {}
+        for tag, value, lineno in game.tags:
+            if value == "#":
+                if tag not in previous:
+                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but no earlier game has a {tag}', index=g)
+                value = previous[tag]
+            values[tag] = value
+            lines[tag] = lineno
+        previous = {**previous, **values}
         deal_text = values.get("Deal")
-        if not deal_text:
+        if deal_text is None:
             continue
+        where = f"{name}: line {lines['Deal']}"
         try:
             deal = Deal.from_pbn(deal_text)
         except (DDSError, ValueError) as exc:
-            raise FormatError(f"PBN game {g}: bad Deal {deal_text!r}: {exc}", index=g) from None
+            raise FormatError(f"{where}: bad Deal {deal_text!r}: {exc}", index=g) from None
         table = None
         try:
             ddt = values.get("DoubleDummyTricks")
             if ddt:
                 table = parse_double_dummy_tricks(ddt)
             if "OptimumResultTable" in values:
-                opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
+                opt = _parse_optimum(values["OptimumResultTable"], game.sections.get("OptimumResultTable", []))
                 if table is not None and not np.array_equal(table, opt):
                     raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
                 table = opt
         except FormatError as exc:
-            raise FormatError(f"PBN game {g}: {exc}", index=g) from None
+            raise FormatError(f"{where}: {exc}", index=g) from None
         boards.append(PBNBoard(deal=deal, table=table, tags=values))
     return boards
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
     """Read a PBN file (ISO-8859-1) into :class:`PBNBoard` s."""
-    return parse_pbn(Path(path).read_bytes().decode("latin-1"))
+    return parse_pbn(Path(path).read_bytes(), name=os.fspath(path))
 
 
 def format_pbn(
@@ -275,7 +357,7 @@ def format_pbn(
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{"NESW"[(b - 1) % 4]}"]')
+        out.append(f'[Dealer "{_order.SEAT_LETTERS[(b - 1) % 4]}"]')
         out.append(f'[Vulnerable "{_VUL[(b - 1) % 16]}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:

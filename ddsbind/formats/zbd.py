@@ -25,30 +25,50 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import masks_to_owners, owners_to_masks
+from ddsbind.deal import owners_to_masks
 from ddsbind.formats import _dtypes, _order
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import (
+    COUNT_LUT,
+    OnError,
+    apply_on_error,
+    check_on_error,
+    full_deals_packed,
+    not_full,
+    pack_seats,
+    records,
+)
 
-__all__ = ["RECORD_SIZE", "bad_deals", "decode_zbd", "encode_zbd", "owners_from_zbd", "zbd_from_owners"]
+__all__ = [
+    "RECORD_SIZE",
+    "bad_deals",
+    "check_records",
+    "decode_zbd",
+    "encode_zbd",
+    "owners_from_zbd",
+    "zbd_from_owners",
+]
 
 RECORD_SIZE = _dtypes.ZBD.itemsize
+#: Why :func:`check_records` flags a record.
+WHY = "deal is not 13 cards in each hand"
 
 
-def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint32]]:
+def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint8], NDArray[np.uint8]]:
     b = np.arange(256, dtype=np.uint8)
     codes = (b[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & np.uint8(3)  # (256, 4) Pavlicek
-    seats = _order.dds_seats(codes).astype(np.uint32)  # (256, 4) DDS seats of the byte's 4 cards
+    seats = _order.dds_seats(codes)  # (256, 4) DDS seats of the byte's 4 cards
     # Packed little-endian: byte k of the word = DDS seat of card k of the byte.
-    owners = (seats << np.array([0, 8, 16, 24], dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
-    # Packed little-endian: byte h of the word = how many of the 4 cards DDS hand h holds.
-    counts = (
-        (seats[:, :, None] == np.arange(4)).sum(axis=1).astype(np.uint32) << np.array([0, 8, 16, 24], dtype=np.uint32)
-    ).sum(axis=1, dtype=np.uint32)
-    return owners.astype("<u4"), counts.astype("<u4")
+    owners = (seats.astype(np.uint32) << np.array([0, 8, 16, 24], dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
+    # The same four cards as a byte of DDS seats, and back.
+    dds_byte = (seats << np.array([0, 2, 4, 6], dtype=np.uint8)).sum(axis=1, dtype=np.uint8)
+    pav_byte = np.empty(256, dtype=np.uint8)
+    pav_byte[dds_byte] = b
+    return owners.astype("<u4"), dds_byte, pav_byte
 
 
-_OWNER_LUT, _COUNT_LUT = _luts()
-_FULL_COUNTS = np.uint32(0x0D0D0D0D)
+_OWNER_LUT, _DDS_BYTE, _PAV_BYTE = _luts()
+#: ZBD byte -> how many of its 4 cards each DDS hand holds (byte h of the word = hand h).
+_COUNT_LUT = COUNT_LUT[_DDS_BYTE]
 
 
 def owners_from_zbd(recs: NDArray[np.uint8], out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
@@ -64,42 +84,27 @@ def owners_from_zbd(recs: NDArray[np.uint8], out: NDArray[np.int8] | None = None
 
 def bad_deals(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """True for ``(N, 13)`` ZBD records that do not give each hand 13 cards."""
-    counts = _COUNT_LUT[recs].sum(axis=1, dtype=np.uint32)
-    return counts != _FULL_COUNTS
+    return not_full(recs, _COUNT_LUT)
+
+
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The validation of ZBD records ``(N, 13)``: bad-record flags and why the first one is bad."""
+    return bad_deals(recs), WHY
 
 
 def zbd_from_owners(owners: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """Pack owner arrays ``(N, 52)`` (DDS seats 0..3) into ``(N, 13)`` ZBD bytes; no validation."""
-    o = np.ascontiguousarray(owners, dtype=np.int8)
-    n = o.shape[0]
-    seats = o.view(np.uint8).reshape(n, 13, 4).view("<u4")[..., 0]  # (N, 13): seat of card k in byte k
-    v = _order.pav_seats_packed(seats)
-    packed = (v | (v >> 6) | (v >> 12) | (v >> 18)) & np.uint32(0xFF)
-    if out is None:
-        return packed.astype(np.uint8)
-    np.copyto(out, packed, casting="unsafe")
-    return out
+    return _PAV_BYTE.take(pack_seats(np.asarray(owners)), out=out)
 
 
-def _as_owners(deals: ArrayLike) -> NDArray[np.int8]:
-    d = np.asarray(deals)
-    if d.ndim >= 2 and d.shape[-2:] == (4, 4):
-        d = masks_to_owners(d)
-    if d.shape[-1:] != (52,):
-        raise ValueError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
-    d = d.reshape(-1, 52)
-    if d.size and (d.min() < 0 or d.max() > 3):
-        raise ValueError("ZBD holds full deals: every owner must be a DDS seat 0..3 (no absent cards)")
-    return d
+def zbd_from_seats(seats: NDArray[np.uint8], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
+    """ZBD bytes of :func:`~ddsbind.formats._common.pack_seats` bytes (DDS seats to Pavlicek's codes)."""
+    return _PAV_BYTE.take(seats, out=out)
 
 
-def check_packed(packed: NDArray[np.uint8]) -> None:
-    """Raise ``ValueError`` unless each packed ZBD row gives every hand exactly 13 cards."""
-    bad = bad_deals(packed)
-    if bad.any():
-        i = int(np.argmax(bad))
-        c = [int(x) for x in _COUNT_LUT[packed[i]].view(np.uint8).reshape(13, 4).sum(axis=0)]
-        raise ValueError(f"deal {i} is not a full deal: N={c[0]} E={c[1]} S={c[2]} W={c[3]} cards (13 each needed)")
+def full_zbd(deals: ArrayLike, out: NDArray[np.uint8] | None = None, base: int = 0) -> NDArray[np.uint8]:
+    """ZBD bytes ``(N, 13)`` of full deals (owners or masks); ``FormatError`` names the first that is not."""
+    return _PAV_BYTE.take(full_deals_packed(deals, base)[1], out=out)
 
 
 def decode_zbd(
@@ -141,7 +146,7 @@ def decode_zbd(
     """
     check_on_error(on_error)
     recs = records(data, RECORD_SIZE, "ZBD")
-    keep = apply_on_error(bad_deals(recs), on_error, RECORD_SIZE, base, "ZBD", "not 13 cards in each hand")
+    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZBD")
     if keep is not None:
         recs = recs[keep]
     owners = owners_from_zbd(recs)
@@ -163,6 +168,4 @@ def encode_zbd(deals: ArrayLike, out: NDArray[np.uint8] | None = None) -> NDArra
     ndarray, shape (N, 13), uint8
         ``.tobytes()`` gives the file bytes.
     """
-    packed = zbd_from_owners(_as_owners(deals), out=out)
-    check_packed(packed)
-    return packed
+    return full_zbd(deals, out=out)

@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _order
+from ddsbind.formats._common import as_owners
 
 __all__ = [
     "LOCATOR_LIMIT",
@@ -161,14 +162,7 @@ def encode_diagrams(
     ndarray, dtype '<u4'
         The words in file order; ``.tobytes()`` gives the file.
     """
-    o = np.asarray(diagrams if isinstance(diagrams, np.ndarray) else list(diagrams))
-    if o.ndim >= 2 and o.shape[-2:] == (4, 4) and o.shape[-1] != 52:
-        from ddsbind.deal import masks_to_owners
-
-        o = masks_to_owners(o)
-    o = o.reshape(-1, 52)
-    if o.size and (o.min() < -1 or o.max() > 3):
-        raise ValueError("diagram owners must be DDS seats 0..3 or -1 (unused)")
+    o = as_owners(diagrams if isinstance(diagrams, np.ndarray) else list(diagrams), full=False)
     g = o.shape[0]
     digits = _owners_to_digits(o).reshape(g, 4, 13)
     loc = (digits.astype(np.uint64) * _weights(reverse)).sum(axis=-1, dtype=np.uint64)  # (G, 4)

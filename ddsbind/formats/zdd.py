@@ -35,6 +35,7 @@ __all__ = [
     "RECORD_SIZE",
     "UNKNOWN",
     "bad_tables",
+    "check_records",
     "decode_zdd",
     "encode_zdd",
     "nibbles_from_tables",
@@ -44,6 +45,8 @@ __all__ = [
 RECORD_SIZE = _dtypes.ZDD.itemsize
 UNKNOWN = 15
 INVALID = 14
+#: Why :func:`check_records` flags a record.
+WHY = "a result nibble is 14"
 
 _b = np.arange(256, dtype=np.uint16)
 #: byte -> '<u2' whose two bytes are the low and the high nibble.
@@ -81,6 +84,11 @@ def bad_tables(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     return flags.any(axis=1)
 
 
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The validation of ZDD records ``(N, 10)``: bad-record flags and why the first one is bad."""
+    return bad_tables(recs), WHY
+
+
 def _as_tables(tables: ArrayLike) -> NDArray[np.uint8]:
     t = np.asarray(tables)
     if t.shape[-2:] != (5, 4):
@@ -115,7 +123,7 @@ def decode_zdd(data: ArrayLike | bytes, *, on_error: OnError = "raise", base: in
     """
     check_on_error(on_error)
     recs = records(data, RECORD_SIZE, "ZDD")
-    keep = apply_on_error(bad_tables(recs), on_error, RECORD_SIZE, base, "ZDD", "a result nibble is 14")
+    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZDD")
     if keep is not None:
         recs = recs[keep]
     return tables_from_nibbles(recs)

@@ -30,9 +30,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
 from ddsbind.formats import _dtypes, zbd, zdd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
-__all__ = ["RECORD_SIZE", "bad_records", "decode_zrd", "encode_zrd"]
+__all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_zrd", "encode_zrd"]
 
 RECORD_SIZE = _dtypes.ZRD.itemsize
 
@@ -40,6 +40,15 @@ RECORD_SIZE = _dtypes.ZRD.itemsize
 def bad_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """``(bad deal, bad table)`` flags of ``(N, 23)`` ZRD records."""
     return zbd.bad_deals(recs[:, :13]), zdd.bad_tables(recs[:, 13:])
+
+
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The validation of ZRD records ``(N, 23)``: bad-record flags and why the first one is bad."""
+    bad_deal, bad_table = bad_records(recs)
+    bad = bad_deal | bad_table
+    if bad.any() and not bad_deal[int(np.argmax(bad))]:
+        return bad, zdd.WHY
+    return bad, zbd.WHY
 
 
 def decode_zrd(
@@ -78,12 +87,7 @@ def decode_zrd(
     """
     check_on_error(on_error)
     recs = records(data, RECORD_SIZE, "ZRD")
-    bad_deal, bad_table = bad_records(recs)
-    bad = bad_deal | bad_table
-    why = "deal is not 13 cards in each hand"
-    if bad.any() and not bad_deal[int(np.argmax(bad))]:
-        why = "a result nibble is 14"
-    keep = apply_on_error(bad, on_error, RECORD_SIZE, base, "ZRD", why)
+    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZRD")
     if keep is not None:
         recs = recs[keep]
     owners = zbd.owners_from_zbd(recs[:, :13])
@@ -108,12 +112,11 @@ def encode_zrd(
     -------
     ndarray, shape (N, 23), uint8
     """
-    owners = zbd._as_owners(deals)
-    n = owners.shape[0]
+    _, seats = full_deals_packed(deals)
+    n = seats.shape[0]
     if out is None:
         out = np.empty((n, RECORD_SIZE), dtype=np.uint8)
-    zbd.zbd_from_owners(owners, out=out[:, :13])
-    zbd.check_packed(out[:, :13])
+    zbd.zbd_from_seats(seats, out=out[:, :13])
     if tables is None:
         out[:, 13:] = 0xFF
     else:

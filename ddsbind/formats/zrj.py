@@ -55,12 +55,13 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Card, Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import records
+from ddsbind.formats._common import apply_on_error, as_owners, records
 
 __all__ = [
     "RECORD_SIZE",
     "PlayedDeal",
     "call_text",
+    "check_records",
     "decode_zrj",
     "encode_zrj",
     "play_byte",
@@ -95,7 +96,7 @@ _CALL_STRAIN = "CDHSN"  # ZRJ strain code 0..4
 def _pair_to_card() -> NDArray[np.intp]:
     k = np.arange(52)
     r, s = k // 4, k % 4  # rank 0 = two, suit 0 = clubs
-    return (13 * (3 - s) + (12 - r)).astype(np.intp)
+    return (13 * _order.dds_strains_from_bid(s).astype(np.intp) + (12 - r)).astype(np.intp)
 
 
 #: Card index (SA=0 .. C2=51) of each ZRJ bit pair 0..51.
@@ -118,7 +119,7 @@ def _deal_bytes(owners: NDArray[np.integer]) -> NDArray[np.uint8]:
 def play_byte(card: Card | str, flags: int = 0) -> int:
     """The ZRJ play byte of a card, with punctuation ``flags`` (0..3) in bits 7-6."""
     c = Card.parse(card)
-    return (flags & 3) << 6 | (c.rank - 2) << 2 | (3 - c.suit)
+    return (flags & 3) << 6 | (c.rank - 2) << 2 | int(_order.bid_strains(c.suit))
 
 
 def play_card(byte: int) -> Card:
@@ -126,7 +127,7 @@ def play_card(byte: int) -> Card:
     rank = (byte >> 2) & 15
     if rank > 12:
         raise FormatError(f"play byte {byte:#04x} has rank code {rank} (0..12 allowed)")
-    return Card(3 - (byte & 3), rank + 2)
+    return Card(int(_order.dds_strains_from_bid(byte & 3)), rank + 2)
 
 
 def call_text(byte: int) -> str:
@@ -225,8 +226,7 @@ class PlayedDeal:
         """Contract strain as a DDS strain (S=0 H=1 D=2 C=3 NT=4), None when passed out."""
         if self.contract == 0:
             return None
-        z = (self.contract % 40) % 5  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
-        return 4 if z == 4 else 3 - z
+        return int(_order.dds_strains_from_bid((self.contract % 40) % 5))  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
 
     @property
     def doubled(self) -> int:
@@ -258,6 +258,11 @@ def _check_record(r: bytes, i: int) -> None:
             raise bad(f"play byte {r[k]:#04x} has a rank code above 12", k)
 
 
+def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
+    """The bulk validation of ZRJ records ``(N, 80)``: the deal (fields are checked per record on decoding)."""
+    return zbd.bad_deals(np.ascontiguousarray(recs[:, :13])), zbd.WHY
+
+
 def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
     """Decode ZRJ records into :class:`PlayedDeal` s.
 
@@ -268,10 +273,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
         offset, call or play; with the record index and the field's byte offset.
     """
     recs = records(data, RECORD_SIZE, "ZRJ")
-    bad = zbd.bad_deals(np.ascontiguousarray(recs[:, :13]))
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise FormatError("ZRJ: deal is not 13 cards in each hand", index=base + i, offset=(base + i) * RECORD_SIZE)
+    apply_on_error(*check_records(recs), "raise", RECORD_SIZE, base, "ZRJ")
     owners = zrj_owners(recs)
     out = []
     for i, row in enumerate(recs):
@@ -304,9 +306,8 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
     out = np.zeros((len(items), RECORD_SIZE), dtype=np.uint8)
     if not items:
         return out
-    owners = np.stack([np.asarray(p.owners) for p in items]).astype(np.int8)
+    owners = as_owners(np.stack([np.asarray(p.owners) for p in items]), full=True)
     out[:, :13] = _deal_bytes(owners)
-    zbd.check_packed(np.ascontiguousarray(out[:, :13]))
     for i, p in enumerate(items):
         if not 0 <= p.tricks <= 13 or not 0 <= p.initial_passes <= 3 or not 0 <= p.board_byte <= 255:
             raise ValueError(f"record {i}: tricks 0..13, initial passes 0..3 and board byte 0..255 needed")

@@ -1,0 +1,915 @@
+"""Cribbage game records in Code64: our reading of seed 004 ("Open Code64
+Implementation of a Record for a Game of CRIBBAGE", as exported by HALSCRIB
+CLX 1.0).
+
+The seed lists the fields and their widths but not how they are packed; the
+packing below is OUR reading of it (also written down in the project's
+``specs/formats.md``).  No second source exists to check it against.
+
+Text layer
+----------
+The record is standard Base64 (RFC 4648 alphabet ``A-Z a-z 0-9 + /``, ``=``
+padding to a multiple of four characters; ``"Hal"`` encodes as ``"SGFs"``).
+The reader ignores ASCII whitespace (space, tab, CR, LF, FF, VT) anywhere in
+the text, so wrapped records read; any other character outside the alphabet,
+misplaced or excess ``=``, a length that is not a multiple of four, or
+non-zero unused bits in the last character is a :class:`FormatError` that
+gives the 0-based character position in the text as given.  The writer
+emits one line, no whitespace.
+
+Bit layer
+---------
+The decoded bytes are one bit stream, most significant bit of byte 0 first.
+Fields follow each other without alignment in the order below, each written
+most significant bit first.  After the last deal the stream is padded with
+zero bits to a whole byte; there is nothing after that byte (extra bytes, or
+a non-zero padding bit, are errors).  A record of ``n`` deals is therefore
+exactly ``ceil((583 + 150 n) / 8)`` bytes.
+
+Header, 583 bits::
+
+    bits  width  field
+       0   128   origin (software encoder), 16 ASCII bytes, NUL-padded
+     128   128   program name, 16 ASCII bytes, NUL-padded
+     256    64   player 0 name, 8 ASCII bytes, NUL-padded
+     320    64   player 1 name, 8 ASCII bytes, NUL-padded
+     384   144   comments, 18 ASCII bytes, NUL-padded
+     528    12   year    1..4095
+     540     4   month   1..12
+     544     5   day     1..31 (and valid for the month)
+     549     6   hour    0..23
+     555     6   minute  0..59
+     561     6   second  0..59
+     567     8   number of games 0..255 (= number of deals flagged last-of-game)
+     575     8   number of deals - 1 (0..255 for 1..256 deals)
+
+Text fields hold printable ASCII (0x20..0x7E); the rest of the field is NUL
+bytes, and nothing but NUL may follow the first NUL.  The text fields end on
+a byte boundary (bit 528), so they are plain bytes 0..65 of the record.
+
+Deal ``k`` (0-based) starts at bit ``583 + 150 k``; 150 bits::
+
+    offset  width  field
+        0   4 x 6  player 0's kept hand (4 cards)
+       24   4 x 6  player 1's kept hand (4 cards)
+       48   2 x 6  player 0's discards to the crib
+       60   2 x 6  player 1's discards to the crib
+       72       6  starter card
+       78   8 x 7  pegging plays, in the order played
+      134       7  player 0's score, 0..121
+      141       7  player 1's score, 0..121
+      148       1  dealer (player number 0 or 1)
+      149       1  last deal of its game (1) or not (0)
+
+Card, 6 bits ``ss rrrr``: ``ss`` is the suit, 00 spades, 01 hearts,
+10 diamonds, 11 clubs; ``rrrr`` the rank, 1 ace, 2..10, 11 jack, 12 queen,
+13 king (0, 14 and 15 are not cards).  ``11 1101`` is the king of clubs.
+
+Pegging play, 7 bits ``p ss rrrr``: ``p`` the player, then the card.
+``0 11 1101`` is the king of clubs played by player 0, ``1 11 1101`` by
+player 1.  ``1 11 1111`` is "no play": the game ended during pegging, and
+every later play slot of that deal is "no play" too.
+
+Rules checked on encode and on decode (a :class:`FormatError` names the deal,
+the field and the value; deals are numbered from 1 in messages, and the
+error's ``index`` attribute is the 0-based deal index; a text-layer error's
+``offset`` is the 0-based character position):
+
+* the 13 cards of a deal (two kept hands, four discards, starter) are
+  distinct;
+* each pegging play is a card from that player's kept hand, played at most
+  once; a deal with fewer than 8 plays (the game ended during pegging) must
+  be flagged last of its game;
+* scores are 0..121; dealer is 0 or 1;
+* 1..256 deals, and the number of deals flagged last-of-game equals the
+  header's number of games.  Deals after the last flagged deal are an
+  unfinished game, which the header does not count.
+
+Not checked (the record cannot show them or the seed does not say): that
+pegging obeys the 31 limit and "go", that scores rise within a game or
+reach 121 at its end, that dealers alternate.  The seed calls the scores
+"scores after pegging" in one place; we store whatever the record holds.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ddsbind.errors import FormatError
+
+__all__ = [
+    "DEAL_BITS",
+    "HEADER_BITS",
+    "MAX_DEALS",
+    "MAX_JSON_CHARS",
+    "MAX_SCORE",
+    "MAX_TEXT_CHARS",
+    "NO_PLAY",
+    "Card",
+    "Deal",
+    "Play",
+    "Session",
+    "decode",
+    "encode",
+    "from_json",
+    "from_json_text",
+    "record_length",
+    "to_json",
+    "validate",
+]
+
+#: Suit letters, index = suit number of the ``ss`` bits (S H D C = 0..3).
+SUITS = "SHDC"
+#: Rank characters, index = rank - 1 (ace .. king); ``"10"`` is read as ``"T"``.
+RANKS = "A23456789TJQK"
+
+#: Width in bytes of the header's text fields, in record order.
+TEXT_WIDTHS = {"origin": 16, "program": 16, "player 0 name": 8, "player 1 name": 8, "comments": 18}
+#: Date fields: name, width in bits, smallest and largest value.
+_DATE_FIELDS = (
+    ("year", 12, 1, 4095),
+    ("month", 4, 1, 12),
+    ("day", 5, 1, 31),
+    ("hour", 6, 0, 23),
+    ("minute", 6, 0, 59),
+    ("second", 6, 0, 59),
+)
+HEADER_BITS = 8 * sum(TEXT_WIDTHS.values()) + sum(f[1] for f in _DATE_FIELDS) + 8 + 8
+DEAL_BITS = 150
+MAX_DEALS = 256
+MAX_GAMES = 255
+MAX_SCORE = 121
+PLAY_SLOTS = 8
+#: The 7-bit pegging code for "no play" (player 1, clubs, rank 15).
+NO_PLAY = 0b1111111
+
+_WHITESPACE = frozenset(" \t\r\n\f\v")
+_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_CARD_TEXT = re.compile(r"\s*(10|[A2-9TJQK])([SHDC])\s*", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------
+# Records
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A cribbage card: ``suit`` 0..3 (S H D C, the ``ss`` bits) and ``rank`` 1..13 (ace .. king).
+
+    Not :class:`ddsbind.Card`: bridge ranks run 2..14 with the ace high, here
+    the ace is 1 and the code is the seed's 6-bit ``ss rrrr``.
+    """
+
+    suit: int
+    rank: int
+
+    def __post_init__(self) -> None:
+        if type(self.suit) is not int or not 0 <= self.suit <= 3:
+            raise FormatError(f"card suit = {self.suit!r}: not in 0..3 (S H D C)")
+        if type(self.rank) is not int or not 1 <= self.rank <= 13:
+            raise FormatError(f"card rank = {self.rank!r}: not in 1..13 (ace .. king)")
+
+    @classmethod
+    def parse(cls, text: str | Card) -> Card:
+        """Read ``"5H"``, ``"KC"``, ``"AS"``, ``"10D"`` or ``"TD"`` (rank, then suit; any case).
+
+        Raises
+        ------
+        FormatError
+            If ``text`` is not a card.
+        """
+        if isinstance(text, Card):
+            return text
+        m = _CARD_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if m is None:
+            raise FormatError(f"card = {text!r}: not a card (rank A 2-9 T/10 J Q K, then suit S H D C)")
+        rank = "T" if m[1] == "10" else m[1].upper()
+        return cls(SUITS.index(m[2].upper()), RANKS.index(rank) + 1)
+
+    @classmethod
+    def from_code(cls, code: int) -> Card:
+        """The card with 6-bit code ``ss rrrr`` (``0b111101`` is the king of clubs)."""
+        return cls(code >> 4 & 3, code & 15)
+
+    @property
+    def code(self) -> int:
+        """The 6-bit code ``ss rrrr``."""
+        return self.suit << 4 | self.rank
+
+    @property
+    def value(self) -> int:
+        """Pegging value: ace 1, pip cards their rank, jack, queen and king 10."""
+        return min(self.rank, 10)
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Play:
+    """One pegging play: ``player`` (0 or 1) played ``card``."""
+
+    player: int
+    card: Card
+
+    @property
+    def code(self) -> int:
+        """The 7-bit code ``p ss rrrr``."""
+        return self.player << 6 | self.card.code
+
+
+def _tuple(x: object) -> object:
+    """``tuple(x)`` for a non-string iterable, else ``x`` (left for :func:`validate` to reject)."""
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        return x
+    return tuple(x)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deal:
+    """One deal of a cribbage game, as the record holds it.
+
+    Attributes
+    ----------
+    hands : tuple of two tuples of 4 Card
+        The hands each player kept (player 0's, then player 1's), in record order.
+    discards : tuple of two tuples of 2 Card
+        What each player put in the crib (player 0's, then player 1's).
+    starter : Card
+        The starter (cut) card.
+    pegging : tuple of Play, length 0..8
+        The plays in order.  Fewer than 8 means the game ended during pegging.
+    scores : tuple of two int
+        Player 0's and player 1's score after the deal, 0..121.
+    dealer : int
+        The dealer, 0 or 1 (the crib is the dealer's).
+    last_of_game : bool
+        True if this deal ends its game.
+    """
+
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    discards: tuple[tuple[Card, ...], tuple[Card, ...]]
+    starter: Card
+    pegging: tuple[Play, ...]
+    scores: tuple[int, int]
+    dealer: int
+    last_of_game: bool
+
+    def __post_init__(self) -> None:
+        # Accept lists (JSON, hand-written code) but store tuples, so that
+        # equality and hashing do not depend on how a deal was built.
+        for name in ("hands", "discards"):
+            value = _tuple(getattr(self, name))
+            if isinstance(value, tuple):
+                value = tuple(_tuple(h) for h in value)
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "pegging", _tuple(self.pegging))
+        object.__setattr__(self, "scores", _tuple(self.scores))
+
+    @property
+    def crib(self) -> tuple[Card, ...]:
+        """The dealer's crib: player 0's discards, then player 1's."""
+        return (*self.discards[0], *self.discards[1])
+
+    def running_counts(self) -> Iterator[tuple[Play, int, bool]]:
+        """Yield ``(play, count after it, True if the count restarted before it)``.
+
+        The record has no "go" marks; the count restarts exactly when the next
+        card would take it past 31 (always the case after 31 itself).
+        """
+        count = 0
+        for play in self.pegging:
+            reset = count + play.card.value > 31
+            if reset:
+                count = 0
+            count += play.card.value
+            yield play, count, reset
+
+
+@dataclass(frozen=True, kw_only=True)
+class Session:
+    """A cribbage session: the record's header and its deals.
+
+    Attributes
+    ----------
+    origin : str
+        Software that wrote the record, at most 16 printable ASCII characters.
+    program : str
+        Cribbage program name, at most 16 printable ASCII characters.
+    players : tuple of two str
+        Player 0's and player 1's names, at most 8 printable ASCII characters each.
+    comments : str
+        At most 18 printable ASCII characters.
+    played : datetime.datetime
+        Date and time of the session: naive, whole seconds, year 1..4095.
+    games : int
+        Number of games, 0..255; must equal the number of deals flagged
+        ``last_of_game``.
+    deals : tuple of Deal
+        1..256 deals in order.
+    """
+
+    origin: str = ""
+    program: str = ""
+    players: tuple[str, str] = ("", "")
+    comments: str = ""
+    played: dt.datetime
+    games: int
+    deals: tuple[Deal, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", _tuple(self.players))
+        object.__setattr__(self, "deals", _tuple(self.deals))
+
+
+# --------------------------------------------------------------------------
+# Validation
+
+
+def _deal_error(k: int, field: str, value: object, problem: str) -> FormatError:
+    """An error in deal ``k``: the message counts from 1, ``.index`` is ``k`` (0-based)."""
+    exc = FormatError(f"deal {k + 1} (1-based), {field} = {value}: {problem}")
+    # Set after construction: FormatError would prefix "record k" to the message.
+    exc.index = k
+    return exc
+
+
+def _char_error(pos: int, ch: str, problem: str) -> FormatError:
+    """An error at 0-based character ``pos`` of the text (also ``.offset``)."""
+    exc = FormatError(f"Base64 text, character {pos} (0-based) = {ch!r}: {problem}")
+    exc.offset = pos
+    return exc
+
+
+def _header_error(field: str, value: object, problem: str) -> FormatError:
+    return FormatError(f"header, {field} = {value!r}: {problem}")
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_text(field: str, value: object) -> bytes:
+    width = TEXT_WIDTHS[field]
+    if not isinstance(value, str):
+        raise _header_error(field, value, "not a string")
+    for i, ch in enumerate(value):
+        if not " " <= ch <= "~":
+            raise _header_error(field, value, f"character {i} (0-based) {ch!r} is not printable ASCII")
+    if len(value) > width:
+        raise _header_error(field, value, f"{len(value)} characters, at most {width} fit")
+    return value.encode("ascii")
+
+
+def _check_cards(k: int, field: str, cards: object, n: int) -> tuple[Card, ...]:
+    if not isinstance(cards, tuple) or len(cards) != n:
+        raise _deal_error(k, field, cards, f"expected {n} cards")
+    for card in cards:
+        if not isinstance(card, Card):
+            raise _deal_error(k, field, card, "not a Card")
+    return cards
+
+
+def _check_deal(k: int, deal: object) -> None:
+    if not isinstance(deal, Deal):
+        raise _deal_error(k, "deal", type(deal).__name__, "not a Deal")
+    seen: dict[Card, str] = {}
+    kept: list[tuple[Card, ...]] = []
+    for name, pairs, n in (("kept hand", deal.hands, 4), ("discards", deal.discards, 2)):
+        if not isinstance(pairs, tuple) or len(pairs) != 2:
+            raise _deal_error(k, f"{name} (both players)", pairs, "expected one per player")
+        for p in (0, 1):
+            field = f"player {p} {name}"
+            cards = _check_cards(k, field, pairs[p], n)
+            if name == "kept hand":
+                kept.append(cards)
+            for card in cards:
+                if card in seen:
+                    raise _deal_error(k, field, card, f"card already in {seen[card]}")
+                seen[card] = field
+    starter = _check_cards(k, "starter", (deal.starter,), 1)[0]
+    if starter in seen:
+        raise _deal_error(k, "starter", starter, f"card already in {seen[starter]}")
+
+    pegging = deal.pegging
+    if not isinstance(pegging, tuple) or len(pegging) > PLAY_SLOTS:
+        raise _deal_error(k, "pegging", pegging, f"expected a sequence of at most {PLAY_SLOTS} plays")
+    played: set[Card] = set()
+    for j, play in enumerate(pegging):
+        field = f"pegging play {j + 1}"
+        if not isinstance(play, Play):
+            raise _deal_error(k, field, play, "not a Play")
+        if not _is_int(play.player) or play.player not in (0, 1):
+            raise _deal_error(k, field + " player", play.player, "not 0 or 1")
+        if not isinstance(play.card, Card):
+            raise _deal_error(k, field + " card", play.card, "not a Card")
+        if play.card not in kept[play.player]:
+            raise _deal_error(k, field, play.card, f"not in player {play.player}'s kept hand")
+        if play.card in played:
+            raise _deal_error(k, field, play.card, "card played twice")
+        played.add(play.card)
+
+    scores = deal.scores
+    if not isinstance(scores, tuple) or len(scores) != 2:
+        raise _deal_error(k, "scores", scores, "expected two scores")
+    for p, score in enumerate(scores):
+        if not _is_int(score) or not 0 <= score <= MAX_SCORE:
+            raise _deal_error(k, f"player {p} score", score, f"not in 0..{MAX_SCORE}")
+    if not _is_int(deal.dealer) or deal.dealer not in (0, 1):
+        raise _deal_error(k, "dealer", deal.dealer, "not 0 or 1")
+    if not isinstance(deal.last_of_game, bool):
+        raise _deal_error(k, "last-of-game flag", deal.last_of_game, "not a bool")
+    if len(pegging) < PLAY_SLOTS and not deal.last_of_game:
+        raise _deal_error(
+            k,
+            "pegging",
+            f"{len(pegging)} plays",
+            "fewer than 8 plays (game ended during pegging) but the deal is not flagged last of game",
+        )
+
+
+def validate(session: Session) -> None:
+    """Check that ``session`` can be written as a record (see the module docstring).
+
+    Parameters
+    ----------
+    session : Session
+        The session to check.
+
+    Raises
+    ------
+    FormatError
+        At the first problem, naming the deal (counted from 1), the field and
+        the value.
+    """
+    if not isinstance(session, Session):
+        raise FormatError(f"session = {type(session).__name__}: not a Session")
+    players = session.players
+    if not isinstance(players, tuple) or len(players) != 2:
+        raise _header_error("players", players, "expected two names")
+    texts = (session.origin, session.program, *players, session.comments)
+    for field, value in zip(TEXT_WIDTHS, texts, strict=True):
+        _check_text(field, value)
+    played = session.played
+    if not isinstance(played, dt.datetime):
+        raise _header_error("played", played, "not a datetime.datetime")
+    if played.tzinfo is not None:
+        raise _header_error("played", played, "has a time zone; the record holds local time only")
+    if played.microsecond:
+        raise _header_error("played", played, "has a fraction of a second; the record holds whole seconds")
+    if played.year > 4095:
+        raise _header_error("year", played.year, "not in 1..4095 (12 bits)")
+    if not _is_int(session.games) or not 0 <= session.games <= MAX_GAMES:
+        raise _header_error("number of games", session.games, f"not in 0..{MAX_GAMES}")
+    deals = session.deals
+    if not isinstance(deals, tuple) or not 1 <= len(deals) <= MAX_DEALS:
+        n = len(deals) if isinstance(deals, tuple) else deals
+        raise _header_error("number of deals", n, f"not in 1..{MAX_DEALS}")
+    for k, deal in enumerate(deals):
+        _check_deal(k, deal)
+    flagged = sum(deal.last_of_game for deal in deals)
+    if flagged != session.games:
+        raise _header_error(
+            "number of games",
+            session.games,
+            f"does not match the {flagged} deal(s) flagged last of their game",
+        )
+
+
+# --------------------------------------------------------------------------
+# Bits
+
+
+class _BitWriter:
+    """Append fields most significant bit first; pad with zeros to a byte."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.nbits = 0
+
+    def put(self, value: int, width: int) -> None:
+        self.value = self.value << width | value
+        self.nbits += width
+
+    def to_bytes(self) -> bytes:
+        pad = -self.nbits % 8
+        return (self.value << pad).to_bytes((self.nbits + pad) // 8, "big")
+
+
+class _BitReader:
+    """Read fields most significant bit first from a byte string."""
+
+    def __init__(self, data: bytes) -> None:
+        self.bits = format(int.from_bytes(data, "big"), f"0{8 * len(data)}b") if data else ""
+        self.pos = 0
+
+    def get(self, width: int) -> int:
+        value = int(self.bits[self.pos : self.pos + width], 2)
+        self.pos += width
+        return value
+
+    def rest(self) -> str:
+        return self.bits[self.pos :]
+
+
+def record_length(n_deals: int) -> int:
+    """Bytes in a record of ``n_deals`` deals: ``ceil((583 + 150 n) / 8)`` (before Base64)."""
+    return math.ceil((HEADER_BITS + DEAL_BITS * n_deals) / 8)
+
+
+def encode(session: Session) -> str:
+    """Write a session as a Code64 (Base64) record.
+
+    Parameters
+    ----------
+    session : Session
+        A session that passes :func:`validate`.
+
+    Returns
+    -------
+    str
+        The record: one line of standard Base64 with ``=`` padding.
+
+    Raises
+    ------
+    FormatError
+        If the session breaks a rule of the format (see :func:`validate`).
+
+    Examples
+    --------
+    >>> text = encode(session)  # doctest: +SKIP
+    >>> decode(text) == session  # doctest: +SKIP
+    True
+    """
+    validate(session)
+    w = _BitWriter()
+    texts = (session.origin, session.program, *session.players, session.comments)
+    for width, text in zip(TEXT_WIDTHS.values(), texts, strict=True):
+        w.put(int.from_bytes(text.encode("ascii").ljust(width, b"\0"), "big"), 8 * width)
+    p = session.played
+    date = (p.year, p.month, p.day, p.hour, p.minute, p.second)
+    for (_, width, _, _), value in zip(_DATE_FIELDS, date, strict=True):
+        w.put(value, width)
+    w.put(session.games, 8)
+    w.put(len(session.deals) - 1, 8)
+    for deal in session.deals:
+        for cards in (*deal.hands, *deal.discards, (deal.starter,)):
+            for card in cards:
+                w.put(card.code, 6)
+        for play in deal.pegging:
+            w.put(play.code, 7)
+        for _ in range(PLAY_SLOTS - len(deal.pegging)):
+            w.put(NO_PLAY, 7)
+        w.put(deal.scores[0], 7)
+        w.put(deal.scores[1], 7)
+        w.put(deal.dealer, 1)
+        w.put(int(deal.last_of_game), 1)
+    return base64.b64encode(w.to_bytes()).decode("ascii")
+
+
+def _unbase64(text: str) -> bytes:
+    """Base64 text (ASCII whitespace ignored) to bytes, strictly; positions are 0-based in ``text``."""
+    chars: list[str] = []
+    positions: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _WHITESPACE:
+            continue
+        if ch not in _ALPHABET and ch != "=":
+            raise _char_error(i, ch, "not in the Base64 alphabet")
+        chars.append(ch)
+        positions.append(i)
+    if not chars:
+        raise FormatError("Base64 text = '': empty record")
+    clean = "".join(chars)
+    first_pad = clean.find("=")
+    if first_pad >= 0:
+        for j in range(first_pad, len(clean)):
+            if clean[j] != "=":
+                raise _char_error(positions[j], clean[j], "data after '=' padding")
+        if len(clean) - first_pad > 2:
+            problem = f"{len(clean) - first_pad} padding characters, at most 2 allowed"
+            raise _char_error(positions[first_pad], "=", problem)
+    if len(clean) % 4:
+        raise FormatError(
+            f"Base64 text, length = {len(clean)} characters (whitespace not counted): "
+            "not a multiple of 4 (missing '=' padding?)"
+        )
+    try:
+        data = base64.b64decode(clean, validate=True)
+    except (binascii.Error, ValueError) as exc:  # the checks above should leave nothing for this
+        raise FormatError(f"Base64 text: {exc}") from None
+    if base64.b64encode(data).decode("ascii") != clean:
+        last = first_pad - 1 if first_pad >= 0 else len(clean) - 1
+        problem = "unused low bits before the '=' padding are not zero"
+        raise _char_error(positions[last], clean[last], problem)
+    return data
+
+
+def _read_text(r: _BitReader, field: str) -> str:
+    raw = r.get(8 * TEXT_WIDTHS[field]).to_bytes(TEXT_WIDTHS[field], "big")
+    text, _, tail = raw.partition(b"\0")
+    if tail.strip(b"\0"):
+        raise _header_error(field, raw, "bytes other than NUL after the first NUL")
+    for i, byte in enumerate(text):
+        if not 0x20 <= byte <= 0x7E:
+            raise _header_error(field, raw, f"byte {i} (0-based) = 0x{byte:02x} is not printable ASCII")
+    return text.decode("ascii")
+
+
+def _read_card(r: _BitReader, k: int, field: str) -> Card:
+    code = r.get(6)
+    if not 1 <= code & 15 <= 13:
+        raise _deal_error(k, field, f"0b{code:06b}", f"rank {code & 15} is not a card (1..13)")
+    return Card.from_code(code)
+
+
+def _read_deal(r: _BitReader, k: int) -> Deal:
+    hands = tuple(tuple(_read_card(r, k, f"player {p} kept hand card {i + 1}") for i in range(4)) for p in (0, 1))
+    discards = tuple(tuple(_read_card(r, k, f"player {p} discard {i + 1}") for i in range(2)) for p in (0, 1))
+    starter = _read_card(r, k, "starter")
+    plays: list[Play] = []
+    no_play_at = None
+    for j in range(PLAY_SLOTS):
+        code = r.get(7)
+        field = f"pegging play {j + 1}"
+        if code == NO_PLAY:
+            no_play_at = j if no_play_at is None else no_play_at
+            continue
+        if no_play_at is not None:
+            raise _deal_error(k, field, f"0b{code:07b}", f"a play after 'no play' in play {no_play_at + 1}")
+        if not 1 <= code & 15 <= 13:
+            raise _deal_error(k, field, f"0b{code:07b}", f"rank {code & 15} is not a card (1..13)")
+        plays.append(Play(code >> 6, Card.from_code(code & 63)))
+    scores = (r.get(7), r.get(7))
+    dealer = r.get(1)
+    last = bool(r.get(1))
+    return Deal(
+        hands=hands,  # type: ignore[arg-type]
+        discards=discards,  # type: ignore[arg-type]
+        starter=starter,
+        pegging=tuple(plays),
+        scores=scores,
+        dealer=dealer,
+        last_of_game=last,
+    )
+
+
+#: The longest Code64 text :func:`decode` reads: 16 times the Base64 of the longest record
+#: (whitespace is ignored anywhere, but a longer text cannot be a record; refused before decoding).
+MAX_TEXT_CHARS = 16 * 4 * math.ceil(record_length(MAX_DEALS) / 3)
+#: The longest JSON text :func:`from_json_text` reads (the largest session's JSON is about 250 kB).
+MAX_JSON_CHARS = 1 << 22
+
+
+def decode(text: str | bytes) -> Session:
+    """Read a Code64 (Base64) cribbage record.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The record.  ASCII whitespace and line breaks anywhere are ignored.
+
+    Returns
+    -------
+    Session
+        The header and the deals; ``encode(decode(text))`` is ``text`` without
+        its whitespace.
+
+    Raises
+    ------
+    FormatError
+        For any text that is not a valid record: a character outside the
+        Base64 alphabet (with its 0-based position), bad padding, a wrong
+        length, a non-zero padding bit, or a field that breaks a rule (naming
+        the deal, counted from 1, the field and the value).
+
+    Examples
+    --------
+    >>> session = decode(open("game.c64").read())  # doctest: +SKIP
+    >>> session.players, len(session.deals)  # doctest: +SKIP
+    (('Hal', 'Ann'), 9)
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("latin-1")
+    if not isinstance(text, str):
+        raise FormatError(f"record = {type(text).__name__}: not text")
+    if len(text) > MAX_TEXT_CHARS:
+        raise FormatError(f"record text: more than {MAX_TEXT_CHARS} characters, longer than any record")
+    data = _unbase64(text)
+    header_bytes = record_length(0)
+    if len(data) < header_bytes:
+        raise FormatError(f"record length = {len(data)} bytes: shorter than the {header_bytes}-byte header")
+    r = _BitReader(data)
+    texts = [_read_text(r, field) for field in TEXT_WIDTHS]
+    values = []
+    for name, width, lo, hi in _DATE_FIELDS:
+        value = r.get(width)
+        if not lo <= value <= hi:
+            raise _header_error(name, value, f"not in {lo}..{hi}")
+        values.append(value)
+    try:
+        played = dt.datetime(*values)
+    except ValueError:
+        raise _header_error("day", values[2], f"not a day of {values[0]:04d}-{values[1]:02d}") from None
+    games = r.get(8)
+    n_deals = r.get(8) + 1
+    expected = record_length(n_deals)
+    if len(data) < expected:
+        raise FormatError(
+            f"record length = {len(data)} bytes: truncated, the header's {n_deals} deals need {expected} bytes"
+        )
+    if len(data) > expected:
+        raise FormatError(
+            f"record length = {len(data)} bytes: {len(data) - expected} extra bytes after "
+            f"the {n_deals} deals and their zero padding ({expected} bytes)"
+        )
+    deals = tuple(_read_deal(r, k) for k in range(n_deals))
+    pad = r.rest()
+    if "1" in pad:
+        raise FormatError(f"padding bits after deal {n_deals} (1-based) = 0b{pad}: not all zero")
+    session = Session(
+        origin=texts[0],
+        program=texts[1],
+        players=(texts[2], texts[3]),
+        comments=texts[4],
+        played=played,
+        games=games,
+        deals=deals,
+    )
+    validate(session)
+    return session
+
+
+# --------------------------------------------------------------------------
+# JSON mapping
+
+
+def to_json(session: Session) -> dict[str, Any]:
+    """A session as JSON-ready dicts and lists, cards as strings like ``"5H"`` or ``"TD"``.
+
+    Parameters
+    ----------
+    session : Session
+
+    Returns
+    -------
+    dict
+        Keys ``origin``, ``program``, ``players`` (two names), ``comments``,
+        ``played`` (ISO 8601, ``"2024-05-01T12:30:45"``), ``games`` and
+        ``deals``; each deal has ``dealer``, ``hands`` (two lists of 4 cards),
+        ``discards`` (two lists of 2), ``starter``, ``pegging`` (a list of
+        ``{"player": p, "card": c}``), ``scores`` (two ints) and
+        ``last_of_game``.  :func:`from_json` reads it back.
+    """
+    validate(session)
+    return {
+        "origin": session.origin,
+        "program": session.program,
+        "players": list(session.players),
+        "comments": session.comments,
+        "played": session.played.isoformat(),
+        "games": session.games,
+        "deals": [
+            {
+                "dealer": d.dealer,
+                "hands": [[str(c) for c in h] for h in d.hands],
+                "discards": [[str(c) for c in h] for h in d.discards],
+                "starter": str(d.starter),
+                "pegging": [{"player": p.player, "card": str(p.card)} for p in d.pegging],
+                "scores": list(d.scores),
+                "last_of_game": d.last_of_game,
+            }
+            for d in session.deals
+        ],
+    }
+
+
+def _get(obj: object, key: str, where: str) -> Any:
+    if not isinstance(obj, Mapping):
+        raise FormatError(f"{where} = {type(obj).__name__}: expected a JSON object")
+    if key not in obj:
+        raise FormatError(f"{where}, {key}: missing")
+    return obj[key]
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise FormatError(f"{where} = {value!r}: expected a JSON array")
+    return value
+
+
+def _json_cards(value: object, k: int, field: str) -> list[Card]:
+    out = []
+    for card in _list(value, f"deal {k + 1} (1-based), {field}"):
+        try:
+            out.append(Card.parse(card))
+        except FormatError:
+            raise _deal_error(k, field, repr(card), "not a card like '5H', 'KC', 'AS', '10D' or 'TD'") from None
+    return out
+
+
+def _json_deal(k: int, d: object) -> Deal:
+    where = f"deal {k + 1} (1-based)"
+    hands = [
+        _json_cards(h, k, f"player {p} kept hand")
+        for p, h in enumerate(_list(_get(d, "hands", where), f"{where}, hands"))
+    ]
+    discards = [
+        _json_cards(h, k, f"player {p} discards")
+        for p, h in enumerate(_list(_get(d, "discards", where), f"{where}, discards"))
+    ]
+    starter = _json_cards([_get(d, "starter", where)], k, "starter")[0]
+    plays = []
+    for j, play in enumerate(_list(_get(d, "pegging", where), f"{where}, pegging")):
+        field = f"{where}, pegging play {j + 1}"
+        card = _json_cards([_get(play, "card", field)], k, f"pegging play {j + 1} card")[0]
+        plays.append(Play(_get(play, "player", field), card))
+    return Deal(
+        hands=hands,  # type: ignore[arg-type]
+        discards=discards,  # type: ignore[arg-type]
+        starter=starter,
+        pegging=plays,  # type: ignore[arg-type]
+        scores=_list(_get(d, "scores", where), f"{where}, scores"),  # type: ignore[arg-type]
+        dealer=_get(d, "dealer", where),
+        last_of_game=_get(d, "last_of_game", where),
+    )
+
+
+def from_json_text(text: str | bytes, *, name: str = "JSON") -> Session:
+    """Read a session from JSON text (the form :func:`to_json` gives, serialised).
+
+    Parameters
+    ----------
+    text : str or bytes
+        The JSON; bytes are UTF-8.
+    name : str
+        What to call the text in error messages (a file name).
+
+    Raises
+    ------
+    FormatError
+        Text longer than :data:`MAX_JSON_CHARS` (refused before parsing),
+        bytes that are not UTF-8, JSON that does not parse or nests too
+        deeply (with line and column), or a session that breaks a rule.
+    """
+    if len(text) > MAX_JSON_CHARS:
+        raise FormatError(f"{name}: more than {MAX_JSON_CHARS} characters, longer than any session's JSON")
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = text.count(b"\n", 0, exc.start) + 1
+            raise FormatError(f"{name}: line {line}: byte 0x{text[exc.start]:02x} is not UTF-8 text") from None
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise FormatError(f"{name}: JSON nests too deeply to be a session") from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{name}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    return from_json(obj)
+
+
+def from_json(obj: Mapping[str, Any]) -> Session:
+    """Build a session from :func:`to_json`'s mapping, and validate it.
+
+    ``origin``, ``program``, ``players`` and ``comments`` default to empty;
+    ``games`` defaults to the number of deals flagged ``last_of_game``.
+    Cards may be written ``"10D"`` or ``"TD"``, in any case.
+
+    Raises
+    ------
+    FormatError
+        For a missing key, a wrong type, a bad card or a broken rule, naming
+        the deal (counted from 1), the field and the value.
+    """
+    where = "session"
+    deals = tuple(_json_deal(k, d) for k, d in enumerate(_list(_get(obj, "deals", where), "deals")))
+    played_text = _get(obj, "played", where)
+    try:
+        played = dt.datetime.fromisoformat(played_text)
+    except (TypeError, ValueError):
+        raise _header_error("played", played_text, "not an ISO 8601 date and time") from None
+    games = obj.get("games", sum(d.last_of_game is True for d in deals))
+    players = _list(obj.get("players", ["", ""]), "players")
+    session = Session(
+        origin=obj.get("origin", ""),
+        program=obj.get("program", ""),
+        players=players,  # type: ignore[arg-type]
+        comments=obj.get("comments", ""),
+        played=played,
+        games=games,
+        deals=deals,
+    )
+    validate(session)
+    return session

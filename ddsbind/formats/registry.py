@@ -1,0 +1,344 @@
+"""The table of formats: one :class:`Format` entry per format, registered once.
+
+:mod:`ddsbind.formats.files`, :mod:`ddsbind.formats.convert` and the CLI ask
+this table what a format is (name, file extensions, record size or text,
+whether it holds deals and/or results) and how to decode, encode and validate
+it; none of them branches on a format's name.  Adding a format is one
+:func:`register` call with its codec functions.
+
+Two kinds of entry:
+
+* **fixed-size records** (``record_size`` set): ``check`` flags bad records
+  (and says why), ``decode`` turns whole records into arrays without
+  validation, ``encode`` turns arrays into records (validating its input).
+  Files of them are memory-mapped and read in chunks (:mod:`.files`).
+* **whole files** (``record_size`` None: text, or variable-length words):
+  ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes.
+
+Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
+(DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
+NT x hands N E S W, 15 = unknown).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, zbd, zbs, zdd, zrd, zrj
+from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
+
+__all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
+
+_UNKNOWN = 15
+
+
+@dataclass
+class Records:
+    """A batch of records as arrays, in DDS's orders.
+
+    Attributes
+    ----------
+    owners : ndarray, shape (n, 52), int8, or None
+        DDS seat (N=0 E=1 S=2 W=3) of each card SA..C2; -1 absent.
+    tables : ndarray, shape (n, 5, 4), uint8, or None
+        Strains S H D C NT x hands N E S W; 15 = unknown.
+    hand : ndarray, shape (n,), uint8, or None
+        For one-hand formats (``hand-makes``): the hand, as a DDS seat.
+    makes : ndarray, shape (n, 5), uint8, or None
+        That hand's tricks as declarer, strains S H D C NT.
+    """
+
+    owners: NDArray[np.int8] | None = None
+    tables: NDArray[np.uint8] | None = None
+    hand: NDArray[np.uint8] | None = None
+    makes: NDArray[np.uint8] | None = None
+
+    def __len__(self) -> int:
+        for a in (self.owners, self.tables, self.hand):
+            if a is not None:
+                return int(a.shape[0])
+        return 0
+
+
+@dataclass(frozen=True, eq=False)
+class Format:
+    """One format: what it holds and its codec functions.
+
+    Attributes
+    ----------
+    name : str
+        The name users give (``--from``/``--to``, ``format=``).
+    extensions : tuple of str
+        File extensions (lower case, with the dot) that name this format.
+    deals, results : bool
+        Whether a record holds a deal, and double-dummy results.
+    record_size : int or None
+        Bytes per record for fixed-size records; None for whole files.
+    check : callable, optional
+        ``check(recs) -> (bad, why)``: bad-record flags of ``(n, size)``
+        uint8 records and why the first is bad.
+    decode : callable, optional
+        ``decode(recs) -> Records``, no validation.
+    encode : callable, optional
+        ``encode(Records) -> (n, size) uint8``, validating its input.
+    load : callable, optional
+        ``load(data, name) -> Records`` for a whole file's bytes (``name``
+        for messages).
+    dump : callable, optional
+        ``dump(Records) -> bytes``.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    deals: bool
+    results: bool
+    record_size: int | None = None
+    check: Callable[[NDArray[np.uint8]], tuple[NDArray[np.bool_], str]] | None = field(default=None, repr=False)
+    decode: Callable[[NDArray[np.uint8]], Records] | None = field(default=None, repr=False)
+    encode: Callable[[Records], NDArray[np.uint8]] | None = field(default=None, repr=False)
+    load: Callable[[bytes, str], Records] | None = field(default=None, repr=False)
+    dump: Callable[[Records], bytes] | None = field(default=None, repr=False)
+
+    @property
+    def fixed(self) -> bool:
+        """True for fixed-size records (memory-mapped, chunked, appendable)."""
+        return self.record_size is not None
+
+    @property
+    def readable(self) -> bool:
+        return self.decode is not None or self.load is not None
+
+    @property
+    def writable(self) -> bool:
+        return self.encode is not None or self.dump is not None
+
+    def validate(
+        self, recs: NDArray[np.uint8], base: int = 0, on_error: OnError = "raise"
+    ) -> tuple[NDArray[np.bool_], NDArray[np.intp] | None]:
+        """Check fixed-size records: ``(bad flags, indices to keep or None)``.
+
+        ``on_error="raise"`` raises ``FormatError`` with the first bad
+        record's index (``base`` + row) and byte offset, worded by the codec.
+        """
+        if self.check is None or self.record_size is None:
+            return np.zeros(recs.shape[0], dtype=bool), None
+        bad, why = self.check(recs)
+        return bad, apply_on_error(bad, why, on_error, self.record_size, base, self.name.upper())
+
+
+_TABLE: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Add ``fmt`` to the table (its name and extensions must be new); returns it."""
+    if fmt.name in _TABLE:
+        raise ValueError(f"format {fmt.name!r} is already registered")
+    taken = {e for f in _TABLE.values() for e in f.extensions}
+    if taken & set(fmt.extensions):
+        raise ValueError(f"extension(s) {sorted(taken & set(fmt.extensions))} already name a format")
+    _TABLE[fmt.name] = fmt
+    return fmt
+
+
+def formats() -> tuple[Format, ...]:
+    """Every registered format, in registration order."""
+    return tuple(_TABLE.values())
+
+
+def by_extension(path: str | os.PathLike[str]) -> Format | None:
+    """The format a file's extension names, or None."""
+    ext = Path(path).suffix.lower()
+    return next((f for f in _TABLE.values() if ext in f.extensions), None)
+
+
+def get(name: str) -> Format:
+    """The format called ``name`` (``ValueError`` listing the names otherwise)."""
+    try:
+        return _TABLE[name]
+    except KeyError:
+        raise ValueError(f"unknown format {name!r} (one of {tuple(_TABLE)})") from None
+
+
+def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "input") -> Format:
+    """The format ``name``, or the one ``path``'s extension names; ``ValueError`` if neither tells."""
+    if name:
+        return get(name)
+    fmt = by_extension(path)
+    if fmt is None:
+        raise ValueError(f"cannot tell the {role} format of {os.fspath(path)!r}; name it (one of {tuple(_TABLE)})")
+    return fmt
+
+
+# --------------------------------------------------------------------------
+# Adapters between the codec modules and Records.
+
+
+def _need_owners(r: Records, name: str) -> NDArray[np.int8]:
+    if r.owners is None:
+        raise ValueError(f"{name} records need deals")
+    return r.owners
+
+
+def _tables_or_unknown(r: Records) -> NDArray[np.uint8]:
+    if r.tables is not None:
+        return r.tables
+    return np.full((len(r), 5, 4), _UNKNOWN, np.uint8)
+
+
+def _known(tables: NDArray[np.uint8] | None) -> NDArray[np.uint8] | None:
+    """``tables`` if any value is known, else None (text formats then write no result lines)."""
+    return tables if tables is not None and bool(np.any(tables != _UNKNOWN)) else None
+
+
+def _decode_hand_makes(recs: NDArray[np.uint8]) -> Records:
+    owners, hand, makes = handmakes.decode_hand_makes(recs, on_error="raw")
+    return Records(owners, handmakes.tables_from_makes(hand, makes), hand, makes)
+
+
+def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
+    owners = _need_owners(r, "hand-makes")
+    if r.hand is None:
+        raise ValueError("hand-makes records need the hand (DDS seat)")
+    hand = np.broadcast_to(np.asarray(r.hand), (owners.shape[0],))
+    makes = r.makes
+    if makes is None and r.tables is not None:
+        if hand.size and (hand.min() < 0 or hand.max() > 3):
+            raise ValueError("hand must be a DDS seat 0..3 (N E S W)")
+        makes = r.tables[np.arange(owners.shape[0]), :, hand.astype(np.intp)]
+    return handmakes.encode_hand_makes(owners, hand, makes)
+
+
+def _load_pbn(data: bytes, name: str) -> Records:
+    boards = pbn.parse_pbn(data, name=name)
+    owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
+    if all(b.table is None for b in boards):
+        return Records(owners)
+    tables = np.stack([np.full((5, 4), _UNKNOWN, np.uint8) if b.table is None else b.table for b in boards])
+    return Records(owners, tables.astype(np.uint8))
+
+
+def _load_gib(data: bytes, name: str) -> Records:
+    owners, tables = gib.parse_gib(data, name=name)
+    return Records(owners, tables)
+
+
+def _dump_gib(r: Records) -> bytes:
+    owners = as_owners(_need_owners(r, "gib"), full=True)
+    tables = _tables_or_unknown(r)
+    if np.any(tables > 13):
+        raise ValueError("gib text needs complete double-dummy results; the input lacks some (solve first)")
+    return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
+
+
+def _load_dds(data: bytes, name: str) -> Records:
+    hands = ddsref.parse_reference(data, name=name)
+    owners = np.stack([h.deal.owners() for h in hands]) if hands else np.zeros((0, 52), np.int8)
+    if all(h.table is None for h in hands):
+        return Records(owners)
+    tables = [np.full((5, 4), _UNKNOWN, np.uint8) if h.table is None else h.table.astype(np.uint8) for h in hands]
+    return Records(owners, np.stack(tables))
+
+
+# --------------------------------------------------------------------------
+# The built-in formats.
+
+register(
+    Format(
+        "zbd",
+        (".zbd",),
+        deals=True,
+        results=False,
+        record_size=_dtypes.ZBD.itemsize,
+        check=zbd.check_records,
+        decode=lambda recs: Records(zbd.owners_from_zbd(recs)),
+        encode=lambda r: zbd.encode_zbd(_need_owners(r, "zbd")),
+    )
+)
+register(
+    Format(
+        "zrd",
+        (".zrd",),
+        deals=True,
+        results=True,
+        record_size=_dtypes.ZRD.itemsize,
+        check=zrd.check_records,
+        decode=lambda recs: Records(zbd.owners_from_zbd(recs[:, :13]), zdd.tables_from_nibbles(recs[:, 13:])),
+        encode=lambda r: zrd.encode_zrd(_need_owners(r, "zrd"), r.tables),
+    )
+)
+register(
+    Format(
+        "zdd",
+        (".zdd",),
+        deals=False,
+        results=True,
+        record_size=_dtypes.ZDD.itemsize,
+        check=zdd.check_records,
+        decode=lambda recs: Records(tables=zdd.tables_from_nibbles(recs)),
+        encode=lambda r: zdd.encode_zdd(_tables_or_unknown(r)),
+    )
+)
+register(
+    Format(
+        "hand-makes",
+        (),
+        deals=True,
+        results=True,
+        record_size=_dtypes.HAND_MAKES.itemsize,
+        check=handmakes.check_records,
+        decode=_decode_hand_makes,
+        encode=_encode_hand_makes,
+    )
+)
+register(
+    Format(
+        "zrj",
+        (".zrj",),
+        deals=True,
+        results=False,
+        record_size=_dtypes.ZRJ.itemsize,
+        check=zrj.check_records,
+        decode=lambda recs: Records(zrj.zrj_owners(recs)),
+    )
+)
+register(
+    Format(
+        "zbs",
+        (".zbs",),
+        deals=True,
+        results=False,
+        load=lambda data, name: Records(zbs.decode_diagrams(data)),
+        dump=lambda r: zbs.encode_diagrams(_need_owners(r, "zbs")).tobytes(),
+    )
+)
+register(
+    Format(
+        "pbn",
+        (".pbn",),
+        deals=True,
+        results=True,
+        load=_load_pbn,
+        dump=lambda r: pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables)).encode("latin-1"),
+    )
+)
+register(
+    Format("gib", (".gib",), deals=True, results=True, load=_load_gib, dump=_dump_gib),
+)
+register(
+    Format(
+        "dds",
+        (),
+        deals=True,
+        results=True,
+        load=_load_dds,
+        dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
+            "ascii"
+        ),
+    )
+)

@@ -7,6 +7,7 @@ ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
 from ddsbind._binding import DDSInfo, dds_info
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
+from ddsbind.play import best_line, costly_cards
 from ddsbind.solver import (
     DDTable,
     DealerPar,
@@ -36,6 +37,8 @@ __all__ = [
     "Solutions",
     "Strain",
     "analyse_play",
+    "best_line",
+    "costly_cards",
     "dd_table",
     "dd_tables",
     "dd_tables_array",

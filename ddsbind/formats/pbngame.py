@@ -220,7 +220,10 @@ def play_tricks(
         play's 0-based position, its trick, the seat and the card.
     """
     table = _Table(deal, Strain.parse(trump), Seat.parse(leader))
-    for raw in plays:
+    cards = list(plays)
+    if len(cards) > 52:
+        raise FormatError(f"play 52 ({cards[52]}): {len(cards)} cards in the play, at most 52")
+    for raw in cards:
         try:
             c = Card.parse(raw)
         except (DDSError, ValueError):
@@ -336,7 +339,7 @@ def _parse_contract(text: str, g: int) -> str | None:
         return "Pass"
     m = _CONTRACT.match(t)
     if not m:
-        raise FormatError(f"PBN game {g}: Contract {text!r} is not Pass or e.g. 4H, 3NTX, 6CXX", index=g)
+        raise FormatError(f"PBN: Contract {text!r} is not Pass or e.g. 4H, 3NTX, 6CXX", index=g)
     strain = "NT" if m.group(2).upper() in ("N", "NT") else m.group(2).upper()
     return f"{m.group(1)}{strain}{(m.group(3) or '').upper()}"
 
@@ -346,7 +349,7 @@ def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
         return None
     v = value.strip().upper()
     if v not in ("N", "E", "S", "W"):
-        raise FormatError(f"PBN game {g}: {name} {value!r} is not N, E, S or W", index=g)
+        raise FormatError(f"PBN: {name} {value!r} is not N, E, S or W", index=g)
     return Seat("NESW".index(v))
 
 
@@ -398,8 +401,8 @@ def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:
             break
         m = _CALL.match(tok)
         if not m:
-            raise FormatError(f"PBN game {g}: auction token {k} {tok!r} is not a call", index=g)
-        call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN game {g}: auction token {k}")
+            raise FormatError(f"PBN: auction token {k} {tok!r} is not a call", index=g)
+        call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN: auction token {k}")
         if call == "AP":
             bid = any(c[0].isdigit() for c in calls)
             calls += ["Pass"] * (3 if bid else 4)
@@ -417,15 +420,11 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
         end = toks.index("*")
         extra = [t for t in toks[end + 1 :] if t != "-"]
         if extra:
-            raise FormatError(
-                f"PBN game {g}: {extra[0]} comes after the end of the play ('*'), after the claim", index=g
-            )
+            raise FormatError(f"PBN: {extra[0]} comes after the end of the play ('*'), after the claim", index=g)
         toks = toks[:end]
     if len(toks) > 52:
         bad = toks[52]
-        raise FormatError(
-            f"PBN game {g}: {bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g
-        )
+        raise FormatError(f"PBN: {bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g)
     table = _Table(deal, trump, first)
     plays: list[Card] = []
     marks: list[int] = []
@@ -436,9 +435,9 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
         for j in range(4):
             seat = Seat((leader + j) % 4)
             tok = group[(seat - first) % 4]
-            where = f"PBN game {g}: {table.where(seat)}"
+            where = f"PBN: play {k + j} (trick {k // 4 + 1}, {_ORDINAL[j]} card, {seat.name})"
             if tok == "-":
-                stopped = stopped or table.where(seat)
+                stopped = stopped or where.removeprefix("PBN: ")
                 continue
             m = _CARD.match(tok)
             if not m:
@@ -449,7 +448,7 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
             try:
                 table.play(card)
             except FormatError as exc:
-                raise FormatError(f"PBN game {g}: {exc}", index=g) from None
+                raise FormatError(f"PBN: {exc}", index=g) from None
             plays.append(card)
             marks.append(_mark(m.group(2), where))
     return plays, marks
@@ -475,32 +474,32 @@ def parse_games(text: str) -> list[GameRecord]:
         try:
             deal = Deal.from_pbn(values["Deal"])
         except (DDSError, ValueError) as exc:
-            raise FormatError(f"PBN game {g}: bad Deal {values['Deal']!r}: {exc}", index=g) from None
+            raise FormatError(f"PBN: bad Deal {values['Deal']!r}: {exc}", index=g) from None
         if not deal.is_full:
-            raise FormatError(f"PBN game {g}: a game record needs a full deal (13 cards each)", index=g)
+            raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
         rec = GameRecord(deal=deal, tags=dict(values))
         board = values.get("Board", "").strip()
         if board:
             if not board.isdigit():
-                raise FormatError(f"PBN game {g}: Board {board!r} is not a number", index=g)
+                raise FormatError(f"PBN: Board {board!r} is not a number", index=g)
             rec.board = int(board)
         rec.dealer = _seat_tag(values.get("Dealer"), "Dealer", g)
         vul = values.get("Vulnerable", "None").strip().lower() or "none"
         if vul not in _VUL_NAMES:
-            raise FormatError(f"PBN game {g}: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g)
+            raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g)
         rec.vulnerable = _VUL_NAMES[vul]
         rec.contract = _parse_contract(values.get("Contract", ""), g)
         rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
         result = values.get("Result", "").strip()
         if result:
             if not result.isdigit() or int(result) > 13:
-                raise FormatError(f"PBN game {g}: Result {result!r} is not 0..13 tricks", index=g)
+                raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
             rec.result = int(result)
         if "Auction" in values:
             opener = _seat_tag(values["Auction"], "Auction", g)
             if rec.dealer is not None and opener is not None and opener != rec.dealer:
                 raise FormatError(
-                    f"PBN game {g}: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g
+                    f"PBN: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g
                 )
             rec.dealer = rec.dealer if rec.dealer is not None else opener
             rec.auction, rec.auction_marks = _auction(sections.get("Auction", []), g)
@@ -508,10 +507,10 @@ def parse_games(text: str) -> list[GameRecord]:
         if "Play" in values and tokens and tokens != ["*"]:
             first = _seat_tag(values["Play"], "Play", g)
             if rec.trump is None or rec.declarer is None:
-                raise FormatError(f"PBN game {g}: a Play section needs a Contract (not Pass) and a Declarer", index=g)
+                raise FormatError("PBN: a Play section needs a Contract (not Pass) and a Declarer", index=g)
             if first != rec.leader:
                 raise FormatError(
-                    f"PBN game {g}: wrong leader: Play starts with {first.name if first is not None else '?'} "
+                    f"PBN: wrong leader: Play starts with {first.name if first is not None else '?'} "
                     f"but declarer {rec.declarer.name}'s left-hand opponent {rec.leader.name} leads",  # type: ignore[union-attr]
                     index=g,
                 )

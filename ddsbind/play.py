@@ -56,7 +56,8 @@ class CostlyCard:
     trick: int
     #: Tricks it cost its side (> 0).
     cost: int
-    #: The cards the seat could have played instead and kept the value (each class's equivalents included).
+    #: The cards the seat could have played instead and kept the value (equivalents included),
+    #: spades first, each suit from the ace down.
     better: tuple[Card, ...]
     #: Declarer's double-dummy tricks before and after the card (``analyse_play``'s values).
     before: int
@@ -139,7 +140,7 @@ def _costly_from_trace(
                 position = _without(deal, played)
                 sol = solve_board(position, trump, t.leader, current_trick=t.cards[:j])
                 best = sol.best_score
-                better = tuple(c for sc in sol if sc.score == best for c in sc.cards)
+                better = tuple(sorted((c for sc in sol if sc.score == best for c in sc.cards), key=lambda c: c.index))
                 out.append(CostlyCard(k, card, seat, t.number, cost, better, trace[k], trace[k + 1]))
             played.append(card)
             k += 1
@@ -248,16 +249,24 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Callable[[int], None] | 
 
 
 def costly_cards_batch(
-    jobs: Sequence[PlayJob], *, progress: Callable[[int], None] | None = None
+    jobs: Sequence[PlayJob],
+    *,
+    traces: Sequence[Sequence[int]] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[list[CostlyCard]]:
     """:func:`costly_cards` for many played deals: traces in batches (:func:`analyse_plays`).
 
     ``jobs`` holds ``(deal, trump, first, plays)`` per deal; the result is
-    one list of :class:`CostlyCard` per deal, in input order.  ``progress``
-    is called with the number of deals whose traces are done.
+    one list of :class:`CostlyCard` per deal, in input order.  ``traces``,
+    when given, are :func:`analyse_plays`'s answer for the same jobs (not
+    recomputed).  ``progress`` is called with the number of deals whose
+    traces are done.
     """
     prepared = _prepare(jobs)
-    traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
+    if traces is None:
+        traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
+    elif len(traces) != len(prepared):
+        raise ValueError(f"{len(prepared)} played deals but {len(traces)} traces")
     return [_costly_from_trace(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
 
 

@@ -111,6 +111,10 @@ def convert(
     FormatError
         Malformed input, with its record index.
     """
+    if "zrj" in (src_format, dst_format) or ".zrj" in (Path(src).suffix.lower(), Path(dst).suffix.lower()):
+        from ddsbind.formats import pbngame  # played deals: PBN game records <-> ZRJ
+
+        return pbngame.convert_games(src, dst, src_format=src_format, dst_format=dst_format, progress=progress)
     sname = _name(src, src_format, "input")
     dname = _name(dst, dst_format, "output")
     if dname in _HAS_DEALS and sname == "zdd":

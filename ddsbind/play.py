@@ -8,10 +8,13 @@ double-dummy values are tricks for declarer's side.
 * :func:`costly_cards` -- from ``analyse_play``'s trace, every card after
   which the value moved against the side that played it, with the cards that
   would have kept it (one ``SolveBoard`` per costly card).
-* :func:`costly_cards_batch` -- the same for many played deals; the traces
-  come from :func:`analyse_plays`, the one place where the batch path is
-  chosen (DDS's ``AnalyseAllPlaysBin`` today; ``benchmarks/bench_play.py``
-  measures it against per-deal ``analyse_play`` on the thread slots).
+* :func:`costly_cards_batch` -- the same for many played deals, in two
+  batch steps, each behind one function where the batch path is chosen:
+  :func:`analyse_plays` (DDS's ``AnalyseAllPlaysBin`` today;
+  ``benchmarks/bench_play.py`` measures it against per-deal
+  ``analyse_play`` on the thread slots, which a pool would run) and
+  :func:`solve_positions` (DDS's ``SolveAllBoardsBin``) for the cards that
+  would have kept the value.
 * :func:`best_line` -- from any position, including a trick in progress, the
   cards DDS scores best, played out to the end, one ``SolveBoard`` per card.
 """
@@ -27,7 +30,7 @@ from ddsbind import dll
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import FormatError, PlayFaultError, error_class
 from ddsbind.formats.pbngame import play_tricks, trick_winner
-from ddsbind.solver import _as_deal, _plays, analyse_play, solve_board
+from ddsbind.solver import Solutions, _as_deal, _decode_future, _fill_deal, _plays, _trick, analyse_play, solve_board
 
 __all__ = [
     "CardOption",
@@ -38,6 +41,7 @@ __all__ = [
     "best_line",
     "costly_cards",
     "costly_cards_batch",
+    "solve_positions",
 ]
 
 #: One played deal for the batch functions: (deal, trump, first, plays).
@@ -121,15 +125,20 @@ def _without(deal: Deal, cards: Iterable[Card]) -> Deal:
     return Deal(masks)
 
 
-def _costly_from_trace(
+#: A position to solve: cards still held, trump, the trick's leader, the cards already on the trick.
+Position = tuple[Deal, Strain, Seat, tuple[Card, ...]]
+_Pending = tuple[int, Card, Seat, int, int, int, int]  # CostlyCard's fields but ``better``
+
+
+def _find_costly(
     deal: Deal, trump: Strain, first: Seat, cards: list[Card], trace: Sequence[int]
-) -> list[CostlyCard]:
+) -> list[tuple[_Pending, Position]]:
+    """The cards after which the trace moved against their side, each with the position before it."""
     declarer_side = (first + 3) % 2
-    tricks = play_tricks(deal, trump, first, cards)
-    out: list[CostlyCard] = []
+    out: list[tuple[_Pending, Position]] = []
     k = 0
     played: list[Card] = []
-    for t in tricks:
+    for t in play_tricks(deal, trump, first, cards):
         for j, card in enumerate(t.cards):
             seat = Seat((t.leader + j) % 4)
             if k + 1 >= len(trace):
@@ -137,13 +146,42 @@ def _costly_from_trace(
             delta = trace[k] - trace[k + 1]
             cost = delta if seat % 2 == declarer_side else -delta
             if cost > 0:
-                position = _without(deal, played)
-                sol = solve_board(position, trump, t.leader, current_trick=t.cards[:j])
-                best = sol.best_score
-                better = tuple(sorted((c for sc in sol if sc.score == best for c in sc.cards), key=lambda c: c.index))
-                out.append(CostlyCard(k, card, seat, t.number, cost, better, trace[k], trace[k + 1]))
+                position = (_without(deal, played), trump, t.leader, t.cards[:j])
+                out.append(((k, card, seat, t.number, cost, trace[k], trace[k + 1]), position))
             played.append(card)
             k += 1
+    return out
+
+
+def _with_better(pending: _Pending, sol: Solutions) -> CostlyCard:
+    k, card, seat, number, cost, before, after = pending
+    best = sol.best_score
+    better = sorted((c for sc in sol if sc.score == best for c in sc.cards), key=lambda c: c.index)
+    return CostlyCard(k, card, seat, number, cost, tuple(better), before, after)
+
+
+def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
+    """``SolveBoard`` (target -1, solutions 3, mode 1) for many positions with DDS's ``SolveAllBoardsBin``.
+
+    The seam for the batch path of :func:`costly_cards_batch`'s second step
+    (the cards that would have kept the value): DDS's own threads today.
+    """
+    out: list[Solutions] = []
+    bo, solved = dll.boards(), dll.solvedBoards()
+    step = len(bo.deals)
+    for start in range(0, len(positions), step):
+        chunk = positions[start : start + step]
+        bo.noOfBoards = len(chunk)
+        for i, (d, t, leader, on_trick) in enumerate(chunk):
+            _fill_deal(bo.deals[i], d, t, leader, _trick(d, leader, on_trick, "SolveAllBoardsBin"))
+            for k in range(len(on_trick), 3):
+                bo.deals[i].currentTrickSuit[k] = bo.deals[i].currentTrickRank[k] = 0
+            bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
+        rc = dll.SolveAllBoardsBin(bo, solved)
+        if rc != dll.RETURN_NO_FAULT:
+            _, _, detail = dll.last_error()
+            raise error_class(rc)(f"positions from {start}: {detail}", function="SolveAllBoardsBin")
+        out += [_decode_future(solved.solvedBoard[i]) for i in range(len(chunk))]
     return out
 
 
@@ -183,7 +221,8 @@ def costly_cards(
     t, f = Strain.parse(trump), Seat.parse(first)
     cards = _plays(plays)
     _checked_tricks(d, t, f, cards)
-    return _costly_from_trace(d, t, f, cards, analyse_play(d, t, f, cards))
+    found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
+    return [_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found]
 
 
 def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Card]]]:
@@ -267,7 +306,9 @@ def costly_cards_batch(
         traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
     elif len(traces) != len(prepared):
         raise ValueError(f"{len(prepared)} played deals but {len(traces)} traces")
-    return [_costly_from_trace(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
+    found = [_find_costly(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
+    sols = iter(solve_positions([pos for per_deal in found for _, pos in per_deal]))
+    return [[_with_better(p, next(sols)) for p, _ in per_deal] for per_deal in found]
 
 
 def _lowest(options: Iterable[CardOption]) -> Card:

@@ -327,7 +327,11 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     from ddsbind.formats.pbngame import read_games
     from ddsbind.play import analyse_plays, costly_cards_batch
 
-    games = [g for g in read_games(file, fmt) if g.trump is not None and g.declarer is not None]
+    everything = read_games(file, fmt)
+    games = [g for g in everything if g.trump is not None and g.declarer is not None]
+    if len(games) < len(everything):
+        skipped = len(everything) - len(games)
+        click.echo(f"ddsbind: note: {skipped} deal(s) passed out or without contract and declarer skipped", err=True)
     jobs = [(g.deal, g.trump, g.leader, g.play) for g in games]
     with _progress("analysing", total=len(jobs), unit="deal") as tick:
         traces = analyse_plays(jobs, progress=tick)

@@ -540,7 +540,8 @@ def format_games(games: Sequence[GameRecord]) -> str:
         out.append(f'[Vulnerable "{rec.vulnerable}"]')
         out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
         for name, value in rec.tags.items():
-            if name not in _OWNED and name not in ("Event", "Site", "Date") and "\n" not in value:
+            # Table sections (e.g. OptimumResultTable) are not kept: their rows are not read here.
+            if name not in _OWNED and name not in ("Event", "Site", "Date") and not name.endswith("Table"):
                 out.append(f'[{name} "{_quote(value)}"]')
         out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
         out.append(f'[Contract "{rec.contract or ""}"]')

@@ -68,7 +68,10 @@ from numpy.typing import NDArray
 
 import ddsbind
 from ddsbind import dll
-from ddsbind.formats.ddsref import find_reference_dir, read_reference
+from ddsbind.formats.ddsref import read_reference
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/ helpers, also under python -P
+from _hands import reference_file
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -84,12 +87,7 @@ FNV_PRIME = 0x100000001B3
 
 def default_file(name: str = "list100.txt") -> Path:
     """DDS's reference file ``name``, found as the tests find it (``make fetch-dds`` unpacks it)."""
-    found = find_reference_dir(
-        REPO / ".cache" / "dds" / "source" / "hands", REPO.parent / "shared" / "reference" / "dds-hands"
-    )
-    if found is None:
-        raise SystemExit("DDS's reference hands not found: run `make fetch-dds` or set DDSBIND_REFERENCE")
-    return found / name
+    return reference_file(name)
 
 
 # -- the driver ----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from ddsbind.errors import DDSError, FormatError
 
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
+    from ddsbind.play import best_line, costly_cards
     from ddsbind.solver import (
         DDTable,
         DealerPar,
@@ -48,6 +49,8 @@ _NATIVE = {
         ],
         "ddsbind.solver",
     ),
+    "best_line": "ddsbind.play",
+    "costly_cards": "ddsbind.play",
 }
 
 
@@ -80,6 +83,8 @@ __all__ = [
     "Solutions",
     "Strain",
     "analyse_play",
+    "best_line",
+    "costly_cards",
     "dd_table",
     "dd_tables",
     "dd_tables_array",

@@ -276,13 +276,19 @@ def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, 
     Formats: zbd, zrd, zdd, hand-makes, zrj (read only), zbs, pbn, dds, gib
     (guessed from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input
     lacks is written as unknown (15) where the target allows it, else
-    refused.  DST appears only when the whole conversion succeeded.
+    refused.  DST appears only when the whole conversion succeeded.  Played
+    deals: PBN game records <-> zrj keep auction and play; a play too long
+    for a ZRJ record is cut short with a warning.
     """
+    import warnings
+
     from ddsbind.formats.convert import convert as run
 
     fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
-    with _progress("converting") as tick:
+    with _progress("converting") as tick, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         n = run(src, dst, src_format=fmts[0], dst_format=fmts[1], hand="NESW".index(hand.upper()), progress=tick)
+    _echo_warnings(caught)
     click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
 
 
@@ -298,3 +304,124 @@ def checksum(file: str, published: str | None) -> None:
     if published is not None and not checksums.matches(value, published):
         click.echo(f"ddsbind: error: checksum {checksums.format_checksum(value)} does not match {published}", err=True)
         sys.exit(1)
+
+
+# --------------------------------------------------------------------------
+# Played deals: analyse and line
+
+
+def _echo_warnings(caught: list) -> None:
+    for w in caught:
+        click.echo(f"ddsbind: warning: {w.message}", err=True)
+
+
+def _costly_json(cc: object) -> dict:
+    return {
+        "index": cc.index,  # type: ignore[attr-defined]
+        "card": str(cc.card),  # type: ignore[attr-defined]
+        "seat": cc.seat.name,  # type: ignore[attr-defined]
+        "trick": cc.trick,  # type: ignore[attr-defined]
+        "cost": cc.cost,  # type: ignore[attr-defined]
+        "better": [str(c) for c in cc.better],  # type: ignore[attr-defined]
+    }
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--from", "fmt", type=click.Choice(["pbn", "zrj"], case_sensitive=False), help="Default: the extension.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout, for machines.")
+def analyse(file: str, fmt: str | None, as_json: bool) -> None:
+    """Per played deal in FILE (ZRJ or PBN with play): contract, result, DD result and each costly card.
+
+    A costly card is one after which the double-dummy result moved against
+    the side that played it; the cards listed as better would have kept it.
+    """
+    import json
+
+    from ddsbind.formats.pbngame import read_games
+    from ddsbind.play import analyse_plays, costly_cards_batch
+
+    everything = read_games(file, fmt)
+    games = [g for g in everything if g.trump is not None and g.declarer is not None]
+    if len(games) < len(everything):
+        skipped = len(everything) - len(games)
+        click.echo(f"ddsbind: note: {skipped} deal(s) passed out or without contract and declarer skipped", err=True)
+    jobs = [(g.deal, g.trump, g.leader, g.play) for g in games]
+    with _progress("analysing", total=len(jobs), unit="deal") as tick:
+        traces = analyse_plays(jobs, progress=tick)
+    docs = []
+    for g, costly, trace in zip(games, costly_cards_batch(jobs, traces=traces), traces, strict=True):
+        docs.append(
+            {
+                "board": g.board,
+                "contract": g.contract,
+                "declarer": g.declarer.name,  # type: ignore[union-attr]
+                "result": g.result,
+                "dd_result": trace[0],
+                "cards_played": len(g.play),
+                "costly": [_costly_json(cc) for cc in costly],
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(docs, indent=1))
+        return
+    for d in docs:
+        board = f"Board {d['board']}" if d["board"] is not None else "Deal"
+        result = "result unknown" if d["result"] is None else f"{d['result']} tricks"
+        click.echo(f"{board}: {d['contract']} by {d['declarer']}, {result}, double dummy {d['dd_result']} tricks")
+        if not d["costly"]:
+            click.echo(f"  no card changed the double-dummy result ({d['cards_played']} cards played)")
+        for c in d["costly"]:
+            s = "s" if c["cost"] > 1 else ""
+            click.echo(
+                f"  trick {c['trick']:>2}: {c['seat']} played {c['card']}, cost {c['cost']} trick{s}"
+                f" (better: {' '.join(c['better'])})"
+            )
+
+
+@main.command()
+@click.argument("deal")
+@click.option("--trump", type=_STRAIN, required=True, help="Trump strain (NT for notrump).")
+@click.option("--leader", type=_SEAT, required=True, help="The hand that led (or leads) the current trick.")
+@click.option("--trick", default="", help="Cards already played to the current trick, e.g. 'SA,S2'.")
+@click.option("--json", "as_json", is_flag=True, help="The line as JSON, with every option and its score.")
+def line(deal: str, trump: str, leader: str, trick: str, as_json: bool) -> None:
+    """The double-dummy best line from DEAL (a PBN deal string), one trick a row.
+
+    Declarer is the seat to the right of --leader; 'value' is the tricks
+    declarer's side takes from that trick on.  Among equally good cards the
+    lowest is played.
+    """
+    import json
+
+    from ddsbind.play import best_line
+
+    played = [c for c in trick.replace(" ", ",").split(",") if c]
+    tricks = best_line(deal, trump, leader, current_trick=played)
+    if as_json:
+        out = [
+            {
+                "number": t.number,
+                "leader": t.leader.name,
+                "cards": [str(c) for c in t.cards],
+                "winner": t.winner.name,
+                "value": t.value,
+                "steps": [
+                    {
+                        "seat": s.seat.name,
+                        "card": str(s.card),
+                        "options": [{"cards": [str(c) for c in o.cards], "score": o.score} for o in s.options],
+                    }
+                    for s in t.steps
+                ],
+            }
+            for t in tricks
+        ]
+        click.echo(json.dumps(out, indent=1))
+        return
+    declarer = "NESW"[("NESW".index(leader.upper()) + 3) % 4]
+    click.echo(f"declarer {declarer}, trump {trump.upper()}; value = tricks for {declarer}'s side from the trick on")
+    click.echo("trick  lead  cards         won  value")
+    for t in tricks:
+        cards = " ".join(str(c) for c in t.cards)
+        click.echo(f"{t.number:>5}  {t.leader.name:<4}  {cards:<12}  {t.winner.name:<3}  {t.value:>5}")

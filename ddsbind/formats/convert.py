@@ -1,8 +1,11 @@
 """Converting between deal formats without solving anything.
 
 Formats are the entries of :mod:`ddsbind.formats.registry` (``zbd``,
-``zrd``, ``zdd``, ``hand-makes``, ``zrj`` (read only), ``zbs``, ``pbn``,
-``dds`` (DDS's reference-hands text, :mod:`ddsbind.formats.ddsref`), ``gib``).
+``zrd``, ``zdd``, ``hand-makes``, ``zrj``, ``zbs``, ``pbn``, ``dds``
+(DDS's reference-hands text, :mod:`ddsbind.formats.ddsref`), ``gib``).
+Played games go between PBN game records and ``zrj`` with their auction and
+play (:mod:`ddsbind.formats.pbngame`); ``zrj`` into any other format gives
+its deals.
 Every input is read as :class:`~ddsbind.formats.registry.Records`: deals
 ``(N, 52)`` owners and/or tables ``(N, 5, 4)`` (DDS order, 15 = unknown);
 every output takes what it can hold:
@@ -29,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ddsbind.formats import files, registry
+from ddsbind.formats import files, pbngame, registry
 from ddsbind.formats._common import add_note, atomic_output
 from ddsbind.formats.registry import Format, Records
 
@@ -111,14 +114,20 @@ def convert(
     if to_stdout and not dst_format:
         raise ValueError("name the output format (--to) when writing to standard output")
     dfmt = registry.guess(dst, dst_format, "output")
+    if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
+        raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
+    if sfmt.load_games is not None and dfmt.dump_games is not None and (sfmt.plays or dfmt.plays):
+        # Played games (ZRJ, or PBN game records into or out of ZRJ) keep auction and play.
+        n = pbngame.write_games(dst, pbngame.read_games(src, sfmt.name), dfmt.name)
+        if progress is not None:
+            progress(n)
+        return n
     if not sfmt.readable:
         raise ValueError(f"{sfmt.name} files cannot be read")
     if not dfmt.writable:
         raise ValueError(f"{dfmt.name} records cannot be written from deals and results")
     if dfmt.deals and not sfmt.deals:
         raise ValueError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
-    if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
-        raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
 
     def tagged(r: Records) -> Records:
         # What any target may take: deals, tables, and the hand a one-hand target keeps.

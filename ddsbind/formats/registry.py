@@ -15,6 +15,11 @@ Two kinds of entry:
 * **whole files** (``record_size`` None: text, or variable-length words):
   ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes.
 
+A format that can also carry played games (auction and play, as
+:class:`~ddsbind.formats.pbngame.GameRecord`) has ``load_games`` and
+``dump_games``; ``plays`` marks the formats whose records *are* played games
+(ZRJ), so that converting to or from them keeps auction and play.
+
 Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
 (DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
 NT x hands N E S W, 15 = unknown).
@@ -23,15 +28,16 @@ NT x hands N E S W, 15 = unknown).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, zbd, zbs, zdd, zrd, zrj
+from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, pbngame, zbd, zbs, zdd, zrd, zrj
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
+from ddsbind.formats.pbngame import GameRecord
 
 __all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
 
@@ -92,6 +98,12 @@ class Format:
         for messages).
     dump : callable, optional
         ``dump(Records) -> bytes``.
+    plays : bool
+        Each record is a played game (auction, play), not just a deal.
+    load_games : callable, optional
+        ``load_games(data, name) -> list[GameRecord]`` for a whole file's bytes.
+    dump_games : callable, optional
+        ``dump_games(games) -> bytes``.
     """
 
     name: str
@@ -104,6 +116,9 @@ class Format:
     encode: Callable[[Records], NDArray[np.uint8]] | None = field(default=None, repr=False)
     load: Callable[[bytes, str], Records] | None = field(default=None, repr=False)
     dump: Callable[[Records], bytes] | None = field(default=None, repr=False)
+    plays: bool = False
+    load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
+    dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -305,6 +320,9 @@ register(
         record_size=_dtypes.ZRJ.itemsize,
         check=zrj.check_records,
         decode=lambda recs: Records(zrj.zrj_owners(recs)),
+        plays=True,
+        load_games=lambda data, name: pbngame.zrj_bytes_to_games(data),
+        dump_games=pbngame.games_to_zrj_bytes,
     )
 )
 register(
@@ -325,6 +343,8 @@ register(
         results=True,
         load=_load_pbn,
         dump=lambda r: pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables)).encode("latin-1"),
+        load_games=lambda data, name: pbngame.parse_games(data.decode("latin-1")),
+        dump_games=lambda games: pbngame.format_games(games).encode("latin-1"),
     )
 )
 register(

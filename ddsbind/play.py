@@ -1,0 +1,384 @@
+"""Played deals, double dummy: which card cost a trick, and the best line from any position.
+
+Conventions: seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4 (DDS's).
+``first`` is the hand that led (or leads) the first trick analysed; as in
+:func:`ddsbind.analyse_play`, *declarer* is the seat to its right, and
+double-dummy values are tricks for declarer's side.
+
+* :func:`costly_cards` -- from ``analyse_play``'s trace, every card after
+  which the value moved against the side that played it, with the cards that
+  would have kept it (one ``SolveBoard`` per costly card).
+* :func:`costly_cards_batch` -- the same for many played deals, in two
+  batch steps, each behind one function where the batch path is chosen:
+  :func:`analyse_plays` (DDS's ``AnalyseAllPlaysBin`` today;
+  ``benchmarks/bench_play.py`` measures it against per-deal
+  ``analyse_play`` on the thread slots, which a pool would run) and
+  :func:`solve_positions` (DDS's ``SolveAllBoardsBin``) for the cards that
+  would have kept the value.
+* :func:`best_line` -- from any position, including a trick in progress, the
+  cards DDS scores best, played out to the end, one ``SolveBoard`` per card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ddsbind import dll
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import FormatError, PlayFaultError, error_class
+from ddsbind.formats.pbngame import play_tricks, trick_winner
+from ddsbind.solver import Solutions, _as_deal, _decode_future, _fill_deal, _plays, _trick, analyse_play, solve_board
+
+__all__ = [
+    "CardOption",
+    "CostlyCard",
+    "LineStep",
+    "LineTrick",
+    "analyse_plays",
+    "best_line",
+    "costly_cards",
+    "costly_cards_batch",
+    "solve_positions",
+]
+
+#: One played deal for the batch functions: (deal, trump, first, plays).
+PlayJob = tuple[Deal | str, Strain | int | str, Seat | int | str, str | Iterable[Card | str]]
+
+
+@dataclass(frozen=True)
+class CostlyCard:
+    """A card after which the double-dummy result moved against the side that played it."""
+
+    #: 0-based position of the card in ``plays``.
+    index: int
+    card: Card
+    seat: Seat
+    #: 1-based trick number.
+    trick: int
+    #: Tricks it cost its side (> 0).
+    cost: int
+    #: The cards the seat could have played instead and kept the value (equivalents included),
+    #: spades first, each suit from the ace down.
+    better: tuple[Card, ...]
+    #: Declarer's double-dummy tricks before and after the card (``analyse_play``'s values).
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class CardOption:
+    """A legal card class at a step of the best line."""
+
+    #: The card DDS returned and its equivalent lower cards (``equals``), highest first.
+    cards: tuple[Card, ...]
+    #: Tricks the side to play takes from this trick on with these cards (DDS ``score``).
+    score: int
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One card of the best line: who played it, and every legal class with its score."""
+
+    seat: Seat
+    card: Card
+    options: tuple[CardOption, ...]
+
+
+@dataclass(frozen=True)
+class LineTrick:
+    """One trick of the best line."""
+
+    #: 1-based trick number of the deal (13 minus the tricks still to play, plus 1).
+    number: int
+    leader: Seat
+    #: The cards played to the trick in play order (given ones of a trick in progress first).
+    cards: tuple[Card, ...]
+    winner: Seat
+    #: Tricks declarer's side takes from this trick to the end, double dummy, before it is played.
+    value: int
+    #: The line's choices on this trick (not the given cards of a trick in progress).
+    steps: tuple[LineStep, ...]
+
+
+def _fault(msg: str) -> PlayFaultError:
+    return PlayFaultError(msg, function="AnalysePlayBin")
+
+
+def _checked_tricks(deal: Deal, trump: Strain, first: Seat, cards: Sequence[Card], prefix: str = ""):  # type: ignore[no-untyped-def]
+    if not deal.is_full:
+        raise _fault(f"{prefix}a played deal needs the full deal (13 cards each), before the opening lead")
+    try:
+        return play_tricks(deal, trump, first, cards)
+    except FormatError as exc:
+        raise _fault(f"{prefix}{exc}") from None
+
+
+def _without(deal: Deal, cards: Iterable[Card]) -> Deal:
+    masks = deal.remain_cards.astype(np.int64)
+    for c in cards:
+        h = deal.holder(c)
+        if h is not None:
+            masks[h, c.suit] &= ~(1 << c.rank)
+    return Deal(masks)
+
+
+#: A position to solve: cards still held, trump, the trick's leader, the cards already on the trick.
+Position = tuple[Deal, Strain, Seat, tuple[Card, ...]]
+_Pending = tuple[int, Card, Seat, int, int, int, int]  # CostlyCard's fields but ``better``
+
+
+def _find_costly(
+    deal: Deal, trump: Strain, first: Seat, cards: list[Card], trace: Sequence[int]
+) -> list[tuple[_Pending, Position]]:
+    """The cards after which the trace moved against their side, each with the position before it."""
+    declarer_side = (first + 3) % 2
+    out: list[tuple[_Pending, Position]] = []
+    k = 0
+    played: list[Card] = []
+    for t in play_tricks(deal, trump, first, cards):
+        for j, card in enumerate(t.cards):
+            seat = Seat((t.leader + j) % 4)
+            if k + 1 >= len(trace):
+                break  # DDS does not value the last trick's cards: each hand holds one card
+            delta = trace[k] - trace[k + 1]
+            cost = delta if seat % 2 == declarer_side else -delta
+            if cost > 0:
+                position = (_without(deal, played), trump, t.leader, t.cards[:j])
+                out.append(((k, card, seat, t.number, cost, trace[k], trace[k + 1]), position))
+            played.append(card)
+            k += 1
+    return out
+
+
+def _with_better(pending: _Pending, sol: Solutions) -> CostlyCard:
+    k, card, seat, number, cost, before, after = pending
+    best = sol.best_score
+    better = sorted((c for sc in sol if sc.score == best for c in sc.cards), key=lambda c: c.index)
+    return CostlyCard(k, card, seat, number, cost, tuple(better), before, after)
+
+
+def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
+    """``SolveBoard`` (target -1, solutions 3, mode 1) for many positions with DDS's ``SolveAllBoardsBin``.
+
+    The seam for the batch path of :func:`costly_cards_batch`'s second step
+    (the cards that would have kept the value): DDS's own threads today.
+    """
+    out: list[Solutions] = []
+    bo, solved = dll.boards(), dll.solvedBoards()
+    step = len(bo.deals)
+    for start in range(0, len(positions), step):
+        chunk = positions[start : start + step]
+        bo.noOfBoards = len(chunk)
+        for i, (d, t, leader, on_trick) in enumerate(chunk):
+            _fill_deal(bo.deals[i], d, t, leader, _trick(d, leader, on_trick, "SolveAllBoardsBin"))
+            for k in range(len(on_trick), 3):
+                bo.deals[i].currentTrickSuit[k] = bo.deals[i].currentTrickRank[k] = 0
+            bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
+        rc = dll.SolveAllBoardsBin(bo, solved)
+        if rc != dll.RETURN_NO_FAULT:
+            _, _, detail = dll.last_error()
+            raise error_class(rc)(f"positions from {start}: {detail}", function="SolveAllBoardsBin")
+        out += [_decode_future(solved.solvedBoard[i]) for i in range(len(chunk))]
+    return out
+
+
+def costly_cards(
+    deal: Deal | str,
+    trump: Strain | int | str,
+    first: Seat | int | str,
+    plays: str | Iterable[Card | str],
+) -> list[CostlyCard]:
+    """Every card that changed the double-dummy result, in play order.
+
+    Parameters
+    ----------
+    deal : Deal or PBN string
+        The full deal before the opening lead.
+    trump : Strain, 0..4 or name
+    first : Seat, 0..3 or name
+        The opening leader (declarer is the seat to its right).
+    plays : str or cards
+        ``"C4CACJ..."`` or a list of cards, in play order from the opening lead.
+
+    Returns
+    -------
+    list of CostlyCard
+        ``index`` (0-based in ``plays``), ``card``, ``seat``, ``trick``
+        (1-based), ``cost`` (tricks lost by the card's side, > 0), ``better``
+        (the cards that would have kept the value), ``before``/``after``
+        (declarer's DD tricks).
+
+    Raises
+    ------
+    PlayFaultError
+        A card not held by the seat to play, a revoke, more than 52 cards;
+        the message names the card and its position.
+    """
+    d = _as_deal(deal)
+    t, f = Strain.parse(trump), Seat.parse(first)
+    cards = _plays(plays)
+    _checked_tricks(d, t, f, cards)
+    found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
+    return [_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found]
+
+
+def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Card]]]:
+    out = []
+    for i, (deal, trump, first, plays) in enumerate(jobs):
+        try:
+            d, t, f = _as_deal(deal), Strain.parse(trump), Seat.parse(first)
+            cards = _plays(plays)
+        except PlayFaultError as exc:
+            raise _fault(f"deal {i}: {exc.detail}") from None
+        _checked_tricks(d, t, f, cards, prefix=f"deal {i}: ")
+        out.append((d, t, f, cards))
+    return out
+
+
+def analyse_plays(jobs: Sequence[PlayJob], *, progress: Callable[[int], None] | None = None) -> list[list[int]]:
+    """``analyse_play`` for many played deals at once, with DDS's ``AnalyseAllPlaysBin``.
+
+    This is the one seam for the batch path: DDS's own threads today; a
+    pool of single ``AnalysePlayBin`` calls can be measured against it
+    (``benchmarks/bench_play.py``) and swapped in here.
+
+    Parameters
+    ----------
+    jobs : sequence of (deal, trump, first, plays)
+        As the arguments of :func:`ddsbind.analyse_play` (full deals).
+    progress : callable, optional
+        Called with the number of deals finished after each DDS call.
+
+    Returns
+    -------
+    list of list of int
+        Per deal, declarer's DD tricks before the first card and after each card.
+    """
+    prepared = _prepare(jobs)
+    out: list[list[int]] = []
+    bo, plays, solved = dll.boards(), dll.playTracesBin(), dll.solvedPlays()
+    step = min(len(bo.deals), len(plays.plays))
+    for start in range(0, len(prepared), step):
+        chunk = prepared[start : start + step]
+        bo.noOfBoards = plays.noOfBoards = len(chunk)
+        for i, (d, t, f, cards) in enumerate(chunk):
+            dl = bo.deals[i]
+            dl.trump, dl.first = int(t), int(f)
+            dl.currentTrickSuit = [0, 0, 0]
+            dl.currentTrickRank = [0, 0, 0]
+            dl.remainCards = d.remain_cards.tolist()
+            bo.target[i], bo.solutions[i], bo.mode[i] = -1, 1, 1
+            tr = plays.plays[i]
+            tr.number = len(cards)
+            tr.suit[0 : len(cards)] = [c.suit for c in cards]
+            tr.rank[0 : len(cards)] = [c.rank for c in cards]
+        rc = dll.AnalyseAllPlaysBin(bo, plays, solved, 1)
+        if rc != dll.RETURN_NO_FAULT:
+            _, _, detail = dll.last_error()
+            raise error_class(rc)(f"deals {start}..{start + len(chunk) - 1}: {detail}", function="AnalyseAllPlaysBin")
+        for i in range(len(chunk)):
+            s = solved.solved[i]
+            out.append(list(s.tricks[0 : s.number]))
+        if progress is not None:
+            progress(len(chunk))
+    return out
+
+
+def costly_cards_batch(
+    jobs: Sequence[PlayJob],
+    *,
+    traces: Sequence[Sequence[int]] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[list[CostlyCard]]:
+    """:func:`costly_cards` for many played deals: traces in batches (:func:`analyse_plays`).
+
+    ``jobs`` holds ``(deal, trump, first, plays)`` per deal; the result is
+    one list of :class:`CostlyCard` per deal, in input order.  ``traces``,
+    when given, are :func:`analyse_plays`'s answer for the same jobs (not
+    recomputed).  ``progress`` is called with the number of deals whose
+    traces are done.
+    """
+    prepared = _prepare(jobs)
+    if traces is None:
+        traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
+    elif len(traces) != len(prepared):
+        raise ValueError(f"{len(prepared)} played deals but {len(traces)} traces")
+    found = [_find_costly(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
+    sols = iter(solve_positions([pos for per_deal in found for _, pos in per_deal]))
+    return [[_with_better(p, next(sols)) for p, _ in per_deal] for per_deal in found]
+
+
+def _lowest(options: Iterable[CardOption]) -> Card:
+    # Lowest rank first; between equal ranks clubs < diamonds < hearts < spades.
+    return min((c for o in options for c in o.cards), key=lambda c: (c.rank, -c.suit))
+
+
+def best_line(
+    deal: Deal | str,
+    trump: Strain | int | str,
+    first: Seat | int | str,
+    current_trick: Iterable[Card | str] = (),
+) -> list[LineTrick]:
+    """The double-dummy best line from a position, played out to the end.
+
+    At each step ``SolveBoard`` (solutions=3) scores every legal card; the
+    line plays the lowest card (by rank, then clubs < diamonds < hearts <
+    spades) of the classes with the best score.
+
+    Parameters
+    ----------
+    deal : Deal or PBN string
+        The cards still held (cards already on the current trick are not in it).
+    trump : Strain, 0..4 or name
+    first : Seat, 0..3 or name
+        The hand that led the current trick (or leads the next one).
+        Declarer is the seat to its right.
+    current_trick : cards
+        Up to 3 cards already played to the trick, in play order from ``first``.
+
+    Returns
+    -------
+    list of LineTrick
+        Each with ``number``, ``leader``, ``cards`` (play order), ``winner``,
+        ``value`` (declarer's side's DD tricks from that trick on) and
+        ``steps`` (each chosen card with every legal class and its score).
+        The tricks declarer's side wins add up to the first trick's ``value``.
+
+    Raises
+    ------
+    DDSError
+        An invalid position (see :func:`ddsbind.solve_board`).
+    """
+    position = _as_deal(deal)
+    t, leader = Strain.parse(trump), Seat.parse(first)
+    on_trick = [Card.parse(c) for c in current_trick]
+    declarer_side = (leader + 3) % 2
+    tricks: list[LineTrick] = []
+    while True:
+        remaining = max(position.hand_lengths)
+        if remaining == 0:
+            break
+        steps: list[LineStep] = []
+        value: int | None = None
+        while len(on_trick) < 4:
+            seat = Seat((leader + len(on_trick)) % 4)
+            sol = solve_board(position, t, leader, current_trick=on_trick)
+            options = tuple(CardOption(sc.cards, sc.score) for sc in sol)
+            best = max(o.score for o in options)
+            if value is None:
+                value = best if seat % 2 == declarer_side else remaining - best
+            card = _lowest(o for o in options if o.score == best)
+            steps.append(LineStep(seat, card, options))
+            on_trick.append(card)
+            if position.n_cards == 1:
+                break  # the deal's last card: nothing is left to solve
+            position = _without(position, [card])
+        winner = trick_winner(on_trick, leader, t)
+        tricks.append(LineTrick(14 - remaining, leader, tuple(on_trick), winner, int(value or 0), tuple(steps)))
+        if remaining == 1:
+            break
+        leader, on_trick = winner, []
+    return tricks

@@ -1,0 +1,189 @@
+"""PBN game records: the Play section's layout, the rules of play, and ZRJ conversion (no DDS)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import FormatError
+from ddsbind.formats import decode_zrj, encode_zrj
+from ddsbind.formats.convert import convert
+from ddsbind.formats.pbngame import (
+    GameRecord,
+    TruncatedPlayWarning,
+    format_games,
+    game_to_zrj,
+    parse_games,
+    play_tricks,
+    read_games,
+    zrj_to_game,
+)
+
+# list100's first hand (DDS's hands/list100.txt): trump S, North leads, so West declares.
+DEAL0 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
+
+HEADER = f"""[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "{DEAL0}"]
+[Declarer "W"]
+[Contract "2S"]
+[Result "8"]
+[Auction "N"]
+Pass Pass Pass 1S
+Pass 2S AP
+"""
+
+
+def _game(play_lines: str, header: str = HEADER) -> str:
+    return header + '[Play "N"]\n' + play_lines + "\n"
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def test_play_section_is_by_seat_not_play_order():
+    """Without this, every trick not led by the Play tag's seat would be read in the wrong order."""
+    # Trick 1: N CT, E C4, S CA, W CJ -- South wins and leads trick 2: S H8, W H4, N HK, E H9.
+    # By seat from N, trick 2's line is "HK H9 H8 H4" (worked out by hand).
+    (g,) = parse_games(_game("CT C4 CA CJ\nHK H9 H8 H4\n*"))
+    assert g.play == cards("CTC4CACJH8H4HKH9")
+    assert g.auction == ["Pass", "Pass", "Pass", "1S", "Pass", "2S", "Pass", "Pass", "Pass"]
+    assert (g.contract, g.declarer, g.result, g.trump, g.leader) == ("2S", Seat.W, 8, Strain.S, Seat.N)
+    assert format_games([g]).split('[Play "N"]\n')[1].splitlines()[:3] == ["CT C4 CA CJ", "HK H9 H8 H4", "*"]
+
+
+def test_reference_plays_round_trip_through_pbn_and_zrj(list100):
+    """Without this, converting played deals PBN -> ZRJ -> PBN could lose the deal, auction, contract or play."""
+    games = [_record(h) for h in list100]
+    again = parse_games(format_games(games))
+    zrj = encode_zrj([game_to_zrj(g, index=i) for i, g in enumerate(again)])
+    back = parse_games(format_games([zrj_to_game(p, index=i) for i, p in enumerate(decode_zrj(zrj))]))
+    for i, (a, b) in enumerate(zip(games, back, strict=True)):
+        got = (b.deal, b.dealer, b.vulnerable, b.auction, b.contract, b.declarer, b.result, b.play, b.board)
+        assert got == (a.deal, a.dealer, a.vulnerable, a.auction, a.contract, a.declarer, a.result, a.play, a.board), i
+
+
+def _record(h) -> GameRecord:
+    """A game record for a reference hand: its trump at the 1 level, declared by the opening leader's RHO."""
+    declarer = Seat((h.first + 3) % 4)
+    strain = Strain(h.trump).symbol
+    auction = ["Pass"] * ((declarer - 0) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"]
+    return GameRecord(
+        deal=h.deal,
+        dealer=Seat.N,
+        vulnerable="None",
+        board=1,
+        auction=auction,
+        contract=f"1{strain}",
+        declarer=declarer,
+        result=h.trace[-1],
+        play=cards(h.play),
+    )
+
+
+def test_malformed_plays_name_the_card_and_position(list100):
+    """Without this, a bad play would be analysed anyway, or fail without saying which card is wrong."""
+    cases = {
+        # E does not hold the SA (South ... no: West holds it).
+        "CT SA CA CJ": r"play 1 \(trick 1, 2nd card, E\): SA is not held by E \(held by W\)",
+        # E holds C4 and CQ but plays a heart to a club lead.
+        "CT H7 CA CJ": r"play 1 \(trick 1, 2nd card, E\): H7 is a revoke: E holds C",
+        # A card after the claim: trick 2 stops at W ('-') but N plays on.
+        "CT C4 CA CJ\nHK - H8 -": r"play 6 .*HK comes after the claim",
+        "CT C4 CA CJ\n* C2": r"C2 comes after the end of the play",
+    }
+    for play, pattern in cases.items():
+        with pytest.raises(FormatError, match=pattern):
+            parse_games(_game(play))
+    with pytest.raises(FormatError, match=r"wrong leader: Play starts with E .* N leads"):
+        parse_games(HEADER + '[Play "E"]\nC4 CA CJ CT\n')
+    with pytest.raises(FormatError, match=r"play 52 \(SA\): 53 cards"):
+        h = next(h for h in list100 if len(h.play) == 104)
+        play_tricks(h.deal, h.trump, h.first, [*cards(h.play), "SA"])
+    with pytest.raises(FormatError, match=r"53 tokens"):
+        parse_games(_game(" ".join(["-"] * 53)))
+
+
+def test_zrj_truncates_only_the_play_and_warns(list100):
+    """Without this, a long auction with a full play would be refused or silently lose calls, not just cards."""
+    h = next(h for h in list100 if len(h.play) == 104)
+    g = _record(h)
+    g.auction = ["Pass"] * 3 + [f"1{Strain(h.trump).symbol}"] + ["Pass", "X", "XX"] * 5 + ["Pass"] * 3
+    # 22 calls, of which the 3 opening passes live in byte 15: 19 call bytes, 80 - 18 - 19 = 43 play bytes.
+    with pytest.warns(TruncatedPlayWarning, match=r"game 7: .* keeps the first 43"):
+        p = game_to_zrj(g, index=7)
+    back = zrj_to_game(decode_zrj(encode_zrj([p]))[0])
+    assert back.auction == g.auction and back.contract == g.contract and back.result == g.result
+    assert back.play == g.play[:43]
+
+
+def test_convert_files_both_ways(list100, tmp_path):
+    """Without this, `ddsbind convert games.pbn games.zrj` and back would not give the same games."""
+    src = tmp_path / "games.pbn"
+    src.write_text(format_games([_record(h) for h in list100[:20]]), encoding="latin-1")
+    assert convert(src, tmp_path / "games.zrj") == 20
+    assert (tmp_path / "games.zrj").stat().st_size == 20 * 80
+    assert convert(tmp_path / "games.zrj", tmp_path / "back.pbn") == 20
+    a, b = read_games(src), read_games(tmp_path / "back.pbn")
+    assert [(g.deal, g.auction, g.contract, g.play) for g in a] == [(g.deal, g.auction, g.contract, g.play) for g in b]
+
+
+def test_zrj_record_with_illegal_play_names_record_and_card():
+    """Without this, a corrupt ZRJ play would reach DDS, or fail without naming the record and card."""
+    g = parse_games(_game("CT C4 CA CJ"))[0]
+    p = game_to_zrj(g)
+    p.plays[1] = p.plays[0]  # E "plays" the CT again
+    with pytest.raises(FormatError, match=r"record 3: .*play 1 \(trick 1, 2nd card, E\): CT is not held by E"):
+        zrj_to_game(p, index=3)
+
+
+@st.composite
+def played_games(draw):
+    rng_seed = draw(st.integers(0, 2**32 - 1))
+    deal = Deal.random(rng_seed)
+    trump = draw(st.sampled_from(list(Strain)))
+    declarer = draw(st.sampled_from(list(Seat)))
+    n = draw(st.integers(0, 52))
+    hands = [list(deal.hand(s)) for s in Seat]
+    leader, trick, play = declarer.next(), [], []
+    for _ in range(n):
+        seat = (leader + len(trick)) % 4
+        legal = [c for c in hands[seat] if trick and c.suit == trick[0].suit] or hands[seat]
+        c = draw(st.sampled_from(legal))
+        hands[seat].remove(c)
+        trick.append(c)
+        play.append(c)
+        if len(trick) == 4:
+            best = max(range(4), key=lambda k: (trick[k].suit == trump, trick[k].suit == trick[0].suit, trick[k].rank))
+            leader, trick = Seat((leader + best) % 4), []
+    marks = [draw(st.integers(0, 3)) for _ in play]
+    dealer = draw(st.sampled_from(list(Seat)))
+    level = draw(st.integers(1, 7))
+    contract = f"{level}{trump.symbol}{draw(st.sampled_from(['', 'X', 'XX']))}"
+    auction = ["Pass"] * draw(st.integers(0, 3)) + [f"{level}{trump.symbol}", "Pass", "Pass", "Pass"]
+    return GameRecord(
+        deal=deal, dealer=dealer, vulnerable=draw(st.sampled_from(["None", "NS", "EW", "All"])),
+        auction=auction, auction_marks=[0] * len(auction), contract=contract, declarer=declarer,
+        result=draw(st.integers(0, 13)), play=play, play_marks=marks,
+    )  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(played_games())
+def test_random_legal_plays_round_trip(g):
+    """Without this, some legal play (any trump, leader, claim point) would not survive PBN and ZRJ."""
+    (p,) = parse_games(format_games([g]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        z = zrj_to_game(decode_zrj(encode_zrj([game_to_zrj(p)]))[0])
+    for r in (p, z):
+        assert (r.deal, r.dealer, r.vulnerable, r.contract, r.declarer, r.result) == (
+            g.deal, g.dealer, g.vulnerable, g.contract, g.declarer, g.result,
+        )  # fmt: skip
+        assert (r.auction, r.play, r.play_marks) == (g.auction, g.play, g.play_marks)

@@ -1,0 +1,30 @@
+"""benchmarks/bench_play.py runs end to end on a few hands: every path reproduces the TRACE lines.
+
+No timing is asserted (speed lives in ``benchmarks/``); this keeps the
+benchmark and its C driver from rotting.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import reference_file
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_play.py"
+
+
+@pytest.mark.skipif(not any(shutil.which(c) for c in ("cc", "gcc", "clang")), reason="no C compiler")
+def test_short_play_benchmark_runs(tmp_path):
+    """Without this, `bench_play.py` (and its C driver) could break unnoticed until the lead's real run."""
+    cmd = [sys.executable, str(SCRIPT), "--file", str(reference_file("list100.txt")), "--limit", "6"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    for key in ("analyse_all_plays", "per_deal_threads", "costly_cards_batch", "c_driver"):
+        assert re.search(rf"^{key}_deals_per_second \d+\.\d$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^deals 6$", proc.stdout, re.M)

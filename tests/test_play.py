@@ -1,0 +1,149 @@
+"""Played deals against DDS's reference hands: traces through game records, costly cards, best lines."""
+
+from __future__ import annotations
+
+import pytest
+
+import ddsbind
+from ddsbind.deal import Card, Seat, Strain
+from ddsbind.errors import PlayFaultError
+from ddsbind.formats import decode_zrj, encode_zrj
+from ddsbind.formats.pbngame import GameRecord, format_games, game_to_zrj, parse_games, zrj_to_game
+from ddsbind.play import analyse_plays, best_line, costly_cards, costly_cards_batch
+
+
+def _cards(text: str) -> list[Card]:
+    return [Card.parse(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _record(h) -> GameRecord:
+    """A game record for a reference hand: its trump at the 1 level, declared by the opening leader's RHO."""
+    declarer = Seat((h.first + 3) % 4)
+    strain = Strain(h.trump).symbol
+    return GameRecord(
+        deal=h.deal,
+        dealer=declarer,
+        vulnerable="None",
+        auction=[f"1{strain}", "Pass", "Pass", "Pass"],
+        contract=f"1{strain}",
+        declarer=declarer,
+        result=h.trace[-1],
+        play=_cards(h.play),
+    )
+
+
+def _jobs(games: list[GameRecord]) -> list[tuple]:
+    return [(g.deal, g.trump, g.leader, g.play) for g in games]
+
+
+def _traces_through_records(hands) -> None:
+    games = [_record(h) for h in hands]
+    via_pbn = parse_games(format_games(games))
+    via_zrj = [zrj_to_game(p) for p in decode_zrj(encode_zrj([game_to_zrj(g) for g in via_pbn]))]
+    want = [list(h.trace) for h in hands]
+    for name, records in (("PBN", via_pbn), ("ZRJ", via_zrj)):
+        got = analyse_plays(_jobs(records))
+        bad = [i for i, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]
+        assert not bad, f"{name}: hands {bad[:10]} differ from their TRACE lines"
+
+
+def test_list100_traces_through_pbn_and_zrj_records(list100):
+    """Without this, analysing a played deal read from a PBN or ZRJ file could disagree with DDS's own TRACE."""
+    _traces_through_records(list100)
+
+
+@pytest.mark.slow
+def test_list1000_traces_through_pbn_and_zrj_records(list1000):
+    """Without this, some of DDS's 1000 reference plays would analyse differently once stored as game records."""
+    _traces_through_records(list1000)
+
+
+def test_best_line_reaches_the_table_and_keeps_the_value(list100):
+    """Without this, the 'best line' could lose tricks, or not be double-dummy best at every card."""
+    for i, h in enumerate(list100):
+        line = best_line(h.deal, h.trump, h.first)
+        declarer = (h.first + 3) % 4
+        won = sum(1 for t in line if t.winner % 2 == declarer % 2)
+        assert won == h.table[h.trump][declarer] == line[0].value, i
+        assert [t.number for t in line] == list(range(1, 14)), i
+        if i < 10:
+            plays = [c for t in line for c in t.cards]
+            trace = ddsbind.analyse_play(h.deal, h.trump, h.first, plays)
+            assert set(trace) == {won}, i
+
+
+def test_best_line_from_a_trick_in_progress(list100):
+    """Without this, asking for the best line in the middle of a trick would fail or restart the trick."""
+    h = list100[3]
+    plays = _cards(h.play)
+    played, on_trick = plays[:8], plays[8:10]  # two tricks done, two cards on the third
+    tricks = ddsbind.formats.pbngame.play_tricks(h.deal, h.trump, h.first, plays[:10])
+    leader = tricks[-1].leader
+    masks = h.deal.remain_cards.astype(int)
+    for c in played + on_trick:
+        masks[h.deal.holder(c), c.suit] &= ~(1 << c.rank)
+    position = ddsbind.Deal(masks)
+    line = best_line(position, h.trump, leader, current_trick=on_trick)
+    assert line[0].number == 3 and line[0].cards[:2] == tuple(on_trick) and len(line) == 11
+    assert [s.seat for s in line[0].steps] == [Seat((leader + 2) % 4), Seat((leader + 3) % 4)]
+    # The value is the SolveBoard score of the side to play, seen from the side to the leader's right.
+    sol = ddsbind.solve_board(position, h.trump, leader, current_trick=on_trick)
+    to_play_is_declarer = (leader + 2) % 2 == (leader + 3) % 2
+    assert line[0].value == (sol.best_score if to_play_is_declarer else 11 - sol.best_score)
+    declarer_side = (leader + 3) % 2
+    assert sum(1 for t in line if t.winner % 2 == declarer_side) == line[0].value
+
+
+def test_best_line_options_score_every_legal_card(list100):
+    """Without this, the line's per-step alternatives could miss a legal card or misstate its score."""
+    h = list100[5]
+    line = best_line(h.deal, h.trump, h.first)
+    step = line[0].steps[0]
+    offered = sorted(c.index for o in step.options for c in o.cards)
+    assert offered == sorted(c.index for c in h.deal.hand(h.first))
+    best = max(o.score for o in step.options)
+    assert step.card in [c for o in step.options if o.score == best for c in o.cards]
+    assert step.card.rank == min(c.rank for o in step.options if o.score == best for c in o.cards)
+
+
+def test_costly_cards_really_cost_what_they_say(list100):
+    """Without this, a card named as a mistake might not lose a trick, or lose a different number."""
+    seen = 0
+    for h in list100[:40]:
+        plays = _cards(h.play)
+        for cc in costly_cards(h.deal, h.trump, h.first, h.play):
+            seen += 1
+            trace_k = h.trace[cc.index] - h.trace[cc.index + 1]
+            assert (cc.before, cc.after) == (h.trace[cc.index], h.trace[cc.index + 1])
+            declarer = (h.first + 3) % 4
+            assert cc.cost == (trace_k if cc.seat % 2 == declarer % 2 else -trace_k) > 0
+            # Independent check with SolveBoard at the position before the card.
+            tricks = ddsbind.formats.pbngame.play_tricks(h.deal, h.trump, h.first, plays[: cc.index + 1])
+            t = tricks[-1]
+            assert t.number == cc.trick and t.cards[-1] == cc.card
+            masks = h.deal.remain_cards.astype(int)
+            for c in plays[: cc.index]:
+                masks[h.deal.holder(c), c.suit] &= ~(1 << c.rank)
+            sol = ddsbind.solve_board(ddsbind.Deal(masks), h.trump, t.leader, current_trick=t.cards[:-1])
+            assert sol.best_score - sol.score_of(cc.card) == cc.cost
+            assert cc.card not in cc.better and all(sol.score_of(c) == sol.best_score for c in cc.better)
+    assert seen > 10  # list100's plays are real enough to hold mistakes
+
+
+def test_costly_cards_batch_equals_one_by_one(list100):
+    """Without this, analysing a whole file could give other costly cards than analysing each deal."""
+    hands = list100[:30]
+    batch = costly_cards_batch([(h.deal, h.trump, h.first, h.play) for h in hands])
+    assert batch == [costly_cards(h.deal, h.trump, h.first, h.play) for h in hands]
+
+
+def test_costly_cards_refuses_malformed_play(list100):
+    """Without this, an impossible play would be analysed (or crash DDS) instead of naming the bad card."""
+    h = list100[0]
+    plays = _cards(h.play)
+    with pytest.raises(PlayFaultError, match=r"play 1 \(trick 1, 2nd card, E\): .* is not held by E"):
+        costly_cards(h.deal, h.trump, h.first, [plays[0], plays[2], *plays[1:]])
+    with pytest.raises(PlayFaultError, match=r"revoke"):
+        costly_cards(h.deal, h.trump, h.first, [plays[0], next(c for c in h.deal.hand("E") if c.suit != 3)])
+    with pytest.raises(PlayFaultError, match=r"deal 1: play 0 \(trick 1, 1st card, N\): .* is not held by N"):
+        costly_cards_batch([(h.deal, h.trump, h.first, h.play), (h.deal, h.trump, h.first, [plays[1]])])

@@ -1,0 +1,96 @@
+"""The analyse, line and game-record convert commands, through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+import ddsbind
+from ddsbind.cli import main
+from ddsbind.deal import Card, Seat, Strain
+from ddsbind.formats.pbngame import GameRecord, format_games, read_games
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _record(h, board: int) -> GameRecord:
+    declarer = Seat((h.first + 3) % 4)
+    strain = Strain(h.trump).symbol
+    return GameRecord(
+        deal=h.deal,
+        dealer=Seat((board - 1) % 4),
+        vulnerable=("None", "NS", "EW", "All", "NS", "EW", "All", "None")[(board - 1) % 8],
+        board=board,
+        auction=["Pass"] * ((declarer - (board - 1)) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"],
+        contract=f"1{strain}",
+        declarer=declarer,
+        result=h.trace[-1],
+        play=[Card.parse(h.play[i : i + 2]) for i in range(0, len(h.play), 2)],
+    )
+
+
+def test_analyse_json_matches_the_library(list100, tmp_path):
+    """Without this, `ddsbind analyse --json` could report other costly cards or DD results than the API."""
+    hands = list100[:8]
+    src = tmp_path / "games.pbn"
+    src.write_text(format_games([_record(h, i + 1) for i, h in enumerate(hands)]), encoding="latin-1")
+    assert run("convert", src, tmp_path / "games.zrj").exit_code == 0
+    for path in (src, tmp_path / "games.zrj"):
+        result = run("analyse", path, "--json")
+        assert result.exit_code == 0, result.output
+        docs = json.loads(result.stdout)
+        assert [d["board"] for d in docs] == list(range(1, 9))
+        for d, h in zip(docs, hands, strict=True):
+            assert d["dd_result"] == h.trace[0] and d["result"] == h.trace[-1]
+            want = ddsbind.costly_cards(h.deal, h.trump, h.first, h.play)
+            assert [(c["index"], c["card"], c["cost"]) for c in d["costly"]] == [
+                (c.index, str(c.card), c.cost) for c in want
+            ]
+    text = run("analyse", src).stdout
+    assert text.startswith("Board 1: 1S by W, 8 tricks, double dummy 8 tricks")
+
+
+def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
+    """Without this, a user converting to ZRJ would lose the end of a play without being told."""
+    h = next(h for h in list100 if len(h.play) == 104)
+    g = _record(h, 1)
+    g.auction = g.auction[:-3] + ["X", "XX", "Pass"] * 6 + ["Pass"] * 3
+    g.contract += "XX"
+    src = tmp_path / "long.pbn"
+    src.write_text(format_games([g]), encoding="latin-1")
+    result = run("convert", src, tmp_path / "long.zrj")
+    assert result.exit_code == 0
+    assert "ddsbind: warning: game 0:" in result.stderr and "keeps the first" in result.stderr
+    (back,) = read_games(tmp_path / "long.zrj")
+    assert back.auction == g.auction and back.contract == g.contract and back.play == g.play[: len(back.play)]
+    assert 0 < len(back.play) < 52
+
+
+def test_analyse_bad_play_is_one_line_exit_1(tmp_path):
+    """Without this, a file with an impossible play would print a traceback instead of naming the card."""
+    src = tmp_path / "bad.pbn"
+    src.write_text(
+        '[Deal "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"]\n'
+        '[Declarer "W"]\n[Contract "2S"]\n[Play "N"]\nCT H7 CA CJ\n',
+        encoding="latin-1",
+    )
+    result = run("analyse", src)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "H7 is a revoke" in result.stderr
+
+
+def test_line_prints_thirteen_tricks_and_json(list100):
+    """Without this, `ddsbind line` could print a line that is not the library's best line."""
+    h = list100[2]
+    seat, strain = "NESW"[h.first], Strain(h.trump).symbol
+    result = run("line", h.pbn, "--trump", strain, "--leader", seat)
+    assert result.exit_code == 0, result.output
+    rows = result.stdout.splitlines()[2:]
+    assert [int(r.split()[0]) for r in rows] == list(range(1, 14))
+    docs = json.loads(run("line", h.pbn, "--trump", strain, "--leader", seat, "--json").stdout)
+    want = ddsbind.best_line(h.deal, h.trump, h.first)
+    assert [d["cards"] for d in docs] == [[str(c) for c in t.cards] for t in want]
+    assert docs[0]["value"] == h.table[h.trump][(h.first + 3) % 4]

@@ -89,6 +89,7 @@ def convert(
     dst_format: str | None = None,
     hand: int = 0,
     progress: Callable[[int], None] | None = None,
+    fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
 
@@ -101,6 +102,11 @@ def convert(
         DDS seat whose makes a ``hand-makes`` output stores.
     progress : callable, optional
         Called with the number of records written after each batch.
+    fill : callable, optional
+        ``fill(owners, tables) -> tables`` applied to each batch read that has
+        deals (``ddsbind convert --solve`` passes
+        :class:`ddsbind.database.TableFiller`, which solves unknown results);
+        this module itself never solves.
 
     Raises
     ------
@@ -118,9 +124,12 @@ def convert(
     if Path(dst).exists() and Path(dst).stat().st_size:
         raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
     total = 0
+    batches = read_any(src, sname)
+    if fill is not None:
+        batches = ((o, t if o is None else fill(o, t)) for o, t in batches)
     if dname in files.RECORD_SIZES:
         with files.RecordWriter(dst, dname) as w:
-            for owners, tables in read_any(src, sname):
+            for owners, tables in batches:
                 if dname == "zdd":
                     if tables is None:
                         tables = np.full((0 if owners is None else owners.shape[0], 5, 4), 15, np.uint8)
@@ -137,7 +146,7 @@ def convert(
                     progress(n)
         return total
     owners_all, tables_all = [], []
-    for owners, tables in read_any(src, sname):
+    for owners, tables in batches:
         assert owners is not None
         owners_all.append(owners)
         tables_all.append(np.full((owners.shape[0], 5, 4), 15, np.uint8) if tables is None else tables)

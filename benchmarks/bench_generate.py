@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         one = tmpd / "one.zrd"
         secs, others = timed_generate(one, args.count, args.seed, threads=args.threads)
         rate = args.count / secs
-        print(f"generate, 1 process, threads={args.threads}: {secs:.2f} s, {rate:.2f} deals/s (others {cores_busy(others)})")
+        print(f"generate, 1 process, threads={args.threads}: {secs:.2f} s, {rate:.2f} deals/s", end="")
+        print(f" (others {cores_busy(others)})")
         _, tables = decode_zrd(one.read_bytes())
         ours = bb.fnv1a(tables)
 

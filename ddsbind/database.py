@@ -55,9 +55,8 @@ import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -234,7 +233,6 @@ class Manifest:
     checksum: str | None = None
     seconds: float = 0.0
     record_size: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """The manifest as JSON text (seed as a string when above 2**53, for other JSON readers)."""
@@ -539,9 +537,10 @@ def generate(
     else:
         out.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(side, want.to_json().encode())
+    lock = _lock(out)
     started = time.perf_counter()
     try:
-        if out.exists():
+        if out.stat().st_size:
             good, why = _valid_prefix(out, seed, count, fmt)
             if why is not None:
                 note(f"resume: keeping {good} records; dropping the rest ({why})")
@@ -567,6 +566,7 @@ def generate(
             with_time = Manifest.from_file(side)
             with_time.seconds = round(prior + elapsed, 3)
             _write_atomic(side, with_time.to_json().encode())
+        os.close(lock)
     if out.stat().st_size != count * _RECORD[fmt]:
         raise DatabaseError(f"{out} has {out.stat().st_size} bytes after generating; expected {count * _RECORD[fmt]}")
     d = _parts_dir(out)
@@ -590,6 +590,19 @@ def generate(
     side.unlink()
     _fsync_dir(out.parent)
     return final
+
+
+def _lock(out: Path) -> int:
+    """Open ``out`` (creating it) under an exclusive lock, so two runs never write one file."""
+    import fcntl
+
+    fd = os.open(out, os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise DatabaseError(f"another process is generating {out}") from None
+    return fd
 
 
 def _run_local(
@@ -812,8 +825,6 @@ def verify(
                 v = int(nib[i, j])
                 what = "unknown (15)" if v == 15 else f"{v}, not a trick count"
                 return fail(f"result nibble {j} is {what}", s + i, (s + i) * size + 13 + j // 2)
-        if progress is not None:
-            progress(0)
     rep.checked.append(f"structure of {n} records")
     man_path = manifest_path(path)
     if man_path.exists():

@@ -192,6 +192,20 @@ def test_resume_recuts_bad_records_and_partial_tail(tmp_path):
     assert not Path(f"{out}.generating.json").exists()
 
 
+def test_two_runs_never_write_one_file(tmp_path):
+    """Without this, two resumed runs of the same database at once could interleave their records."""
+    out = tmp_path / "l.zbd"
+    _interrupted_zbd(out, 1000, 2, after=300)
+    held = db._lock(out)
+    try:
+        with pytest.raises(db.DatabaseError, match="another process is generating"):
+            db.generate(out, 1000, 2, resume=True)
+    finally:
+        os.close(held)
+    db.generate(out, 1000, 2, resume=True)
+    assert out.stat().st_size == 1000 * 13
+
+
 def _wait_for(pred, timeout: float = 120.0) -> None:
     end = time.monotonic() + timeout
     while not pred():

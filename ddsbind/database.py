@@ -527,13 +527,16 @@ def generate(
             raise DatabaseError(f"cannot resume {out}: no {side.name} or {man_path.name} says how it was made")
         have = Manifest.from_file(man_path)
         _check_same(want, have, out)
-        if out.stat().st_size == count * _RECORD[fmt] and f"{checksum(out):X}" == have.checksum:
-            note(f"{out} is already complete ({count} deals); nothing to do")
-            if progress is not None:
-                progress(count)
-            return have
-        prior = have.seconds
-        _write_atomic(side, have.to_json().encode())
+        if not out.exists() or out.stat().st_size != count * _RECORD[fmt] or f"{checksum(out):X}" != have.checksum:
+            # Finished once, changed since: re-making it could bless a corrupted file with a new checksum.
+            raise DatabaseError(
+                f"{out} was finished but no longer matches {man_path.name} (size or checksum); "
+                f"run 'ddsbind verify {out}' to find the damage"
+            )
+        note(f"{out} is already complete ({count} deals); nothing to do")
+        if progress is not None:
+            progress(count)
+        return have
     else:
         out.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(side, want.to_json().encode())

@@ -28,6 +28,7 @@ from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
 COUNT = 24
 SEED = 11
 REC = 23
+NO_DASK = "the 'distributed' extra (dask[distributed]) is not installed"
 
 
 def run(*args):
@@ -175,6 +176,19 @@ def test_existing_output_is_never_overwritten(tmp_path):
         db.generate(part, 1000, 1)
 
 
+def test_resume_of_a_finished_database_changes_nothing(tmp_path):
+    """Without this, --resume on a finished but damaged database could re-bless it with a new checksum."""
+    out = tmp_path / "fin.zbd"
+    first = db.generate(out, 500, 4)
+    assert db.generate(out, 500, 4, resume=True).checksum == first.checksum
+    data = bytearray(out.read_bytes())
+    data[100] ^= 0x01
+    out.write_bytes(bytes(data))
+    with pytest.raises(db.DatabaseError, match="no longer matches"):
+        db.generate(out, 500, 4, resume=True)
+    assert out.read_bytes() == bytes(data)
+
+
 def test_resume_recuts_bad_records_and_partial_tail(tmp_path):
     """Without this, a torn or corrupted record left by a crash would stay in the finished file."""
     whole = tmp_path / "whole.zbd"
@@ -249,7 +263,7 @@ def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
 
 def test_two_worker_local_cluster_gives_single_process_bytes(ref, tmp_path):
     """Without this, a Dask run could order, drop or repeat shards and differ from the one-process database."""
-    pytest.importorskip("distributed", reason="the 'distributed' extra (dask[distributed]) is not installed")
+    pytest.importorskip("distributed", reason=NO_DASK)
     out = tmp_path / "d.zrd"
     db.generate(out, COUNT, SEED, workers=2, shard=5)
     assert out.read_bytes() == ref.read_bytes()
@@ -258,7 +272,7 @@ def test_two_worker_local_cluster_gives_single_process_bytes(ref, tmp_path):
 
 def test_distributed_resume_solves_only_missing_shards(ref, tmp_path):
     """Without this, resuming a cluster run would solve again the shards already finished."""
-    pytest.importorskip("distributed", reason="the 'distributed' extra (dask[distributed]) is not installed")
+    pytest.importorskip("distributed", reason=NO_DASK)
     data = ref.read_bytes()
     out = tmp_path / "p.zrd"
     out.write_bytes(data[: 5 * REC])
@@ -270,6 +284,22 @@ def test_distributed_resume_solves_only_missing_shards(ref, tmp_path):
     db.generate(out, COUNT, SEED, workers=2, shard=5, resume=True, log=notes.append)
     assert any(m.startswith("solving 3 shards") for m in notes), notes  # 5-10, 15-20, 20-24
     assert out.read_bytes() == data
+
+
+def test_existing_scheduler_gives_single_process_bytes(tmp_path):
+    """Without this, --scheduler (a cluster started elsewhere) could be broken while --workers works."""
+    distributed = pytest.importorskip("distributed", reason=NO_DASK)
+    one = tmp_path / "one.zbd"
+    db.generate(one, 3000, 99)
+    out = tmp_path / "sched.zbd"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        r = run("generate", out, "--count", 3000, "--seed", 99, "--scheduler", c.scheduler_address, "--shard", 700)
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes() == one.read_bytes()
+    assert (
+        json.loads(db.manifest_path(out).read_text())["checksum"]
+        == db.Manifest.from_file(db.manifest_path(one)).checksum
+    )
 
 
 def test_workers_without_dask_says_how_to_install(tmp_path, monkeypatch):

@@ -346,7 +346,7 @@ def _valid_prefix(out: Path, seed: int, count: int, fmt: str) -> tuple[int, str 
     return whole, None
 
 
-def _parts(out: Path, seed: int, fmt: str) -> dict[int, tuple[int, Path]]:
+def _parts(out: Path, seed: int, count: int, fmt: str) -> dict[int, tuple[int, Path]]:
     """Valid part files of ``out``: start -> (stop, path).  Invalid ones are deleted."""
     d = _parts_dir(out)
     found: dict[int, tuple[int, Path]] = {}
@@ -361,7 +361,7 @@ def _parts(out: Path, seed: int, fmt: str) -> dict[int, tuple[int, Path]]:
             continue
         a, b = int(m.group(1)), int(m.group(2))
         data = p.read_bytes()
-        ok = b > a and len(data) == (b - a) * size
+        ok = a < b <= count and len(data) == (b - a) * size
         if ok:
             ok = _first_bad(np.frombuffer(data, np.uint8).reshape(b - a, size), seed, a, fmt) is None
         if ok:
@@ -387,12 +387,10 @@ def _check_same(want: Manifest, have: Manifest, where: Path) -> None:
 class _Appender:
     """Appends records to OUT in order, and part files that become contiguous."""
 
-    def __init__(self, out: Path, fmt: str, seed: int, parts: dict[int, tuple[int, Path]], progress: Progress):
+    def __init__(self, out: Path, fmt: str, parts: dict[int, tuple[int, Path]], progress: Progress):
         self.writer = files.RecordWriter(out, fmt, fsync=True)
         self.parts = parts
         self.progress = progress
-        self.fmt = fmt
-        self.seed = seed
 
     @property
     def done(self) -> int:
@@ -402,16 +400,18 @@ class _Appender:
         self.writer.write_raw(recs)
 
     def absorb(self) -> None:
-        """Append every part starting where OUT ends; drop parts OUT already covers."""
+        """Append every part covering where OUT ends (its uncovered tail); drop parts OUT already covers."""
+        size = self.writer.size
         while True:
             for a in [a for a, (b, _) in self.parts.items() if b <= self.done]:
                 self.parts.pop(a)[1].unlink()
-            nxt = self.parts.pop(self.done, None)
+            # Parts of a run with another --shard may start before OUT's end.
+            nxt = next((a for a in sorted(self.parts) if a <= self.done), None)
             if nxt is None:
                 return
-            stop, path = nxt
+            stop, path = self.parts.pop(nxt)
             n = stop - self.done
-            self.append(path.read_bytes())
+            self.append(path.read_bytes()[(self.done - nxt) * size :])
             path.unlink()
             if self.progress is not None:
                 self.progress(n)
@@ -551,8 +551,8 @@ def generate(
                 _fsync_dir(out.parent)
             elif good:
                 note(f"resume: {good} records on disk are good")
-        parts = _parts(out, seed, fmt)
-        app = _Appender(out, fmt, seed, parts, progress)
+        parts = _parts(out, seed, count, fmt)
+        app = _Appender(out, fmt, parts, progress)
         try:
             if progress is not None and app.done:
                 progress(app.done)

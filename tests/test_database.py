@@ -302,6 +302,26 @@ def test_existing_scheduler_gives_single_process_bytes(tmp_path):
     )
 
 
+def test_resume_uses_parts_of_another_shard_size(tmp_path):
+    """Without this, parts left by a run with another --shard (overlapping OUT's end) could be lost or doubled."""
+    whole = tmp_path / "whole.zbd"
+    db.generate(whole, 1000, 8)
+    data = whole.read_bytes()
+    out = tmp_path / "mix.zbd"
+    out.write_bytes(data[: 100 * 13])
+    parts = Path(f"{out}.parts")
+    parts.mkdir()
+    (parts / f"{50:012d}-{250:012d}.part").write_bytes(data[50 * 13 : 250 * 13])
+    (parts / f"{300:012d}-{400:012d}.part").write_bytes(data[300 * 13 : 400 * 13])
+    bad = bytearray(data[600 * 13 : 700 * 13])
+    bad[13 * 5] ^= 0x40
+    (parts / f"{600:012d}-{700:012d}.part").write_bytes(bytes(bad))  # a damaged part is made again
+    Path(f"{out}.generating.json").write_text(db.Manifest(format="zbd", count=1000, seed=8).to_json())
+    db.generate(out, 1000, 8, resume=True, batch=64)
+    assert out.read_bytes() == data
+    assert not parts.exists()
+
+
 def test_workers_without_dask_says_how_to_install(tmp_path, monkeypatch):
     """Without this, a user lacking Dask would get a traceback instead of the one-line install hint."""
     monkeypatch.setitem(sys.modules, "distributed", None)

@@ -42,7 +42,7 @@ system-deps:
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test]"
+	$(PY) -m pip install -q -e ".[test,distributed,plot]"
 	touch $@
 
 # DDS's upstream release, through apt's own source mechanism (see the
@@ -52,8 +52,16 @@ fetch-dds:
 	@$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE) \
 	  || echo "DDS's source release could not be fetched: the known-answer tests will skip"
 
+# The main job: a 200-deal ZRD database (progress bar on stderr), verified,
+# then its statistics (and demo.png when matplotlib is installed).  A rerun
+# finishes or re-checks the same database (--resume), never overwrites it.
+DEMO_DB ?= demo.zrd
 demo: setup
-	$(VENV)/bin/ddsbind demo
+	$(VENV)/bin/ddsbind generate $(DEMO_DB) --count 200 --seed 2026 --resume
+	$(VENV)/bin/ddsbind verify $(DEMO_DB) --sample 20
+	if $(PY) -c 'import matplotlib' 2>/dev/null; then \
+	  $(VENV)/bin/ddsbind info $(DEMO_DB) --plot demo.png; \
+	else $(VENV)/bin/ddsbind info $(DEMO_DB); fi
 
 test: setup fetch-dds
 	$(VENV)/bin/ruff check .
@@ -84,6 +92,8 @@ lint: setup
 bench: setup fetch-dds
 	$(PY) benchmarks/bench_binding.py
 	$(PY) benchmarks/bench_formats.py
+	$(PY) benchmarks/bench_generate.py
 
 clean:
+	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
 	rm -rf $(VENV) $(VENV_SOURCE) build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o

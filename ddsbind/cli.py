@@ -110,15 +110,114 @@ def solve(deal: str, trump: str, leader: str, trick: str) -> None:
 
 
 @main.command()
-def info() -> None:
-    """Show which DDS ddsbind uses: version, threading, threads, and where it came from."""
-    from ddsbind import dds_info
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--plot", "plot", type=click.Path(dir_okay=False), help="Also draw the statistics into this PNG.")
+@click.option("--par-sample", default=10_000, show_default=True, help="Deals (spread over FILE) whose par is computed.")
+def info(file: str | None, plot: str | None, par_sample: int) -> None:
+    """Show which DDS ddsbind uses; with FILE, a database's count, checksum and DD statistics.
 
-    i = dds_info()
-    click.echo(f"DDS {i.version} ({i.source})")
-    click.echo(f"threading: {i.threading} (available: {', '.join(i.threading_systems) or 'unknown'})")
-    click.echo(f"threads: {i.threads} on {i.cores} cores ({i.thread_sizes})")
-    click.echo(f"SolveAllBoardsBin: {'native' if i.has_solve_all_boards_bin else 'via SolveAllChunksBin'}")
+    For a ZRD database: tricks by strain and declarer, how often each
+    contract level makes, how often par is a doubled sacrifice.
+    """
+    if file is None:
+        if plot is not None:
+            raise click.UsageError("--plot needs a FILE")
+        from ddsbind import dds_info
+
+        i = dds_info()
+        click.echo(f"DDS {i.version} ({i.source})")
+        click.echo(f"threading: {i.threading} (available: {', '.join(i.threading_systems) or 'unknown'})")
+        click.echo(f"threads: {i.threads} on {i.cores} cores ({i.thread_sizes})")
+        click.echo(f"SolveAllBoardsBin: {'native' if i.has_solve_all_boards_bin else 'via SolveAllChunksBin'}")
+        return
+    from ddsbind import database
+
+    with _progress("reading", unit="record") as tick:
+        res = database.info(file, par_sample=par_sample, progress=tick)
+    click.echo("\n".join(database.render_info(res)))
+    if plot is not None:
+        database.plot_info(res, plot)
+        click.echo(f"plot written to {plot}")
+
+
+# --------------------------------------------------------------------------
+# Databases (issue #11): generate, verify
+
+
+@main.command()
+@click.argument("out", type=click.Path(dir_okay=False))
+@click.option("--count", type=click.IntRange(min=1), required=True, help="Number of deals.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**128 - 1), required=True, help="Seed (0 .. 2**128-1).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads per process.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run of the same OUT, count and seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Solve on a local Dask cluster of W workers.")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Solve on an existing Dask cluster (tcp://...).")
+@click.option("--shard", type=click.IntRange(min=1), default=256, show_default=True, help="Deals per Dask task.")
+@click.option("--batch", type=click.IntRange(min=1), default=None, help="Deals made and synced at a time.")
+def generate(
+    out: str,
+    count: int,
+    seed: int,
+    threads: int | None,
+    resume: bool,
+    workers: int | None,
+    scheduler: str | None,
+    shard: int,
+    batch: int | None,
+) -> None:
+    """Make a database of COUNT random deals of SEED: OUT.zrd (with DD tables) or OUT.zbd (deals only).
+
+    Deal k depends only on (SEED, k).  Records are written in order and
+    synced; a run killed at any moment is finished with --resume, giving the
+    same bytes.  A manifest OUT.json is written at the end.  --workers and
+    --scheduler need the optional extra: pip install 'ddsbind[distributed]'.
+    """
+    from ddsbind import database
+
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("give --workers or --scheduler, not both")
+    with _progress("generating", total=count, unit="deal") as tick:
+        man = database.generate(
+            out,
+            count,
+            seed,
+            threads=threads,
+            resume=resume,
+            workers=workers,
+            scheduler=scheduler,
+            shard=shard,
+            batch=batch,
+            progress=tick,
+            log=lambda msg: click.echo(msg, err=True),
+        )
+    click.echo(f"{man.count} deals in {out} ({man.seconds:.1f} s), checksum {man.checksum}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--sample", default=100, show_default=True, help="Records re-solved and compared (all if >= count).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads.")
+def verify(file: str, sample: int, threads: int | None) -> None:
+    """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
+
+    Exit 1 naming the first bad record (index and byte offset).
+    """
+    from ddsbind import database
+
+    with _progress("verifying", unit="deal") as tick:
+        rep = database.verify(file, sample=sample, threads=threads, progress=tick)
+    for line in rep.checked:
+        click.echo(f"ok: {line}")
+    if not rep.ok:
+        where = []
+        if rep.index is not None:
+            where.append(f"record {rep.index}")
+        if rep.offset is not None:
+            where.append(f"byte offset {rep.offset}")
+        prefix = f"{', '.join(where)}: " if where else ""
+        click.echo(f"ddsbind: error: {file}: {prefix}{rep.error}", err=True)
+        sys.exit(1)
+    click.echo(f"{file}: {rep.count} records good, checksum {rep.checksum}")
 
 
 @main.command()
@@ -270,26 +369,48 @@ class _FormatChoice(click.Choice):
     show_default=True,
     help="Hand whose makes a hand-makes output stores.",
 )
-def convert(src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str) -> None:
-    """Convert deals (and their results) from SRC to DST ('-' for stdout); never solves.
+@click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads for --solve.")
+def convert(
+    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str, solve: bool, threads: int | None
+) -> None:
+    """Convert deals (and their results) from SRC to DST ('-' for stdout).
 
-    Formats: zbd, zrd, zdd, hand-makes, zrj (read only), zbs, pbn, dds, gib
-    (guessed from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input
-    lacks is written as unknown (15) where the target allows it, else
-    refused.  DST appears only when the whole conversion succeeded.  Played
-    deals: PBN game records <-> zrj keep auction and play; a play too long
-    for a ZRJ record is cut short with a warning.
+    Formats: zbd, zrd, zdd, hand-makes, zrj, zbs, pbn, dds, gib (guessed
+    from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input lacks is
+    written as unknown (15) where the target allows it, else refused; with
+    --solve it is solved instead.  DST appears only when the whole
+    conversion succeeded.  Played deals: PBN game records <-> zrj keep
+    auction and play; a play too long for a ZRJ record is cut short with a
+    warning.
     """
     import warnings
 
     from ddsbind.formats.convert import convert as run
 
     fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
-    with _progress("converting") as tick, warnings.catch_warnings(record=True) as caught:
+    filler = None
+    with contextlib.ExitStack() as stack:
+        if solve:
+            from ddsbind.database import TableFiller
+
+            filler = TableFiller(threads=threads, progress=stack.enter_context(_progress("solving", unit="deal")))
+        tick = stack.enter_context(_progress("converting"))
+        caught = stack.enter_context(warnings.catch_warnings(record=True))
         warnings.simplefilter("always")
-        n = run(src, dst, src_format=fmts[0], dst_format=fmts[1], hand="NESW".index(hand.upper()), progress=tick)
+        n = run(
+            src,
+            dst,
+            src_format=fmts[0],
+            dst_format=fmts[1],
+            hand="NESW".index(hand.upper()),
+            progress=tick,
+            fill=filler,
+        )
     _echo_warnings(caught)
     click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
+    if filler is not None:
+        click.echo(f"{filler.solved} deals solved, {filler.reused} records reused a solved deal", err=dst == "-")
 
 
 @main.command()

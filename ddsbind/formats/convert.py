@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ddsbind.formats import files, pbngame, registry
 from ddsbind.formats._common import add_note, atomic_output
@@ -81,6 +82,7 @@ def convert(
     hand: int = 0,
     chunk: int = 1 << 20,
     progress: Callable[[int], None] | None = None,
+    fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
 
@@ -97,6 +99,11 @@ def convert(
         Records per batch read from a fixed-size input.
     progress : callable, optional
         Called with the number of records written after each batch.
+    fill : callable, optional
+        ``fill(owners, tables) -> tables`` applied to each batch read that has
+        deals (``ddsbind convert --solve`` passes
+        :class:`ddsbind.database.TableFiller`, which solves unknown results);
+        this module itself never solves.
 
     Raises
     ------
@@ -129,6 +136,12 @@ def convert(
     if dfmt.deals and not sfmt.deals:
         raise ValueError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
 
+    def batches() -> Iterator[Records]:
+        for b in read_batches(src, sfmt, chunk=chunk):
+            if fill is not None and b.owners is not None:
+                b = Records(b.owners, fill(b.owners, b.tables), b.hand, b.makes)
+            yield b
+
     def tagged(r: Records) -> Records:
         # What any target may take: deals, tables, and the hand a one-hand target keeps.
         return Records(r.owners, r.tables, hand=np.full(len(r), hand, np.uint8))
@@ -137,7 +150,7 @@ def convert(
     if dfmt.fixed and dfmt.encode is not None and not to_stdout:
         with files.RecordWriter(dst, dfmt.name, atomic=True) as w:
             try:
-                for batch in read_batches(src, sfmt, chunk=chunk):
+                for batch in batches():
                     n = w.write_records(tagged(batch))
                     total += n
                     if progress is not None:
@@ -148,7 +161,7 @@ def convert(
         return total
     with atomic_output(dst) as out:
         if dfmt.fixed and dfmt.encode is not None:
-            for batch in read_batches(src, sfmt, chunk=chunk):
+            for batch in batches():
                 recs = dfmt.encode(tagged(batch))
                 out.write(np.ascontiguousarray(recs).tobytes())
                 total += recs.shape[0]
@@ -156,7 +169,7 @@ def convert(
                     progress(recs.shape[0])
             return total
         assert dfmt.dump is not None
-        batch = _concat(list(read_batches(src, sfmt, chunk=chunk)), sfmt)
+        batch = _concat(list(batches()), sfmt)
         out.write(dfmt.dump(tagged(batch)))
         total = len(batch)
     if progress is not None:

@@ -228,17 +228,18 @@ def demo(count: int, seed: int) -> None:
     import numpy as np
 
     from ddsbind import Deal, dd_tables
+    from ddsbind.formats._order import SEAT_LETTERS, board_dealer, board_vulnerability
 
     rng = np.random.default_rng(seed)
     deals = [Deal.random(rng) for _ in range(count)]
-    vuls = ["none", "ns", "ew", "both"]
+    vuls = ("none", "both", "NS", "EW")  # DDS's vulnerability codes 0..3
     with _progress("solving", total=count, unit="deal") as tick:
         tables = dd_tables(deals, progress=tick)
-    for i, (d, t) in enumerate(zip(deals, tables, strict=True)):
-        board = i + 1
-        dealer = "NESW"[(board - 1) % 4]
-        click.echo(f"Board {board}, dealer {dealer}")
-        click.echo("\n".join(_render_table(d, t, vuls[(board - 1) % 4], dealer)))
+    for board, (d, t) in enumerate(zip(deals, tables, strict=True), start=1):
+        dealer = SEAT_LETTERS[board_dealer(board)]
+        vul = vuls[board_vulnerability(board)]
+        click.echo(f"Board {board}, dealer {dealer}, vulnerable {vul}")
+        click.echo("\n".join(_render_table(d, t, vul, dealer)))
         click.echo("")
 
 

@@ -75,3 +75,15 @@ def test_cli_demo_solves_deals():
     assert result.exit_code == 0, result.output
     assert result.output.count("Double-dummy tricks") == 2
     assert "Board 2, dealer E" in result.output
+
+
+def test_cli_demo_boards_follow_the_16_board_cycle():
+    """The demo's boards carry the real dealer and vulnerability cycle (board 5 NS, board 8 none), so par is right."""
+    result = CliRunner().invoke(main, ["demo", "--deals", "16", "--seed", "7"])
+    assert result.exit_code == 0, result.output
+    heads = re.findall(r"^Board (\d+), dealer ([NESW]), vulnerable (\w+)$", result.output, re.M)
+    # The cycle as printed on duplicate boards 1..16 (and Pavlicek's ZRJ notes).
+    cycle = "none NS EW both NS EW both none EW both none NS both none NS EW".split()
+    assert heads == [(str(b), "NESW"[(b - 1) % 4], cycle[b - 1]) for b in range(1, 17)]
+    pars = re.findall(r"^Par \((\w+)\):", result.output, re.M)
+    assert pars == cycle

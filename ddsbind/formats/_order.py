@@ -14,6 +14,12 @@ S=3, NT=4 (clubs lowest)::
 
 Text names seats by letter (N E S W) and strains by S H D C NT (or N).
 
+Board numbers fix dealer and vulnerability by the 16-board cycle: dealer
+N E S W for boards 1 2 3 4, then again; vulnerability None NS EW Both, NS EW
+Both None, EW Both None NS, Both None NS EW for boards 1..16, then again.
+:func:`board_dealer` and :func:`board_vulnerability` are its one copy
+(vulnerability as DDS's code: 0 none, 1 both, 2 NS, 3 EW).
+
 A Pavlicek result table is 20 values, value ``4 * pav_strain + pav_seat``
 (the ZDD nibble order); a DDS table is ``(5, 4)``, ``[dds_strain, dds_seat]``
 (``ddTableResults.resTable``).  Every codec converts through the function
@@ -26,10 +32,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
+    "BOARD_VULNERABILITY",
     "SEAT_LETTERS",
     "STRAIN_NAMES",
     "TABLE_FROM_PAV",
     "bid_strains",
+    "board_dealer",
+    "board_vulnerability",
     "dds_seat_of",
     "dds_seats",
     "dds_strain_of",
@@ -160,3 +169,17 @@ def pav_tables(tables: ArrayLike, out: NDArray | None = None) -> NDArray:
         raise ValueError(f"DDS tables must end in (5 strains, 4 hands), got shape {t.shape}")
     flat = t.reshape((*t.shape[:-2], 20))
     return np.take(flat, _PAV_FROM_TABLE, axis=-1, out=out)
+
+
+#: DDS vulnerability code (0 none, 1 both, 2 NS, 3 EW) of boards 1..16.
+BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
+
+
+def board_dealer(board: int) -> int:
+    """The dealer of board ``board`` (1-based) as a DDS seat: N E S W for boards 1 2 3 4, then again."""
+    return (board - 1) % 4
+
+
+def board_vulnerability(board: int) -> int:
+    """The vulnerability of board ``board`` (1-based), as DDS's code (0 none, 1 both, 2 NS, 3 EW)."""
+    return BOARD_VULNERABILITY[(board - 1) % 16]

@@ -65,24 +65,8 @@ _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
 _DDT_CELLS = tuple((s, _order.dds_seat_of(d)) for d in "NSEW" for s in _RESULT_STRAINS)
-_VUL = (
-    "None",
-    "NS",
-    "EW",
-    "All",
-    "NS",
-    "EW",
-    "All",
-    "None",
-    "EW",
-    "All",
-    "None",
-    "NS",
-    "All",
-    "None",
-    "NS",
-    "EW",
-)
+#: PBN's [Vulnerable] value of each DDS vulnerability code.
+VUL_TEXT = ("None", "All", "NS", "EW")
 
 
 @dataclass
@@ -357,8 +341,8 @@ def format_pbn(
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{_order.SEAT_LETTERS[(b - 1) % 4]}"]')
-        out.append(f'[Vulnerable "{_VUL[(b - 1) % 16]}"]')
+        out.append(f'[Dealer "{_order.SEAT_LETTERS[_order.board_dealer(b)]}"]')
+        out.append(f'[Vulnerable "{VUL_TEXT[_order.board_vulnerability(b)]}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:
             table = t[i]

@@ -66,8 +66,9 @@ from typing import TYPE_CHECKING
 
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import zrj
+from ddsbind.formats import _order, zrj
 from ddsbind.formats._common import atomic_output
+from ddsbind.formats.pbn import VUL_TEXT
 
 if TYPE_CHECKING:
     from ddsbind.formats.registry import Format
@@ -90,24 +91,6 @@ __all__ = [
 SEATS = "NESW"
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(.*)$')
 _VUL_NAMES = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
-_CYCLE_VUL = (
-    "None",
-    "NS",
-    "EW",
-    "All",
-    "NS",
-    "EW",
-    "All",
-    "None",
-    "EW",
-    "All",
-    "None",
-    "NS",
-    "All",
-    "None",
-    "NS",
-    "EW",
-)
 _MARKS = {"": 0, "!": 1, "?": 2, "!?": 3}
 _MARK_TEXT = {v: k for k, v in _MARKS.items()}
 _CALL = re.compile(r"^(PASS|XX|X|AP|[1-7](?:NT|[SHDCN]))([!?]*)$", re.IGNORECASE)
@@ -471,7 +454,7 @@ def parse_games(text: str) -> list[GameRecord]:
     """
     out: list[GameRecord] = []
     previous: dict[str, str] = {}
-    for g, (raw, sections, _order) in enumerate(_split_games(text)):
+    for g, (raw, sections, _tag_order) in enumerate(_split_games(text)):
         values = {k: (previous.get(k, "") if v == "#" else v) for k, v in raw.items()}
         previous = values
         if not values.get("Deal"):
@@ -644,10 +627,10 @@ def _board_byte(rec: GameRecord, index: int) -> int:
     dealer = rec.dealer if rec.dealer is not None else Seat.N
     if rec.board is not None and 1 <= rec.board <= 240:
         b = rec.board
-        if (b - 1) % 4 == dealer and _CYCLE_VUL[(b - 1) % 16] == rec.vulnerable:
+        if _order.board_dealer(b) == dealer and VUL_TEXT[_order.board_vulnerability(b)] == rec.vulnerable:
             return b - 1
     for v in range(240, 256):
-        if v % 4 == dealer and _CYCLE_VUL[v % 16] == rec.vulnerable:
+        if _order.board_dealer(v + 1) == dealer and VUL_TEXT[_order.board_vulnerability(v + 1)] == rec.vulnerable:
             if rec.board is not None:
                 warnings.warn(
                     f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable} "

@@ -72,24 +72,6 @@ __all__ = [
 RECORD_SIZE = _dtypes.ZRJ.itemsize
 _FIRST_MOVE = 18
 _MAX_CALLS_END = 63
-_VUL = (
-    "None",
-    "NS",
-    "EW",
-    "Both",
-    "NS",
-    "EW",
-    "Both",
-    "None",
-    "EW",
-    "Both",
-    "None",
-    "NS",
-    "Both",
-    "None",
-    "NS",
-    "EW",
-)
 _CALL_STRAIN = "CDHSN"  # ZRJ strain code 0..4
 
 
@@ -209,12 +191,12 @@ class PlayedDeal:
     @property
     def dealer(self) -> int:
         """Dealer as a DDS seat, from the 16-board cycle."""
-        return (self._cycle_board - 1) % 4
+        return _order.board_dealer(self._cycle_board)
 
     @property
     def vulnerability(self) -> str:
         """``"None"``, ``"NS"``, ``"EW"`` or ``"Both"``."""
-        return _VUL[(self._cycle_board - 1) % 16]
+        return ("None", "Both", "NS", "EW")[_order.board_vulnerability(self._cycle_board)]
 
     @property
     def level(self) -> int:

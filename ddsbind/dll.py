@@ -294,10 +294,12 @@ def CalcDDtablePBN(tableDealPBN: object, tablep: object) -> int:
 def max_tables(strains: int) -> int:
     """How many tables one ``CalcAllTables`` call takes when ``strains`` strains are solved.
 
-    DDS caps the boards of one call at ``MAXNOOFTABLES * DDS_SUITS`` (160 in
-    2.9): 32 tables for all 5 strains, 40 for 4, 53 for 3, 80 for 2, 160 for 1.
+    DDS's own rule: a call is refused (``RETURN_TOO_MANY_TABLES``) when
+    ``strains * noOfTables > MAXNOOFTABLES * DDS_STRAINS``.  In 2.9 that is
+    40 tables for all 5 strains, 50 for 4, 66 for 3, 100 for 2, 200 for 1
+    (the tests ask DDS itself at each boundary).
     """
-    return (MAXNOOFTABLES * DDS_SUITS) // strains if strains > 0 else 0
+    return (MAXNOOFTABLES * DDS_STRAINS) // strains if strains > 0 else 0
 
 
 def _filter_list(trumpFilter: object, fn: str) -> list[int]:
@@ -312,6 +314,7 @@ def _calc_all_checks(fn: str, n: int, mode: int, filt: list[int], capacity: int)
     strains = sum(1 for f in filt if not f)
     if strains == 0:
         return lib.RETURN_NO_SUIT, "trumpFilter leaves out all 5 strains"
+    # Stricter than DDS below 1: DDS would solve one uninitialised deal for noOfTables 0.
     if n < 1 or n > min(max_tables(strains), capacity):
         return lib.RETURN_TOO_MANY_TABLES, (
             f"noOfTables {n}: one call takes 1..{max_tables(strains)} tables for {strains} strain(s)"
@@ -663,14 +666,14 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     pl = _ptr(plp, "playTracesPBN" if pbn else "playTracesBin", fn, "plp")
     out = _ptr(solvedp, "solvedPlays", fn, "solvedp")
+    # DDS 2.9 ignores chunkSize here (no RETURN_CHUNK_SIZE), and checks the
+    # board count before the trace count: so does ddsbind.
     c = _int(chunkSize, fn, "chunkSize")
-    if c < 1:
-        return _fail(fn, lib.RETURN_CHUNK_SIZE, f"chunkSize {c} < 1")
     n = p.noOfBoards
-    if n != pl.noOfBoards:
-        return _fail(fn, lib.RETURN_UNKNOWN_FAULT, f"{n} boards but {pl.noOfBoards} play traces")
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
         return _fail(fn, lib.RETURN_TOO_MANY_BOARDS, f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}")
+    if n != pl.noOfBoards:
+        return _fail(fn, lib.RETURN_UNKNOWN_FAULT, f"{n} boards but {pl.noOfBoards} play traces")
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
     for i in range(n):
         dl, tr = p.deals[i], pl.plays[i]

@@ -7,7 +7,7 @@ when missing or older than its source):
 1. **DD tables throughput.**  The deals of a DDS reference-hands file
    (default ``list100.txt``) are solved once by the driver
    (``dds_driver tables FILE THREADS``: ``SetMaxThreads``, then
-   ``CalcAllTablesPBN`` in batches of 32 deals) and once in this process by
+   ``CalcAllTablesPBN`` in batches of 40 deals) and once in this process by
    ``ddsbind.dd_tables`` (after ``ddsbind.dll.SetMaxThreads``), with the same
    thread count.  Only the solving is timed: the driver's clock
    (``CLOCK_MONOTONIC``) surrounds its ``CalcAllTablesPBN`` calls, ours

@@ -7,6 +7,7 @@ ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
 from ddsbind._binding import DDSInfo, dds_info
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
+from ddsbind.pool import SolverPool
 from ddsbind.solver import (
     DDTable,
     DealerPar,
@@ -34,6 +35,7 @@ __all__ = [
     "ScoredCard",
     "Seat",
     "Solutions",
+    "SolverPool",
     "Strain",
     "analyse_play",
     "dd_table",

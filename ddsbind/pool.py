@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind import dll
+from ddsbind import _validate, dll
 from ddsbind._binding import slots
 from ddsbind.deal import Card, Deal, Seat, Strain, _popcount16
 from ddsbind.errors import DDSError, InvalidArgumentError, error_class
@@ -201,6 +201,10 @@ class SolverPool:
 
     #: Task order of a table call: "hardest" (estimated hardest first) or "input".
     order = "hardest"
+    #: Leaders of a (deal, strain) task in solving order, and the SolveBoard
+    #: mode of every leader after the first (2: reuse the transposition table).
+    leaders: tuple[int, ...] = LEADERS
+    later_mode = 2
 
     def __init__(self, threads: int | None = None) -> None:
         if threads is not None:
@@ -408,6 +412,7 @@ class SolverPool:
         tricks = _popcount16(masks[:, 0, :]).sum(axis=1).tolist()
         rows = masks.tolist()
         left = [5] * n
+        leaders, later_mode = self.leaders, self.later_mode
         # Race guarded: the five strain tasks of one deal finish on different
         # workers; the last one counts the deal as done.
         done_lock = threading.Lock()
@@ -417,14 +422,14 @@ class SolverPool:
                 dl = dll.deal(trump=strain, remainCards=rows[d])
                 fut = dll.futureTricks()
                 mode = 1
-                for leader in LEADERS:
+                for leader in leaders:
                     dl.first = leader
                     rc = dll.SolveBoard(dl, -1, 1, mode, fut, thread)
                     if rc != dll.RETURN_NO_FAULT:
                         raise _solve_error(rc, base + d, "deal")
                     # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
                     out[d, strain, (leader + 3) % 4] = tricks[d] - fut.score[0]
-                    mode = 2
+                    mode = later_mode
                 with done_lock:
                     left[d] -= 1
                     return int(left[d] == 0)
@@ -439,7 +444,7 @@ class SolverPool:
         out = np.zeros((len(masks), 5, 4), dtype=np.int8)
         if len(masks) == 0:
             return out
-        _check_equal_hands(masks)
+        _check_deals(masks)
         job = _Job(len(masks) * 5, len(masks))
         self._submit(job, self._table_tasks(job, masks, out))
         self._wait(job, progress)
@@ -505,7 +510,7 @@ class SolverPool:
                     i = next(position)
                     try:
                         mask = _as_deal(item).remain_cards[None]
-                        _check_equal_hands(mask, base=i)
+                        _check_deals(mask, base=i)
                     except DDSError as exc:
                         if getattr(exc, "index", None) is not None:
                             raise
@@ -526,25 +531,18 @@ class SolverPool:
                 self._drain(job)
 
 
-def _check_equal_hands(masks: NDArray[np.uint32], base: int = 0) -> None:
-    """Tables need four hands of equal length (no trick in progress)."""
-    lengths = _popcount16(masks).sum(axis=2)
-    bad = np.flatnonzero((lengths != lengths[:, :1]).any(axis=1))
-    if len(bad):
-        d = int(bad[0])
-        exc = dll_error("CARD_COUNT")(
-            "deal {}: hands hold N={} E={} S={} W={} cards; a table needs equal hands".format(
-                base + d, *lengths[d].tolist()
-            ),
-            function="SolveBoard",
-        )
-        exc.index = base + d  # type: ignore[attr-defined]
-        raise exc
+def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
+    """Refuse a bad deal before anything is solved, with DDS's code and its index.
 
-
-def dll_error(name: str) -> type[DDSError]:
-    """The DDSError class of DDS's ``RETURN_<name>`` code."""
-    return error_class(getattr(dll, "RETURN_" + name))
+    The same checks as the DLL layer's (DDS's order, DDS's codes), run in the
+    caller so that a bad deal late in a long call fails at once.
+    """
+    for d, rows in enumerate(masks.tolist()):
+        code, detail = _validate.table_deal(rows)
+        if code != dll.RETURN_NO_FAULT:
+            exc = error_class(code)(f"deal {base + d}: {detail}", function="SolveBoard", code=code)
+            exc.index = base + d  # type: ignore[attr-defined]
+            raise exc
 
 
 def _board_struct(board: tuple[Any, ...]) -> object:

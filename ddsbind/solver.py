@@ -324,6 +324,23 @@ def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | No
     return out
 
 
+#: The path :func:`dd_tables` and :func:`dd_tables_array` take: ``"batch"``
+#: (DDS's ``CalcAllTables``, calls of ``dll.max_tables(5)``) or ``"pool"``
+#: (a :class:`~ddsbind.SolverPool` for the call).  Chosen from
+#: ``benchmarks/bench_pool.py``; the README says why.
+TABLES_ROUTE = "batch"
+
+
+def _tables(masks: NDArray[np.uint32], progress: Callable[[int], None] | None) -> NDArray[np.int8]:
+    """Tables of ``(N, 4, 4)`` masks by the :data:`TABLES_ROUTE` path."""
+    if TABLES_ROUTE == "pool" and len(masks):
+        from ddsbind.pool import SolverPool  # pool builds on this module
+
+        with SolverPool() as pool:
+            return pool.dd_tables_array(masks, progress=progress)
+    return _calc_tables(masks, progress)
+
+
 def dd_table(deal: Deal | str) -> DDTable:
     """The double-dummy table of one deal (DDS's ``CalcDDtable``).
 
@@ -353,13 +370,13 @@ def dd_tables(
 
     Returns a list of :class:`DDTable` in input order.
     """
-    arr = _calc_tables(_table_masks(deals), progress)
+    arr = _tables(_table_masks(deals), progress)
     return [DDTable(t) for t in arr]
 
 
 def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
     """As :func:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
-    return _calc_tables(_table_masks(np.asarray(masks)), progress)
+    return _tables(_table_masks(np.asarray(masks)), progress)
 
 
 # -- par ------------------------------------------------------------------------------

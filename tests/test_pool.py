@@ -313,3 +313,17 @@ def test_sigint_stops_a_long_call(tmp_path):
     assert "interrupted" in out and "finished" not in out, (out, err)
     assert out.strip().endswith("fresh pool agrees"), (lines, err)
     assert proc.returncode == 0, err
+
+
+@pytest.mark.parametrize("route", ["pool", "batch"])
+def test_module_dd_tables_on_either_route(list100, monkeypatch, route):
+    """ddsbind.dd_tables gives the TABLE lines and feeds progress whichever path it is routed to."""
+    from ddsbind import solver
+
+    monkeypatch.setattr(solver, "TABLES_ROUTE", route)
+    hands = list100[30:33]
+    seen = []
+    tables = ddsbind.dd_tables([h.deal for h in hands], progress=seen.append)
+    assert [t.array.tolist() for t in tables] == [h.table.tolist() for h in hands]
+    assert sum(seen) == len(hands)
+    assert ddsbind.dd_tables_array(np.zeros((0, 4, 4), np.uint32)).shape == (0, 5, 4)

@@ -306,8 +306,20 @@ class SolverPool:
         for t in tasks:
             self._tasks.put(t)
 
+    def _run(self, job: _Job, tasks: Iterable[_Task], progress: Callable[[int], None] | None) -> None:
+        """Queue ``tasks`` and wait for them (a Ctrl-C while queueing stops the job too)."""
+        try:
+            self._submit(job, tasks)
+        except BaseException:
+            job.cancel()
+            self._drain(job)
+            raise
+        self._wait(job, progress)
+
     def _wait(self, job: _Job, progress: Callable[[int], None] | None) -> None:
         """Wait for ``job``; feed ``progress`` finished units; stop it on Ctrl-C or error."""
+        if progress is not None and not callable(progress) and callable(getattr(progress, "update", None)):
+            progress = progress.update  # a tqdm bar
         reported = 0
         try:
             with job.cond:
@@ -400,8 +412,7 @@ class SolverPool:
 
             return run
 
-        self._submit(job, (_Task(job, i, task(i, dl)) for i, dl in enumerate(structs)))
-        self._wait(job, None)
+        self._run(job, (_Task(job, i, task(i, dl)) for i, dl in enumerate(structs)), None)
         return out  # type: ignore[return-value]
 
     # -- tables -------------------------------------------------------------------------
@@ -446,8 +457,7 @@ class SolverPool:
             return out
         _check_deals(masks)
         job = _Job(len(masks) * 5, len(masks))
-        self._submit(job, self._table_tasks(job, masks, out))
-        self._wait(job, progress)
+        self._run(job, self._table_tasks(job, masks, out), progress)
         return out
 
     def dd_tables(
@@ -461,9 +471,9 @@ class SolverPool:
         Parameters
         ----------
         deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
-        progress : callable, optional
+        progress : callable or tqdm bar, optional
             Called (in the calling thread) with the number of deals finished
-            since its last call, e.g. ``tqdm(total=N).update``.
+            since its last call (a tqdm bar's ``update`` is called).
 
         Returns
         -------

@@ -110,6 +110,16 @@ def test_array_and_progress(list100, pool2):
     assert sum(seen) == 6 and all(k > 0 for k in seen)
     assert pool2.dd_tables([]) == []
 
+    class Bar:  # what tqdm offers: update(n), not a call
+        n = 0
+
+        def update(self, k):
+            self.n += k
+
+    bar = Bar()
+    pool2.dd_tables([h.deal for h in hands[:2]], progress=bar)
+    assert bar.n == 2
+
 
 def test_endings_tables_are_tricks_left(pool2):
     """Tables of endings (fewer than 13 cards a hand) count the tricks left, as single solves do."""

@@ -61,6 +61,8 @@ __all__ = ["SolverPool"]
 LEADERS = (0, 2, 1, 3)
 #: Deals read ahead of the last table yielded by ``imap_tables``, per thread.
 READ_AHEAD_PER_THREAD = 4
+#: Tasks queued ahead of the workers, per thread (the caller tops the queue up).
+QUEUED_PER_THREAD = 4
 #: How long a waiting caller sleeps between checks for Ctrl-C (seconds).
 _POLL = 0.1
 
@@ -106,18 +108,20 @@ def hardness(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
     is the branching DDS faces.  Per suit: one group plus one per change of
     holder going down the ranks.  ``masks`` is ``(N, 4, 4)`` remainCards.
     """
+    out = np.empty(len(masks), dtype=np.int64)
     ranks = np.arange(14, 1, -1, dtype=np.uint32)
-    held = (masks[:, :, :, None] >> ranks) & 1  # (N, hand, suit, rank)
-    owner = np.where(held.any(axis=1), held.argmax(axis=1), -1)  # (N, suit, rank); -1 = out
-    changes = np.zeros(owner.shape[:2], dtype=np.int64)
-    last = owner[:, :, 0].copy()
-    for r in range(1, owner.shape[2]):
-        cur = owner[:, :, r]
-        present = cur >= 0
-        changes += present & (last >= 0) & (cur != last)
-        last = np.where(present, cur, last)
-    suits_held = (owner >= 0).any(axis=2)
-    return (changes + suits_held).sum(axis=1)
+    for start in range(0, len(masks), 1 << 14):  # bounded temporaries for huge inputs
+        held = (masks[start : start + (1 << 14), :, :, None] >> ranks) & 1  # (n, hand, suit, rank)
+        owner = np.where(held.any(axis=1), held.argmax(axis=1), -1)  # (n, suit, rank); -1 = out
+        changes = np.zeros(owner.shape[:2], dtype=np.int64)
+        last = owner[:, :, 0].copy()
+        for r in range(1, owner.shape[2]):
+            cur = owner[:, :, r]
+            present = cur >= 0
+            changes += present & (last >= 0) & (cur != last)
+            last = np.where(present, cur, last)
+        out[start : start + len(owner)] = (changes + (owner >= 0).any(axis=2)).sum(axis=1)
+    return out
 
 
 class _Job:
@@ -129,7 +133,7 @@ class _Job:
 
     def __init__(self, tasks: int, units: int) -> None:
         self.cond = threading.Condition()
-        self.left = tasks
+        self.total = self.left = tasks
         self.running = 0
         self.finished_units = 0
         self.units = units
@@ -298,51 +302,74 @@ class SolverPool:
             else:
                 job.finish(units)
 
-    def _submit(self, job: _Job, tasks: Iterable[_Task]) -> None:
+    def _run(self, job: _Job, tasks: Iterator[_Task], progress: Callable[[int], None] | None) -> None:
+        """Feed ``tasks`` to the workers a few at a time and wait for them all.
+
+        At most ``QUEUED_PER_THREAD * threads`` tasks wait in the queue, so
+        a call over millions of deals never holds millions of tasks; the
+        caller tops the queue up as tasks finish.  ``progress`` is fed the
+        job's finished units.  Ctrl-C (or any error) stops the job: queued
+        tasks are dropped, running ones finish, then the error is raised.
+        """
+        if progress is not None and not callable(progress) and callable(getattr(progress, "update", None)):
+            progress = progress.update  # a tqdm bar
+        self._register(job)
+        window = QUEUED_PER_THREAD * self.threads
+        submitted = reported = 0
+        exhausted = False
+        try:
+            while True:
+                with job.cond:
+                    if job.cancelled or job.left == 0:
+                        break
+                    room = window - (submitted - (job.total - job.left))
+                    if room <= 0 or exhausted:
+                        job.cond.wait(_POLL)
+                        room = 0
+                    units = job.finished_units
+                if progress is not None and units > reported:
+                    progress(units - reported)
+                    reported = units
+                for _ in range(room):
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    self._tasks.put(task)
+                    submitted += 1
+        except BaseException:
+            job.cancel()
+            self._drain(job)
+            raise
+        self._finish(job)
+        if progress is not None and job.finished_units > reported:
+            progress(job.finished_units - reported)
+
+    def _register(self, job: _Job) -> None:
         with self._state:
             if self._closed:
                 raise RuntimeError("this SolverPool is closed")
             self._jobs.add(job)
-        for t in tasks:
-            self._tasks.put(t)
 
-    def _run(self, job: _Job, tasks: Iterable[_Task], progress: Callable[[int], None] | None) -> None:
-        """Queue ``tasks`` and wait for them (a Ctrl-C while queueing stops the job too)."""
-        try:
-            self._submit(job, tasks)
-        except BaseException:
-            job.cancel()
-            self._drain(job)
-            raise
-        self._wait(job, progress)
-
-    def _wait(self, job: _Job, progress: Callable[[int], None] | None) -> None:
-        """Wait for ``job``; feed ``progress`` finished units; stop it on Ctrl-C or error."""
-        if progress is not None and not callable(progress) and callable(getattr(progress, "update", None)):
-            progress = progress.update  # a tqdm bar
-        reported = 0
+    def _wait(self, job: _Job) -> None:
+        """Wait for a job whose tasks are all queued (``imap_tables``'s small jobs)."""
         try:
             with job.cond:
                 while job.left and not job.cancelled:
                     job.cond.wait(_POLL)
-                    if progress is not None and job.finished_units > reported:
-                        delta, reported = job.finished_units - reported, job.finished_units
-                        job.cond.release()
-                        try:
-                            progress(delta)
-                        finally:
-                            job.cond.acquire()
         except BaseException:
             job.cancel()
             self._drain(job)
             raise
+        self._finish(job)
+
+    def _finish(self, job: _Job) -> None:
+        """After a job stopped: wait for its running tasks, then raise its error if any."""
         self._drain(job)
         if job.error is not None:
             raise job.error
         if job.closed:
             raise KeyboardInterrupt("the SolverPool was closed while this call was solving")
-        if progress is not None and job.finished_units > reported:
-            progress(job.finished_units - reported)
 
     def _drain(self, job: _Job) -> None:
         """Wait until no task of a stopped ``job`` runs (queued ones are dropped)."""
@@ -417,11 +444,12 @@ class SolverPool:
 
     # -- tables -------------------------------------------------------------------------
 
-    def _table_tasks(self, job: _Job, masks: NDArray[np.uint32], out: NDArray[np.int8], base: int = 0) -> list[_Task]:
+    def _table_tasks(
+        self, job: _Job, masks: NDArray[np.uint32], out: NDArray[np.int8], base: int = 0
+    ) -> Iterator[_Task]:
         """Tasks of one (deal, strain) each; ``job.finished_units`` counts whole deals."""
         n = len(masks)
         tricks = _popcount16(masks[:, 0, :]).sum(axis=1).tolist()
-        rows = masks.tolist()
         left = [5] * n
         leaders, later_mode = self.leaders, self.later_mode
         # Race guarded: the five strain tasks of one deal finish on different
@@ -430,7 +458,7 @@ class SolverPool:
 
         def task(d: int, strain: int) -> Callable[[int], int]:
             def run(thread: int) -> int:
-                dl = dll.deal(trump=strain, remainCards=rows[d])
+                dl = dll.deal(trump=strain, remainCards=masks[d].tolist())
                 fut = dll.futureTricks()
                 mode = 1
                 for leader in leaders:
@@ -448,8 +476,8 @@ class SolverPool:
             return run
 
         hardest = self.order == "hardest" and n > 1
-        deals = np.argsort(-hardness(masks), kind="stable").tolist() if hardest else range(n)
-        return [_Task(job, base + d, task(d, s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3)]
+        deals = np.argsort(-hardness(masks), kind="stable") if hardest else range(n)
+        return (_Task(job, base + int(d), task(int(d), s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
 
     def _tables(self, masks: NDArray[np.uint32], progress: Callable[[int], None] | None) -> NDArray[np.int8]:
         out = np.zeros((len(masks), 5, 4), dtype=np.int8)
@@ -527,12 +555,14 @@ class SolverPool:
                         raise _with_index(exc, i, "deal") from None
                     out = np.zeros((1, 5, 4), dtype=np.int8)
                     job = _Job(5, 1)
-                    self._submit(job, self._table_tasks(job, mask, out, base=i))
+                    self._register(job)
+                    for task in self._table_tasks(job, mask, out, base=i):
+                        self._tasks.put(task)
                     window.append((job, out))
                 if not window:
                     return
                 job, out = window.popleft()
-                self._wait(job, None)
+                self._wait(job)
                 yield DDTable(out[0])
         finally:
             for job, _ in window:
@@ -547,7 +577,9 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
     The same checks as the DLL layer's (DDS's order, DDS's codes), run in the
     caller so that a bad deal late in a long call fails at once.
     """
-    for d, rows in enumerate(masks.tolist()):
+    chunk = 1 << 14  # bounded temporaries for huge inputs
+    for d, rows in ((d, r) for start in range(0, len(masks), chunk)
+                    for d, r in enumerate(masks[start : start + chunk].tolist(), start)):  # fmt: skip
         code, detail = _validate.table_deal(rows)
         if code != dll.RETURN_NO_FAULT:
             exc = error_class(code)(f"deal {base + d}: {detail}", function="SolveBoard", code=code)

@@ -337,3 +337,14 @@ def test_module_dd_tables_on_either_route(list100, monkeypatch, route):
     assert [t.array.tolist() for t in tables] == [h.table.tolist() for h in hands]
     assert sum(seen) == len(hands)
     assert ddsbind.dd_tables_array(np.zeros((0, 4, 4), np.uint32)).shape == (0, 5, 4)
+
+
+def test_long_calls_queue_a_bounded_number_of_tasks(pool2):
+    """dd_tables over many deals keeps only a few tasks queued, so memory does not grow with the call."""
+    rng = np.random.default_rng(5)
+    sample = np.stack([_ending(rng, 1).remain_cards for _ in range(20)])
+    masks = np.tile(sample, (100, 1, 1))
+    seen = []
+    out = pool2.dd_tables_array(masks, progress=lambda k: seen.append(pool2._tasks.qsize()))
+    assert np.array_equal(out, np.tile(pool2.dd_tables_array(sample), (100, 1, 1)))
+    assert seen and max(seen) <= pool_module.QUEUED_PER_THREAD * pool2.threads

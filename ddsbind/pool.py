@@ -41,6 +41,7 @@ import operator
 import queue
 import threading
 import warnings
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -181,6 +182,43 @@ class _Task:
         self.run = run
 
 
+def _work(tasks: queue.SimpleQueue[_Task | None], thread: int) -> None:
+    """A worker: run tasks on DDS thread memory ``thread`` until told to stop (None).
+
+    Holds no reference to its pool, so a pool nobody closed is still
+    collected (and its workers stopped) once it is unreachable.
+    """
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        job = task.job
+        if not job.start():
+            continue
+        try:
+            # Race guarded: a batch call (CalcAllTables, ...) from another
+            # Python thread uses this index's memory through DDS's threads;
+            # holding the slot for the whole task also keeps the mode=2
+            # searches of one task on the table the previous leader left.
+            with slots.slot(thread):
+                units = task.run(thread)
+        except BaseException as exc:  # handed to the caller, who raises it
+            job.finish(error=exc, index=task.index)
+        else:
+            job.finish(units)
+
+
+def _stop(tasks: queue.SimpleQueue[_Task | None], workers: list[threading.Thread]) -> None:
+    """Tell ``workers`` to stop after their running tasks, wait for them, let DDS's settings change again."""
+    for _ in workers:
+        tasks.put(None)
+    me = threading.current_thread()
+    for w in workers:
+        if w is not me:
+            w.join()
+    slots.unpin()
+
+
 class SolverPool:
     """Worker threads solving boards and tables in parallel, each owning one DDS ``threadIndex``.
 
@@ -237,11 +275,14 @@ class SolverPool:
         self._closed = False
         self._jobs: set[_Job] = set()
         self._workers = [
-            threading.Thread(target=self._work, args=(k,), name=f"ddsbind-pool-{k}", daemon=True)
+            threading.Thread(target=_work, args=(self._tasks, k), name=f"ddsbind-pool-{k}", daemon=True)
             for k in range(self.threads)
         ]
         for w in self._workers:
             w.start()
+        # Stops the workers and unpins DDS's thread count on close(), or when
+        # a pool nobody closed is collected, or at interpreter exit.
+        self._stopper = weakref.finalize(self, _stop, self._tasks, self._workers)
 
     # -- life cycle ------------------------------------------------------------------
 
@@ -263,13 +304,7 @@ class SolverPool:
             jobs = list(self._jobs)
         for job in jobs:
             job.cancel(closed=True)
-        for _ in self._workers:
-            self._tasks.put(None)
-        me = threading.current_thread()
-        for w in self._workers:
-            if w is not me:
-                w.join()
-        slots.unpin()
+        self._stopper()
 
     @property
     def closed(self) -> bool:
@@ -281,26 +316,6 @@ class SolverPool:
         return f"<SolverPool threads={self.threads} {state}>"
 
     # -- workers ----------------------------------------------------------------------
-
-    def _work(self, thread: int) -> None:
-        while True:
-            task = self._tasks.get()
-            if task is None:
-                return
-            job = task.job
-            if not job.start():
-                continue
-            try:
-                # Race guarded: a batch call (CalcAllTables, ...) from another
-                # Python thread uses this index's memory through DDS's threads;
-                # holding the slot for the whole task also keeps the mode=2
-                # searches of one task on the table the previous leader left.
-                with slots.slot(thread):
-                    units = task.run(thread)
-            except BaseException as exc:  # handed to the caller, who raises it
-                job.finish(error=exc, index=task.index)
-            else:
-                job.finish(units)
 
     def _run(self, job: _Job, tasks: Iterator[_Task], progress: Callable[[int], None] | None) -> None:
         """Feed ``tasks`` to the workers a few at a time and wait for them all.

@@ -348,3 +348,14 @@ def test_long_calls_queue_a_bounded_number_of_tasks(pool2):
     out = pool2.dd_tables_array(masks, progress=lambda k: seen.append(pool2._tasks.qsize()))
     assert np.array_equal(out, np.tile(pool2.dd_tables_array(sample), (100, 1, 1)))
     assert seen and max(seen) <= pool_module.QUEUED_PER_THREAD * pool2.threads
+
+
+def test_a_pool_nobody_closed_is_stopped_when_dropped(list100):
+    """A pool used without close() stops its workers once dropped, so DDS's settings can change again."""
+    import gc
+
+    before = threading.active_count()
+    assert ddsbind.SolverPool().dd_tables([list100[0].deal])[0].array.tolist() == list100[0].table.tolist()
+    gc.collect()
+    assert threading.active_count() == before
+    dll.SetMaxThreads(0)  # refused while a pool is open

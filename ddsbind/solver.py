@@ -361,12 +361,14 @@ def dd_tables(
     *,
     progress: Callable[[int], None] | None = None,
 ) -> list[DDTable]:
-    """Double-dummy tables of any number of deals, solved with DDS's own threads.
+    """Double-dummy tables of any number of deals, solved on all of DDS's threads.
 
     ``deals`` is a sequence of ``Deal`` objects or PBN strings, or an
-    ``(N, 4, 4)`` remainCards array.  Calls ``CalcAllTables`` as often as
-    needed, each with as many tables as DDS takes in one call; ``progress``
-    is called with the number of deals finished after each call.
+    ``(N, 4, 4)`` remainCards array.  The path is :data:`TABLES_ROUTE`'s:
+    ``"batch"`` calls ``CalcAllTables`` as often as needed, each with as many
+    tables as DDS takes in one call; ``"pool"`` runs a
+    :class:`~ddsbind.SolverPool`.  ``progress`` is called with the number of
+    deals finished since its last call.
 
     Returns a list of :class:`DDTable` in input order.
     """

@@ -222,9 +222,14 @@ def driver_tables(driver: Path, path: Path, threads: int, limit: int | None) -> 
 def ddsbind_tables(deals: Sequence[ddsbind.Deal]) -> tuple[TablesRun, NDArray[np.int8]]:
     """One timed ``ddsbind.dd_tables`` call; the tables as an ``(N, 5, 4)`` array."""
     stamps: list[float] = []
+    done = [0]
 
-    def progress(_done: int) -> None:
-        stamps.append(time.perf_counter())
+    def progress(k: int) -> None:
+        # A stamp each time another BATCH deals (or the last) are done, whichever
+        # route dd_tables takes (the pool reports deal by deal).
+        before, done[0] = done[0], done[0] + k
+        if done[0] // BATCH > before // BATCH or done[0] == len(deals):
+            stamps.append(time.perf_counter())
 
     with LoadMeter() as load:
         c0 = time.process_time()

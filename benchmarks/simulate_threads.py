@@ -10,10 +10,11 @@ This machine has 2 cores, so 16 threads cannot be measured.  Instead:
    a little less work per task (it seeds later leaders inside DDS): its
    one-thread CPU time over the pool's, measured on the same deals, scales
    the batch's task times.
-2. **Simulate.**  *Pool*: every task of the call queued hardest first by the
-   pool's own cheap estimate (``ddsbind.pool.hardness``, not the measured
-   times), each started on whichever thread is free first; the call ends
-   when the last task does.  *Batch*: ``CalcAllTables`` in calls of
+2. **Simulate.**  *Pool*: every task of the call queued in the pool's
+   order (``SolverPool.order``: input order, or hardest first by the cheap
+   estimate ``ddsbind.pool.hardness``, never by the measured times), each
+   started on whichever thread is free first; the call ends when the last
+   task does.  *Batch*: ``CalcAllTables`` in calls of
    ``dll.max_tables(5)`` (40) deals; within a call DDS's scheduler also
    orders its 200 tasks hardest first by a fanout estimate (modelled with
    the same estimate), and the next call starts only when the slowest
@@ -87,7 +88,7 @@ def list_schedule(times: Sequence[float], threads: int) -> float:
 
 
 def simulate_pool(times: np.ndarray, order: np.ndarray, threads: int) -> float:
-    """Seconds for the pool: all tasks, deals in ``order`` (hardest first by estimate)."""
+    """Seconds for the pool: all tasks, deals in ``order``."""
     return list_schedule(times[order].ravel().tolist(), threads)
 
 
@@ -154,9 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         times = task_times(masks)
     factor = batch_work_factor(masks, times.sum())
     estimate = pool.hardness(masks)
-    order = np.argsort(-estimate, kind="stable")
+    hardest = pool.SolverPool.order == "hardest"
+    order = np.argsort(-estimate, kind="stable") if hardest else np.arange(n)
 
-    print(f"hands   {path} ({n} deals, {n * 5} tasks)")
+    print(f"hands   {path} ({n} deals, {n * 5} tasks); pool order: {pool.SolverPool.order}")
     print(f"tasks   {times.sum():.2f} CPU s on one thread; longest {times.max():.3f} s, median {np.median(times):.4f}")
     print(f"batch   one-thread work {factor:.3f} x the pool's (scales its task times)")
     if load.others is not None:

@@ -10,10 +10,12 @@ Tables are solved as *tasks* of one (deal, strain): the worker solves the
 four leaders N, S, E, W back to back, the first with ``mode=1`` and the
 others with ``mode=2`` (DDS reuses the transposition table of the previous
 call: same deal, same strain, only ``first`` changes, which DDS's
-documentation names as the safe case).  A whole call's tasks are queued
-hardest first, by a cheap estimate of each deal's search size, so that the
-last tasks to finish are short ones and no thread idles at the end; unlike
-DDS's ``CalcAllTables``, nothing waits for the slowest deal of a batch.
+documentation names as the safe case).  A call's tasks are queued in input
+order and each worker takes the next as soon as it is free: unlike DDS's
+``CalcAllTables``, nothing waits for the slowest deal of a batch.
+(``SolverPool.order = "hardest"`` queues them hardest first by a cheap
+estimate, :func:`hardness`; measured slower at 2 threads, see
+``benchmarks/bench_pool.py``.)
 
 Conventions are DDS's: seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4,
 tables ``[strain][declarer]``.
@@ -241,8 +243,11 @@ class SolverPool:
     pools stay usable.
     """
 
-    #: Task order of a table call: "hardest" (estimated hardest first) or "input".
-    order = "hardest"
+    #: Task order of a table call: "input", or "hardest" (hardest first by
+    #: :func:`hardness`).  Input order measured faster at 2 threads (idle
+    #: machine, 60 deals of list1000.txt, best of 3: 4.995 s against 5.208 s)
+    #: and is predicted as good up to 16 threads (simulate_threads.py).
+    order = "input"
     #: Leaders of a (deal, strain) task in solving order, and the SolveBoard
     #: mode of every leader after the first (2: reuse the transposition table).
     leaders: tuple[int, ...] = LEADERS

@@ -7,7 +7,7 @@ when missing or older than its source):
 1. **DD tables throughput.**  The deals of a DDS reference-hands file
    (default ``list100.txt``) are solved once by the driver
    (``dds_driver tables FILE THREADS``: ``SetMaxThreads``, then
-   ``CalcAllTablesPBN`` in batches of 32 deals) and once in this process by
+   ``CalcAllTablesPBN`` in batches of 40 deals) and once in this process by
    ``ddsbind.dd_tables`` (after ``ddsbind.dll.SetMaxThreads``), with the same
    thread count.  Only the solving is timed: the driver's clock
    (``CLOCK_MONOTONIC``) surrounds its ``CalcAllTablesPBN`` calls, ours
@@ -232,9 +232,14 @@ def driver_tables(driver: Path, path: Path, threads: int, limit: int | None) -> 
 def ddsbind_tables(deals: Sequence[ddsbind.Deal]) -> tuple[TablesRun, NDArray[np.int8]]:
     """One timed ``ddsbind.dd_tables`` call; the tables as an ``(N, 5, 4)`` array."""
     stamps: list[float] = []
+    done = [0]
 
-    def progress(_done: int) -> None:
-        stamps.append(time.perf_counter())
+    def progress(k: int) -> None:
+        # A stamp each time another BATCH deals (or the last) are done, whichever
+        # route dd_tables takes (the pool reports deal by deal).
+        before, done[0] = done[0], done[0] + k
+        if done[0] // BATCH > before // BATCH or done[0] == len(deals):
+            stamps.append(time.perf_counter())
 
     with LoadMeter() as load:
         c0 = time.process_time()

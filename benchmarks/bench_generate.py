@@ -16,10 +16,8 @@ Three measurements on the same random deals (``--count`` deals of ``--seed``):
    the issue aims for >= 1.0 (then everything around the solving is free).
 3. **Dask.**  The same generation on a ``LocalCluster`` of ``--workers``
    worker processes, each task a shard of ``--shard`` deals solved with
-   ``threads=1``, against (1).  **ratio dask/one process**; aim >= 0.9.  Until
-   ``SolverPool`` lands, ``threads`` does not limit DDS's own batch threads,
-   so each worker still runs DDS's threads (one per core): the cores are
-   oversubscribed, which is the pessimistic case.  Skipped without the
+   ``threads=1`` (a one-thread ``SolverPool`` in each worker), against (1).
+   **ratio dask/one process**; aim >= 0.9.  Skipped without the
    ``distributed`` extra (or with ``--no-dask``).
 
 Then the time a 10,485,760-deal database (the size of Pavlicek's library)

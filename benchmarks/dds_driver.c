@@ -7,8 +7,9 @@
  *   dds_driver tables FILE THREADS [LIMIT]
  *       Reads the `PBN ... "N:..."` lines of a DDS reference-hands file (at
  *       most LIMIT deals when given), calls SetMaxThreads(THREADS), then
- *       CalcAllTablesPBN in batches of at most 32 deals (DDS's limit with all
- *       5 strains; trumpFilter all 0, mode -1 = no par).  Only the batches
+ *       CalcAllTablesPBN in batches of at most 40 deals (DDS's limit with all
+ *       5 strains, as DDS's own test program sends them; trumpFilter all 0,
+ *       mode -1 = no par).  Only the batches
  *       are timed (CLOCK_MONOTONIC), not reading the file.
  *
  *   dds_driver onecard ITER [THREADS]
@@ -55,8 +56,9 @@
 
 #include <dds/dll.h>
 
-/* Tables one CalcAllTables* call accepts when all 5 strains are solved. */
-#define BATCH ((MAXNOOFTABLES * DDS_SUITS) / DDS_STRAINS)
+/* Tables one CalcAllTables* call accepts when all 5 strains are solved:
+ * DDS refuses strains x tables > MAXNOOFTABLES x DDS_STRAINS. */
+#define BATCH ((MAXNOOFTABLES * DDS_STRAINS) / DDS_STRAINS)
 
 static void leave(int status)
 {

@@ -12,6 +12,7 @@ from ddsbind.errors import DDSError, FormatError
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.play import best_line, costly_cards
+    from ddsbind.pool import SolverPool
     from ddsbind.solver import (
         DDTable,
         DealerPar,
@@ -51,6 +52,7 @@ _NATIVE = {
     ),
     "best_line": "ddsbind.play",
     "costly_cards": "ddsbind.play",
+    "SolverPool": "ddsbind.pool",
 }
 
 
@@ -81,6 +83,7 @@ __all__ = [
     "ScoredCard",
     "Seat",
     "Solutions",
+    "SolverPool",
     "Strain",
     "analyse_play",
     "best_line",

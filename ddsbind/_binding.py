@@ -158,7 +158,7 @@ def dds_info() -> DDSInfo:
 
 
 class ThreadSlots:
-    """Locks over DDS's per-thread memory.
+    """Locks over DDS's per-thread memory, and over DDS's thread count.
 
     Race guarded: DDS keeps a transposition table and search state per
     ``threadIndex``.  Two concurrent ``SolveBoard`` calls with the same index
@@ -169,6 +169,14 @@ class ThreadSlots:
     so no two batch/single callers can deadlock); changing DDS's thread
     settings needs every lock free at once and is refused otherwise.
 
+    Race guarded: ``count`` (DDS's thread count) changes only inside
+    :meth:`reconfigure`, which holds *every* lock while it does.  So a caller
+    holding any one lock sees a ``count`` that cannot change until it lets
+    go.  :meth:`any` and :meth:`all` read ``count`` before they may block,
+    then check it again once they hold their lock(s) and start over if a
+    settings change slipped in while they waited (else: an index DDS no
+    longer has, or a batch call on two threads guarding one memory).
+
     The locks are re-entrant so that the Pythonic layer can pick a free slot
     (:meth:`any`) and then call the DLL layer, which takes the same lock again.
     """
@@ -178,55 +186,115 @@ class ThreadSlots:
 
     def __init__(self) -> None:
         self._locks = [threading.RLock() for _ in range(self.CAPACITY)]
+        # Race guarded: two settings changes (or a change and a pool pinning
+        # the count) interleaving their reads and writes of count and _pins.
         self._config = threading.Lock()
         self._next = itertools.count()
+        # How many slot locks this thread holds: the RLocks would let a
+        # solving thread "acquire" its own lock again and change the settings
+        # under its own call.
+        self._held = threading.local()
+        #: Open SolverPools: their workers keep a threadIndex for life, so the
+        #: thread count must not change while any is open.
+        self._pins = 0
         self.count = max(1, min(dds_info().threads, self.CAPACITY))
+
+    def _holding(self, delta: int) -> None:
+        self._held.n = getattr(self._held, "n", 0) + delta
+
+    @contextlib.contextmanager
+    def _hold(self, locks: list[threading.RLock]) -> Iterator[None]:
+        """Count the (already acquired) ``locks`` as this thread's, release them on exit."""
+        self._holding(1)
+        try:
+            yield
+        finally:
+            self._holding(-1)
+            for lock in reversed(locks):
+                lock.release()
 
     @contextlib.contextmanager
     def slot(self, index: int) -> Iterator[int]:
-        """Hold thread memory ``index`` for one single-board call."""
-        lock = self._locks[index]
-        with lock:
+        """Hold thread memory ``index`` for one single-board call.
+
+        An index outside the locks has no memory to guard (DDS refuses it).
+        """
+        if not 0 <= index < self.CAPACITY:
             yield index
+            return
+        lock = self._locks[index]
+        lock.acquire()
+        with self._hold([lock]):
+            yield index
+
+    def _acquire_any(self) -> int:
+        while True:
+            count = self.count
+            for i in range(count):
+                if self._locks[i].acquire(blocking=False):
+                    break
+            else:
+                i = next(self._next) % count
+                self._locks[i].acquire()
+            if i < self.count:  # count is fixed from here until the release
+                return i
+            self._locks[i].release()
 
     @contextlib.contextmanager
     def any(self) -> Iterator[int]:
         """Hold some free thread memory; yields its ``threadIndex``.
 
         Takes the first free slot; when all are busy, waits for one chosen
-        round-robin (so waiting callers spread over the slots).
+        round-robin (so waiting callers spread over the slots).  The index is
+        valid for DDS's thread count until the block ends.
         """
-        for i in range(self.count):
-            if self._locks[i].acquire(blocking=False):
-                try:
-                    yield i
-                finally:
-                    self._locks[i].release()
-                return
-        i = next(self._next) % self.count
-        with self._locks[i]:
+        i = self._acquire_any()
+        with self._hold([self._locks[i]]):
             yield i
 
     @contextlib.contextmanager
     def all(self) -> Iterator[int]:
         """Hold every thread memory for one batch call; yields the thread count."""
-        held = []
-        try:
-            for lock in self._locks[: self.count]:
+        while True:
+            count = self.count
+            held = []
+            for lock in self._locks[:count]:
                 lock.acquire()
                 held.append(lock)
-            yield self.count
-        finally:
+            if count == self.count:  # fixed from here until the release
+                break
             for lock in reversed(held):
                 lock.release()
+        with self._hold(held):
+            yield count
+
+    def pin(self) -> int:
+        """Keep the thread count fixed until :meth:`unpin` (a SolverPool is open); returns it."""
+        with self._config:
+            self._pins += 1
+            return self.count
+
+    def unpin(self) -> None:
+        """Undo one :meth:`pin`."""
+        with self._config:
+            self._pins -= 1
 
     def reconfigure(self, change: object) -> int:
         """Run ``change()`` (a DDS settings call) with no call in flight.
 
-        Raises ``RuntimeError`` if any thread memory is in use; returns the
-        new thread count as DDS reports it.
+        Raises ``RuntimeError`` if any thread memory is in use (by any thread,
+        the caller included) or a SolverPool is open; returns the new thread
+        count as DDS reports it.
         """
         with self._config:
+            if getattr(self._held, "n", 0):
+                raise RuntimeError(
+                    "DDS thread settings cannot change while boards are being solved (this thread is solving)"
+                )
+            if self._pins:
+                raise RuntimeError(
+                    "DDS thread settings cannot change while boards are being solved (a SolverPool is open)"
+                )
             held = []
             try:
                 for lock in self._locks:

@@ -117,22 +117,20 @@ def solve_tables(
     masks : ndarray, shape (N, 4, 4), uint32
         remainCards of each deal (hands N E S W, suits S H D C, bit ``rank``).
     threads : int, optional
-        Solver threads.  Passed through for the thread pool; today the tables
-        come from DDS's batch ``CalcAllTables``, which runs DDS's own threads
-        (as many as DDS was set up with: one per core, at most what Debian's
-        DDS allows), so this does not change anything yet.
+        Threads of the :class:`~ddsbind.SolverPool` that solves them (None:
+        every thread DDS has, one per core).
     progress : callable, optional
-        Called with the number of deals finished after each DDS call.
+        Called with the number of deals finished as they finish.
 
     Returns
     -------
     ndarray, shape (N, 5, 4), int8
         Tricks by strain S H D C NT and declarer N E S W.
     """
-    from ddsbind import solver
+    from ddsbind.pool import SolverPool
 
-    del threads  # plumbed for SolverPool(threads); DDS's batch uses its own threads
-    return solver.dd_tables_array(masks, progress=progress)
+    with SolverPool(threads) as pool:
+        return pool.dd_tables_array(masks, progress=progress)
 
 
 # -- the deals -------------------------------------------------------------------------------
@@ -645,6 +643,8 @@ def _run_dask(
     d.mkdir(exist_ok=True)
     cluster = None
     if scheduler is None:
+        if threads is None:  # local workers share this machine's cores
+            threads = max(1, (os.cpu_count() or 1) // workers)
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,

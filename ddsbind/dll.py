@@ -426,10 +426,12 @@ def CalcDDtablePBN(tableDealPBN: object, tablep: object) -> int:
 def max_tables(strains: int) -> int:
     """How many tables one ``CalcAllTables`` call takes when ``strains`` strains are solved.
 
-    DDS caps the boards of one call at ``MAXNOOFTABLES * DDS_SUITS`` (160 in
-    2.9): 32 tables for all 5 strains, 40 for 4, 53 for 3, 80 for 2, 160 for 1.
+    DDS's own rule: a call is refused (``RETURN_TOO_MANY_TABLES``) when
+    ``strains * noOfTables > MAXNOOFTABLES * DDS_STRAINS``.  In 2.9 that is
+    40 tables for all 5 strains, 50 for 4, 66 for 3, 100 for 2, 200 for 1
+    (the tests ask DDS itself at each boundary).
     """
-    return (MAXNOOFTABLES * DDS_SUITS) // strains if strains > 0 else 0
+    return (MAXNOOFTABLES * DDS_STRAINS) // strains if strains > 0 else 0
 
 
 def _filter_list(trumpFilter: Any, fn: str) -> list[int]:
@@ -444,6 +446,7 @@ def _calc_all_checks(fn: str, n: int, mode: int, filt: list[int], capacity: int)
     strains = sum(1 for f in filt if not f)
     if strains == 0:
         raise NoSuitError("trumpFilter leaves out all 5 strains", field="trumpFilter")
+    # Stricter than DDS below 1: DDS would solve one uninitialised deal for noOfTables 0.
     if n < 1 or n > min(max_tables(strains), capacity):
         raise TooManyTablesError(
             f"noOfTables {n}: one call takes 1..{max_tables(strains)} tables for {strains} strain(s)",
@@ -776,13 +779,15 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     pl = _ptr(plp, "playTracesPBN" if pbn else "playTracesBin", fn, "plp")
     out = _ptr(solvedp, "solvedPlays", fn, "solvedp")
-    c = _chunk(chunkSize, fn)
+    # DDS 2.9 ignores chunkSize here (no RETURN_CHUNK_SIZE), and checks the
+    # board count before the trace count: so does ddsbind.
+    c = _int(chunkSize, fn, "chunkSize")
     _ensure_memory()
     n = p.noOfBoards
-    if n != pl.noOfBoards:
-        raise UnknownFaultError(f"{n} boards but {pl.noOfBoards} play traces", field="noOfBoards")
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
         raise TooManyBoardsError(f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}", field="noOfBoards")
+    if n != pl.noOfBoards:
+        raise UnknownFaultError(f"{n} boards but {pl.noOfBoards} play traces", field="noOfBoards")
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
 
     def one(i: int) -> None:

@@ -326,7 +326,7 @@ def _table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
 def _hand_lengths(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
     """``(N, 4)`` cards per hand, counted in bulk."""
     bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u4").view(np.uint8), axis=-1)
-    return bits.reshape(len(masks), 4, -1).sum(axis=-1, dtype=np.int64)
+    return bits.reshape(len(masks), 4, 128).sum(axis=-1, dtype=np.int64)
 
 
 def _ending_table(masks: NDArray[np.uint32]) -> NDArray[np.int8]:
@@ -352,7 +352,10 @@ def _check_table_deals(masks: NDArray[np.uint32], lengths: NDArray[np.int64]) ->
     uneven = np.flatnonzero((lengths != lengths[:, :1]).any(axis=1) | (lengths[:, 0] == 0))
     if uneven.size:
         i = int(uneven[0])
-        Deal(masks[i])  # raises for a deal that is no deal at all (duplicates, no cards)
+        try:
+            Deal(masks[i])  # raises for a deal that is no deal at all (duplicates, no cards)
+        except DDSError as exc:
+            raise exc.at(i, "deal") from None
         raise CardCountError(
             "hands hold N={} E={} S={} W={} cards; a DD table needs equal hands".format(*lengths[i].tolist()),
             function="CalcAllTables",
@@ -404,6 +407,23 @@ def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | 
     return out
 
 
+#: The path :func:`dd_tables` and :func:`dd_tables_array` take: ``"batch"``
+#: (DDS's ``CalcAllTables``, calls of ``dll.max_tables(5)``) or ``"pool"``
+#: (a :class:`~ddsbind.SolverPool` for the call).  Chosen from
+#: ``benchmarks/bench_pool.py``; the README says why.
+TABLES_ROUTE = "batch"
+
+
+def _tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | None) -> NDArray[np.int8]:
+    """Tables of ``(N, 4, 4)`` masks by the :data:`TABLES_ROUTE` path."""
+    if TABLES_ROUTE == "pool" and len(masks):
+        from ddsbind.pool import SolverPool  # pool builds on this module
+
+        with SolverPool() as pool:
+            return pool.dd_tables_array(masks, progress=progress)
+    return _calc_tables(masks, progress)
+
+
 def dd_table(deal: Deal | str) -> DDTable:
     """The double-dummy table of one deal (DDS's ``CalcDDtable``).
 
@@ -428,18 +448,20 @@ def dd_tables(
     *,
     progress: Callable[[int], object] | None = None,
 ) -> list[DDTable]:
-    """Double-dummy tables of any number of deals, solved with DDS's own threads.
+    """Double-dummy tables of any number of deals, solved on all of DDS's threads.
 
     ``deals`` is a sequence of ``Deal`` objects or PBN strings, or an
-    ``(N, 4, 4)`` remainCards array.  Calls ``CalcAllTables`` as often as
-    needed, each with as many tables as DDS takes in one call; ``progress``
-    is called with the number of deals finished after each call.  Endings
-    are solved as in :func:`dd_table`.  A bad deal raises its ``DDSError``
-    with ``index`` set to its position in ``deals``.
+    ``(N, 4, 4)`` remainCards array.  The path is :data:`TABLES_ROUTE`'s:
+    ``"batch"`` calls ``CalcAllTables`` as often as needed, each with as many
+    tables as DDS takes in one call; ``"pool"`` runs a
+    :class:`~ddsbind.SolverPool`.  ``progress`` is called with the number of
+    deals finished since its last call.  Endings are solved as in
+    :func:`dd_table`.  A bad deal raises its ``DDSError`` with ``index`` set
+    to its position in ``deals``.
 
     Returns a list of :class:`DDTable` in input order.
     """
-    arr = _calc_tables(_table_masks(deals), progress)
+    arr = _tables(_table_masks(deals), progress)
     return [DDTable(t) for t in arr]
 
 
@@ -450,7 +472,7 @@ def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], object] | Non
     values and wider bits raise ``SuitOrRankError`` / ``InvalidArgumentError``
     naming the deal; nothing is wrapped into range).
     """
-    return _calc_tables(_table_masks(np.asarray(masks)), progress)
+    return _tables(_table_masks(np.asarray(masks)), progress)
 
 
 # -- par ------------------------------------------------------------------------------

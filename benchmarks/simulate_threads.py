@@ -1,0 +1,188 @@
+"""Predict pool and batch table throughput at 1..32 threads from one-thread task times.
+
+This machine has 2 cores, so 16 threads cannot be measured.  Instead:
+
+1. **Measure.**  Every task of the hands file -- one (deal, strain): the four
+   leaders N S E W through ``dll.SolveBoard`` on threadIndex 0, mode 1 then
+   2, exactly as a ``SolverPool`` worker does -- is timed on one thread by
+   that thread's CPU clock (``time.thread_time``: the work, not the wait,
+   so other processes on the machine distort it little).  DDS's batch does
+   a little less work per task (it seeds later leaders inside DDS): its
+   one-thread CPU time over the pool's, measured on the same deals, scales
+   the batch's task times.
+2. **Simulate.**  *Pool*: every task of the call queued in the pool's
+   order (``SolverPool.order``: input order, or hardest first by the cheap
+   estimate ``ddsbind.pool.hardness``, never by the measured times), each
+   started on whichever thread is free first; the call ends when the last
+   task does.  *Batch*: ``CalcAllTables`` in calls of
+   ``dll.max_tables(5)`` (40) deals; within a call DDS's scheduler also
+   orders its 200 tasks hardest first by a fanout estimate (modelled with
+   the same estimate), and the next call starts only when the slowest
+   thread of this one ends.  ``batch LPT`` is the batch with each call's
+   tasks in the order of their true times: an upper bound no scheduler
+   reaches.
+3. **Validate.**  At 1 and 2 threads the pool and the batch are also run
+   for real on the same deals (wall clock) and printed beside the
+   prediction.  On a loaded machine the measured figures are slower than
+   predicted; the ratios are what to compare.
+
+Short run::
+
+    .venv/bin/python benchmarks/simulate_threads.py --limit 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_binding as bb  # noqa: E402
+
+import ddsbind  # noqa: E402
+from ddsbind import dll, pool, solver  # noqa: E402
+from ddsbind._binding import slots  # noqa: E402
+from ddsbind.formats.ddsref import read_reference  # noqa: E402
+
+THREADS = (1, 2, 4, 8, 16, 32)
+STRAINS = (4, 0, 1, 2, 3)
+
+
+def task_times(masks: np.ndarray) -> np.ndarray:
+    """``(N, 5)`` CPU seconds of each (deal, strain) task on one thread, strains in DDS order."""
+    out = np.zeros((len(masks), 5))
+    tricks = masks[:, 0, :].tolist()
+    for d, rows in enumerate(masks.tolist()):
+        n = sum(int(m).bit_count() for m in tricks[d])
+        for strain in STRAINS:
+            dl = dll.deal(trump=strain, remainCards=rows)
+            fut = dll.futureTricks()
+            with slots.slot(0):
+                t0 = time.thread_time()
+                mode = 1
+                for leader in pool.LEADERS:
+                    dl.first = leader
+                    if dll.SolveBoard(dl, -1, 1, mode, fut, 0) != dll.RETURN_NO_FAULT:
+                        raise RuntimeError(f"deal {d}: {dll.last_error()}")
+                    if not 0 <= fut.score[0] <= n:
+                        raise RuntimeError(f"deal {d}: score {fut.score[0]}")
+                    mode = 2
+                out[d, strain] = time.thread_time() - t0
+    return out
+
+
+def list_schedule(times: Sequence[float], threads: int) -> float:
+    """Makespan of tasks taken in the given order by whichever thread is free first."""
+    free = [0.0] * threads
+    for t in times:
+        heapq.heapreplace(free, free[0] + t)
+    return max(free)
+
+
+def simulate_pool(times: np.ndarray, order: np.ndarray, threads: int) -> float:
+    """Seconds for the pool: all tasks, deals in ``order``."""
+    return list_schedule(times[order].ravel().tolist(), threads)
+
+
+def simulate_batch(times: np.ndarray, estimate: np.ndarray | None, threads: int, per_call: int) -> float:
+    """Seconds for the batch: calls of ``per_call`` deals, each waiting for its slowest thread.
+
+    Within a call, deals go in descending ``estimate``; None: tasks by true time (LPT).
+    """
+    total = 0.0
+    for start in range(0, len(times), per_call):
+        chunk = times[start : start + per_call]
+        if estimate is None:
+            call = np.sort(chunk.ravel())[::-1]
+        else:
+            call = chunk[np.argsort(-estimate[start : start + per_call], kind="stable")].ravel()
+        total += list_schedule(call.tolist(), threads)
+    return total
+
+
+def measure(masks: np.ndarray, threads: int) -> tuple[float, float]:
+    """Wall seconds of a real pool run and a real batch run at ``threads``."""
+    with ddsbind.SolverPool(threads) as p:
+        t0 = time.perf_counter()
+        p.dd_tables_array(masks)
+        pool_s = time.perf_counter() - t0
+    dll.SetMaxThreads(threads)
+    try:
+        t0 = time.perf_counter()
+        solver._calc_tables(masks)
+        batch_s = time.perf_counter() - t0
+    finally:
+        dll.SetMaxThreads(0)
+    return pool_s, batch_s
+
+
+def batch_work_factor(masks: np.ndarray, pool_cpu: float) -> float:
+    """One-thread CPU of DDS's batch over the pool's task CPU, same deals."""
+    dll.SetMaxThreads(1)
+    try:
+        c0 = time.process_time()
+        solver._calc_tables(masks)
+        return (time.process_time() - c0) / pool_cpu
+    finally:
+        dll.SetMaxThreads(0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Measure, simulate, validate, print."""
+    p = argparse.ArgumentParser(description="Predict pool and batch tables/s at 1..32 threads.")
+    p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N deals")
+    p.add_argument("--no-validate", action="store_true", help="skip the real runs at 1 and 2 threads")
+    args = p.parse_args(argv)
+    path = (args.hands or bb.default_file().with_name("list1000.txt")).resolve()
+    if not path.is_file():
+        print(f"simulate_threads: no hands file at {path}", file=sys.stderr)
+        return 1
+    hands = read_reference(path)[: args.limit]
+    masks = np.stack([h.deal.remain_cards for h in hands])
+    n = len(masks)
+    per_call = dll.max_tables(5)
+
+    with bb.LoadMeter() as load:
+        times = task_times(masks)
+    factor = batch_work_factor(masks, times.sum())
+    estimate = pool.hardness(masks)
+    hardest = pool.SolverPool.order == "hardest"
+    order = np.argsort(-estimate, kind="stable") if hardest else np.arange(n)
+
+    print(f"hands   {path} ({n} deals, {n * 5} tasks); pool order: {pool.SolverPool.order}")
+    print(f"tasks   {times.sum():.2f} CPU s on one thread; longest {times.max():.3f} s, median {np.median(times):.4f}")
+    print(f"batch   one-thread work {factor:.3f} x the pool's (scales its task times)")
+    if load.others is not None:
+        print(f"load    other processes kept {load.others:.2f} cores busy while tasks were timed")
+    print()
+    print(f"{'threads':>7}{'pool t/s':>11}{'batch t/s':>11}{'pool/batch':>12}{'batch LPT t/s':>15}   (predicted)")
+    for t in THREADS:
+        ps = simulate_pool(times, order, t)
+        bs = simulate_batch(times * factor, estimate, t, per_call)
+        lpt = simulate_batch(times * factor, None, t, per_call)
+        print(f"{t:>7}{n / ps:>11.3f}{n / bs:>11.3f}{bs / ps:>12.3f}{n / lpt:>15.3f}")
+    if args.no_validate:
+        return 0
+    print()
+    print(f"{'threads':>7}{'pool pred':>11}{'pool meas':>11}{'batch pred':>12}{'batch meas':>12}   (seconds)")
+    for t in (1, 2):
+        with bb.LoadMeter() as load:
+            pm, bm = measure(masks, t)
+        ps = simulate_pool(times, order, t)
+        bs = simulate_batch(times * factor, estimate, t, per_call)
+        busy = "" if load.others is None else f"   others busy {load.others:.2f}"
+        print(f"{t:>7}{ps:>11.3f}{pm:>11.3f}{bs:>12.3f}{bm:>12.3f}{busy}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,627 @@
+"""SolverPool: many boards and tables solved on worker threads, one DDS ``threadIndex`` each.
+
+DDS lets any number of threads call ``SolveBoard`` at once as long as each
+passes its own ``threadIndex`` (each index has its own transposition table
+and search memory).  A :class:`SolverPool` starts one worker thread per
+index it was given; a worker keeps its index for life, so DDS's memory for
+that index only ever sees that worker's searches.
+
+Tables are solved as *tasks* of one (deal, strain): the worker solves the
+four leaders N, S, E, W back to back, the first with ``mode=1`` and the
+others with ``mode=2`` (DDS reuses the transposition table of the previous
+call: same deal, same strain, only ``first`` changes, which DDS's
+documentation names as the safe case).  A call's tasks are queued in input
+order and each worker takes the next as soon as it is free: unlike DDS's
+``CalcAllTables``, nothing waits for the slowest deal of a batch.
+(``SolverPool.order = "hardest"`` queues them hardest first by a cheap
+estimate, :func:`hardness`; measured slower at 2 threads, see
+``benchmarks/bench_pool.py``.)
+
+Conventions are DDS's: seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4,
+tables ``[strain][declarer]``.
+
+Threads: DDS 2.9 runs at most one thread per core, whatever it is asked.
+``SolverPool(threads=None)`` uses every thread DDS has; a larger request is
+passed to DDS once (``SetMaxThreads``, only while nothing is solving) and
+the pool uses what DDS really gave (:attr:`SolverPool.threads`), with a
+``UserWarning`` when that is fewer than asked.  While any pool is open,
+DDS's thread settings cannot change (``dll.SetMaxThreads`` raises).
+
+Sharing DDS's memory with batch calls: DDS's batch functions
+(``CalcAllTables``, ``SolveAllBoards``, ``CalcDDtable``, ``AnalyseAllPlays*``)
+run on DDS's own threads over *every* thread memory.  A worker holds the
+lock of its index (``ddsbind._binding.slots``) for each task, so a batch
+call from another Python thread waits for the running tasks, runs alone,
+and the pool resumes after it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import operator
+import queue
+import threading
+import warnings
+import weakref
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind import _validate, dll
+from ddsbind._binding import slots
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import DDSError, InvalidArgumentError
+from ddsbind.solver import (
+    DDTable,
+    Solutions,
+    _as_deal,
+    _check_table_deals,
+    _decode_future,
+    _fill_deal,
+    _hand_lengths,
+    _table_masks,
+    _trick,
+)
+
+__all__ = ["SolverPool"]
+
+#: Leaders of one (deal, strain) task, in solving order (N, S, E, W): after
+#: North, South's search (same side on lead) reuses the most of the table.
+LEADERS = (0, 2, 1, 3)
+#: Deals read ahead of the last table yielded by ``imap_tables``, per thread.
+READ_AHEAD_PER_THREAD = 4
+#: Tasks queued ahead of the workers, per thread (the caller tops the queue up).
+QUEUED_PER_THREAD = 4
+#: How long a waiting caller sleeps between checks for Ctrl-C (seconds).
+_POLL = 0.1
+
+# Race guarded: two pools created at once both asking DDS for more threads
+# (SetMaxThreads runs once for the largest request seen).
+_configure_lock = threading.Lock()
+_configured_for = 0
+
+
+def _configure(threads: int) -> None:
+    """Ask DDS once for ``threads`` threads, if it has fewer and nothing is solving."""
+    global _configured_for
+    with _configure_lock:
+        if threads <= max(slots.count, _configured_for):
+            return
+        _configured_for = threads
+        # DDS gives at most one thread per core; refused while anything
+        # solves (then the pool uses what DDS has).
+        with contextlib.suppress(RuntimeError):
+            dll.SetMaxThreads(threads)
+
+
+def hardness(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
+    """A cheap estimate of how long each deal's searches take: its number of card groups.
+
+    A group is a run of cards of one suit held by one hand with no card of
+    another hand between them (DDS treats them as one move), so the count
+    is the branching DDS faces.  Per suit: one group plus one per change of
+    holder going down the ranks.  ``masks`` is ``(N, 4, 4)`` remainCards.
+    """
+    out = np.empty(len(masks), dtype=np.int64)
+    ranks = np.arange(14, 1, -1, dtype=np.uint32)
+    for start in range(0, len(masks), 1 << 14):  # bounded temporaries for huge inputs
+        held = (masks[start : start + (1 << 14), :, :, None] >> ranks) & 1  # (n, hand, suit, rank)
+        owner = np.where(held.any(axis=1), held.argmax(axis=1), -1)  # (n, suit, rank); -1 = out
+        changes = np.zeros(owner.shape[:2], dtype=np.int64)
+        last = owner[:, :, 0].copy()
+        for r in range(1, owner.shape[2]):
+            cur = owner[:, :, r]
+            present = cur >= 0
+            changes += present & (last >= 0) & (cur != last)
+            last = np.where(present, cur, last)
+        out[start : start + len(owner)] = (changes + (owner >= 0).any(axis=2)).sum(axis=1)
+    return out
+
+
+class _Job:
+    """One call's state: how many tasks are left, which failed, whether it was stopped.
+
+    Race guarded (``cond``'s lock): workers finishing tasks and the caller
+    reading progress or cancelling, from different threads.
+    """
+
+    def __init__(self, tasks: int, units: int) -> None:
+        self.cond = threading.Condition()
+        self.total = self.left = tasks
+        self.running = 0
+        self.finished_units = 0
+        self.units = units
+        self.cancelled = False
+        self.closed = False
+        self.error: DDSError | BaseException | None = None
+        self.error_index = -1
+
+    def start(self) -> bool:
+        """A worker takes a task: False if the job was stopped (the task is dropped)."""
+        with self.cond:
+            if self.cancelled:
+                self.left -= 1
+                if self.left == 0:
+                    self.cond.notify_all()
+                return False
+            self.running += 1
+            return True
+
+    def finish(self, units: int = 0, error: BaseException | None = None, index: int = -1) -> None:
+        with self.cond:
+            self.running -= 1
+            self.left -= 1
+            self.finished_units += units
+            if error is not None and (self.error is None or index < self.error_index):
+                self.error, self.error_index = error, index
+                self.cancelled = True
+            self.cond.notify_all()
+
+    def cancel(self, *, closed: bool = False) -> None:
+        with self.cond:
+            self.cancelled = True
+            self.closed = self.closed or closed
+            self.cond.notify_all()
+
+
+class _Task:
+    """One unit of work; ``run(thread)`` returns how many progress units it completed."""
+
+    __slots__ = ("index", "job", "run")
+
+    def __init__(self, job: _Job, index: int, run: Callable[[int], int]) -> None:
+        self.job = job
+        self.index = index
+        self.run = run
+
+
+def _work(tasks: queue.SimpleQueue[_Task | None], thread: int) -> None:
+    """A worker: run tasks on DDS thread memory ``thread`` until told to stop (None).
+
+    Holds no reference to its pool, so a pool nobody closed is still
+    collected (and its workers stopped) once it is unreachable.
+    """
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        job = task.job
+        if not job.start():
+            continue
+        try:
+            # Race guarded: a batch call (CalcAllTables, ...) from another
+            # Python thread uses this index's memory through DDS's threads;
+            # holding the slot for the whole task also keeps the mode=2
+            # searches of one task on the table the previous leader left.
+            with slots.slot(thread):
+                units = task.run(thread)
+        except BaseException as exc:  # handed to the caller, who raises it
+            job.finish(error=exc, index=task.index)
+        else:
+            job.finish(units)
+
+
+def _stop(tasks: queue.SimpleQueue[_Task | None], workers: list[threading.Thread]) -> None:
+    """Tell ``workers`` to stop after their running tasks, wait for them, let DDS's settings change again."""
+    for _ in workers:
+        tasks.put(None)
+    me = threading.current_thread()
+    for w in workers:
+        if w is not me:
+            w.join()
+    slots.unpin()
+
+
+class SolverPool:
+    """Worker threads solving boards and tables in parallel, each owning one DDS ``threadIndex``.
+
+    Parameters
+    ----------
+    threads : int or None
+        Worker threads wanted.  None: every thread DDS runs (one per core in
+        DDS 2.9).  More than DDS gives emits a ``UserWarning`` naming both
+        numbers; :attr:`threads` is what the pool really runs.
+
+    Use it as a context manager (or call :meth:`close`)::
+
+        with ddsbind.SolverPool() as pool:
+            tables = pool.dd_tables(deals)
+
+    Any number of Python threads may share one pool; their calls' tasks
+    share the workers.  Ctrl-C in a waiting caller (or :meth:`close` from
+    another thread) stops the call once the tasks already running finish
+    and raises ``KeyboardInterrupt``; the pool (after Ctrl-C), DDS and new
+    pools stay usable.
+    """
+
+    #: Task order of a table call: "input", or "hardest" (hardest first by
+    #: :func:`hardness`).  Input order measured faster at 2 threads (idle
+    #: machine, 60 deals of list1000.txt, best of 3: 4.995 s against 5.208 s)
+    #: and is predicted as good up to 16 threads (simulate_threads.py).
+    order = "input"
+    #: Leaders of a (deal, strain) task in solving order, and the SolveBoard
+    #: mode of every leader after the first (2: reuse the transposition table).
+    leaders: tuple[int, ...] = LEADERS
+    later_mode = 2
+
+    def __init__(self, threads: int | None = None) -> None:
+        if threads is not None:
+            try:
+                threads = operator.index(threads)
+            except TypeError:
+                raise InvalidArgumentError(f"threads must be an int or None, got {type(threads).__name__}") from None
+            if threads < 1:
+                raise InvalidArgumentError(f"threads must be at least 1, got {threads}")
+            _configure(threads)
+        available = slots.pin()
+        self.requested = threads
+        #: Worker threads really running (threadIndex 0 .. threads-1).
+        self.threads = available if threads is None else min(threads, available)
+        if threads is not None and self.threads < threads:
+            warnings.warn(
+                f"SolverPool: asked for {threads} threads, DDS runs {self.threads} "
+                f"(DDS {dll.DDS_VERSION // 10000}.{dll.DDS_VERSION // 100 % 100} never runs more threads than cores)",
+                UserWarning,
+                stacklevel=2,
+            )
+        self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
+        # Race guarded: close() against calls starting (a call must not queue
+        # tasks after the workers were told to stop) and against itself.
+        self._state = threading.Lock()
+        self._closed = False
+        self._jobs: set[_Job] = set()
+        self._workers = [
+            threading.Thread(target=_work, args=(self._tasks, k), name=f"ddsbind-pool-{k}", daemon=True)
+            for k in range(self.threads)
+        ]
+        for w in self._workers:
+            w.start()
+        # Stops the workers and unpins DDS's thread count on close(), or when
+        # a pool nobody closed is collected, or at interpreter exit.
+        self._stopper = weakref.finalize(self, _stop, self._tasks, self._workers)
+
+    # -- life cycle ------------------------------------------------------------------
+
+    def __enter__(self) -> SolverPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers once their running tasks finish; calls waiting raise ``KeyboardInterrupt``.
+
+        Idempotent.  DDS's thread settings may change again once every pool is closed.
+        """
+        with self._state:
+            if self._closed:
+                return
+            self._closed = True
+            jobs = list(self._jobs)
+        for job in jobs:
+            job.cancel(closed=True)
+        self._stopper()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` ran."""
+        return self._closed
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<SolverPool threads={self.threads} {state}>"
+
+    # -- workers ----------------------------------------------------------------------
+
+    def _run(self, job: _Job, tasks: Iterator[_Task], progress: Callable[[int], None] | None) -> None:
+        """Feed ``tasks`` to the workers a few at a time and wait for them all.
+
+        At most ``QUEUED_PER_THREAD * threads`` tasks wait in the queue, so
+        a call over millions of deals never holds millions of tasks; the
+        caller tops the queue up as tasks finish.  ``progress`` is fed the
+        job's finished units.  Ctrl-C (or any error) stops the job: queued
+        tasks are dropped, running ones finish, then the error is raised.
+        """
+        if progress is not None and not callable(progress) and callable(getattr(progress, "update", None)):
+            progress = progress.update  # a tqdm bar
+        self._register(job)
+        window = QUEUED_PER_THREAD * self.threads
+        submitted = reported = 0
+        exhausted = False
+        try:
+            while True:
+                with job.cond:
+                    if job.cancelled or job.left == 0:
+                        break
+                    room = window - (submitted - (job.total - job.left))
+                    if room <= 0 or exhausted:
+                        job.cond.wait(_POLL)
+                        room = 0
+                    units = job.finished_units
+                if progress is not None and units > reported:
+                    progress(units - reported)
+                    reported = units
+                for _ in range(room):
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    self._tasks.put(task)
+                    submitted += 1
+        except BaseException:
+            job.cancel()
+            self._drain(job)
+            raise
+        self._finish(job)
+        if progress is not None and job.finished_units > reported:
+            progress(job.finished_units - reported)
+
+    def _register(self, job: _Job) -> None:
+        with self._state:
+            if self._closed:
+                raise RuntimeError("this SolverPool is closed")
+            self._jobs.add(job)
+
+    def _wait(self, job: _Job) -> None:
+        """Wait for a job whose tasks are all queued (``imap_tables``'s small jobs)."""
+        try:
+            with job.cond:
+                while job.left and not job.cancelled:
+                    job.cond.wait(_POLL)
+        except BaseException:
+            job.cancel()
+            self._drain(job)
+            raise
+        self._finish(job)
+
+    def _finish(self, job: _Job) -> None:
+        """After a job stopped: wait for its running tasks, then raise its error if any."""
+        self._drain(job)
+        if job.error is not None:
+            raise job.error
+        if job.closed:
+            raise KeyboardInterrupt("the SolverPool was closed while this call was solving")
+
+    def _drain(self, job: _Job) -> None:
+        """Wait until no task of a stopped ``job`` runs (queued ones are dropped)."""
+        with job.cond:
+            while job.running:
+                job.cond.wait(_POLL)
+        with self._state:
+            self._jobs.discard(job)
+
+    # -- boards -------------------------------------------------------------------------
+
+    def solve_boards(
+        self,
+        boards: Iterable[tuple[Any, ...]],
+        *,
+        target: int = -1,
+        solutions: int = 3,
+        mode: int = 1,
+    ) -> list[Solutions]:
+        """Solve many positions in parallel (DDS's ``SolveBoard`` on the pool's threads).
+
+        Parameters
+        ----------
+        boards : iterable of tuples
+            Each ``(deal, trump, first)`` or ``(deal, trump, first,
+            current_trick)`` as :func:`ddsbind.solve_board` takes them.
+        target, solutions : int
+            As in :func:`ddsbind.solve_board`, for every board.
+        mode : int
+            0 or 1 (DDS's mode 2 reuses whatever the thread solved last,
+            which in a pool is some other board: refused).
+
+        Returns
+        -------
+        list of Solutions
+            In input order.
+
+        Raises
+        ------
+        DDSError
+            The subclass for the code DDS (or ddsbind's checks) gave the first
+            bad board found, with ``.index`` its 0-based input position, also
+            named in the message.  No partial result is returned.
+        """
+        if mode == 2:
+            raise InvalidArgumentError(
+                "mode 2 reuses the transposition table of the thread's previous board; "
+                "in a pool that is another board (use mode 0 or 1)"
+            )
+        structs = []
+        for i, board in enumerate(boards):
+            try:
+                structs.append(_board_struct(board))
+            except DDSError as exc:
+                raise exc.at(i, "board") from None
+        out: list[Solutions | None] = [None] * len(structs)
+        job = _Job(len(structs), len(structs))
+
+        def task(i: int, dl: object) -> Callable[[int], int]:
+            def run(thread: int) -> int:
+                fut = dll.futureTricks()
+                try:
+                    dll.raising.SolveBoard(dl, target, solutions, mode, fut, thread)
+                except DDSError as exc:
+                    raise exc.at(i, "board") from None
+                out[i] = _decode_future(fut)
+                return 1
+
+            return run
+
+        self._run(job, (_Task(job, i, task(i, dl)) for i, dl in enumerate(structs)), None)
+        return out  # type: ignore[return-value]
+
+    # -- tables -------------------------------------------------------------------------
+
+    def _table_tasks(
+        self, job: _Job, masks: NDArray[np.uint32], out: NDArray[np.int8], base: int = 0
+    ) -> Iterator[_Task]:
+        """Tasks of one (deal, strain) each; ``job.finished_units`` counts whole deals."""
+        n = len(masks)
+        tricks = _hand_lengths(masks)[:, 0].tolist()
+        left = [5] * n
+        leaders, later_mode = self.leaders, self.later_mode
+        # Race guarded: the five strain tasks of one deal finish on different
+        # workers; the last one counts the deal as done.
+        done_lock = threading.Lock()
+
+        def task(d: int, strain: int) -> Callable[[int], int]:
+            def run(thread: int) -> int:
+                dl = dll.deal(trump=strain, remainCards=masks[d].tolist())
+                fut = dll.futureTricks()
+                mode = 1
+                for leader in leaders:
+                    dl.first = leader
+                    try:
+                        dll.raising.SolveBoard(dl, -1, 1, mode, fut, thread)
+                    except DDSError as exc:
+                        raise exc.at(base + d, "deal") from None
+                    # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
+                    out[d, strain, (leader + 3) % 4] = tricks[d] - fut.score[0]
+                    mode = later_mode
+                with done_lock:
+                    left[d] -= 1
+                    return int(left[d] == 0)
+
+            return run
+
+        hardest = self.order == "hardest" and n > 1
+        deals = np.argsort(-hardness(masks), kind="stable") if hardest else range(n)
+        return (_Task(job, base + int(d), task(int(d), s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
+
+    def _tables(self, masks: NDArray[np.uint32], progress: Callable[[int], None] | None) -> NDArray[np.int8]:
+        out = np.zeros((len(masks), 5, 4), dtype=np.int8)
+        if len(masks) == 0:
+            return out
+        _check_deals(masks)
+        job = _Job(len(masks) * 5, len(masks))
+        self._run(job, self._table_tasks(job, masks, out), progress)
+        return out
+
+    def dd_tables(
+        self,
+        deals: Sequence[Deal | str] | ArrayLike,
+        *,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[DDTable]:
+        """Double-dummy tables of many deals, solved on the pool's threads.
+
+        Parameters
+        ----------
+        deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+        progress : callable or tqdm bar, optional
+            Called (in the calling thread) with the number of deals finished
+            since its last call (a tqdm bar's ``update`` is called).
+
+        Returns
+        -------
+        list of DDTable
+            In input order; ``numpy.asarray`` of each is ``(5, 4)``, strains
+            S H D C NT by declarers N E S W.
+
+        Raises
+        ------
+        DDSError
+            For a bad deal, with ``.index`` its input position.
+        KeyboardInterrupt
+            Ctrl-C, or the pool closed, while solving.
+        """
+        return [DDTable(t) for t in self._tables(_table_masks(deals), progress)]
+
+    def dd_tables_array(self, masks: ArrayLike, *, progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
+        """As :meth:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
+        return self._tables(_table_masks(np.asarray(masks)), progress)
+
+    def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[DDTable]:
+        """Tables of any stream of deals, yielded in input order as they are solved.
+
+        At most ``READ_AHEAD_PER_THREAD * threads`` deals are read ahead of
+        the last table yielded, so memory does not grow with the input (a
+        generator of millions of deals is fine).  Stopping early (``break``)
+        drops the queued work.
+
+        Raises
+        ------
+        DDSError
+            For a bad deal, with ``.index`` its position in the stream.
+        """
+        ahead = READ_AHEAD_PER_THREAD * self.threads
+        source = iter(deals)
+        window: deque[tuple[_Job, NDArray[np.int8]]] = deque()
+        position = itertools.count()
+        try:
+            while True:
+                while len(window) < ahead:
+                    item = next(source, None)
+                    if item is None:
+                        break
+                    i = next(position)
+                    try:
+                        mask = _as_deal(item).remain_cards[None]
+                        _check_deals(mask, base=i)
+                    except DDSError as exc:
+                        if getattr(exc, "index", None) is not None:
+                            raise
+                        raise exc.at(i, "deal") from None
+                    out = np.zeros((1, 5, 4), dtype=np.int8)
+                    job = _Job(5, 1)
+                    self._register(job)
+                    for task in self._table_tasks(job, mask, out, base=i):
+                        self._tasks.put(task)
+                    window.append((job, out))
+                if not window:
+                    return
+                job, out = window.popleft()
+                self._wait(job)
+                yield DDTable(out[0])
+        finally:
+            for job, _ in window:
+                job.cancel()
+            for job, _ in window:
+                self._drain(job)
+
+
+def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
+    """Refuse a bad deal before anything is solved, with DDS's code and its index.
+
+    The same checks as the DLL layer's (DDS's order, DDS's codes), run in the
+    caller so that a bad deal late in a long call fails at once.  Endings
+    (equal hands of fewer than 13 cards) are fine: the pool solves them with
+    SolveBoard like any deal.
+    """
+    chunk = 1 << 14  # bounded temporaries for huge inputs
+    for start in range(0, len(masks), chunk):
+        part = masks[start : start + chunk]
+        try:
+            _check_table_deals(part, _hand_lengths(part))
+        except DDSError as exc:
+            assert exc.index is not None
+            raise exc.at(base + start + exc.index, "deal") from None
+        for d, rows in enumerate(part.tolist(), base + start):
+            try:
+                _validate.board(0, 0, (0, 0, 0), (0, 0, 0), rows, -1, 1, 1)
+            except DDSError as exc:
+                exc.function = exc.function or "SolveBoard"
+                raise exc.at(d, "deal") from None
+
+
+def _board_struct(board: tuple[Any, ...]) -> object:
+    """A ``dll.deal`` from ``(deal, trump, first[, current_trick])``, checked as solve_board checks it."""
+    if not isinstance(board, tuple | list) or len(board) not in (3, 4):
+        raise InvalidArgumentError(
+            f"a board is (deal, trump, first) or (deal, trump, first, current_trick), got {board!r:.80}"
+        )
+    deal, trump, first, *rest = board
+    d = _as_deal(deal)
+    leader = Seat.parse(first)
+    trick: tuple[Card, ...] = _trick(d, leader, rest[0] if rest else (), "SolveBoard")
+    dl = dll.deal()
+    _fill_deal(dl, d, Strain.parse(trump), leader, trick)
+    return dl

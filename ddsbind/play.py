@@ -28,7 +28,7 @@ import numpy as np
 
 from ddsbind import dll
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import FormatError, PlayFaultError, error_class
+from ddsbind.errors import DDSError, FormatError, PlayFaultError
 from ddsbind.formats.pbngame import play_tricks, trick_winner
 from ddsbind.solver import Solutions, _as_deal, _decode_future, _fill_deal, _plays, _trick, analyse_play, solve_board
 
@@ -177,10 +177,12 @@ def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
             for k in range(len(on_trick), 3):
                 bo.deals[i].currentTrickSuit[k] = bo.deals[i].currentTrickRank[k] = 0
             bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
-        rc = dll.SolveAllBoardsBin(bo, solved)
-        if rc != dll.RETURN_NO_FAULT:
-            _, _, detail = dll.last_error()
-            raise error_class(rc)(f"positions from {start}: {detail}", function="SolveAllBoardsBin")
+        try:
+            dll.raising.SolveAllBoardsBin(bo, solved)
+        except DDSError as exc:
+            if exc.index is not None and exc.item == "board":
+                exc.at(start + exc.index, "position")
+            raise
         out += [_decode_future(solved.solvedBoard[i]) for i in range(len(chunk))]
     return out
 
@@ -275,10 +277,12 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Callable[[int], None] | 
             tr.number = len(cards)
             tr.suit[0 : len(cards)] = [c.suit for c in cards]
             tr.rank[0 : len(cards)] = [c.rank for c in cards]
-        rc = dll.AnalyseAllPlaysBin(bo, plays, solved, 1)
-        if rc != dll.RETURN_NO_FAULT:
-            _, _, detail = dll.last_error()
-            raise error_class(rc)(f"deals {start}..{start + len(chunk) - 1}: {detail}", function="AnalyseAllPlaysBin")
+        try:
+            dll.raising.AnalyseAllPlaysBin(bo, plays, solved, 1)
+        except DDSError as exc:
+            if exc.index is not None and exc.item == "board":
+                exc.at(start + exc.index, "deal")
+            raise
         for i in range(len(chunk)):
             s = solved.solved[i]
             out.append(list(s.tricks[0 : s.number]))

@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 
+from ddsbind._typing import Progress
 from ddsbind.errors import DDSError, FormatError
+
+if TYPE_CHECKING:
+    import warnings
+
+    from ddsbind.play import CostlyCard
 
 
 class _Group(click.Group):
@@ -27,7 +34,7 @@ class _Group(click.Group):
 
 
 @contextlib.contextmanager
-def _progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Callable[[int], object]]:
+def _progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Progress]:
     """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
     from tqdm import tqdm
 
@@ -347,7 +354,7 @@ class _FormatChoice(click.Choice):
     def __init__(self) -> None:
         super().__init__((), case_sensitive=False)
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         from ddsbind.formats import registry
 
@@ -432,19 +439,38 @@ def checksum(file: str, published: str | None) -> None:
 # Played deals: analyse and line
 
 
-def _echo_warnings(caught: list) -> None:
+def _echo_warnings(caught: list[warnings.WarningMessage]) -> None:
     for w in caught:
         click.echo(f"ddsbind: warning: {w.message}", err=True)
 
 
-def _costly_json(cc: object) -> dict:
+class _CostlyDoc(TypedDict):
+    index: int
+    card: str
+    seat: str
+    trick: int
+    cost: int
+    better: list[str]
+
+
+class _AnalysisDoc(TypedDict):
+    board: int | None
+    contract: str | None
+    declarer: str
+    result: int | None
+    dd_result: int
+    cards_played: int
+    costly: list[_CostlyDoc]
+
+
+def _costly_json(cc: CostlyCard) -> _CostlyDoc:
     return {
-        "index": cc.index,  # type: ignore[attr-defined]
-        "card": str(cc.card),  # type: ignore[attr-defined]
-        "seat": cc.seat.name,  # type: ignore[attr-defined]
-        "trick": cc.trick,  # type: ignore[attr-defined]
-        "cost": cc.cost,  # type: ignore[attr-defined]
-        "better": [str(c) for c in cc.better],  # type: ignore[attr-defined]
+        "index": cc.index,
+        "card": str(cc.card),
+        "seat": cc.seat.name,
+        "trick": cc.trick,
+        "cost": cc.cost,
+        "better": [str(c) for c in cc.better],
     }
 
 
@@ -460,24 +486,30 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     """
     import json
 
-    from ddsbind.formats.pbngame import read_games
-    from ddsbind.play import analyse_plays, costly_cards_batch
+    from ddsbind.deal import Seat
+    from ddsbind.formats.pbngame import GameRecord, read_games
+    from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
 
     everything = read_games(file, fmt)
-    games = [g for g in everything if g.trump is not None and g.declarer is not None]
+    games: list[tuple[GameRecord, Seat]] = []
+    jobs: list[PlayJob] = []
+    for g in everything:
+        trump, declarer, leader = g.trump, g.declarer, g.leader
+        if trump is not None and declarer is not None and leader is not None:
+            games.append((g, declarer))
+            jobs.append((g.deal, trump, leader, g.play))
     if len(games) < len(everything):
         skipped = len(everything) - len(games)
         click.echo(f"ddsbind: note: {skipped} deal(s) passed out or without contract and declarer skipped", err=True)
-    jobs = [(g.deal, g.trump, g.leader, g.play) for g in games]
     with _progress("analysing", total=len(jobs), unit="deal") as tick:
         traces = analyse_plays(jobs, progress=tick)
-    docs = []
-    for g, costly, trace in zip(games, costly_cards_batch(jobs, traces=traces), traces, strict=True):
+    docs: list[_AnalysisDoc] = []
+    for (g, declarer), costly, trace in zip(games, costly_cards_batch(jobs, traces=traces), traces, strict=True):
         docs.append(
             {
                 "board": g.board,
                 "contract": g.contract,
-                "declarer": g.declarer.name,  # type: ignore[union-attr]
+                "declarer": declarer.name,
                 "result": g.result,
                 "dd_result": trace[0],
                 "cards_played": len(g.play),

@@ -718,10 +718,11 @@ def decode(text: str | bytes) -> Session:
         if not lo <= value <= hi:
             raise _header_error(name, value, f"not in {lo}..{hi}")
         values.append(value)
+    year, month, day, hour, minute, second = values
     try:
-        played = dt.datetime(*values)
+        played = dt.datetime(year, month, day, hour, minute, second)
     except ValueError:
-        raise _header_error("day", values[2], f"not a day of {values[0]:04d}-{values[1]:02d}") from None
+        raise _header_error("day", day, f"not a day of {year:04d}-{month:02d}") from None
     games = r.get(8)
     n_deals = r.get(8) + 1
     expected = record_length(n_deals)
@@ -866,11 +867,12 @@ def from_json_text(text: str | bytes, *, name: str = "JSON") -> Session:
     if len(text) > MAX_JSON_CHARS:
         raise FormatError(f"{name}: more than {MAX_JSON_CHARS} characters, longer than any session's JSON")
     if isinstance(text, (bytes, bytearray)):
+        raw = bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = text.count(b"\n", 0, exc.start) + 1
-            raise FormatError(f"{name}: line {line}: byte 0x{text[exc.start]:02x} is not UTF-8 text") from None
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise FormatError(f"{name}: line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8 text") from None
     try:
         obj = json.loads(text)
     except RecursionError:

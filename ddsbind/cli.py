@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, BinaryIO, TypedDict
 
 import click
 
@@ -19,7 +19,10 @@ from ddsbind.errors import DDSError, FormatError
 if TYPE_CHECKING:
     import warnings
 
+    from ddsbind.cribbage import Session
+    from ddsbind.deal import Deal
     from ddsbind.play import CostlyCard
+    from ddsbind.solver import DDTable
 
 
 class _Group(click.Group):
@@ -57,12 +60,12 @@ _SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
 _STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 
 
-def _diagram(deal: object) -> list[str]:
+def _diagram(deal: Deal) -> list[str]:
     """The four hands as a bridge diagram: North on top, West left, East right, South below."""
     from ddsbind.deal import SUITS
 
     # Deal.to_pbn gives the holdings N E S W, each "S.H.D.C" with ranks high to low.
-    hands = deal.to_pbn("N")[2:].split(" ")  # type: ignore[attr-defined]
+    hands = deal.to_pbn("N")[2:].split(" ")
     north, east, south, west = ([f"{SUITS[s]} {h or '-'}" for s, h in enumerate(hand.split("."))] for hand in hands)
     pad = " " * 20
     out = [pad + x for x in north]
@@ -71,19 +74,19 @@ def _diagram(deal: object) -> list[str]:
     return out
 
 
-def _render_table(deal: object, table: object, vul: str, dealer: str | None) -> list[str]:
+def _render_table(deal: Deal, table: DDTable, vul: str, dealer: str | None) -> list[str]:
     from ddsbind import dealer_par, par
 
-    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]  # type: ignore[attr-defined]
+    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]
     out += ["  " + line for line in str(table).splitlines()]
-    if not deal.is_full:  # type: ignore[attr-defined]
+    if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
-    p = par(table, vul)  # type: ignore[arg-type]
+    p = par(table, vul)
     out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}"]
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
     if dealer:
-        dp = dealer_par(table, dealer, vul)  # type: ignore[arg-type]
+        dp = dealer_par(table, dealer, vul)
         out.append(f"Par with {dealer.upper()} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
     return out
 
@@ -259,7 +262,7 @@ def cribbage() -> None:
     """Cribbage game records in Code64 (HALSCRIB's Base64 format)."""
 
 
-def _read_record(record: str) -> object:
+def _read_record(record: str) -> Session:
     """Decode RECORD: a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
     import os
 
@@ -278,10 +281,7 @@ def _read_record(record: str) -> object:
         raise FormatError(f"no file named {record[:40]!r}, and as Code64 text: {exc}") from None
 
 
-def _show_session(session: object) -> list[str]:
-    from ddsbind.cribbage import Session
-
-    assert isinstance(session, Session)
+def _show_session(session: Session) -> list[str]:
     names = [name or f"player {p}" for p, name in enumerate(session.players)]
     lines = [
         f"Origin:   {session.origin}",
@@ -330,16 +330,16 @@ def cribbage_decode(record: str) -> None:
 
     from ddsbind import cribbage as crib
 
-    click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))  # type: ignore[arg-type]
+    click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))
 
 
 @cribbage.command("encode")
 @click.argument("json_file", type=click.File("rb"))
-def cribbage_encode(json_file: object) -> None:
+def cribbage_encode(json_file: BinaryIO) -> None:
     """Print the Code64 record of the session in JSON_FILE ('-' for stdin; the form 'decode' prints)."""
     from ddsbind import cribbage as crib
 
-    data = json_file.read(crib.MAX_JSON_CHARS + 1)  # type: ignore[attr-defined]
+    data = json_file.read(crib.MAX_JSON_CHARS + 1)
     name = getattr(json_file, "name", "JSON")
     click.echo(crib.encode(crib.from_json_text(data, name="stdin" if name == "<stdin>" else str(name))))
 

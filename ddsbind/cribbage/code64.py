@@ -634,9 +634,14 @@ def _read_card(r: _BitReader, k: int, field: str) -> Card:
     return Card.from_code(code)
 
 
+def _read_cards(r: _BitReader, k: int, n: int, field: str) -> tuple[Card, ...]:
+    return tuple(_read_card(r, k, f"{field} {i + 1}") for i in range(n))
+
+
 def _read_deal(r: _BitReader, k: int) -> Deal:
-    hands = tuple(tuple(_read_card(r, k, f"player {p} kept hand card {i + 1}") for i in range(4)) for p in (0, 1))
-    discards = tuple(tuple(_read_card(r, k, f"player {p} discard {i + 1}") for i in range(2)) for p in (0, 1))
+    # Record order: player 0's kept hand, player 1's, then player 0's discards, player 1's.
+    hands = (_read_cards(r, k, 4, "player 0 kept hand card"), _read_cards(r, k, 4, "player 1 kept hand card"))
+    discards = (_read_cards(r, k, 2, "player 0 discard"), _read_cards(r, k, 2, "player 1 discard"))
     starter = _read_card(r, k, "starter")
     plays: list[Play] = []
     no_play_at = None
@@ -655,8 +660,8 @@ def _read_deal(r: _BitReader, k: int) -> Deal:
     dealer = r.get(1)
     last = bool(r.get(1))
     return Deal(
-        hands=hands,  # type: ignore[arg-type]
-        discards=discards,  # type: ignore[arg-type]
+        hands=hands,
+        discards=discards,
         starter=starter,
         pegging=tuple(plays),
         scores=scores,

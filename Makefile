@@ -65,6 +65,7 @@ demo: setup
 
 test: setup fetch-dds
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest $(PYTEST_ARGS)
 
 # The upstream 2.9.0 release compiled into the extension (a regular, not an

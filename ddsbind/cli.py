@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, BinaryIO, TypedDict
 
 import click
 
+from ddsbind._typing import Progress
 from ddsbind.errors import DDSError, FormatError
+
+if TYPE_CHECKING:
+    import warnings
+
+    from ddsbind.cribbage import Session
+    from ddsbind.deal import Deal
+    from ddsbind.play import CostlyCard
+    from ddsbind.solver import DDTable
 
 
 class _Group(click.Group):
@@ -27,7 +37,7 @@ class _Group(click.Group):
 
 
 @contextlib.contextmanager
-def _progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Callable[[int], object]]:
+def _progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Progress]:
     """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
     from tqdm import tqdm
 
@@ -50,12 +60,12 @@ _SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
 _STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 
 
-def _diagram(deal: object) -> list[str]:
+def _diagram(deal: Deal) -> list[str]:
     """The four hands as a bridge diagram: North on top, West left, East right, South below."""
     from ddsbind.deal import SUITS
 
     # Deal.to_pbn gives the holdings N E S W, each "S.H.D.C" with ranks high to low.
-    hands = deal.to_pbn("N")[2:].split(" ")  # type: ignore[attr-defined]
+    hands = deal.to_pbn("N")[2:].split(" ")
     north, east, south, west = ([f"{SUITS[s]} {h or '-'}" for s, h in enumerate(hand.split("."))] for hand in hands)
     pad = " " * 20
     out = [pad + x for x in north]
@@ -64,19 +74,19 @@ def _diagram(deal: object) -> list[str]:
     return out
 
 
-def _render_table(deal: object, table: object, vul: str, dealer: str | None) -> list[str]:
+def _render_table(deal: Deal, table: DDTable, vul: str, dealer: str | None) -> list[str]:
     from ddsbind import dealer_par, par
 
-    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]  # type: ignore[attr-defined]
+    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]
     out += ["  " + line for line in str(table).splitlines()]
-    if not deal.is_full:  # type: ignore[attr-defined]
+    if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
-    p = par(table, vul)  # type: ignore[arg-type]
+    p = par(table, vul)
     out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}"]
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
     if dealer:
-        dp = dealer_par(table, dealer, vul)  # type: ignore[arg-type]
+        dp = dealer_par(table, dealer, vul)
         out.append(f"Par with {dealer.upper()} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
     return out
 
@@ -252,7 +262,7 @@ def cribbage() -> None:
     """Cribbage game records in Code64 (HALSCRIB's Base64 format)."""
 
 
-def _read_record(record: str) -> object:
+def _read_record(record: str) -> Session:
     """Decode RECORD: a file name if such a file exists, '-' for stdin, else the Code64 text itself."""
     import os
 
@@ -271,10 +281,7 @@ def _read_record(record: str) -> object:
         raise FormatError(f"no file named {record[:40]!r}, and as Code64 text: {exc}") from None
 
 
-def _show_session(session: object) -> list[str]:
-    from ddsbind.cribbage import Session
-
-    assert isinstance(session, Session)
+def _show_session(session: Session) -> list[str]:
     names = [name or f"player {p}" for p, name in enumerate(session.players)]
     lines = [
         f"Origin:   {session.origin}",
@@ -323,16 +330,16 @@ def cribbage_decode(record: str) -> None:
 
     from ddsbind import cribbage as crib
 
-    click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))  # type: ignore[arg-type]
+    click.echo(json.dumps(crib.to_json(_read_record(record)), indent=2))
 
 
 @cribbage.command("encode")
 @click.argument("json_file", type=click.File("rb"))
-def cribbage_encode(json_file: object) -> None:
+def cribbage_encode(json_file: BinaryIO) -> None:
     """Print the Code64 record of the session in JSON_FILE ('-' for stdin; the form 'decode' prints)."""
     from ddsbind import cribbage as crib
 
-    data = json_file.read(crib.MAX_JSON_CHARS + 1)  # type: ignore[attr-defined]
+    data = json_file.read(crib.MAX_JSON_CHARS + 1)
     name = getattr(json_file, "name", "JSON")
     click.echo(crib.encode(crib.from_json_text(data, name="stdin" if name == "<stdin>" else str(name))))
 
@@ -347,7 +354,7 @@ class _FormatChoice(click.Choice):
     def __init__(self) -> None:
         super().__init__((), case_sensitive=False)
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         from ddsbind.formats import registry
 
@@ -432,19 +439,38 @@ def checksum(file: str, published: str | None) -> None:
 # Played deals: analyse and line
 
 
-def _echo_warnings(caught: list) -> None:
+def _echo_warnings(caught: list[warnings.WarningMessage]) -> None:
     for w in caught:
         click.echo(f"ddsbind: warning: {w.message}", err=True)
 
 
-def _costly_json(cc: object) -> dict:
+class _CostlyDoc(TypedDict):
+    index: int
+    card: str
+    seat: str
+    trick: int
+    cost: int
+    better: list[str]
+
+
+class _AnalysisDoc(TypedDict):
+    board: int | None
+    contract: str | None
+    declarer: str
+    result: int | None
+    dd_result: int
+    cards_played: int
+    costly: list[_CostlyDoc]
+
+
+def _costly_json(cc: CostlyCard) -> _CostlyDoc:
     return {
-        "index": cc.index,  # type: ignore[attr-defined]
-        "card": str(cc.card),  # type: ignore[attr-defined]
-        "seat": cc.seat.name,  # type: ignore[attr-defined]
-        "trick": cc.trick,  # type: ignore[attr-defined]
-        "cost": cc.cost,  # type: ignore[attr-defined]
-        "better": [str(c) for c in cc.better],  # type: ignore[attr-defined]
+        "index": cc.index,
+        "card": str(cc.card),
+        "seat": cc.seat.name,
+        "trick": cc.trick,
+        "cost": cc.cost,
+        "better": [str(c) for c in cc.better],
     }
 
 
@@ -460,24 +486,30 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     """
     import json
 
-    from ddsbind.formats.pbngame import read_games
-    from ddsbind.play import analyse_plays, costly_cards_batch
+    from ddsbind.deal import Seat
+    from ddsbind.formats.pbngame import GameRecord, read_games
+    from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
 
     everything = read_games(file, fmt)
-    games = [g for g in everything if g.trump is not None and g.declarer is not None]
+    games: list[tuple[GameRecord, Seat]] = []
+    jobs: list[PlayJob] = []
+    for g in everything:
+        trump, declarer, leader = g.trump, g.declarer, g.leader
+        if trump is not None and declarer is not None and leader is not None:
+            games.append((g, declarer))
+            jobs.append((g.deal, trump, leader, g.play))
     if len(games) < len(everything):
         skipped = len(everything) - len(games)
         click.echo(f"ddsbind: note: {skipped} deal(s) passed out or without contract and declarer skipped", err=True)
-    jobs = [(g.deal, g.trump, g.leader, g.play) for g in games]
     with _progress("analysing", total=len(jobs), unit="deal") as tick:
         traces = analyse_plays(jobs, progress=tick)
-    docs = []
-    for g, costly, trace in zip(games, costly_cards_batch(jobs, traces=traces), traces, strict=True):
+    docs: list[_AnalysisDoc] = []
+    for (g, declarer), costly, trace in zip(games, costly_cards_batch(jobs, traces=traces), traces, strict=True):
         docs.append(
             {
                 "board": g.board,
                 "contract": g.contract,
-                "declarer": g.declarer.name,  # type: ignore[union-attr]
+                "declarer": declarer.name,
                 "result": g.result,
                 "dd_result": trace[0],
                 "cards_played": len(g.play),

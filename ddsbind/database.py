@@ -61,6 +61,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind._typing import Progress
 from ddsbind.formats import dealnum, files, zbd, zdd
 from ddsbind.formats.checksums import checksum
 
@@ -89,8 +90,6 @@ GENERATOR = "ddsbind-philox4x64-mulshift192"
 #: Version of the recipe; bumped whenever the deals of a (seed, index) would change.
 GENERATOR_VERSION = 1
 
-Progress = Callable[[int], object] | None
-
 _FORMATS = ("zrd", "zbd")
 _RECORD = {"zrd": files.RECORD_SIZES["zrd"], "zbd": files.RECORD_SIZES["zbd"]}
 _BATCH = 64  # deals solved and appended (and synced) at a time: the work a crash can lose
@@ -108,7 +107,7 @@ class DatabaseError(ValueError):
 
 
 def solve_tables(
-    masks: NDArray[np.uint32], *, threads: int | None = None, progress: Progress = None
+    masks: NDArray[np.uint32], *, threads: int | None = None, progress: Progress | None = None
 ) -> NDArray[np.int8]:
     """Double-dummy tables of many deals: the only place this module solves.
 
@@ -187,7 +186,7 @@ def make_records(
     format: str = "zrd",
     *,
     threads: int | None = None,
-    progress: Progress = None,
+    progress: Progress | None = None,
 ) -> NDArray[np.uint8]:
     """Records ``start .. stop-1`` of the database of ``seed``: ``(n, 23)`` ZRD or ``(n, 13)`` ZBD bytes.
 
@@ -315,7 +314,7 @@ def _first_bad(recs: NDArray[np.uint8], seed: int, start: int, fmt: str) -> tupl
     bad_table = np.zeros(n, dtype=bool)
     if fmt == "zrd":
         nib = np.stack([recs[:, 13:] & 0x0F, recs[:, 13:] >> 4], axis=2).reshape(n, 20)
-        bad_table = (nib > 13).any(axis=1)
+        (nib > 13).any(axis=1, out=bad_table)
     bad = bad_deal | bad_table
     if not bad.any():
         return None
@@ -385,7 +384,7 @@ def _check_same(want: Manifest, have: Manifest, where: Path) -> None:
 class _Appender:
     """Appends records to OUT in order, and part files that become contiguous."""
 
-    def __init__(self, out: Path, fmt: str, parts: dict[int, tuple[int, Path]], progress: Progress):
+    def __init__(self, out: Path, fmt: str, parts: dict[int, tuple[int, Path]], progress: Progress | None):
         self.writer = files.RecordWriter(out, fmt, fsync=True)
         self.parts = parts
         self.progress = progress
@@ -449,7 +448,7 @@ def generate(
     scheduler: str | None = None,
     shard: int = _SHARD,
     batch: int | None = None,
-    progress: Progress = None,
+    progress: Progress | None = None,
     log: Callable[[str], object] | None = None,
 ) -> Manifest:
     """Make (or finish) the database ``out`` of ``count`` deals of ``seed``.
@@ -607,7 +606,7 @@ def _lock(out: Path) -> int:
 
 
 def _run_local(
-    app: _Appender, count: int, seed: int, fmt: str, threads: int | None, batch: int | None, progress: Progress
+    app: _Appender, count: int, seed: int, fmt: str, threads: int | None, batch: int | None, progress: Progress | None
 ) -> None:
     batch = batch or (_BATCH if fmt == "zrd" else _PLAIN_BATCH)
     while app.done < count:
@@ -644,7 +643,7 @@ def _run_dask(
     cluster = None
     if scheduler is None:
         if threads is None:  # local workers share this machine's cores
-            threads = max(1, (os.cpu_count() or 1) // workers)
+            threads = max(1, (os.cpu_count() or 1) // (workers or 1))
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
@@ -705,7 +704,7 @@ class TableFiller:
     run, which is what lets repeated deals anywhere in a file be solved once.
     """
 
-    def __init__(self, *, threads: int | None = None, progress: Progress = None) -> None:
+    def __init__(self, *, threads: int | None = None, progress: Progress | None = None) -> None:
         self.threads = threads
         self.progress = progress
         self.solved = 0
@@ -717,11 +716,11 @@ class TableFiller:
         t = np.full((n, 5, 4), 15, np.uint8) if tables is None else np.array(tables, dtype=np.uint8)
         keys = zbd.encode_zbd(owners)
         complete = (t <= 13).all(axis=(1, 2))
-        for i in np.flatnonzero(complete):
+        for i in np.flatnonzero(complete).tolist():
             self._known.setdefault(keys[i].tobytes(), t[i].tobytes())
         need = np.flatnonzero(~complete)
         fresh: dict[bytes, list[int]] = {}
-        for i in need:
+        for i in need.tolist():
             k = keys[i].tobytes()
             if k in self._known:
                 self._fill(t, i, self._known[k])
@@ -778,7 +777,7 @@ def verify(
     sample: int = 100,
     rng: np.random.Generator | int | None = None,
     threads: int | None = None,
-    progress: Progress = None,
+    progress: Progress | None = None,
 ) -> VerifyReport:
     """Check a database: structure, the manifest, its deals, and ``sample`` re-solved records.
 
@@ -910,7 +909,7 @@ class DatabaseInfo:
     par_deals: int = 0
 
 
-def info(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: Progress = None) -> DatabaseInfo:
+def info(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: Progress | None = None) -> DatabaseInfo:
     """Count, checksum and double-dummy statistics of a database file.
 
     Parameters
@@ -942,17 +941,17 @@ def info(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: Pr
     picked: list[NDArray[np.uint8]] = []
     picked_idx: list[NDArray[np.int64]] = []
     for c in files.iter_chunks(path, fmt):
-        t = c.tables
-        assert t is not None
-        known = (t <= 13).all(axis=(1, 2))
-        t = t[known]
+        tables = c.tables
+        assert tables is not None
+        known = (tables <= 13).all(axis=(1, 2))
+        t = tables[known]
         flat = (np.arange(20).reshape(1, 5, 4) * 14 + t.astype(np.int64)).ravel()
         hist += np.bincount(flat, minlength=280).reshape(5, 4, 14)
         best = np.stack([np.maximum(t[:, :, 0], t[:, :, 2]), np.maximum(t[:, :, 1], t[:, :, 3])], axis=2)
         side += np.bincount((np.arange(10).reshape(1, 5, 2) * 14 + best).ravel(), minlength=140).reshape(5, 2, 14)
         if step:
             sel = (c.index % step == 0) & known
-            picked.append(c.tables[sel])
+            picked.append(tables[sel])
             picked_idx.append(c.index[sel])
         if progress is not None:
             progress(len(c))

@@ -113,7 +113,7 @@ class DDSError(Exception):
         ``reason``, prefixed with ``"<item> <index>: "`` when the index is known.
     """
 
-    code: int = _ClassCode()  # type: ignore[assignment]
+    code = _ClassCode()
     _code_name: str = "RETURN_UNKNOWN_FAULT"
     #: False for classes that share another class's code (not looked up by code).
     _in_table: bool = True

@@ -21,15 +21,16 @@ double-dummy values are tricks for declarer's side.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ddsbind import dll
+from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError, PlayFaultError
-from ddsbind.formats.pbngame import play_tricks, trick_winner
+from ddsbind.formats.pbngame import PlayedTrick, play_tricks, trick_winner
 from ddsbind.solver import Solutions, _as_deal, _decode_future, _fill_deal, _plays, _trick, analyse_play, solve_board
 
 __all__ = [
@@ -107,7 +108,9 @@ def _fault(msg: str) -> PlayFaultError:
     return PlayFaultError(msg, function="AnalysePlayBin")
 
 
-def _checked_tricks(deal: Deal, trump: Strain, first: Seat, cards: Sequence[Card], prefix: str = ""):  # type: ignore[no-untyped-def]
+def _checked_tricks(
+    deal: Deal, trump: Strain, first: Seat, cards: Sequence[Card], prefix: str = ""
+) -> list[PlayedTrick]:
     if not deal.is_full:
         raise _fault(f"{prefix}a played deal needs the full deal (13 cards each), before the opening lead")
     try:
@@ -240,7 +243,7 @@ def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Car
     return out
 
 
-def analyse_plays(jobs: Sequence[PlayJob], *, progress: Callable[[int], None] | None = None) -> list[list[int]]:
+def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) -> list[list[int]]:
     """``analyse_play`` for many played deals at once, with DDS's ``AnalyseAllPlaysBin``.
 
     This is the one seam for the batch path: DDS's own threads today; a
@@ -295,7 +298,7 @@ def costly_cards_batch(
     jobs: Sequence[PlayJob],
     *,
     traces: Sequence[Sequence[int]] | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[list[CostlyCard]]:
     """:func:`costly_cards` for many played deals: traces in batches (:func:`analyse_plays`).
 

@@ -53,6 +53,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind import _validate, dll
 from ddsbind._binding import slots
+from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError
 from ddsbind.solver import (
@@ -317,7 +318,7 @@ class SolverPool:
 
     # -- workers ----------------------------------------------------------------------
 
-    def _run(self, job: _Job, tasks: Iterator[_Task], progress: Callable[[int], None] | None) -> None:
+    def _run(self, job: _Job, tasks: Iterator[_Task], progress: Progress | None) -> None:
         """Feed ``tasks`` to the workers a few at a time and wait for them all.
 
         At most ``QUEUED_PER_THREAD * threads`` tasks wait in the queue, so
@@ -496,7 +497,7 @@ class SolverPool:
         deals = np.argsort(-hardness(masks), kind="stable") if hardest else range(n)
         return (_Task(job, base + int(d), task(int(d), s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
 
-    def _tables(self, masks: NDArray[np.uint32], progress: Callable[[int], None] | None) -> NDArray[np.int8]:
+    def _tables(self, masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
         out = np.zeros((len(masks), 5, 4), dtype=np.int8)
         if len(masks) == 0:
             return out
@@ -509,7 +510,7 @@ class SolverPool:
         self,
         deals: Sequence[Deal | str] | ArrayLike,
         *,
-        progress: Callable[[int], None] | None = None,
+        progress: Progress | None = None,
     ) -> list[DDTable]:
         """Double-dummy tables of many deals, solved on the pool's threads.
 
@@ -535,7 +536,7 @@ class SolverPool:
         """
         return [DDTable(t) for t in self._tables(_table_masks(deals), progress)]
 
-    def dd_tables_array(self, masks: ArrayLike, *, progress: Callable[[int], None] | None = None) -> NDArray[np.int8]:
+    def dd_tables_array(self, masks: ArrayLike, *, progress: Progress | None = None) -> NDArray[np.int8]:
         """As :meth:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
         return self._tables(_table_masks(np.asarray(masks)), progress)
 

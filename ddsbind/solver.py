@@ -14,7 +14,7 @@ released.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings, dll
 from ddsbind._binding import CData, slots
+from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import (
     ArgumentError,
@@ -363,7 +364,7 @@ def _check_table_deals(masks: NDArray[np.uint32], lengths: NDArray[np.int64]) ->
         ).at(i, "deal")
 
 
-def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
+def _calc_tables(masks: NDArray[np.uint32], progress: Progress | None = None) -> NDArray[np.int8]:
     """``(N, 4, 4)`` masks -> ``(N, 5, 4)`` tables via CalcAllTables, in calls of ``max_tables(5)``.
 
     Full deals go to DDS's batch solver; endings (fewer than 13 cards a hand)
@@ -414,7 +415,7 @@ def _calc_tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | 
 TABLES_ROUTE = "batch"
 
 
-def _tables(masks: NDArray[np.uint32], progress: Callable[[int], object] | None) -> NDArray[np.int8]:
+def _tables(masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
     """Tables of ``(N, 4, 4)`` masks by the :data:`TABLES_ROUTE` path."""
     if TABLES_ROUTE == "pool" and len(masks):
         from ddsbind.pool import SolverPool  # pool builds on this module
@@ -446,7 +447,7 @@ def dd_table(deal: Deal | str) -> DDTable:
 def dd_tables(
     deals: Sequence[Deal | str] | ArrayLike,
     *,
-    progress: Callable[[int], object] | None = None,
+    progress: Progress | None = None,
 ) -> list[DDTable]:
     """Double-dummy tables of any number of deals, solved on all of DDS's threads.
 
@@ -465,7 +466,7 @@ def dd_tables(
     return [DDTable(t) for t in arr]
 
 
-def dd_tables_array(masks: ArrayLike, *, progress: Callable[[int], object] | None = None) -> NDArray[np.int8]:
+def dd_tables_array(masks: ArrayLike, *, progress: Progress | None = None) -> NDArray[np.int8]:
     """As :func:`dd_tables`, array in, array out: ``(N, 4, 4)`` integer masks -> ``(N, 5, 4)`` int8.
 
     Masks must be integers with bits only at ranks 2..14 (floats, negative

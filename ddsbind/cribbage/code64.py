@@ -634,9 +634,14 @@ def _read_card(r: _BitReader, k: int, field: str) -> Card:
     return Card.from_code(code)
 
 
+def _read_cards(r: _BitReader, k: int, n: int, field: str) -> tuple[Card, ...]:
+    return tuple(_read_card(r, k, f"{field} {i + 1}") for i in range(n))
+
+
 def _read_deal(r: _BitReader, k: int) -> Deal:
-    hands = tuple(tuple(_read_card(r, k, f"player {p} kept hand card {i + 1}") for i in range(4)) for p in (0, 1))
-    discards = tuple(tuple(_read_card(r, k, f"player {p} discard {i + 1}") for i in range(2)) for p in (0, 1))
+    # Record order: player 0's kept hand, player 1's, then player 0's discards, player 1's.
+    hands = (_read_cards(r, k, 4, "player 0 kept hand card"), _read_cards(r, k, 4, "player 1 kept hand card"))
+    discards = (_read_cards(r, k, 2, "player 0 discard"), _read_cards(r, k, 2, "player 1 discard"))
     starter = _read_card(r, k, "starter")
     plays: list[Play] = []
     no_play_at = None
@@ -655,8 +660,8 @@ def _read_deal(r: _BitReader, k: int) -> Deal:
     dealer = r.get(1)
     last = bool(r.get(1))
     return Deal(
-        hands=hands,  # type: ignore[arg-type]
-        discards=discards,  # type: ignore[arg-type]
+        hands=hands,
+        discards=discards,
         starter=starter,
         pegging=tuple(plays),
         scores=scores,
@@ -718,10 +723,11 @@ def decode(text: str | bytes) -> Session:
         if not lo <= value <= hi:
             raise _header_error(name, value, f"not in {lo}..{hi}")
         values.append(value)
+    year, month, day, hour, minute, second = values
     try:
-        played = dt.datetime(*values)
+        played = dt.datetime(year, month, day, hour, minute, second)
     except ValueError:
-        raise _header_error("day", values[2], f"not a day of {values[0]:04d}-{values[1]:02d}") from None
+        raise _header_error("day", day, f"not a day of {year:04d}-{month:02d}") from None
     games = r.get(8)
     n_deals = r.get(8) + 1
     expected = record_length(n_deals)
@@ -866,11 +872,12 @@ def from_json_text(text: str | bytes, *, name: str = "JSON") -> Session:
     if len(text) > MAX_JSON_CHARS:
         raise FormatError(f"{name}: more than {MAX_JSON_CHARS} characters, longer than any session's JSON")
     if isinstance(text, (bytes, bytearray)):
+        raw = bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = text.count(b"\n", 0, exc.start) + 1
-            raise FormatError(f"{name}: line {line}: byte 0x{text[exc.start]:02x} is not UTF-8 text") from None
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise FormatError(f"{name}: line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8 text") from None
     try:
         obj = json.loads(text)
     except RecursionError:

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind._typing import Progress
 from ddsbind.formats import files, pbngame, registry
 from ddsbind.formats._common import add_note, atomic_output
 from ddsbind.formats.registry import Format, Records
@@ -81,7 +82,7 @@ def convert(
     dst_format: str | None = None,
     hand: int = 0,
     chunk: int = 1 << 20,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
     fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.

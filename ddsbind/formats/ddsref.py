@@ -133,7 +133,8 @@ def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file"
             raise FormatError(f"line {lineno}: {exc}") from None
         key, args = fields[0], fields[1:]
         if key == "NUMBER":
-            (declared,) = _ints(args[:1], lineno, "NUMBER") or [None]
+            number = _ints(args[:1], lineno, "NUMBER")
+            declared = number[0] if number else None
             continue
         if key == "PBN":
             flush()

@@ -137,7 +137,7 @@ def deal_numbers(deals: ArrayLike) -> NDArray[np.uint8]:
     return _limbs_to_bytes(hi, lo)
 
 
-def deals_from_numbers(numbers: ArrayLike | Iterable[int]) -> NDArray[np.int8]:
+def deals_from_numbers(numbers: NDArray[np.uint8] | Iterable[int]) -> NDArray[np.int8]:
     """Deals of many deal numbers.
 
     Parameters
@@ -185,7 +185,7 @@ def deals_from_numbers(numbers: ArrayLike | Iterable[int]) -> NDArray[np.int8]:
     return owners
 
 
-def _as_number_bytes(numbers: ArrayLike | Iterable[int]) -> NDArray[np.uint8]:
+def _as_number_bytes(numbers: NDArray[np.uint8] | Iterable[int]) -> NDArray[np.uint8]:
     if isinstance(numbers, np.ndarray) and numbers.dtype == np.uint8:
         if numbers.ndim != 2 or numbers.shape[1] != NUMBER_SIZE:
             raise ValueError(f"packed deal numbers must be (N, 12) uint8, got shape {numbers.shape}")

@@ -35,13 +35,15 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind._typing import Progress
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
@@ -59,6 +61,8 @@ __all__ = [
     "open_records",
     "read_records",
 ]
+
+_S = TypeVar("_S", bound=np.generic)
 
 #: Record size in bytes of each fixed-size format (from :mod:`.registry`).
 RECORD_SIZES: dict[str, int] = {f.name: f.record_size for f in registry.formats() if f.record_size is not None}
@@ -150,7 +154,7 @@ def iter_chunks(
     chunk: int = 1 << 20,
     on_error: OnError = "raise",
     masks: bool = False,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Iterator[Chunk]:
     """Read a record file in chunks, stopping at the null terminator.
 
@@ -218,20 +222,21 @@ def read_records(
     if len(chunks) == 1:
         return chunks[0]
 
-    def cat(attr: str) -> NDArray | None:
-        vals = [getattr(c, attr) for c in chunks]
-        return None if vals[0] is None else np.concatenate(vals)
+    def cat(vals: list[NDArray[_S] | None]) -> NDArray[_S] | None:
+        # Every chunk of one read has the same fields set.
+        arrays = [v for v in vals if v is not None]
+        return np.concatenate(arrays) if arrays else None
 
     return Chunk(
         start=0,
-        index=cat("index"),
-        raw=cat("raw"),
-        owners=cat("owners"),
-        masks=cat("masks"),
-        tables=cat("tables"),
-        hand=cat("hand"),
-        makes=cat("makes"),
-        bad=cat("bad"),
+        index=np.concatenate([c.index for c in chunks]),
+        raw=np.concatenate([c.raw for c in chunks]),
+        owners=cat([c.owners for c in chunks]),
+        masks=cat([c.masks for c in chunks]),
+        tables=cat([c.tables for c in chunks]),
+        hand=cat([c.hand for c in chunks]),
+        makes=cat([c.makes for c in chunks]),
+        bad=np.concatenate([c.bad for c in chunks]),
     )
 
 

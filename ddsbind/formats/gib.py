@@ -113,7 +113,7 @@ def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np
     return parse_gib(Path(path).read_bytes(), name=os.fspath(path))
 
 
-def format_gib(deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> str:
+def format_gib(deals: NDArray[np.integer] | Iterable[Deal | ArrayLike], tables: ArrayLike) -> str:
     """GIB text: one line for each full deal (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS table."""
     ds = [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
     t = np.asarray(tables).reshape(-1, 5, 4)
@@ -123,6 +123,8 @@ def format_gib(deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_gib(path: str | os.PathLike[str], deals: Iterable[Deal] | ArrayLike, tables: ArrayLike) -> None:
+def write_gib(
+    path: str | os.PathLike[str], deals: NDArray[np.integer] | Iterable[Deal | ArrayLike], tables: ArrayLike
+) -> None:
     """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
     Path(path).write_text(format_gib(deals, tables), encoding="ascii")

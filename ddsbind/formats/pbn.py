@@ -313,7 +313,7 @@ def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
 
 
 def format_pbn(
-    deals: Sequence[Deal] | ArrayLike,
+    deals: NDArray[np.integer] | Sequence[Deal | ArrayLike],
     tables: ArrayLike | None = None,
     *,
     first_board: int = 1,
@@ -358,15 +358,19 @@ def format_pbn(
 
 def write_pbn(
     path: str | os.PathLike[str],
-    deals: Sequence[Deal] | ArrayLike,
+    deals: NDArray[np.integer] | Sequence[Deal | ArrayLike],
     tables: ArrayLike | None = None,
-    **kwargs: object,
+    *,
+    first_board: int = 1,
+    dd_tricks: bool = True,
+    optimum_table: bool = True,
 ) -> None:
     """Write :func:`format_pbn` text to ``path`` (ISO-8859-1)."""
-    Path(path).write_bytes(format_pbn(deals, tables, **kwargs).encode("latin-1"))  # type: ignore[arg-type]
+    text = format_pbn(deals, tables, first_board=first_board, dd_tricks=dd_tricks, optimum_table=optimum_table)
+    Path(path).write_bytes(text.encode("latin-1"))
 
 
-def _deals(deals: Sequence[Deal] | ArrayLike) -> list[Deal]:
+def _deals(deals: NDArray[np.integer] | Sequence[Deal | ArrayLike]) -> list[Deal]:
     if isinstance(deals, np.ndarray):
         return [Deal.from_owners(o) for o in deals.reshape(-1, 52)]
-    return [d if isinstance(d, Deal) else Deal.from_owners(d) for d in deals]  # type: ignore[union-attr]
+    return [d if isinstance(d, Deal) else Deal.from_owners(d) for d in deals]

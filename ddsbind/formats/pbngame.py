@@ -494,15 +494,16 @@ def parse_games(text: str) -> list[GameRecord]:
         tokens = [t for t in sections.get("Play", []) if not _skip(t)]
         if "Play" in values and tokens and tokens != ["*"]:
             first = _seat_tag(values["Play"], "Play", g)
-            if rec.trump is None or rec.declarer is None:
+            trump, declarer, leader = rec.trump, rec.declarer, rec.leader
+            if trump is None or declarer is None or leader is None:
                 raise FormatError("PBN: a Play section needs a Contract (not Pass) and a Declarer", index=g)
-            if first != rec.leader:
+            if first != leader:
                 raise FormatError(
                     f"PBN: wrong leader: Play starts with {first.name if first is not None else '?'} "
-                    f"but declarer {rec.declarer.name}'s left-hand opponent {rec.leader.name} leads",  # type: ignore[union-attr]
+                    f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads",
                     index=g,
                 )
-            rec.play, rec.play_marks = _play(tokens, deal, rec.trump, rec.leader, g)  # type: ignore[arg-type]
+            rec.play, rec.play_marks = _play(tokens, deal, trump, leader, g)
         out.append(rec)
     return out
 
@@ -648,8 +649,9 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     Raises
     ------
     ValueError
-        No contract, a declarer missing for a contract, no result for an
-        unfinished play, or an auction over 45 calls (ZRJ's limit).
+        No contract, a contract that is not Pass or e.g. 4H, 3NTX, 6CXX, a
+        declarer missing for a contract, no result for an unfinished play, or
+        an auction over 45 calls (ZRJ's limit).
     """
     if rec.contract is None:
         raise ValueError(f"game {index}: ZRJ needs a contract (Pass for a passed-out deal)")
@@ -660,7 +662,10 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     else:
         if rec.declarer is None:
             raise ValueError(f"game {index}: contract {rec.contract} has no declarer")
-        z = _ZRJ_STRAIN.index("N" if rec.trump == Strain.NT else "CDHS"[3 - int(rec.trump)])  # type: ignore[arg-type]
+        trump = rec.trump
+        if trump is None:
+            raise ValueError(f"game {index}: contract {rec.contract!r} is not Pass or e.g. 4H, 3NTX, 6CXX")
+        z = _ZRJ_STRAIN.index("N" if trump == Strain.NT else "CDHS"[3 - int(trump)])
         contract = 5 * rec.level + z + 40 * rec.doubled
         declarer = int(rec.declarer)
         if rec.result is not None:
@@ -716,19 +721,20 @@ def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
     calls = [_byte_call(b) for b in p.calls]
     rec.auction = ["Pass"] * p.initial_passes + [c for c, _ in calls]
     rec.auction_marks = [0] * p.initial_passes + [m for _, m in calls]
-    if p.contract == 0:
+    code = p.strain
+    if code is None:  # passed out (contract byte 0)
         rec.contract = "Pass"
         if p.plays:
             raise FormatError(f"ZRJ: record {index} is passed out but has {len(p.plays)} plays", index=index)
         return rec
-    strain = Strain(p.strain)  # type: ignore[arg-type]
+    strain = Strain(code)
     rec.contract = f"{p.level}{strain.symbol}{'X' * p.doubled}"
-    rec.declarer = Seat(p.declarer)
+    declarer = rec.declarer = Seat(p.declarer)
     rec.result = p.tricks
     rec.play = [zrj.play_card(b) for b in p.plays]
     rec.play_marks = [b >> 6 for b in p.plays]
     try:
-        play_tricks(deal, strain, rec.leader, rec.play)  # type: ignore[arg-type]
+        play_tricks(deal, strain, declarer.next(), rec.play)
     except FormatError as exc:
         raise FormatError(f"ZRJ: {exc}", index=index) from None
     return rec

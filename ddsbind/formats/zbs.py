@@ -143,15 +143,16 @@ def _owners_to_digits(owners: NDArray[np.integer]) -> NDArray[np.uint8]:
 
 
 def encode_diagrams(
-    diagrams: ArrayLike | Iterable[ArrayLike], *, reverse: bool = False, terminate: bool = True
+    diagrams: NDArray[np.integer] | Iterable[ArrayLike], *, reverse: bool = False, terminate: bool = True
 ) -> NDArray[np.uint32]:
     """Encode diagrams (full deals, endings, any layout) as a ZBS word list.
 
     Parameters
     ----------
-    diagrams : array_like, shape (G, 52)
+    diagrams : array or iterable of array_like, shape (G, 52)
         Owner arrays: DDS seat of each card SA..C2, or -1 for unused.  Masks
-        ``(G, 4, 4)`` are accepted too.  A diagram must place at least one card.
+        ``(G, 4, 4)`` (or ``Deal`` s) are accepted too.  A diagram must place
+        at least one card.
     reverse : bool
         Write the old digit order (ace most significant).
     terminate : bool
@@ -162,7 +163,8 @@ def encode_diagrams(
     ndarray, dtype '<u4'
         The words in file order; ``.tobytes()`` gives the file.
     """
-    o = as_owners(diagrams if isinstance(diagrams, np.ndarray) else list(diagrams), full=False)
+    # One array per item (a generator is read once): numpy then stacks them as it would a nested list.
+    o = as_owners(diagrams if isinstance(diagrams, np.ndarray) else [np.asarray(d) for d in diagrams], full=False)
     g = o.shape[0]
     digits = _owners_to_digits(o).reshape(g, 4, 13)
     loc = (digits.astype(np.uint64) * _weights(reverse)).sum(axis=-1, dtype=np.uint64)  # (G, 4)
@@ -211,7 +213,7 @@ def decode_diagrams(words: ArrayLike | bytes, *, reverse: bool = False) -> NDArr
     if n and flags[-1]:
         raise FormatError("ZBS list ends inside a group (last word has its flag set)", index=n - 1, offset=4 * (n - 1))
     ends = ~flags
-    group = np.cumsum(ends) - ends  # group number of each word
+    group = np.cumsum(ends, dtype=np.intp) - ends  # group number of each word
     starts = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1]) if n else np.zeros(0, dtype=np.intp)
     pos = np.arange(n) - starts[group] if n else np.zeros(0, dtype=np.intp)
     if n and pos.max() > 3:

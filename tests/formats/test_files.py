@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from conftest import RECORD0, RECORD1
@@ -145,3 +147,19 @@ def test_checksum_of_many_chunks(tmp_path, monkeypatch):
     p.write_bytes(data)
     words = np.frombuffer(data[:1000], "<u4").astype(object).sum() + int.from_bytes(data[1000:] + bytes(3), "little")
     assert mod.checksum(p) == words
+
+
+def test_read_records_joins_chunks_field_by_field(tmp_path, monkeypatch):
+    """Without this, a file longer than one chunk (a million records) could come back with fields mixed up or lost."""
+    from ddsbind.formats import files
+
+    bad_deal = bytes([0xFF]) + RECORD0[1:]
+    p = tmp_path / "m.zrd"
+    p.write_bytes(RECORD0 + bad_deal + RECORD1 + RECORD0 + RECORD1)
+    whole = read_records(p, on_error="raw", masks=True)
+    monkeypatch.setattr(files, "iter_chunks", functools.partial(files.iter_chunks, chunk=2))
+    joined = read_records(p, on_error="raw", masks=True)
+    assert whole.index.shape == (5,) and whole.bad.tolist() == [False, True, False, False, False]
+    for name in ("index", "raw", "owners", "masks", "tables", "bad"):
+        np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name), err_msg=name)
+    assert joined.hand is None and joined.makes is None

@@ -143,6 +143,13 @@ def test_zrj_record_with_illegal_play_names_record_and_card():
         zrj_to_game(p, index=3)
 
 
+def test_game_record_with_unreadable_contract_is_refused_by_name():
+    """Without this, a hand-built record with a contract like "4Z" would fail going to ZRJ with a bare TypeError."""
+    g = GameRecord(deal=Deal.from_pbn(DEAL0), declarer=Seat.W, contract="4Z", result=8)
+    with pytest.raises(ValueError, match=r"game 5: contract '4Z' is not Pass or e.g. 4H"):
+        game_to_zrj(g, index=5)
+
+
 @st.composite
 def played_games(draw):
     rng_seed = draw(st.integers(0, 2**32 - 1))

@@ -14,7 +14,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.ddsbind-installed
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= --durations=12
 
 DDS_CACHE   := .cache/dds
 DDS_TREE    := $(DDS_CACHE)/source

@@ -335,22 +335,9 @@ def _in_batch(index: int, item: str, check: Callable[..., _T], *args: Any) -> _T
 # -- DDS's thread memory after FreeMemory ---------------------------------------------
 
 #: The last thread-settings call (DDS's function and its arguments), re-applied
-#: after FreeMemory: DDS 2.9 leaves no thread memory behind FreeMemory, and the
+#: by FreeMemory: DDS 2.9 leaves no thread memory behind FreeMemory, and the
 #: next solve would dereference it (SIGSEGV).
 _settings: list[tuple[Callable[..., object], tuple[int, ...]]] = []
-_freed = threading.Event()
-
-
-def _ensure_memory() -> None:
-    """Give DDS its thread memory back after :func:`FreeMemory`, before anything solves."""
-    if _freed.is_set():
-        with _settings_lock:
-            if _freed.is_set():
-                call, args = _settings[-1] if _settings else (lib.SetMaxThreads, (0,))
-                slots.reconfigure(lambda: call(*args))
-                _freed.clear()
-
-
 _settings_lock = threading.Lock()
 
 
@@ -366,7 +353,6 @@ def SolveBoard(dl: object, target: int, solutions: int, mode: int, futp: object,
     target, solutions, mode, threadIndex = _ints(
         fn, target=target, solutions=solutions, mode=mode, threadIndex=threadIndex
     )
-    _ensure_memory()
     _validate.thread_index(threadIndex, slots.count)
     _board_checks(p, target, solutions, mode, _masks(p.remainCards))
     with slots.slot(threadIndex):
@@ -380,7 +366,6 @@ def SolveBoardPBN(dlpbn: object, target: int, solutions: int, mode: int, futp: o
     p = _ptr(dlpbn, "dealPBN", fn, "dlpbn")
     out = _ptr(futp, "futureTricks", fn, "futp")
     target, solutions, mode, thrId = _ints(fn, target=target, solutions=solutions, mode=mode, thrId=thrId)
-    _ensure_memory()
     _validate.thread_index(thrId, slots.count)
     masks = _masks_from_pbn(ffi.string(p.remainCards))
     _board_checks(p, target, solutions, mode, masks)
@@ -403,7 +388,6 @@ def CalcDDtable(tableDeal: object, tablep: object) -> int:
     fn = "CalcDDtable"
     p = _ptr(tableDeal, "ddTableDeal", fn, "tableDeal")
     out = _ptr(tablep, "ddTableResults", fn, "tablep")
-    _ensure_memory()
     _validate.table_deal(_masks(p.cards))
     with slots.all():
         return check(lib.CalcDDtable(p[0], out), fn)
@@ -415,7 +399,6 @@ def CalcDDtablePBN(tableDealPBN: object, tablep: object) -> int:
     fn = "CalcDDtablePBN"
     p = _ptr(tableDealPBN, "ddTableDealPBN", fn, "tableDealPBN")
     out = _ptr(tablep, "ddTableResults", fn, "tablep")
-    _ensure_memory()
     masks = _masks_from_pbn(ffi.string(p.cards))
     _validate.table_deal(masks)
     canon = ffi.new("struct ddTableDealPBN *", {"cards": _canonical_pbn(masks)})
@@ -469,7 +452,6 @@ def CalcAllTables(dealsp: object, mode: int, trumpFilter: object, resp: object, 
     par = _ptr(presp, "allParResults", fn, "presp")
     mode = _int(mode, fn, "mode")
     filt = _filter_list(trumpFilter, fn)
-    _ensure_memory()
     _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
     for i in range(p.noOfTables):
         _in_batch(i, "table", _validate.table_deal, _masks(p.deals[i].cards))
@@ -486,7 +468,6 @@ def CalcAllTablesPBN(dealsp: object, mode: int, trumpFilter: object, resp: objec
     par = _ptr(presp, "allParResults", fn, "presp")
     mode = _int(mode, fn, "mode")
     filt = _filter_list(trumpFilter, fn)
-    _ensure_memory()
     _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
     canon = ffi.new("struct ddTableDealsPBN *")
     canon.noOfTables = p.noOfTables
@@ -525,7 +506,6 @@ def _boards_checks(p: CData, pbn: bool) -> CData:
 def _solve_all(fn: str, bop: object, solvedp: object, pbn: bool, call: Callable[[CData, CData], int]) -> int:
     p = _ptr(bop, "boardsPBN" if pbn else "boards", fn, "bop")
     out = _ptr(solvedp, "solvedBoards", fn, "solvedp")
-    _ensure_memory()
     canon = _boards_checks(p, pbn)
     with slots.all():
         return check(call(canon, out), fn)
@@ -691,7 +671,6 @@ def CalcPar(tableDeal: object, vulnerable: int, tablep: object, presp: object) -
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     out = _ptr(presp, "parResults", fn, "presp")
     vulnerable = _int(vulnerable, fn, "vulnerable")
-    _ensure_memory()
     _validate.table_deal(_masks(p.cards))
     _validate.vulnerable(vulnerable)
     with slots.all():
@@ -706,7 +685,6 @@ def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: obj
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     out = _ptr(presp, "parResults", fn, "presp")
     vulnerable = _int(vulnerable, fn, "vulnerable")
-    _ensure_memory()
     masks = _masks_from_pbn(ffi.string(p.cards))
     _validate.table_deal(masks)
     _validate.vulnerable(vulnerable)
@@ -750,7 +728,6 @@ def AnalysePlayBin(dl: object, play: object, solved: object, thrId: int) -> int:
     pl = _ptr(play, "playTraceBin", fn, "play")
     out = _ptr(solved, "solvedPlay", fn, "solved")
     thrId = _int(thrId, fn, "thrId")
-    _ensure_memory()
     _validate.thread_index(thrId, slots.count)
     _play_checks(p, _masks(p.remainCards), *_bin_play(pl))
     with slots.slot(thrId):
@@ -765,7 +742,6 @@ def AnalysePlayPBN(dlPBN: object, playPBN: object, solvedp: object, thrId: int) 
     pl = _ptr(playPBN, "playTracePBN", fn, "playPBN")
     out = _ptr(solvedp, "solvedPlay", fn, "solvedp")
     thrId = _int(thrId, fn, "thrId")
-    _ensure_memory()
     _validate.thread_index(thrId, slots.count)
     masks = _masks_from_pbn(ffi.string(p.remainCards))
     _play_checks(p, masks, *_pbn_play(ffi.string(pl.cards), pl.number))
@@ -782,7 +758,6 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     # DDS 2.9 ignores chunkSize here (no RETURN_CHUNK_SIZE), and checks the
     # board count before the trace count: so does ddsbind.
     c = _int(chunkSize, fn, "chunkSize")
-    _ensure_memory()
     n = p.noOfBoards
     if not 1 <= n <= min(len(p.deals), len(pl.plays)):
         raise TooManyBoardsError(f"noOfBoards {n} is not 1..{min(len(p.deals), len(pl.plays))}", field="noOfBoards")
@@ -872,7 +847,6 @@ def _apply_settings(call: Callable[..., object], *args: int) -> None:
     with _settings_lock:
         slots.reconfigure(lambda: call(*args))
         _settings[:] = [(call, args)]
-        _freed.clear()
 
 
 @_dds_function
@@ -891,13 +865,20 @@ def SetThreading(code: int) -> int:
 def FreeMemory() -> None:
     """``FreeMemory()``: DDS gives back its thread memory; refused (RuntimeError) while solving.
 
-    DDS 2.9 crashes on the next solve after ``FreeMemory``; ddsbind gives DDS
-    its thread memory back (re-applying the last ``SetMaxThreads`` or
-    ``SetResources``) before the next call that solves.
+    DDS 2.9 crashes on the next solve after ``FreeMemory`` (it leaves no
+    thread memory behind), so ddsbind re-applies the last ``SetMaxThreads``
+    or ``SetResources`` in the same step, with nothing solving: the memory
+    the threads had gathered (transposition tables) is freed, and no solve
+    can ever see DDS without thread memory.
     """
     with _settings_lock:
-        slots.reconfigure(lib.FreeMemory)
-        _freed.set()
+        call, args = _settings[-1] if _settings else (lib.SetMaxThreads, (0,))
+
+        def free_and_set_up() -> None:
+            lib.FreeMemory()
+            call(*args)
+
+        slots.reconfigure(free_and_set_up)
 
 
 def GetDDSInfo(info: object) -> None:

@@ -237,7 +237,6 @@ def solve_board(
     dl = dll.deal()
     _fill_deal(dl, d, Strain.parse(trump), leader, trick)
     fut = dll.futureTricks()
-    dll._ensure_memory()
     with slots.any() as thread:
         dll.raising.SolveBoard(dl, target, solutions, mode, fut, thread)
     return _decode_future(fut)
@@ -439,7 +438,6 @@ def dd_table(deal: Deal | str) -> DDTable:
         return DDTable(_calc_tables(d.remain_cards[np.newaxis])[0])
     tdeal = dll.ddTableDeal(cards=d.remain_cards.tolist())
     res = dll.ddTableResults()
-    dll._ensure_memory()
     dll.raising.CalcDDtable(tdeal, res)
     return DDTable([list(row) for row in res.resTable])
 
@@ -600,7 +598,6 @@ def analyse_play(
         trace.suit[i] = c.suit
         trace.rank[i] = c.rank
     solved = dll.solvedPlay()
-    dll._ensure_memory()
     try:
         with slots.any() as thread:
             dll.raising.AnalysePlayBin(dl, trace, solved, thread)

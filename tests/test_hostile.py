@@ -87,6 +87,46 @@ def test_free_memory_then_solve(tmp_path):
     assert proc.stdout.splitlines() == ["1 True", "True True"] * 2
 
 
+def test_free_memory_while_others_solve(tmp_path):
+    """FreeMemory from one thread while others solve never leaves a solve without thread memory (SIGSEGV)."""
+    proc = _run(
+        f"""
+        import threading, time
+        import ddsbind
+        from ddsbind import dll
+        deal = ddsbind.Deal.from_pbn({FULL!r})
+        want = ddsbind.solve_board(deal, 4, 1, solutions=1).best_score
+        stop, wrong, freed = threading.Event(), [], [0]
+
+        def solver():
+            while not stop.is_set():
+                if ddsbind.solve_board(deal, 4, 1, solutions=1).best_score != want:
+                    wrong.append(1)
+
+        def freer():
+            while not stop.is_set():
+                try:
+                    dll.FreeMemory()
+                    freed[0] += 1
+                except RuntimeError:  # refused while a board is being solved
+                    pass
+                time.sleep(0.001)
+
+        threads = [threading.Thread(target=solver) for _ in range(3)] + [threading.Thread(target=freer)]
+        for t in threads:
+            t.start()
+        time.sleep(4)
+        stop.set()
+        for t in threads:
+            t.join()
+        print(len(wrong), freed[0] > 0)
+        """,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "True"]
+
+
 @pytest.mark.parametrize("args", [(1, 1), (10, 2), (-1, -1), (dll.MIN_MEMORY_MB - 1, 1), (2**31 - 1, 2)])
 def test_set_resources_values_dds_cannot_live_with_are_refused(args, tmp_path):
     """SetResources values that end the process (or exhaust the machine) raise before DDS sees them."""

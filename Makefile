@@ -76,7 +76,7 @@ test: setup fetch-dds
 $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 	test -x $(VENV_SOURCE)/bin/python || $(PYTHON) -m venv $(VENV_SOURCE)
 	$(VENV_SOURCE)/bin/python -m pip install -q --upgrade pip
-	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test]"
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,distributed,plot]"
 	touch $@
 
 test-source: system-deps

@@ -87,44 +87,35 @@ def test_free_memory_then_solve(tmp_path):
     assert proc.stdout.splitlines() == ["1 True", "True True"] * 2
 
 
-def test_free_memory_while_others_solve(tmp_path):
-    """FreeMemory from one thread while others solve never leaves a solve without thread memory (SIGSEGV)."""
+def test_free_memory_just_before_a_solve_takes_its_slot(tmp_path):
+    """FreeMemory from another thread after a solve's checks but before it holds its slot cannot crash it."""
     proc = _run(
         f"""
-        import threading, time
+        import contextlib, threading
         import ddsbind
-        from ddsbind import dll
+        from ddsbind import _binding, dll
         deal = ddsbind.Deal.from_pbn({FULL!r})
-        want = ddsbind.solve_board(deal, 4, 1, solutions=1).best_score
-        stop, wrong, freed = threading.Event(), [], [0]
+        want = ddsbind.dd_table(deal)["NT", "N"]
+        real_slot = _binding.slots.slot
 
-        def solver():
-            while not stop.is_set():
-                if ddsbind.solve_board(deal, 4, 1, solutions=1).best_score != want:
-                    wrong.append(1)
-
-        def freer():
-            while not stop.is_set():
-                try:
-                    dll.FreeMemory()
-                    freed[0] += 1
-                except RuntimeError:  # refused while a board is being solved
-                    pass
-                time.sleep(0.001)
-
-        threads = [threading.Thread(target=solver) for _ in range(3)] + [threading.Thread(target=freer)]
-        for t in threads:
+        @contextlib.contextmanager
+        def slot_after_free(index):
+            # The worst moment: every check done, the slot not yet held.
+            t = threading.Thread(target=dll.FreeMemory)
             t.start()
-        time.sleep(4)
-        stop.set()
-        for t in threads:
             t.join()
-        print(len(wrong), freed[0] > 0)
+            with real_slot(index) as i:
+                yield i
+
+        _binding.slots.slot = slot_after_free
+        fut = dll.futureTricks()
+        dl = dll.deal(trump=4, first=1, remainCards=deal.remain_cards.tolist())
+        print(dll.SolveBoard(dl, -1, 1, 1, fut, 0), 13 - fut.score[0] == want)
         """,
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["0", "True"]
+    assert proc.stdout.split() == ["1", "True"]
 
 
 @pytest.mark.parametrize("args", [(1, 1), (10, 2), (-1, -1), (dll.MIN_MEMORY_MB - 1, 1), (2**31 - 1, 2)])

@@ -66,9 +66,8 @@ from typing import TYPE_CHECKING
 
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import _order, zrj
+from ddsbind.formats import _order, pbn, zrj
 from ddsbind.formats._common import atomic_output
-from ddsbind.formats.pbn import VUL_TEXT
 
 if TYPE_CHECKING:
     from ddsbind.formats.registry import Format
@@ -89,7 +88,6 @@ __all__ = [
 ]
 
 SEATS = "NESW"
-_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(.*)$')
 _VUL_NAMES = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
 _MARKS = {"": 0, "!": 1, "?": 2, "!?": 3}
 _MARK_TEXT = {v: k for k, v in _MARKS.items()}
@@ -341,40 +339,12 @@ def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
     return Seat("NESW".index(v))
 
 
-def _split_games(text: str) -> list[tuple[dict[str, str], dict[str, list[str]], list[str]]]:
-    """Games as (tag values, section tokens per tag, tag order); commentary dropped."""
-    games: list[tuple[dict[str, str], dict[str, list[str]], list[str]]] = []
-    values: dict[str, str] = {}
-    sections: dict[str, list[str]] = {}
-    order: list[str] = []
-    current: str | None = None
-    in_brace = False
-    for raw in [*text.splitlines(), ""]:
-        line = raw
-        if in_brace:
-            if "}" not in line:
-                continue
-            line, in_brace = line[line.index("}") + 1 :], False
-        if line.startswith("%"):
-            continue
-        if not line.strip():
-            if values:
-                games.append((values, sections, order))
-            values, sections, order, current = {}, {}, [], None
-            continue
-        m = _TAG.match(line)
-        if m:
-            current = m.group(1)
-            values[current], sections[current] = m.group(2), []
-            order.append(current)
-            line = m.group(3)
-        line = re.sub(r"\{[^}]*\}", " ", line)
-        if "{" in line:
-            line, in_brace = line[: line.index("{")], True
-        line = line.split(";", 1)[0]
-        if current is not None:
-            sections[current].extend(line.split())
-    return games
+def _split_games(text: str) -> list[tuple[dict[str, str], dict[str, list[str]]]]:
+    """Games as (tag values, section tokens per tag), split by :mod:`.pbn`'s game splitter."""
+    return [
+        ({tag: value for tag, value, _ in g.tags}, {tag: " ".join(lines).split() for tag, lines in g.sections.items()})
+        for g in pbn._games(text, "PBN")
+    ]
 
 
 def _skip(token: str) -> bool:
@@ -454,7 +424,7 @@ def parse_games(text: str) -> list[GameRecord]:
     """
     out: list[GameRecord] = []
     previous: dict[str, str] = {}
-    for g, (raw, sections, _tag_order) in enumerate(_split_games(text)):
+    for g, (raw, sections) in enumerate(_split_games(text)):
         values = {k: (previous.get(k, "") if v == "#" else v) for k, v in raw.items()}
         previous = values
         if not values.get("Deal"):
@@ -628,10 +598,10 @@ def _board_byte(rec: GameRecord, index: int) -> int:
     dealer = rec.dealer if rec.dealer is not None else Seat.N
     if rec.board is not None and 1 <= rec.board <= 240:
         b = rec.board
-        if _order.board_dealer(b) == dealer and VUL_TEXT[_order.board_vulnerability(b)] == rec.vulnerable:
+        if _order.board_dealer(b) == dealer and pbn.VUL_TEXT[_order.board_vulnerability(b)] == rec.vulnerable:
             return b - 1
     for v in range(240, 256):
-        if _order.board_dealer(v + 1) == dealer and VUL_TEXT[_order.board_vulnerability(v + 1)] == rec.vulnerable:
+        if _order.board_dealer(v + 1) == dealer and pbn.VUL_TEXT[_order.board_vulnerability(v + 1)] == rec.vulnerable:
             if rec.board is not None:
                 warnings.warn(
                     f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable} "

@@ -7,7 +7,7 @@ ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
 from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, FormatError
+from ddsbind.errors import DatabaseError, DDSError, Error, FormatError
 
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
@@ -76,8 +76,10 @@ __all__ = [
     "DDSError",
     "DDSInfo",
     "DDTable",
+    "DatabaseError",
     "Deal",
     "DealerPar",
+    "Error",
     "FormatError",
     "Par",
     "ScoredCard",

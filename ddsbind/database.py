@@ -62,6 +62,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
+from ddsbind.errors import DatabaseError
 from ddsbind.formats import dealnum, files, zbd, zdd
 from ddsbind.formats.checksums import checksum
 
@@ -97,10 +98,6 @@ _PLAIN_BATCH = 1 << 18  # deals per batch when nothing is solved (zbd)
 _SHARD = 256  # default deals per distributed shard
 _CHECK_CHUNK = 1 << 18  # records per step when re-validating a file
 _PART = re.compile(r"^(\d{12})-(\d{12})\.part$")
-
-
-class DatabaseError(ValueError):
-    """A database operation refused or failed; the message says why in one line."""
 
 
 # -- the one door to the solver -------------------------------------------------------------

@@ -1,4 +1,11 @@
-"""The DDSError tree: one class per DDS return code.
+"""The package's error tree: :class:`Error` at the root, one DDSError class per DDS return code.
+
+Every error ddsbind raises on purpose is a :class:`Error`: :class:`DDSError`
+(a fault DDS has a code for, or would have), :class:`FormatError` (bytes or
+text that are not a record of a format) and :class:`DatabaseError` (a
+database operation refused).  Each also inherits its natural builtin
+(``ValueError``, ``TypeError``, ``RuntimeError``), so ``except ValueError``
+keeps working.  Anything else escaping ddsbind is a bug.
 
 Every DDS status code maps to one subclass of :class:`DDSError`, which also
 inherits the natural builtin: ``ValueError`` for bad input,
@@ -32,7 +39,9 @@ __all__ = [
     "CardCountError",
     "ChunkSizeError",
     "DDSError",
+    "DatabaseError",
     "DuplicateCardsError",
+    "Error",
     "FirstWrongError",
     "FormatError",
     "InvalidArgumentError",
@@ -87,7 +96,11 @@ def _code_of(name: str) -> int:
     return _native().constant(name)
 
 
-class DDSError(Exception):
+class Error(Exception):
+    """The base of every error ddsbind raises on purpose (catch this at a program's boundary)."""
+
+
+class DDSError(Error):
     """A DDS status code other than success.
 
     Attributes
@@ -371,7 +384,7 @@ class InvalidArgumentError(DDSError, ValueError):
     _in_table = False
 
 
-class FormatError(ValueError):
+class FormatError(Error, ValueError):
     """Bytes or text that are not a valid record of a file format.
 
     Attributes ``index`` (record number) and ``offset`` (byte offset), when
@@ -387,6 +400,10 @@ class FormatError(ValueError):
         if offset is not None:
             where.append(f"byte offset {offset}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class DatabaseError(Error, ValueError):
+    """A database operation refused or failed; the message says why in one line."""
 
 
 def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:

@@ -68,6 +68,7 @@ from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _order, pbn, zrj
 from ddsbind.formats._common import atomic_output
+from ddsbind.game import Play, PlayedTrick, trick_winner
 
 if TYPE_CHECKING:
     from ddsbind.formats.registry import Format
@@ -103,76 +104,7 @@ class TruncatedPlayWarning(UserWarning):
 
 
 # --------------------------------------------------------------------------
-# The laws of play
-
-
-@dataclass(frozen=True)
-class PlayedTrick:
-    """One trick of a play: its leader, the cards in play order, and the winner (None if unfinished)."""
-
-    number: int
-    leader: Seat
-    cards: tuple[Card, ...]
-    winner: Seat | None
-
-
-def trick_winner(cards: Sequence[Card], leader: Seat | int, trump: Strain | int) -> Seat:
-    """The seat that wins a complete trick: highest trump, else highest card of the suit led."""
-    led = cards[0].suit
-    best = max(range(len(cards)), key=lambda k: (cards[k].suit == trump, cards[k].suit == led, cards[k].rank))
-    return Seat((int(leader) + best) % 4)
-
-
-def _mark(text: str, what: str) -> int:
-    if text not in _MARKS:
-        raise FormatError(f"{what}: annotation {text!r} is not !, ? or !?")
-    return _MARKS[text]
-
-
-class _Table:
-    """The cards still held and the trick in progress, checking each card as it is played."""
-
-    def __init__(self, deal: Deal, trump: Strain, leader: Seat) -> None:
-        self.hands = [set(deal.hand(s)) for s in Seat]
-        self.trump, self.leader = trump, leader
-        self.current: list[Card] = []
-        self.tricks: list[PlayedTrick] = []
-        self.count = 0
-
-    @property
-    def to_play(self) -> Seat:
-        return Seat((self.leader + len(self.current)) % 4)
-
-    def where(self, seat: Seat | None = None) -> str:
-        seat = self.to_play if seat is None else seat
-        j = (seat - self.leader) % 4
-        return f"play {self.count} (trick {len(self.tricks) + 1}, {_ORDINAL[j]} card, {seat.name})"
-
-    def play(self, card: Card) -> None:
-        seat = self.to_play
-        if self.count >= 52:
-            raise FormatError(f"play {self.count} ({card}): more than 52 cards in the play")
-        if card not in self.hands[seat]:
-            holder = next((Seat(h).name for h in range(4) if card in self.hands[h]), None)
-            why = f"held by {holder}" if holder else "already played"
-            raise FormatError(f"{self.where()}: {card} is not held by {seat.name} ({why})")
-        cur = self.current
-        if cur and card.suit != cur[0].suit and any(x.suit == cur[0].suit for x in self.hands[seat]):
-            raise FormatError(
-                f"{self.where()}: {card} is a revoke: {seat.name} holds {'SHDC'[cur[0].suit]}, the suit led"
-            )
-        self.hands[seat].discard(card)
-        cur.append(card)
-        self.count += 1
-        if len(cur) == 4:
-            win = trick_winner(cur, self.leader, self.trump)
-            self.tricks.append(PlayedTrick(len(self.tricks) + 1, self.leader, tuple(cur), win))
-            self.leader, self.current = win, []
-
-    def all_tricks(self) -> list[PlayedTrick]:
-        if self.current:
-            return [*self.tricks, PlayedTrick(len(self.tricks) + 1, self.leader, tuple(self.current), None)]
-        return list(self.tricks)
+# The laws of play are ddsbind.game's; a fault in a file is a FormatError.
 
 
 def play_tricks(
@@ -181,41 +113,34 @@ def play_tricks(
     leader: Seat | int | str,
     plays: Iterable[Card | str],
 ) -> list[PlayedTrick]:
-    """Play ``plays`` out on a full ``deal`` and return the tricks, checking every card.
+    """Play ``plays`` (play order from the opening lead) out on a full ``deal`` and return the tricks.
 
-    Parameters
-    ----------
-    deal : Deal
-        The deal before the opening lead (13 cards each).
-    trump : Strain or 0..4 or name
-    leader : Seat or 0..3 or name
-        The opening leader.
-    plays : cards
-        In play order from the opening lead.
-
-    Returns
-    -------
-    list of PlayedTrick
-        The last one is unfinished (``winner`` None) if the play stops mid-trick.
-
-    Raises
-    ------
-    FormatError
-        More than 52 cards, a card that is not a card, not held by the seat
-        to play (or already played), or a revoke; the message names the
-        play's 0-based position, its trick, the seat and the card.
+    The rules and checks are :class:`ddsbind.game.Play`'s; a fault raises
+    :class:`~ddsbind.errors.FormatError` naming the play's 0-based position,
+    its trick, the seat and the card.  The last trick is unfinished
+    (``winner`` None) if the play stops mid-trick.
     """
-    table = _Table(deal, Strain.parse(trump), Seat.parse(leader))
     cards = list(plays)
     if len(cards) > 52:
         raise FormatError(f"play 52 ({cards[52]}): {len(cards)} cards in the play, at most 52")
-    for raw in cards:
-        try:
-            c = Card.parse(raw)
-        except (DDSError, ValueError):
-            raise FormatError(f"{table.where()}: {raw!r} is not a card") from None
-        table.play(c)
+    table = Play(deal, trump, leader)
+    try:
+        table.play_all(cards)
+    except DDSError as exc:
+        raise FormatError(_play_fault(exc.index or 0, exc)) from None
     return table.all_tricks()
+
+
+def _play_fault(number: int, exc: DDSError) -> str:
+    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault."""
+    where, _, what = (exc.reason or "").partition(": ")
+    return f"play {number} ({where}): {what}"
+
+
+def _mark(text: str, what: str) -> int:
+    if text not in _MARKS:
+        raise FormatError(f"{what}: annotation {text!r} is not !, ? or !?")
+    return _MARKS[text]
 
 
 # --------------------------------------------------------------------------
@@ -383,7 +308,7 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
     if len(toks) > 52:
         bad = toks[52]
         raise FormatError(f"PBN: {bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g)
-    table = _Table(deal, trump, first)
+    table = Play(deal, trump, first)
     plays: list[Card] = []
     marks: list[int] = []
     stopped = None
@@ -405,8 +330,8 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
                 raise FormatError(f"{where}: {card} comes after the claim (no card at {stopped})", index=g)
             try:
                 table.play(card)
-            except FormatError as exc:
-                raise FormatError(f"PBN: {exc}", index=g) from None
+            except DDSError as exc:
+                raise FormatError(f"PBN: {_play_fault(k + j, exc)}", index=g) from None
             plays.append(card)
             marks.append(_mark(m.group(2), where))
     return plays, marks

@@ -1,0 +1,364 @@
+"""The rules of bridge play, without DDS: vulnerability, tricks, legal cards, playing a sequence out.
+
+This is the one model of play in ddsbind.  The solver's input checks, the
+play analysis, the game-record formats (PBN, ZRJ) and the proof trees all
+play cards through :class:`Play` and ask :func:`trick_winner` who won, so a
+rule lives here and nowhere else.  No DDS import.
+
+Conventions (DDS's): seats 0=N 1=E 2=S 3=W (:class:`~ddsbind.deal.Seat`),
+strains 0=S 1=H 2=D 3=C 4=NT (:class:`~ddsbind.deal.Strain`); vulnerability
+in DDS's encoding 0 none, 1 both, 2 NS, 3 EW (:class:`Vulnerability`).
+
+A position is what DDS's ``deal`` struct holds: the cards still in the hands,
+the trump, the leader of the current trick and the cards already played to
+it (which the hands no longer hold).  Faults raise
+:class:`~ddsbind.errors.PlayFaultError` (DDS code -98) naming the card, and
+the play's 0-based position through ``.at(i, "play")``; a fault in the
+current trick given with the position raises the class DDS returns for it
+(``PlayedCardError``, ``DuplicateCardsError``, ``CardCountError``), or
+``PlayFaultError`` for a revoke.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import (
+    CardCountError,
+    DDSError,
+    DuplicateCardsError,
+    InvalidArgumentError,
+    PlayedCardError,
+    PlayFaultError,
+)
+
+__all__ = [
+    "Play",
+    "PlayedTrick",
+    "Vulnerability",
+    "parse_cards",
+    "play_out",
+    "trick_winner",
+]
+
+_ORDINAL = ("1st", "2nd", "3rd", "4th")
+
+
+class Vulnerability(IntEnum):
+    """Who is vulnerable, numbered as DDS numbers it: NONE=0, BOTH=1, NS=2, EW=3.
+
+    The one spelling of vulnerability in ddsbind: PBN writes it ``None``,
+    ``All``, ``NS``, ``EW`` (:attr:`pbn`); :meth:`parse` reads those, PBN's
+    ``Love``/``-``/``Both`` and the CLI's lower-case names.
+    """
+
+    NONE = 0
+    BOTH = 1
+    NS = 2
+    EW = 3
+
+    @classmethod
+    def parse(cls, value: Vulnerability | int | str) -> Vulnerability:
+        """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
+        if isinstance(value, str):
+            key = value.strip().lower()
+            if key in _VUL_NAMES:
+                return cls(_VUL_NAMES[key])
+            raise InvalidArgumentError(f"vulnerability {value!r} is not None, NS, EW or All (Both)", field="vulnerable")
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise InvalidArgumentError(
+                f"vulnerability {value!r} is not 0..3 (0 none, 1 both, 2 NS, 3 EW) or a name", field="vulnerable"
+            )
+        try:
+            return cls(operator.index(value))
+        except ValueError:
+            raise InvalidArgumentError(
+                f"vulnerability {value!r} is not 0..3 (0 none, 1 both, 2 NS, 3 EW)", field="vulnerable"
+            ) from None
+
+    @property
+    def pbn(self) -> str:
+        """PBN's spelling: ``"None"``, ``"All"``, ``"NS"`` or ``"EW"``."""
+        return ("None", "All", "NS", "EW")[self]
+
+    def is_vulnerable(self, seat: Seat | int | str) -> bool:
+        """True when ``seat``'s side is vulnerable."""
+        side = Seat.parse(seat) % 2  # 0 = NS, 1 = EW
+        return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
+
+
+_VUL_NAMES = {"none": 0, "love": 0, "-": 0, "both": 1, "all": 1, "ns": 2, "ew": 3}
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """One trick: its number (1..13), leader, cards in play order, and winner (None while unfinished)."""
+
+    number: int
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat | None
+
+
+def trick_winner(cards: Sequence[Card], leader: Seat | int, trump: Strain | int) -> Seat:
+    """The seat that wins a complete trick: the highest trump, else the highest card of the suit led.
+
+    ``cards`` are in play order from ``leader``; ``trump`` 4 (NT) has no trumps.
+    """
+    led = cards[0].suit
+    best = max(range(len(cards)), key=lambda k: (cards[k].suit == trump, cards[k].suit == led, cards[k].rank))
+    return Seat((int(leader) + best) % 4)
+
+
+_CARD_TOKEN = re.compile(r"[SHDC](?:10|[2-9TJQKA])", re.IGNORECASE)
+
+
+def parse_cards(cards: str | Iterable[Card | str]) -> list[Card]:
+    """Cards from a list (``Card`` or ``"SA"``, ``"H10"``) or a string.
+
+    A string may run the cards together (``"C4CACJ"``, as DDS's reference
+    files do) or separate them by commas or white space (``"SA, S2"``);
+    ``10`` and ``T`` are both tens.  A token that is not a card raises
+    ``PlayFaultError`` naming it and its 0-based position (``.at(i, "play")``).
+    """
+    if isinstance(cards, str):
+        tokens: list[str] = []
+        for part in re.split(r"[\s,]+", cards.strip()):
+            pos = 0
+            while pos < len(part):
+                m = _CARD_TOKEN.match(part, pos)
+                if m is None:
+                    raise PlayFaultError(f"{part[pos:]!r} does not start with a card").at(len(tokens), "play")
+                tokens.append(m.group(0))
+                pos = m.end()
+        items: Iterable[Card | str] = tokens
+    else:
+        items = cards
+    out = []
+    for i, c in enumerate(items):
+        if not isinstance(c, Card | str):
+            raise PlayFaultError(f"{c!r} is not a card").at(i, "play")
+        try:
+            out.append(Card.parse(c))
+        except DDSError:
+            raise PlayFaultError(f"{c!r} is not a card").at(i, "play") from None
+    return out
+
+
+class Play:
+    """A position being played out, every card checked as it is played.
+
+    Parameters
+    ----------
+    deal : Deal
+        The cards still held.  Cards already on the current trick are not in
+        it (those hands hold one card fewer), as in DDS's ``deal`` struct.
+    trump : Strain, 0..4 or name
+    leader : Seat, 0..3 or name
+        The hand that led the current trick (or leads the next one).
+    current_trick : cards
+        Up to 3 cards already played to the current trick, in play order from
+        ``leader``.  Checked: not held by anyone, not repeated, no revoke
+        (judged from the cards the player still holds), and the hands that
+        played hold one card fewer than the others.
+
+    Attributes
+    ----------
+    trump : Strain
+    leader : Seat
+        The leader of the trick in progress.
+    current : list of Card
+        The cards of the trick in progress, in play order.
+    tricks : list of PlayedTrick
+        Tricks completed since the start (a current trick given at the start
+        counts towards the first).
+    count : int
+        Cards played through :meth:`play` since the start.
+    """
+
+    def __init__(
+        self,
+        deal: Deal,
+        trump: Strain | int | str,
+        leader: Seat | int | str,
+        current_trick: Iterable[Card | str] = (),
+    ) -> None:
+        self.trump = Strain.parse(trump)
+        self.leader = Seat.parse(leader, "first")
+        self._masks = [[int(m) for m in row] for row in deal.remain_cards.tolist()]
+        trick = parse_cards(current_trick) if isinstance(current_trick, str) else [Card.parse(c) for c in current_trick]
+        check_current_trick(deal, self.leader, trick)
+        self.current: list[Card] = list(trick)
+        self.tricks: list[PlayedTrick] = []
+        self.count = 0
+
+    # -- queries -----------------------------------------------------------
+
+    @property
+    def to_play(self) -> Seat:
+        """The seat whose turn it is."""
+        return self.leader.next(len(self.current))
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still held by the four hands."""
+        return sum(m.bit_count() for row in self._masks for m in row)
+
+    @property
+    def finished(self) -> bool:
+        """True when every card has been played."""
+        return self.cards_left == 0
+
+    @property
+    def trick_number(self) -> int:
+        """The number (1..13) of the trick in progress (or of the next one), counted as in a full deal.
+
+        The hands that have not played to it hold ``14 - number`` cards, so an
+        ending of 3 cards a hand is at trick 11.
+        """
+        return 14 - max(sum(m.bit_count() for m in row) for row in self._masks)
+
+    def holds(self, seat: Seat | int, card: Card) -> bool:
+        """True when ``seat`` still holds ``card``."""
+        return bool(self._masks[seat][card.suit] >> card.rank & 1)
+
+    def holder(self, card: Card) -> Seat | None:
+        """The seat still holding ``card``, or None (played, or never in the deal)."""
+        return next((Seat(h) for h in range(4) if self._masks[h][card.suit] >> card.rank & 1), None)
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to play may play: the suit led if it has one, else any; ace first, spades first."""
+        hand = self._masks[self.to_play]
+        suits = range(4)
+        if self.current and hand[self.current[0].suit]:
+            suits = range(self.current[0].suit, self.current[0].suit + 1)
+        return [Card(s, r) for s in suits for r in range(14, 1, -1) if hand[s] >> r & 1]
+
+    def deal(self) -> Deal:
+        """The cards still held, as a :class:`Deal` (the current trick's cards are not in it)."""
+        return Deal(self._masks)
+
+    def where(self) -> str:
+        """Where the next card goes, for messages: ``"trick 3, 2nd card, E"``."""
+        return f"trick {self.trick_number}, {_ORDINAL[len(self.current)]} card, {self.to_play.name}"
+
+    # -- playing -----------------------------------------------------------
+
+    def play(self, card: Card | str) -> PlayedTrick | None:
+        """Play ``card`` for the seat to play; returns the trick when this card completes it.
+
+        Raises ``PlayFaultError`` (with ``card`` set) when the card is not a
+        card, is not held by the seat to play (naming who holds it, or that
+        it was played), or is a revoke.  Nothing changes on a fault.
+        """
+        try:
+            c = Card.parse(card)
+        except DDSError:
+            raise PlayFaultError(f"{self.where()}: {card!r} is not a card") from None
+        seat = self.to_play
+        if not self.holds(seat, c):
+            holder = self.holder(c)
+            why = f"held by {holder.name}" if holder is not None else "already played"
+            if self.cards_left == 0:
+                why = "every card has been played"
+            raise PlayFaultError(f"{self.where()}: {c} is not held by {seat.name} ({why})", card=str(c))
+        cur = self.current
+        if cur and c.suit != cur[0].suit and self._masks[seat][cur[0].suit]:
+            raise PlayFaultError(
+                f"{self.where()}: {c} is a revoke: {seat.name} holds {'SHDC'[cur[0].suit]}, the suit led",
+                card=str(c),
+            )
+        number = self.trick_number
+        self._masks[seat][c.suit] &= ~(1 << c.rank)
+        cur.append(c)
+        self.count += 1
+        if len(cur) < 4:
+            return None
+        win = trick_winner(cur, self.leader, self.trump)
+        done = PlayedTrick(number, self.leader, tuple(cur), win)
+        self.tricks.append(done)
+        self.leader, self.current = win, []
+        return done
+
+    def play_all(self, cards: str | Iterable[Card | str]) -> list[PlayedTrick]:
+        """Play a sequence; a fault is raised with its 0-based position in ``cards`` (``.at(i, "play")``).
+
+        Returns the tricks completed by these cards.
+        """
+        done = []
+        for i, c in enumerate(parse_cards(cards) if isinstance(cards, str) else cards):
+            try:
+                t = self.play(c)
+            except DDSError as exc:
+                raise exc.at(i, "play") from None
+            if t is not None:
+                done.append(t)
+        return done
+
+    def all_tricks(self) -> list[PlayedTrick]:
+        """The completed tricks, then the trick in progress (``winner`` None) if it has cards."""
+        if self.current:
+            return [*self.tricks, PlayedTrick(self.trick_number, self.leader, tuple(self.current), None)]
+        return list(self.tricks)
+
+
+def check_current_trick(deal: Deal, leader: Seat, trick: Sequence[Card]) -> None:
+    """Check the cards already on the current trick against the cards still held.
+
+    ``deal`` holds the cards still in the hands (not the trick's), ``trick`` is
+    in play order from ``leader``.  Raises the class DDS returns for each fault:
+    ``CardCountError`` (more than 3 cards, or hand lengths that do not fit),
+    ``PlayedCardError`` (a trick card still held), ``DuplicateCardsError`` (a
+    card twice on the trick), ``PlayFaultError`` (a revoke).
+    """
+    if len(trick) > 3:
+        raise CardCountError(f"the current trick holds at most 3 cards, got {len(trick)}", field="currentTrick")
+    masks = deal.remain_cards
+    for c in trick:
+        holder = deal.holder(c)
+        if holder is not None:
+            raise PlayedCardError(f"{c} is on the current trick and still held by {holder.name}", card=str(c))
+    if len(set(trick)) != len(trick):
+        raise DuplicateCardsError("the same card is played twice to the current trick", field="currentTrick")
+    for k in range(1, len(trick)):
+        player = leader.next(k)
+        led = trick[0].suit
+        if trick[k].suit != led and masks[player, led]:
+            raise PlayFaultError(
+                f"current trick: {player.name} plays {trick[k]} but holds {'SHDC'[led]} (revoke)", card=str(trick[k])
+            )
+    lengths = deal.hand_lengths
+    expected = [max(lengths)] * 4
+    for k in range(len(trick)):
+        expected[leader.next(k)] -= 1
+    if list(lengths) != expected:
+        raise CardCountError(
+            "hands hold N={} E={} S={} W={} cards; with {} card(s) on the trick led by {} ".format(
+                *lengths, len(trick), leader.name
+            )
+            + "the hands that played must hold one card fewer than the others",
+            field="remainCards",
+        )
+
+
+def play_out(
+    deal: Deal,
+    trump: Strain | int | str,
+    leader: Seat | int | str,
+    cards: str | Iterable[Card | str],
+    current_trick: Iterable[Card | str] = (),
+) -> list[PlayedTrick]:
+    """Play ``cards`` out from a position and return every trick, the last unfinished if the play stops mid-trick.
+
+    The checks and the numbering of faults are :class:`Play`'s.
+    """
+    p = Play(deal, trump, leader, current_trick)
+    p.play_all(cards)
+    return p.all_tricks()

@@ -17,7 +17,9 @@ from collections.abc import Sequence
 
 from ddsbind.errors import DuplicateCardsError, SuitOrRankError
 
-HANDS = "NESW"
+#: The one spelling of seats, suits and ranks (re-exported by :mod:`ddsbind.deal`):
+#: seats in DDS's order N E S W, suits S H D C, ranks two to ace.
+SEAT_LETTERS = "NESW"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 #: Bits 2..14: the ranks two to ace.
@@ -40,7 +42,7 @@ def stray_bits(masks: Masks) -> SuitOrRankError | None:
                 if c & ~FULL_SUIT:
                     field = f"remainCards[{h}][{s}]"
                     return SuitOrRankError(
-                        f"{field} = {c:#x} (hand {HANDS[h]}, suit {SUITS[s]}) has bits outside ranks 2..14",
+                        f"{field} = {c:#x} (hand {SEAT_LETTERS[h]}, suit {SUITS[s]}) has bits outside ranks 2..14",
                         field=field,
                     )
     return None
@@ -57,7 +59,9 @@ def duplicate(masks: Masks) -> DuplicateCardsError | None:
                     both = masks[h][s] & masks[other][s]
                     if both:
                         card = card_name(s, both.bit_length() - 1)
-                        return DuplicateCardsError(f"{card} is held by both {HANDS[other]} and {HANDS[h]}", card=card)
+                        return DuplicateCardsError(
+                            f"{card} is held by both {SEAT_LETTERS[other]} and {SEAT_LETTERS[h]}", card=card
+                        )
     return None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ddsbind import _holdings
-from ddsbind._holdings import HANDS, SUITS, card_name
+from ddsbind._holdings import SEAT_LETTERS, SUITS, card_name
 from ddsbind.errors import (
     CardCountError,
     DuplicateCardsError,
@@ -115,7 +115,7 @@ def board(
     if len(set(per_hand)) != 1:
         raise CardCountError(
             "hands hold N={} E={} S={} W={} cards".format(*counts)
-            + (f" with {played} card(s) on the current trick led by {HANDS[first]}" if played else "")
+            + (f" with {played} card(s) on the current trick led by {SEAT_LETTERS[first]}" if played else "")
             + "; each hand must hold the same number once the current trick is counted",
             field="remainCards",
         )
@@ -130,7 +130,7 @@ def board(
         for h in range(4):
             if masks[h][s] >> r & 1:
                 card = card_name(s, r)
-                raise PlayedCardError(f"{card} is on the current trick and still held by {HANDS[h]}", card=card)
+                raise PlayedCardError(f"{card} is on the current trick and still held by {SEAT_LETTERS[h]}", card=card)
     dup = _holdings.duplicate(masks)
     if dup is not None:
         raise dup
@@ -144,7 +144,7 @@ def board(
         if s != led and masks[player][led]:
             card = card_name(s, trick_rank[k])
             raise PlayFaultError(
-                f"current trick: {HANDS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
+                f"current trick: {SEAT_LETTERS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
             )
 
 
@@ -220,13 +220,15 @@ def play_trace(
         player = (leader + len(trick)) % 4
         card = card_name(s, r)
         if not hands[player][s] >> r & 1:
-            raise PlayFaultError(f"{card} is not held by {HANDS[player]}, who is to play", card=card).at(i, "play")
+            raise PlayFaultError(f"{card} is not held by {SEAT_LETTERS[player]}, who is to play", card=card).at(
+                i, "play"
+            )
         if trick:
             led = trick[0][0]
             if s != led and hands[player][led]:
-                raise PlayFaultError(f"{HANDS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card).at(
-                    i, "play"
-                )
+                raise PlayFaultError(
+                    f"{SEAT_LETTERS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
+                ).at(i, "play")
         hands[player][s] &= ~(1 << r)
         trick.append((s, r, player))
         if len(trick) == 4:

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings
-from ddsbind._holdings import RANKS, SUITS
+from ddsbind._holdings import RANKS, SEAT_LETTERS, SUITS
 from ddsbind.errors import (
     ArgumentError,
     CardCountError,
@@ -45,6 +45,8 @@ from ddsbind.errors import (
 
 __all__ = [
     "RANKS",
+    "SEAT_LETTERS",
+    "STRAIN_LETTERS",
     "SUITS",
     "Card",
     "Deal",
@@ -56,6 +58,8 @@ __all__ = [
     "pbn_to_masks",
 ]
 
+#: DDS's strain order, one letter each (N for notrump): ``STRAIN_LETTERS[Strain.NT] == "N"``.
+STRAIN_LETTERS = SUITS + "N"
 _RANK_OF_CHAR = {c: i + 2 for i, c in enumerate(RANKS)}
 _FULL_SUIT = _holdings.FULL_SUIT
 #: Rank bit of each of the 13 card positions inside a suit (A first).

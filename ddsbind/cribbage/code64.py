@@ -332,6 +332,44 @@ class Session:
         object.__setattr__(self, "players", _tuple(self.players))
         object.__setattr__(self, "deals", _tuple(self.deals))
 
+    def to_text(self) -> str:
+        """The session as a person reads it: the header, then each deal's hands, crib, pegging and scores.
+
+        Players without a name are called ``player 0`` and ``player 1``.
+        :func:`to_json` is the machine-readable form.
+        """
+        names = [name or f"player {p}" for p, name in enumerate(self.players)]
+        lines = [
+            f"Origin:   {self.origin}",
+            f"Program:  {self.program}",
+            f"Players:  0 = {names[0]}, 1 = {names[1]}",
+            f"Played:   {self.played:%Y-%m-%d %H:%M:%S}",
+            f"Comments: {self.comments}",
+            f"Games: {self.games}   Deals: {len(self.deals)}",
+        ]
+        width = max(len(n) for n in names)
+        game = 1
+        for k, deal in enumerate(self.deals):
+            dealer = names[deal.dealer]
+            lines += ["", f"Deal {k + 1} (game {game}), dealer {dealer}"]
+            for p in (0, 1):
+                hand = " ".join(str(c) for c in deal.hands[p])
+                discards = " ".join(str(c) for c in deal.discards[p])
+                lines.append(f"  {names[p]:<{width}}  keeps {hand}   discards {discards}")
+            lines.append(f"  Crib ({dealer}): {' '.join(str(c) for c in deal.crib)}   Starter: {deal.starter}")
+            lines.append("  Pegging:")
+            for j, (play, count, reset) in enumerate(deal.running_counts()):
+                if reset:
+                    lines.append("     -- count restarts --")
+                lines.append(f"    {j + 1}. {names[play.player]:<{width}}  {play.card!s:<3} count {count:>2}")
+            if len(deal.pegging) < 8:
+                lines.append(f"     -- no further plays: the game ended after {len(deal.pegging)} --")
+            lines.append(f"  Scores: {names[0]} {deal.scores[0]}, {names[1]} {deal.scores[1]}")
+            if deal.last_of_game:
+                lines.append(f"  == end of game {game} ==")
+                game += 1
+        return "\n".join(line.rstrip() for line in lines)
+
 
 # --------------------------------------------------------------------------
 # Validation

@@ -1,0 +1,42 @@
+"""The ``ddsbind`` console command (click): parse, call, print; nothing else.
+
+One module per group of commands: :mod:`~ddsbind.cli.solving` (table,
+solve, info, demo), :mod:`~ddsbind.cli.databases` (generate, verify,
+stats), :mod:`~ddsbind.cli.files` (convert, checksum),
+:mod:`~ddsbind.cli.played` (analyse, line), :mod:`~ddsbind.cli.cribbage`.
+What a result looks like as text or JSON belongs to the result's own class;
+the error boundary and progress bars are :mod:`~ddsbind.cli._common`'s.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ddsbind.cli import databases, files, played, solving
+from ddsbind.cli._common import Group
+from ddsbind.cli.cribbage import cribbage
+
+__all__ = ["main"]
+
+
+@click.group(cls=Group)
+@click.version_option(package_name="ddsbind")
+def main() -> None:
+    """Double-dummy bridge analysis with DDS, and Pavlicek's deal formats."""
+
+
+for _command in (
+    solving.table,
+    solving.solve,
+    solving.info,
+    solving.demo,
+    databases.generate,
+    databases.verify,
+    databases.stats,
+    files.convert,
+    files.checksum,
+    played.analyse,
+    played.line,
+    cribbage,
+):
+    main.add_command(_command)

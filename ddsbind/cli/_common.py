@@ -1,0 +1,83 @@
+"""What every command group shares: the error boundary, progress bars, warnings, option types.
+
+Results go to stdout; progress, warnings and errors to stderr.  An error the
+package raises on purpose (:class:`ddsbind.Error`) or a file error
+(``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1; a
+warning is one line, ``ddsbind: warning: ...``, from every command alike.
+Anything else is a bug and shows its traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import TextIO
+
+import click
+
+from ddsbind._typing import Progress
+from ddsbind.errors import Error
+
+SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
+STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
+VUL = click.Choice(["none", "both", "ns", "ew"], case_sensitive=False)
+
+
+def fail(message: str) -> None:
+    """Print ``ddsbind: error: message`` on stderr and exit 1."""
+    click.echo(f"ddsbind: error: {message}", err=True)
+    sys.exit(1)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    click.echo(f"ddsbind: warning: {message}", err=True)
+
+
+class Group(click.Group):
+    """A click group that is the program's boundary: library errors become one line and exit 1.
+
+    ``ddsbind.Error`` and ``OSError`` are reported; every other exception is a
+    bug and propagates with its traceback.  Warnings, from any thread, print
+    as ``ddsbind: warning: ...`` while a command runs.
+    """
+
+    def invoke(self, ctx: click.Context) -> object:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = _show_warning
+            try:
+                return super().invoke(ctx)
+            except (Error, OSError) as exc:
+                fail(str(exc))
+        return None  # pragma: no cover - fail() exits
+
+
+@contextlib.contextmanager
+def about(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Name ``path`` in any library error raised inside (``"games.pbn: record 3: ..."``), once."""
+    try:
+        yield
+    except Error as exc:
+        name = os.fspath(path)
+        if name not in str(exc):
+            fail(f"{name}: {exc}")
+        raise
+
+
+@contextlib.contextmanager
+def progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Progress]:
+    """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None, leave=False) as bar:
+        yield bar.update

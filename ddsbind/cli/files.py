@@ -1,0 +1,92 @@
+"""Commands on files of deals: ``convert`` between formats and Pavlicek's ``checksum``."""
+
+from __future__ import annotations
+
+import contextlib
+
+import click
+
+from ddsbind.cli._common import about, fail, progress
+from ddsbind.deal import SEAT_LETTERS
+
+
+class _FormatChoice(click.Choice):
+    """The names in the table of formats, looked up when first needed (importing the CLI stays light)."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ddsbind.formats import registry
+
+        return tuple(f.name for f in registry.formats())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets its choices once at construction; the table is the only source here."""
+
+
+@click.command()
+@click.argument("src", type=click.Path(exists=True, dir_okay=False))
+@click.argument("dst", type=click.Path(dir_okay=False))
+@click.option("--from", "src_format", type=_FormatChoice(), help="Input format (default: from the extension).")
+@click.option("--to", "dst_format", type=_FormatChoice(), help="Output format (default: from the extension).")
+@click.option(
+    "--hand",
+    type=click.Choice(list(SEAT_LETTERS), case_sensitive=False),
+    default="N",
+    show_default=True,
+    help="Hand whose makes a hand-makes output stores.",
+)
+@click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads for --solve.")
+def convert(
+    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str, solve: bool, threads: int | None
+) -> None:
+    """Convert deals (and their results) from SRC to DST ('-' for stdout).
+
+    Formats: zbd, zrd, zdd, hand-makes, zrj, zbs, pbn, dds, gib (guessed
+    from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input lacks is
+    written as unknown (15) where the target allows it, else refused; with
+    --solve it is solved instead.  DST appears only when the whole
+    conversion succeeded.  Played deals: PBN game records <-> zrj keep
+    auction and play; a play too long for a ZRJ record is cut short with a
+    warning.
+    """
+    from ddsbind.formats.convert import convert as run
+
+    fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
+    filler = None
+    with contextlib.ExitStack() as stack:
+        if solve:
+            from ddsbind.database import TableFiller
+
+            filler = TableFiller(threads=threads, progress=stack.enter_context(progress("solving", unit="deal")))
+        tick = stack.enter_context(progress("converting"))
+        n = run(
+            src,
+            dst,
+            src_format=fmts[0],
+            dst_format=fmts[1],
+            hand=SEAT_LETTERS.index(hand.upper()),
+            progress=tick,
+            fill=filler,
+        )
+    click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
+    if filler is not None:
+        click.echo(f"{filler.solved} deals solved, {filler.reused} records reused a solved deal", err=dst == "-")
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--verify", "published", metavar="HEX", help="Exit 1 unless the checksum equals HEX.")
+def checksum(file: str, published: str | None) -> None:
+    """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex)."""
+    from ddsbind.formats import checksums
+
+    with about(file):
+        value = checksums.checksum(file)
+    click.echo(checksums.format_checksum(value))
+    if published is not None and not checksums.matches(value, published):
+        fail(f"checksum {checksums.format_checksum(value)} does not match {published}")

@@ -1,0 +1,121 @@
+"""The console command's boundary: one line per fault, the same for every command; bugs still show.
+
+Each command runs in a subprocess (``python -m ddsbind``), as a user runs it:
+the exit status, the one ``ddsbind: error:`` line and the absence of a
+traceback are what a script around ddsbind relies on.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from ddsbind.cli import main
+
+FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
+
+
+def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ddsbind", *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("ddsbind: error:")]
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+# The same faults through every command that takes a position: each names what is wrong.
+_FAULTS = {
+    "card not held on the trick": (["--trump", "S", "--leader", "W", "--trick", "SA"], r"SA"),
+    "five trick cards": (["--trump", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ,ST"], r"at most 3"),
+    "four trick cards": (["--trump", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ"], r"at most 3"),
+    "the same card four times": (["--trump", "H", "--leader", "W", "--trick", "SA,SA,SA"], r"SA"),
+    "not a card": (["--trump", "S", "--leader", "W", "--trick", "SZ"], r"SZ"),
+}
+
+
+@pytest.mark.parametrize("command", ["solve", "line"])
+@pytest.mark.parametrize("fault", sorted(_FAULTS))
+def test_position_faults_are_one_line_from_every_command(command, fault):
+    """`solve` and `line` refuse the same bad current trick the same way (before: `line` printed 14 tricks)."""
+    args, pattern = _FAULTS[fault]
+    line = _one_error_line(_cli(command, FULL, *args))
+    assert re.search(pattern, line), line
+
+
+def test_bad_deal_is_one_line_from_table_solve_and_line():
+    bad = "N:AKQ... QJ... T9... 87.."
+    for command, extra in [("table", []), ("solve", ["--trump", "S", "--leader", "N"]),
+                           ("line", ["--trump", "S", "--leader", "N"])]:  # fmt: skip
+        line = _one_error_line(_cli(command, bad, *extra))
+        assert "4 suits" in line, (command, line)
+
+
+def test_trick_given_with_spaces_commas_or_ten_as_10():
+    """`--trick` takes 'HA,H2', 'HA H2' and 'H10': one card parser everywhere."""
+    deal = "N:T... J... Q9... 87..."  # N led SA, E played SK: S to play
+    outs = set()
+    for trick in ["SA,SK", "SA SK", "sa , sk"]:
+        r = CliRunner().invoke(main, ["solve", deal, "--trump", "NT", "--leader", "N", "--trick", trick])
+        assert r.exit_code == 0, r.output
+        outs.add(r.output)
+    assert len(outs) == 1
+    r = CliRunner().invoke(main, ["solve", "N:... J... Q... 8...", "--trump", "NT", "--leader", "N", "--trick", "S10"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1].split()[:2] == ["SJ", "0"], r.output
+
+
+def test_demo_refuses_bad_counts_naming_the_option():
+    for args, option in [(["--deals", "-1"], "--deals"), (["--deals", "0"], "--deals"), (["--seed", "-5"], "--seed")]:
+        r = CliRunner().invoke(main, ["demo", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert option in r.output, r.output
+
+
+def test_info_is_dds_and_stats_is_the_database():
+    """`info` describes DDS and takes no file; database statistics are `stats`."""
+    r = CliRunner().invoke(main, ["info", "x.zrd"])
+    assert r.exit_code == 2
+    r = CliRunner().invoke(main, ["stats", "--help"])
+    assert r.exit_code == 0 and "statistics" in r.output
+
+
+def test_warnings_print_one_way():
+    """A library warning prints as one `ddsbind: warning:` line, never Python's raw warning with its source line."""
+    import warnings
+
+    @main.command("warn-test", hidden=True)
+    def _warn() -> None:
+        warnings.warn("this is a test warning", UserWarning, stacklevel=1)
+
+    try:
+        r = CliRunner().invoke(main, ["warn-test"])
+    finally:
+        main.commands.pop("warn-test", None)
+    assert r.exit_code == 0
+    assert "ddsbind: warning: this is a test warning" in r.output
+    assert "UserWarning" not in r.output and "warnings.warn" not in r.output
+
+
+def test_a_bug_is_not_hidden_as_a_one_line_error():
+    """Only ddsbind.Error and OSError become one line: an unexpected ValueError keeps its traceback."""
+
+    @main.command("bug-test", hidden=True)
+    def _bug() -> None:
+        raise ValueError("an internal bug")
+
+    try:
+        r = CliRunner().invoke(main, ["bug-test"])
+    finally:
+        main.commands.pop("bug-test", None)
+    assert isinstance(r.exception, ValueError)
+    assert "ddsbind: error:" not in r.output

@@ -9,7 +9,8 @@ from click.testing import CliRunner
 import ddsbind
 from ddsbind.cli import main
 from ddsbind.deal import Card, Seat, Strain
-from ddsbind.formats.pbngame import GameRecord, format_games, read_games
+from ddsbind.formats.games import read_games
+from ddsbind.formats.pbngame import GameRecord, format_games
 
 
 def run(*args):

@@ -48,7 +48,7 @@ def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: s
 
 def check_on_error(on_error: str) -> None:
     if on_error not in _ON_ERROR:
-        raise ValueError(f"on_error must be one of {_ON_ERROR}, got {on_error!r}")
+        raise FormatError(f"on_error must be one of {_ON_ERROR}, got {on_error!r}")
 
 
 def first_bad(bad: NDArray[np.bool_], size: int, base: int, what: str, why: str) -> FormatError:
@@ -79,6 +79,17 @@ def null_records(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
         return np.zeros(0, dtype=bool)
     first = np.ascontiguousarray(recs[:, :4]).view("<u4")[:, 0]
     return first == 0
+
+
+def end_of_list(recs: NDArray[np.uint8]) -> int:
+    """How many of ``recs`` ``(N, size)`` come before the null record (all N when there is none).
+
+    The one place that decides where a list of Pavlicek records ends: every
+    reader (whole-file decoders, chunked file readers, record counts) stops
+    there.
+    """
+    nulls = null_records(recs)
+    return int(np.argmax(nulls)) if nulls.any() else int(recs.shape[0])
 
 
 # --------------------------------------------------------------------------
@@ -147,10 +158,10 @@ def _owners(deals: ArrayLike, full: bool, base: int) -> tuple[NDArray[np.int8], 
 
         d = masks_to_owners(d)
     if d.shape[-1:] != (52,):
-        raise ValueError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
+        raise FormatError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
     d = d.reshape(-1, 52)
     if d.size and (d.min() < -1 or d.max() > 3):
-        raise ValueError("every owner must be a DDS seat 0..3 or -1 (absent)")
+        raise FormatError("every owner must be a DDS seat 0..3 or -1 (absent)")
     d = np.ascontiguousarray(d, dtype=np.int8)
     if not full:
         return d, None
@@ -204,6 +215,18 @@ def add_note(exc: BaseException, note: str) -> None:
         exc.strerror = f"{exc.strerror}; {note}"
     elif exc.args and isinstance(exc.args[0], str):
         exc.args = (f"{exc.args[0]}; {note}", *exc.args[1:])
+
+
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Put ``path`` in front of the message of a ``FormatError`` raised inside (its ``index``/``offset`` kept)."""
+    try:
+        yield
+    except FormatError as exc:
+        name = os.fspath(path)
+        if exc.args and isinstance(exc.args[0], str) and not exc.args[0].startswith(name):
+            exc.args = (f"{name}: {exc.args[0]}", *exc.args[1:])
+        raise
 
 
 @contextlib.contextmanager

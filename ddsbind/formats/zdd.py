@@ -89,7 +89,11 @@ def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
     return bad_tables(recs), WHY
 
 
-def _as_tables(tables: ArrayLike) -> NDArray[np.uint8]:
+def as_tables(tables: ArrayLike) -> NDArray[np.uint8]:
+    """DDS tables ``(N, 5, 4)`` uint8 from any array of that shape, values checked (0..13 or 15).
+
+    Public in the package: every encoder of tables (ZDD, ZRD) checks them here.
+    """
     t = np.asarray(tables)
     if t.shape[-2:] != (5, 4):
         raise FormatError(f"tables must be (N, 5, 4) in DDS order, got shape {t.shape}")
@@ -131,4 +135,4 @@ def decode_zdd(data: ArrayLike | bytes, *, on_error: OnError = "raise", base: in
 
 def encode_zdd(tables: ArrayLike, out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """Encode DDS tables ``(N, 5, 4)`` (0..13, 15 = unknown) as ``(N, 10)`` ZDD bytes."""
-    return nibbles_from_tables(_as_tables(tables), out=out)
+    return nibbles_from_tables(as_tables(tables), out=out)

@@ -121,7 +121,7 @@ def encode_zrd(
     if tables is None:
         out[:, 13:] = 0xFF
     else:
-        t = zdd._as_tables(tables)
+        t = zdd.as_tables(tables)
         if t.shape[0] != n:
             raise FormatError(f"{n} deals but {t.shape[0]} tables")
         zdd.nibbles_from_tables(t, out=out[:, 13:])

@@ -148,19 +148,33 @@ def count_records(
     byte offset.  ``check=False`` only looks for the terminator.
     """
     fmt, size = _format(path, format)
+    count = 0
+    with naming(path):
+        for start, part in _list_chunks(path, fmt, size, chunk, tail=check):
+            if check:
+                fmt.validate(part, start, "raise")
+            count = start + part.shape[0]
+    return count
+
+
+def _list_chunks(
+    path: str | os.PathLike[str], fmt: Format, size: int, chunk: int, *, tail: bool
+) -> Iterator[tuple[int, NDArray[np.uint8]]]:
+    """The records of a file before its null record, ``chunk`` at a time: (file index of the first, records).
+
+    With ``tail``, a partial record at the end of a file without a null
+    record raises ``FormatError`` once every whole record has been given.
+    """
     recs = open_records(path, fmt.name)
     n = recs.shape[0]
-    with naming(path):
-        for start in range(0, n, chunk):
-            part = recs[start : start + chunk]
-            end = end_of_list(part)
-            if check:
-                fmt.validate(np.asarray(part[:end]), start, "raise")
-            if end < part.shape[0]:
-                return start + end
-        if check:
-            _check_tail(path, n, size)
-    return n
+    for start in range(0, n, chunk):
+        part = recs[start : start + chunk]
+        end = end_of_list(part)
+        yield start, np.asarray(part[:end])
+        if end < part.shape[0]:
+            return
+    if tail:
+        _check_tail(path, n, size)
 
 
 def _check_tail(path: str | os.PathLike[str], n: int, size: int) -> None:
@@ -216,14 +230,8 @@ def iter_chunks(
     if chunk < 1:
         raise FormatError("chunk must be at least 1 record")
     fmt, size = _format(path, format)
-    recs = open_records(path, fmt.name)
-    n = recs.shape[0]
     with naming(path):
-        for start in range(0, n, chunk):
-            part = recs[start : start + chunk]
-            end = end_of_list(part)
-            stop = end < part.shape[0]
-            part = np.asarray(part[:end])
+        for start, part in _list_chunks(path, fmt, size, chunk, tail=on_error == "raise"):
             bad, keep = fmt.validate(part, start, on_error)
             idx = np.arange(start, start + part.shape[0], dtype=np.int64)
             if keep is not None:
@@ -231,10 +239,6 @@ def iter_chunks(
             yield _decode(fmt, start, idx, part, bad, masks)
             if progress is not None:
                 progress(int(idx.shape[0]))
-            if stop:
-                return
-        if on_error == "raise":
-            _check_tail(path, n, size)
 
 
 def read_records(

@@ -76,11 +76,8 @@ _OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Resu
 _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
 
 
-def play_fault(number: int, exc: DDSError) -> str:
-    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault.
-
-    Public in the package: the ZRJ form of a game record words its faults so too.
-    """
+def _play_fault(number: int, exc: DDSError) -> str:
+    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault."""
     where, _, what = (exc.reason or "").partition(": ")
     return f"play {number} ({where}): {what}"
 
@@ -189,7 +186,7 @@ class GameRecord:
         try:
             return play_out(self.deal, self.trump, self.leader, self.play)
         except DDSError as exc:
-            raise FormatError(play_fault(exc.index or 0, exc)) from None
+            raise FormatError(_play_fault(exc.index or 0, exc)) from None
 
     def declarer_tricks_played(self) -> int:
         """Tricks declarer's side won among the finished tricks of the play."""
@@ -343,7 +340,7 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
             try:
                 table.play(card)
             except DDSError as exc:
-                raise FormatError(f"PBN: {play_fault(k + j, exc)}", index=g) from None
+                raise FormatError(f"PBN: {_play_fault(k + j, exc)}", index=g) from None
             plays.append(card)
             marks.append(_mark(m.group(2), where))
     return plays, marks

@@ -236,8 +236,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     Writes go to a temporary file beside ``path``; on success it is flushed,
     ``fsync`` ed and renamed over ``path``.  On failure the temporary file is
     removed, ``path`` is left as it was (absent, or unchanged), and the
-    exception's message says so.  ``"-"`` is standard output (written as it
-    comes: a stream cannot be taken back).
+    exception's message says so.  An ``OSError`` names ``path``, not the
+    temporary file.  ``"-"`` is standard output (written as it comes: a
+    stream cannot be taken back).
+
+    This is the package's one atomic writer: ``RecordWriter(atomic=True)``
+    and every whole-file writer go through it.
     """
     if os.fspath(path) == "-":
         out = sys.stdout.buffer
@@ -246,7 +250,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         return
     target = Path(path)
     existed = target.exists()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        _name_target(exc, path)
+        add_note(exc, f"{os.fspath(path)} not written")
+        raise
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -257,5 +266,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (tmp, None):
+            _name_target(exc, path)
         add_note(exc, f"{os.fspath(path)} {'left unchanged' if existed else 'not written'}")
         raise
+
+
+def _name_target(exc: OSError, path: str | os.PathLike[str]) -> None:
+    """Make ``exc`` name the file the user asked for, not the temporary file beside it."""
+    exc.filename, exc.filename2 = os.fspath(path), None

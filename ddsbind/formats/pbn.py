@@ -65,6 +65,9 @@ __all__ = [
 #: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+#: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
+_ESCAPED = re.compile(r'\\([\\"])')
+_TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
@@ -180,6 +183,15 @@ def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
     return lines
 
 
+def quote(value: str) -> str:
+    """A tag value as written between quotes: ``"`` and a backslash that would read as an escape get one.
+
+    Public in the package (game records write tags too); :func:`split_games`
+    reads it back to ``value``.
+    """
+    return _TO_ESCAPE.sub(lambda m: "\\" + m.group(0), value)
+
+
 @dataclass
 class GameText:
     """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too)."""
@@ -266,7 +278,7 @@ def split_games(text: str, name: str) -> list[GameText]:
                 game = None
             if game is None:
                 game = GameText(lineno)
-            game.tags.append((tag, m.group(2), lineno))
+            game.tags.append((tag, _ESCAPED.sub(r"\1", m.group(2)), lineno))
             game.sections[tag] = []
             current = tag
             pos = m.end()

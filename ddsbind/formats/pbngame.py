@@ -446,17 +446,13 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
 # Game records -> PBN text
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def format_games(games: Sequence[GameRecord]) -> str:
     """PBN text for game records (see the module docstring for what is written)."""
     out = ["% PBN 2.1", "% EXPORT", ""]
     for rec in games:
         for name in ("Event", "Site", "Date"):
             if name in rec.tags:
-                out.append(f'[{name} "{_quote(rec.tags[name])}"]')
+                out.append(f'[{name} "{pbn.quote(rec.tags[name])}"]')
                 out += rec.sections.get(name, [])
         if rec.board is not None:
             out.append(f'[Board "{rec.board}"]')
@@ -466,7 +462,7 @@ def format_games(games: Sequence[GameRecord]) -> str:
         out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
         for name, value in rec.tags.items():
             if name not in _OWNED and name not in ("Event", "Site", "Date"):
-                out.append(f'[{name} "{_quote(value)}"]')
+                out.append(f'[{name} "{pbn.quote(value)}"]')
                 out += rec.sections.get(name, [])
         out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
         out.append(f'[Contract "{rec.contract or ""}"]')

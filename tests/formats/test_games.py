@@ -178,6 +178,19 @@ def test_convert_pbn_game_records_to_pbn_keeps_everything(tmp_path):
     assert board.table is not None and (board.table[4, 0], board.table[0, 2]) == (4, 5)
 
 
+def test_tag_values_survive_repeated_conversion(tmp_path):
+    """Without this, every PBN -> PBN pass doubled the backslashes of a tag (`\\2R` in a table header)."""
+    src = tmp_path / "0.pbn"
+    header = '[Event "say \\"hi\\" \\\\ bye"]\n[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 4\n'
+    src.write_text(header + _game("Pass Pass Pass 1S\nPass 2S AP"), encoding="latin-1")
+    for k in range(1, 4):
+        assert convert(tmp_path / f"{k - 1}.pbn", tmp_path / f"{k}.pbn") == 1
+        (g,) = read_games(tmp_path / f"{k}.pbn")
+        assert g.tags["Event"] == 'say "hi" \\ bye'
+        assert g.tags["OptimumResultTable"] == "Declarer;Denomination\\2R;Result\\2R"
+    assert (tmp_path / "3.pbn").read_text(encoding="latin-1").count("\\2R") == 2
+
+
 def test_convert_pbn_deals_to_pbn_still_goes_deal_by_deal(tmp_path):
     """Without this, a PBN file of bare (even partial) deals would be refused as game records."""
     src = tmp_path / "deals.pbn"

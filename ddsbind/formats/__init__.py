@@ -21,8 +21,11 @@ play are :mod:`ddsbind.game`'s; cribbage records live in
 ``_order`` (the one bridge between Pavlicek's orders and DDS's),
 ``_dtypes`` (record layouts, the unknown result 15), ``_common`` (record
 views, the end of a list, the one atomic writer :func:`~._common.atomic_output`).
+The 16-board cycle (dealer and vulnerability of a board number) is public
+here: :func:`board_dealer`, :func:`board_vulnerability`.
 """
 
+from ddsbind.formats._order import board_dealer, board_vulnerability
 from ddsbind.formats.checksums import checksum, checksum_hex, verify
 from ddsbind.formats.dealnum import (
     D,
@@ -54,6 +57,8 @@ __all__ = [
     "PlayedDeal",
     "RecordWriter",
     "append_records",
+    "board_dealer",
+    "board_vulnerability",
     "checksum",
     "checksum_hex",
     "count_records",

@@ -69,7 +69,6 @@ _MARK_TEXT = {v: k for k, v in _MARKS.items()}
 _CALL = re.compile(r"^(PASS|XX|X|AP|[1-7](?:NT|[SHDCN]))([!?]*)$", re.IGNORECASE)
 _CARD = re.compile(r"^([SHDC](?:10|[2-9TJQKA]))([!?]*)$", re.IGNORECASE)
 _CONTRACT = re.compile(r"^([1-7])(NT|N|S|H|D|C)(XX|X)?$", re.IGNORECASE)
-_ORDINAL = ("1st", "2nd", "3rd", "4th")
 #: Tags whose values :class:`GameRecord` holds in its fields (written from them, not from ``tags``).
 _OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
 #: Tags that say a PBN game is a game record (bid or played), not only a deal.
@@ -327,16 +326,21 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
         for j in range(4):
             seat = Seat((leader + j) % 4)
             tok = group[(seat - first) % 4]
-            where = f"PBN: play {k + j} (trick {k // 4 + 1}, {_ORDINAL[j]} card, {seat.name})"
+            if stopped:  # the play stopped: every card from here on comes after the claim
+                if tok != "-":
+                    raise FormatError(
+                        f"PBN: play {k + j} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        index=g,
+                    )
+                continue
+            where = f"PBN: play {k + j} ({table.where()})"
             if tok == "-":
-                stopped = stopped or where.removeprefix("PBN: ")
+                stopped = where.removeprefix("PBN: ")
                 continue
             m = _CARD.match(tok)
             if not m:
                 raise FormatError(f"{where}: {tok!r} is not a card", index=g)
             card = Card.parse(m.group(1))
-            if stopped:
-                raise FormatError(f"{where}: {card} comes after the claim (no card at {stopped})", index=g)
             try:
                 table.play(card)
             except DDSError as exc:

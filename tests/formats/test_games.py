@@ -237,6 +237,8 @@ def test_count_records_refuses_truncated_and_junk_files(tmp_path):
         count_records(path)
     assert (info.value.index, info.value.offset) == (3, 39)
     assert count_records(path, check=False) == 3
+    with pytest.raises(FormatError, match=r"cut\.zbd: record 3, byte offset 39: truncated"):
+        list(iter_chunks(path))
     junk = tmp_path / "junk.zrj"
     junk.write_bytes(bytes(range(1, 161)))
     with pytest.raises(FormatError, match=r"junk\.zrj: record 0, byte offset 0:") as info:

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ddsbind.cli import main
-from ddsbind.errors import FormatError
-from ddsbind.formats.cribbage import (
+from ddsbind.cribbage import (
     Card,
     Deal,
     Play,
@@ -25,6 +24,7 @@ from ddsbind.formats.cribbage import (
     record_length,
     to_json,
 )
+from ddsbind.errors import FormatError
 
 # --------------------------------------------------------------------------
 # The hand-worked example (derived on paper from seed 004's tables).

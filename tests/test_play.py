@@ -8,7 +8,9 @@ import ddsbind
 from ddsbind.deal import Card, Seat, Strain
 from ddsbind.errors import PlayFaultError
 from ddsbind.formats import decode_zrj, encode_zrj
-from ddsbind.formats.pbngame import GameRecord, format_games, game_to_zrj, parse_games, zrj_to_game
+from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.formats.zrjgame import game_to_zrj, zrj_to_game
+from ddsbind.game import play_out
 from ddsbind.play import analyse_plays, best_line, costly_cards, costly_cards_batch
 
 
@@ -77,7 +79,7 @@ def test_best_line_from_a_trick_in_progress(list100):
     h = list100[3]
     plays = _cards(h.play)
     played, on_trick = plays[:8], plays[8:10]  # two tricks done, two cards on the third
-    tricks = ddsbind.formats.pbngame.play_tricks(h.deal, h.trump, h.first, plays[:10])
+    tricks = play_out(h.deal, h.trump, h.first, plays[:10])
     leader = tricks[-1].leader
     masks = h.deal.remain_cards.astype(int)
     for c in played + on_trick:
@@ -118,7 +120,7 @@ def test_costly_cards_really_cost_what_they_say(list100):
             declarer = (h.first + 3) % 4
             assert cc.cost == (trace_k if cc.seat % 2 == declarer % 2 else -trace_k) > 0
             # Independent check with SolveBoard at the position before the card.
-            tricks = ddsbind.formats.pbngame.play_tricks(h.deal, h.trump, h.first, plays[: cc.index + 1])
+            tricks = play_out(h.deal, h.trump, h.first, plays[: cc.index + 1])
             t = tricks[-1]
             assert t.number == cc.trick and t.cards[-1] == cc.card
             masks = h.deal.remain_cards.astype(int)

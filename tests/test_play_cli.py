@@ -9,7 +9,8 @@ from click.testing import CliRunner
 import ddsbind
 from ddsbind.cli import main
 from ddsbind.deal import Card, Seat, Strain
-from ddsbind.formats.pbngame import GameRecord, format_games, read_games
+from ddsbind.formats.games import read_games
+from ddsbind.formats.pbngame import GameRecord, format_games
 
 
 def run(*args):
@@ -57,7 +58,7 @@ def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     """Without this, a user converting to ZRJ would lose the end of a play without being told."""
     h = next(h for h in list100 if len(h.play) == 104)
     g = _record(h, 1)
-    g.auction = g.auction[:-3] + ["X", "XX", "Pass"] * 6 + ["Pass"] * 3
+    g.auction = g.auction[:-3] + ["X", "XX", "Pass"] * 6 + ["Pass"] * 2  # XX, then the 3 closing passes
     g.contract += "XX"
     src = tmp_path / "long.pbn"
     src.write_text(format_games([g]), encoding="latin-1")

@@ -4,8 +4,7 @@ Cribbage is not bridge: its :class:`Card` (ranks ace..king, suits S H D C as
 the record numbers them) and :class:`Deal` (two players' hands, discards,
 starter and pegging) have nothing to do with :class:`ddsbind.deal.Card` and
 :class:`ddsbind.deal.Deal`.  The codec and its byte-level reading are in
-:mod:`ddsbind.cribbage.code64`; ``ddsbind.formats.cribbage`` is the same
-module under its old name.  Nothing here loads DDS.
+:mod:`ddsbind.cribbage.code64`.  Nothing here loads DDS.
 """
 
 from ddsbind.cribbage import code64

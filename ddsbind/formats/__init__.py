@@ -9,12 +9,23 @@ Pavlicek's orders (seats W N E S, results NT first) are converted in
 
 Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
 :mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksums`, :mod:`.dealnum`,
-:mod:`.pbn`, :mod:`.gib`, :mod:`.ddsref`; :mod:`.registry` (the table of
-formats: one entry each, asked by the readers, writers and the CLI),
-:mod:`.files` (memory-mapped chunked readers, append-safe and atomic
-writers), :mod:`.convert`.  Cribbage records live in :mod:`ddsbind.cribbage`.
+:mod:`.pbn`, :mod:`.gib`, :mod:`.ddsref`; game records (a deal as it was bid
+and played): :mod:`.pbngame` (the :class:`~.pbngame.GameRecord` model and
+its PBN text), :mod:`.zrjgame` (game records as ZRJ records),
+:mod:`.games` (game records in files of any format that holds them);
+:mod:`.registry` (the table of formats: one entry each, asked by the
+readers, writers and the CLI), :mod:`.files` (memory-mapped chunked
+readers, append-safe and atomic writers), :mod:`.convert`.  The rules of
+play are :mod:`ddsbind.game`'s; cribbage records live in
+:mod:`ddsbind.cribbage`.  Private modules shared inside the package:
+``_order`` (the one bridge between Pavlicek's orders and DDS's),
+``_dtypes`` (record layouts, the unknown result 15), ``_common`` (record
+views, the end of a list, the one atomic writer :func:`~._common.atomic_output`).
+The 16-board cycle (dealer and vulnerability of a board number) is public
+here: :func:`board_dealer`, :func:`board_vulnerability`.
 """
 
+from ddsbind.formats._order import board_dealer, board_vulnerability
 from ddsbind.formats.checksums import checksum, checksum_hex, verify
 from ddsbind.formats.dealnum import (
     D,
@@ -46,6 +57,8 @@ __all__ = [
     "PlayedDeal",
     "RecordWriter",
     "append_records",
+    "board_dealer",
+    "board_vulnerability",
     "checksum",
     "checksum_hex",
     "count_records",

@@ -48,7 +48,7 @@ def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: s
 
 def check_on_error(on_error: str) -> None:
     if on_error not in _ON_ERROR:
-        raise ValueError(f"on_error must be one of {_ON_ERROR}, got {on_error!r}")
+        raise FormatError(f"on_error must be one of {_ON_ERROR}, got {on_error!r}")
 
 
 def first_bad(bad: NDArray[np.bool_], size: int, base: int, what: str, why: str) -> FormatError:
@@ -79,6 +79,17 @@ def null_records(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
         return np.zeros(0, dtype=bool)
     first = np.ascontiguousarray(recs[:, :4]).view("<u4")[:, 0]
     return first == 0
+
+
+def end_of_list(recs: NDArray[np.uint8]) -> int:
+    """How many of ``recs`` ``(N, size)`` come before the null record (all N when there is none).
+
+    The one place that decides where a list of Pavlicek records ends: every
+    reader (whole-file decoders, chunked file readers, record counts) stops
+    there.
+    """
+    nulls = null_records(recs)
+    return int(np.argmax(nulls)) if nulls.any() else int(recs.shape[0])
 
 
 # --------------------------------------------------------------------------
@@ -147,10 +158,10 @@ def _owners(deals: ArrayLike, full: bool, base: int) -> tuple[NDArray[np.int8], 
 
         d = masks_to_owners(d)
     if d.shape[-1:] != (52,):
-        raise ValueError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
+        raise FormatError(f"deals must be owner arrays (N, 52) or masks (N, 4, 4), got shape {d.shape}")
     d = d.reshape(-1, 52)
     if d.size and (d.min() < -1 or d.max() > 3):
-        raise ValueError("every owner must be a DDS seat 0..3 or -1 (absent)")
+        raise FormatError("every owner must be a DDS seat 0..3 or -1 (absent)")
     d = np.ascontiguousarray(d, dtype=np.int8)
     if not full:
         return d, None
@@ -207,14 +218,30 @@ def add_note(exc: BaseException, note: str) -> None:
 
 
 @contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Put ``path`` in front of the message of a ``FormatError`` raised inside (its ``index``/``offset`` kept)."""
+    try:
+        yield
+    except FormatError as exc:
+        name = os.fspath(path)
+        if exc.args and isinstance(exc.args[0], str) and not exc.args[0].startswith(name):
+            exc.args = (f"{name}: {exc.args[0]}", *exc.args[1:])
+        raise
+
+
+@contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     """A binary file that becomes ``path`` only if the ``with`` block succeeds.
 
     Writes go to a temporary file beside ``path``; on success it is flushed,
     ``fsync`` ed and renamed over ``path``.  On failure the temporary file is
     removed, ``path`` is left as it was (absent, or unchanged), and the
-    exception's message says so.  ``"-"`` is standard output (written as it
-    comes: a stream cannot be taken back).
+    exception's message says so.  An ``OSError`` names ``path``, not the
+    temporary file.  ``"-"`` is standard output (written as it comes: a
+    stream cannot be taken back).
+
+    This is the package's one atomic writer: ``RecordWriter(atomic=True)``
+    and every whole-file writer go through it.
     """
     if os.fspath(path) == "-":
         out = sys.stdout.buffer
@@ -223,7 +250,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         return
     target = Path(path)
     existed = target.exists()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        _name_target(exc, path)
+        add_note(exc, f"{os.fspath(path)} not written")
+        raise
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -234,5 +266,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (tmp, None):
+            _name_target(exc, path)
         add_note(exc, f"{os.fspath(path)} {'left unchanged' if existed else 'not written'}")
         raise
+
+
+def _name_target(exc: OSError, path: str | os.PathLike[str]) -> None:
+    """Make ``exc`` name the file the user asked for, not the temporary file beside it."""
+    exc.filename, exc.filename2 = os.fspath(path), None

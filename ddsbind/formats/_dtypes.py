@@ -13,12 +13,19 @@ import numpy as np
 __all__ = [
     "DEAL_NUMBER",
     "HAND_MAKES",
+    "INVALID",
+    "UNKNOWN",
     "ZBD",
     "ZBS",
     "ZDD",
     "ZRD",
     "ZRJ",
 ]
+
+#: A result (tricks) not known: the value 15 in every result nibble and in DDS-order tables ``(N, 5, 4)``.
+UNKNOWN = 15
+#: A result nibble that is never valid (14): a record holding it is malformed.
+INVALID = 14
 
 #: ZBS: one suit layout, a little-endian 32-bit word (bit 0 group flag, bits 1-31 locator).
 ZBS = np.dtype("<u4")

@@ -8,17 +8,19 @@ S=0, H=1, D=2, C=3, NT=4.  So::
     dds_strain = (pav_strain + 4) % 5      pav_strain = (dds_strain + 1) % 5
 
 ZRJ and other bidding-order fields number suits and strains C=0, D=1, H=2,
-S=3, NT=4 (clubs lowest)::
+S=3, NT=4 (clubs lowest; letters :data:`BID_STRAIN_LETTERS`)::
 
     dds_strain = 3 - bid (suits), NT stays 4     bid = 3 - dds_strain (the same map)
 
-Text names seats by letter (N E S W) and strains by S H D C NT (or N).
+Text names seats by letter (:data:`ddsbind.deal.SEAT_LETTERS`, DDS order) and
+strains by S H D C NT (:class:`ddsbind.deal.Strain`).
 
 Board numbers fix dealer and vulnerability by the 16-board cycle: dealer
 N E S W for boards 1 2 3 4, then again; vulnerability None NS EW Both, NS EW
 Both None, EW Both None NS, Both None NS EW for boards 1..16, then again.
 :func:`board_dealer` and :func:`board_vulnerability` are its one copy
-(vulnerability as DDS's code: 0 none, 1 both, 2 NS, 3 EW).
+(dealer a :class:`~ddsbind.deal.Seat`, vulnerability a
+:class:`~ddsbind.game.Vulnerability`, DDS's code 0 none, 1 both, 2 NS, 3 EW).
 
 A Pavlicek result table is 20 values, value ``4 * pav_strain + pav_seat``
 (the ZDD nibble order); a DDS table is ``(5, 4)``, ``[dds_strain, dds_seat]``
@@ -31,17 +33,18 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.deal import Seat
+from ddsbind.errors import FormatError
+from ddsbind.game import Vulnerability
+
 __all__ = [
+    "BID_STRAIN_LETTERS",
     "BOARD_VULNERABILITY",
-    "SEAT_LETTERS",
-    "STRAIN_NAMES",
     "TABLE_FROM_PAV",
     "bid_strains",
     "board_dealer",
     "board_vulnerability",
-    "dds_seat_of",
     "dds_seats",
-    "dds_strain_of",
     "dds_strains",
     "dds_strains_from_bid",
     "dds_tables",
@@ -52,28 +55,8 @@ __all__ = [
 ]
 
 
-#: DDS seat letters, index = DDS seat (N=0 E=1 S=2 W=3).
-SEAT_LETTERS = "NESW"
-#: DDS strain names, index = DDS strain (S=0 H=1 D=2 C=3 NT=4).
-STRAIN_NAMES = ("S", "H", "D", "C", "NT")
-
-
-def dds_seat_of(letter: str) -> int:
-    """The DDS seat of a seat letter ``N E S W`` (any case); ``ValueError`` otherwise."""
-    i = SEAT_LETTERS.find(letter.upper()) if len(letter) == 1 else -1
-    if i < 0:
-        raise ValueError(f"{letter!r} is not a seat (N, E, S or W)")
-    return i
-
-
-def dds_strain_of(name: str) -> int:
-    """The DDS strain of a strain name ``S H D C NT`` (``N`` for NT; any case); ``ValueError`` otherwise."""
-    key = name.upper()
-    if key == "N":
-        key = "NT"
-    if key not in STRAIN_NAMES:
-        raise ValueError(f"{name!r} is not a strain (S, H, D, C or NT)")
-    return STRAIN_NAMES.index(key)
+#: Bidding-order strain letters, index = bidding-order code (C=0 D=1 H=2 S=3 NT=4), as ZRJ's calls number them.
+BID_STRAIN_LETTERS = "CDHSN"
 
 
 def dds_strains_from_bid(bid: ArrayLike) -> NDArray[np.uint8]:
@@ -152,7 +135,7 @@ def dds_tables(pav: ArrayLike, out: NDArray | None = None) -> NDArray:
     """
     a = np.asarray(pav)
     if a.shape[-1:] != (20,):
-        raise ValueError(f"Pavlicek results must end in 20 values, got shape {a.shape}")
+        raise FormatError(f"Pavlicek results must end in 20 values, got shape {a.shape}")
     flat = None if out is None else out.reshape((*a.shape[:-1], 20))
     res = np.take(a, TABLE_FROM_PAV.ravel(), axis=-1, out=flat)
     return res.reshape((*a.shape[:-1], 5, 4))
@@ -166,7 +149,7 @@ def pav_tables(tables: ArrayLike, out: NDArray | None = None) -> NDArray:
     """
     t = np.asarray(tables)
     if t.shape[-2:] != (5, 4):
-        raise ValueError(f"DDS tables must end in (5 strains, 4 hands), got shape {t.shape}")
+        raise FormatError(f"DDS tables must end in (5 strains, 4 hands), got shape {t.shape}")
     flat = t.reshape((*t.shape[:-2], 20))
     return np.take(flat, _PAV_FROM_TABLE, axis=-1, out=out)
 
@@ -175,11 +158,11 @@ def pav_tables(tables: ArrayLike, out: NDArray | None = None) -> NDArray:
 BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
 
 
-def board_dealer(board: int) -> int:
-    """The dealer of board ``board`` (1-based) as a DDS seat: N E S W for boards 1 2 3 4, then again."""
-    return (board - 1) % 4
+def board_dealer(board: int) -> Seat:
+    """The dealer of board ``board`` (1-based): N E S W for boards 1 2 3 4, then again."""
+    return Seat((board - 1) % 4)
 
 
-def board_vulnerability(board: int) -> int:
-    """The vulnerability of board ``board`` (1-based), as DDS's code (0 none, 1 both, 2 NS, 3 EW)."""
-    return BOARD_VULNERABILITY[(board - 1) % 16]
+def board_vulnerability(board: int) -> Vulnerability:
+    """The vulnerability of board ``board`` (1-based) (an ``IntEnum``: DDS's code 0 none, 1 both, 2 NS, 3 EW)."""
+    return Vulnerability(BOARD_VULNERABILITY[(board - 1) % 16])

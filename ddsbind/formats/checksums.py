@@ -17,6 +17,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ddsbind.errors import FormatError
+
 __all__ = [
     "checksum",
     "checksum_bytes",
@@ -100,7 +102,7 @@ def parse_checksum(published: str | int) -> int:
     try:
         return int(text, 16)
     except ValueError:
-        raise ValueError(f"checksum {published!r} is not hexadecimal") from None
+        raise FormatError(f"checksum {published!r} is not hexadecimal") from None
 
 
 def matches(value: int, published: str | int) -> bool:

@@ -3,9 +3,12 @@
 Formats are the entries of :mod:`ddsbind.formats.registry` (``zbd``,
 ``zrd``, ``zdd``, ``hand-makes``, ``zrj``, ``zbs``, ``pbn``, ``dds``
 (DDS's reference-hands text, :mod:`ddsbind.formats.ddsref`), ``gib``).
-Played games go between PBN game records and ``zrj`` with their auction and
-play (:mod:`ddsbind.formats.pbngame`); ``zrj`` into any other format gives
-its deals.
+Game records in, game records out: a file of game records (``zrj``, or
+PBN with contracts, auctions or plays) converted to a format that holds them
+(``pbn``, ``zrj``) keeps everything -- deal, board, dealer, vulnerability,
+auction, contract, declarer, result, play and PBN's other tags
+(:mod:`ddsbind.formats.games` decides, :func:`~ddsbind.formats.games.carries_games`);
+into any other format a game file gives its deals.
 Every input is read as :class:`~ddsbind.formats.registry.Records`: deals
 ``(N, 52)`` owners and/or tables ``(N, 5, 4)`` (DDS order, 15 = unknown);
 every output takes what it can hold:
@@ -34,7 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
-from ddsbind.formats import files, pbngame, registry
+from ddsbind.errors import FormatError
+from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output
 from ddsbind.formats.registry import Format, Records
 
@@ -52,7 +56,7 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 <<
     elif fmt.load is not None:
         yield fmt.load(Path(path).read_bytes(), os.fspath(path))
     else:
-        raise ValueError(f"{fmt.name} files cannot be read")
+        raise FormatError(f"{fmt.name} files cannot be read")
 
 
 def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[tuple]:
@@ -108,11 +112,11 @@ def convert(
 
     Raises
     ------
-    ValueError
-        The target needs something the input lacks (deals, or complete
-        results for ``gib``), or ``dst`` exists and is not empty.
     FormatError
-        Malformed input, with its record index (or line).
+        The target needs something the input lacks (deals, or complete
+        results for ``gib``), ``dst`` exists and is not empty, ``fill`` is
+        given for game records (they are copied, not solved), or malformed
+        input, with its record index (or line).
 
     On any failure ``dst`` is left as it was (absent, or unchanged) and the
     message says so.
@@ -120,22 +124,26 @@ def convert(
     sfmt = registry.guess(src, src_format, "input")
     to_stdout = os.fspath(dst) == "-"
     if to_stdout and not dst_format:
-        raise ValueError("name the output format (--to) when writing to standard output")
+        raise FormatError("name the output format (--to) when writing to standard output")
     dfmt = registry.guess(dst, dst_format, "output")
     if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
-        raise ValueError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
-    if sfmt.load_games is not None and dfmt.dump_games is not None and (sfmt.plays or dfmt.plays):
-        # Played games (ZRJ, or PBN game records into or out of ZRJ) keep auction and play.
-        n = pbngame.write_games(dst, pbngame.read_games(src, sfmt.name), dfmt.name)
+        raise FormatError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
+    if games.carries_games(src, sfmt, dfmt):
+        if fill is not None:
+            raise FormatError(
+                f"{os.fspath(src)} holds game records, which are converted as they are: "
+                "solving (filling in double-dummy results) applies to deals only"
+            )
+        n = games.write_games(dst, games.read_games(src, sfmt.name), dfmt.name)
         if progress is not None:
             progress(n)
         return n
     if not sfmt.readable:
-        raise ValueError(f"{sfmt.name} files cannot be read")
+        raise FormatError(f"{sfmt.name} files cannot be read")
     if not dfmt.writable:
-        raise ValueError(f"{dfmt.name} records cannot be written from deals and results")
+        raise FormatError(f"{dfmt.name} records cannot be written from deals and results")
     if dfmt.deals and not sfmt.deals:
-        raise ValueError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
+        raise FormatError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
 
     def batches() -> Iterator[Records]:
         for b in read_batches(src, sfmt, chunk=chunk):

@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats._common import decode_text
+from ddsbind.formats._common import atomic_output, decode_text
 
 __all__ = [
     "Future",
@@ -208,7 +208,7 @@ def format_reference(
     ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.
     """
     if tables is not None and len(tables) != len(deals):
-        raise ValueError(f"{len(deals)} deals but {len(tables)} tables")
+        raise FormatError(f"{len(deals)} deals but {len(tables)} tables")
     out = [f"NUMBER {len(deals)}"]
     for i, deal in enumerate(deals):
         out.append(f'PBN {dealer} {vul} {trump} {first} "{deal.to_pbn()}"')
@@ -226,7 +226,8 @@ def write_reference(
     **fields: int,
 ) -> None:
     """Write :func:`format_reference` text to ``path``."""
-    Path(path).write_text(format_reference(deals, tables, **fields))
+    with atomic_output(path) as out:
+        out.write(format_reference(deals, tables, **fields).encode("utf-8"))
 
 
 def find_reference_dir(*fallbacks: str | PathLike[str]) -> Path | None:

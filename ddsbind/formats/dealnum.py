@@ -188,7 +188,7 @@ def deals_from_numbers(numbers: NDArray[np.uint8] | Iterable[int]) -> NDArray[np
 def _as_number_bytes(numbers: NDArray[np.uint8] | Iterable[int]) -> NDArray[np.uint8]:
     if isinstance(numbers, np.ndarray) and numbers.dtype == np.uint8:
         if numbers.ndim != 2 or numbers.shape[1] != NUMBER_SIZE:
-            raise ValueError(f"packed deal numbers must be (N, 12) uint8, got shape {numbers.shape}")
+            raise FormatError(f"packed deal numbers must be (N, 12) uint8, got shape {numbers.shape}")
         return numbers
     return numbers_from_ints(numbers)
 

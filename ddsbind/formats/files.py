@@ -33,8 +33,8 @@ Writing rules
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +47,15 @@ from ddsbind._typing import Progress
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
-from ddsbind.formats._common import OnError, add_note, check_on_error, null_records
+from ddsbind.formats._common import (
+    OnError,
+    add_note,
+    atomic_output,
+    check_on_error,
+    end_of_list,
+    naming,
+    null_records,
+)
 from ddsbind.formats.registry import Format, Records
 
 __all__ = [
@@ -77,7 +85,7 @@ def guess_format(path: str | os.PathLike[str]) -> str | None:
 def _format(path: str | os.PathLike[str], fmt: str | None) -> tuple[Format, int]:
     f = registry.guess(path, fmt)
     if f.record_size is None:
-        raise ValueError(f"not a fixed-size record format: {f.name!r} (one of {sorted(RECORD_SIZES)})")
+        raise FormatError(f"not a fixed-size record format: {f.name!r} (one of {sorted(RECORD_SIZES)})")
     return f, f.record_size
 
 
@@ -128,14 +136,54 @@ def open_records(path: str | os.PathLike[str], format: str | None = None) -> NDA
     return np.memmap(path, dtype=np.uint8, mode="r", shape=(n, size))
 
 
-def count_records(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> int:
-    """Number of records before the null terminator (or in the whole file)."""
-    recs = open_records(path, format)
-    for start in range(0, recs.shape[0], chunk):
-        nulls = null_records(recs[start : start + chunk])
-        if nulls.any():
-            return start + int(np.argmax(nulls))
-    return recs.shape[0]
+def count_records(
+    path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20, check: bool = True
+) -> int:
+    """Number of records before the null terminator (or in the whole file).
+
+    With ``check`` (the default) the records counted are validated too, in
+    vectorised chunks: a malformed record, or a file that ends in a partial
+    record (its size not a whole number of records, when no null terminator
+    comes first), raises ``FormatError`` naming the file, the record and its
+    byte offset.  ``check=False`` only looks for the terminator.
+    """
+    fmt, size = _format(path, format)
+    count = 0
+    with naming(path):
+        for start, part in _list_chunks(path, fmt, size, chunk, tail=check):
+            if check:
+                fmt.validate(part, start, "raise")
+            count = start + part.shape[0]
+    return count
+
+
+def _list_chunks(
+    path: str | os.PathLike[str], fmt: Format, size: int, chunk: int, *, tail: bool
+) -> Iterator[tuple[int, NDArray[np.uint8]]]:
+    """The records of a file before its null record, ``chunk`` at a time: (file index of the first, records).
+
+    With ``tail``, a partial record at the end of a file without a null
+    record raises ``FormatError`` once every whole record has been given.
+    """
+    recs = open_records(path, fmt.name)
+    n = recs.shape[0]
+    for start in range(0, n, chunk):
+        part = recs[start : start + chunk]
+        end = end_of_list(part)
+        yield start, np.asarray(part[:end])
+        if end < part.shape[0]:
+            return
+    if tail:
+        _check_tail(path, n, size)
+
+
+def _check_tail(path: str | os.PathLike[str], n: int, size: int) -> None:
+    """``FormatError`` if the file holds more than ``n`` whole records: a partial record at its end."""
+    tail = Path(path).stat().st_size - n * size
+    if tail:
+        raise FormatError(
+            f"truncated tail: {tail} bytes after the last whole {size}-byte record", index=n, offset=n * size
+        )
 
 
 def _decode(fmt: Format, start: int, idx: NDArray[np.int64], recs: NDArray[np.uint8], bad, masks: bool) -> Chunk:
@@ -180,31 +228,17 @@ def iter_chunks(
     """
     check_on_error(on_error)
     if chunk < 1:
-        raise ValueError("chunk must be at least 1 record")
+        raise FormatError("chunk must be at least 1 record")
     fmt, size = _format(path, format)
-    recs = open_records(path, fmt.name)
-    n = recs.shape[0]
-    tail = Path(path).stat().st_size - n * size
-    for start in range(0, n, chunk):
-        part = recs[start : start + chunk]
-        nulls = null_records(part)
-        stop = bool(nulls.any())
-        if stop:
-            part = part[: int(np.argmax(nulls))]
-        part = np.asarray(part)
-        bad, keep = fmt.validate(part, start, on_error)
-        idx = np.arange(start, start + part.shape[0], dtype=np.int64)
-        if keep is not None:
-            part, idx, bad = part[keep], idx[keep], bad[keep]
-        yield _decode(fmt, start, idx, part, bad, masks)
-        if progress is not None:
-            progress(int(idx.shape[0]))
-        if stop:
-            return
-    if tail and on_error == "raise":
-        raise FormatError(
-            f"truncated tail: {tail} bytes after the last whole {size}-byte record", index=n, offset=n * size
-        )
+    with naming(path):
+        for start, part in _list_chunks(path, fmt, size, chunk, tail=on_error == "raise"):
+            bad, keep = fmt.validate(part, start, on_error)
+            idx = np.arange(start, start + part.shape[0], dtype=np.int64)
+            if keep is not None:
+                part, idx, bad = part[keep], idx[keep], bad[keep]
+            yield _decode(fmt, start, idx, part, bad, masks)
+            if progress is not None:
+                progress(int(idx.shape[0]))
 
 
 def read_records(
@@ -281,10 +315,11 @@ class RecordWriter:
         self.format = self._fmt.name
         self.path = Path(path)
         self._fsync = fsync
-        self._tmp: Path | None = None
+        self._atomic: contextlib.ExitStack | None = None
         if atomic:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
-            self._fd, self._tmp, self.records = fd, Path(tmp), 0
+            # The package's one atomic writer: a temporary file beside path, renamed over it on success.
+            self._atomic = contextlib.ExitStack()
+            self._fd, self.records = self._atomic.enter_context(atomic_output(self.path)).fileno(), 0
             return
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
@@ -324,10 +359,10 @@ class RecordWriter:
             else np.ascontiguousarray(recs, dtype=np.uint8).tobytes()
         )
         if len(data) % self.size:
-            raise ValueError(f"{len(data)} bytes is not a whole number of {self.size}-byte records")
+            raise FormatError(f"{len(data)} bytes is not a whole number of {self.size}-byte records")
         n = len(data) // self.size
         if n and null_records(np.frombuffer(data, np.uint8).reshape(n, self.size)).any():
-            raise ValueError("a record starting with 4 zero bytes would end the list; refusing to write it")
+            raise FormatError("a record starting with 4 zero bytes would end the list; refusing to write it")
         before = os.fstat(self._fd).st_size
         view = memoryview(data)
         try:
@@ -365,7 +400,7 @@ class RecordWriter:
     def write_records(self, records: Records) -> int:
         """Encode a :class:`~ddsbind.formats.registry.Records` batch and append it; returns how many."""
         if self._fmt.encode is None:
-            raise ValueError(f"use write_raw for {self.format} records")
+            raise FormatError(f"use write_raw for {self.format} records")
         return self.write_raw(self._fmt.encode(records))
 
     def flush(self, fsync: bool = True) -> None:
@@ -377,41 +412,39 @@ class RecordWriter:
         """Close the file (syncing first when ``fsync=True``); an atomic writer's file replaces ``path``."""
         if self._fd < 0:
             return
+        if self._atomic is not None:
+            atomic, self._atomic, self._fd = self._atomic, None, -1
+            atomic.close()  # flush, fsync, rename over path; on failure path stays as it was
+            return
         try:
-            if self._fsync or self._tmp is not None:
+            if self._fsync:
                 os.fsync(self._fd)
-            if self._tmp is not None:
-                os.fchmod(self._fd, 0o644)
-        except BaseException:
-            self.discard()
-            raise
-        os.close(self._fd)
-        self._fd = -1
-        if self._tmp is not None:
-            try:
-                os.replace(self._tmp, self.path)
-            except BaseException:
-                self._tmp.unlink(missing_ok=True)
-                raise
-            self._tmp = None
+        finally:
+            os.close(self._fd)
+            self._fd = -1
 
     def discard(self) -> None:
         """Close without keeping anything an atomic writer wrote (``path`` stays as it was)."""
-        if self._fd >= 0:
+        if self._atomic is not None:
+            atomic, self._atomic, self._fd = self._atomic, None, -1
+            with contextlib.suppress(_DiscardedError):
+                atomic.__exit__(_DiscardedError, _DiscardedError(), None)
+        elif self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
-        if self._tmp is not None:
-            self._tmp.unlink(missing_ok=True)
-            self._tmp = None
 
     def __enter__(self) -> RecordWriter:
         return self
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        if exc_type is not None and self._tmp is not None:
+        if exc_type is not None and self._atomic is not None:
             self.discard()
         else:
             self.close()
+
+
+class _DiscardedError(Exception):
+    """Thrown into an atomic writer's output to drop it (:meth:`RecordWriter.discard`)."""
 
 
 def _arr(a: ArrayLike | None) -> NDArray | None:

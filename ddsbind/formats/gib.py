@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _order
+from ddsbind.formats._common import atomic_output
 
 __all__ = ["format_gib", "format_gib_line", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
 
@@ -81,9 +82,9 @@ def format_gib_line(deal: Deal, table: ArrayLike) -> str:
     """One GIB line (88 characters) for a full deal and a complete DDS table."""
     t = np.asarray(table).reshape(5, 4)
     if np.any(t > 13) or np.any(t < 0):
-        raise ValueError("GIB text cannot hold unknown results: the table must be complete (0..13)")
+        raise FormatError("GIB text cannot hold unknown results: the table must be complete (0..13)")
     if not deal.is_full:
-        raise ValueError("GIB text holds full deals only")
+        raise FormatError("GIB text holds full deals only")
     gib = _gib_from_pav(_order.pav_tables(t)).reshape(20)
     hands = deal.to_pbn("W")[2:]
     return hands + ":" + "".join(_HEX[int(v)] for v in gib)
@@ -118,7 +119,7 @@ def format_gib(deals: NDArray[np.integer] | Iterable[Deal | ArrayLike], tables: 
     ds = [Deal.from_owners(o) for o in deals.reshape(-1, 52)] if isinstance(deals, np.ndarray) else list(deals)
     t = np.asarray(tables).reshape(-1, 5, 4)
     if t.shape[0] != len(ds):
-        raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
+        raise FormatError(f"{len(ds)} deals but {t.shape[0]} tables")
     lines = [format_gib_line(d if isinstance(d, Deal) else Deal.from_owners(d), t[i]) for i, d in enumerate(ds)]
     return "".join(line + "\n" for line in lines)
 
@@ -127,4 +128,5 @@ def write_gib(
     path: str | os.PathLike[str], deals: NDArray[np.integer] | Iterable[Deal | ArrayLike], tables: ArrayLike
 ) -> None:
     """Write deals (``Deal`` s or owner arrays ``(N, 52)``) and complete DDS tables as GIB lines."""
-    Path(path).write_text(format_gib(deals, tables), encoding="ascii")
+    with atomic_output(path) as out:
+        out.write(format_gib(deals, tables).encode("ascii"))

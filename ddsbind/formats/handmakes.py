@@ -27,13 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
 __all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
 RECORD_SIZE = _dtypes.HAND_MAKES.itemsize
-_UNKNOWN = 15
 # DDS strain s is Pavlicek strain _PAV_OF_DDS[s]; nibble k (k = Pavlicek strain) of the 5.
 _DDS_OF_PAV = _order.dds_strains(np.arange(5)).astype(np.intp)
 _PAV_OF_DDS = _order.pav_strains(np.arange(5)).astype(np.intp)
@@ -111,10 +111,10 @@ def encode_hand_makes(deals: ArrayLike, hand: ArrayLike, makes: ArrayLike | None
     zbd.zbd_from_seats(seats, out=out[:, :13])
     h = np.broadcast_to(np.asarray(hand), (n,))
     if h.size and (h.min() < 0 or h.max() > 3):
-        raise ValueError("hand must be a DDS seat 0..3 (N E S W)")
-    m = np.full((n, 5), _UNKNOWN, dtype=np.uint8) if makes is None else np.asarray(makes).reshape(n, 5)
+        raise FormatError("hand must be a DDS seat 0..3 (N E S W)")
+    m = np.full((n, 5), _dtypes.UNKNOWN, dtype=np.uint8) if makes is None else np.asarray(makes).reshape(n, 5)
     if m.size and (m.min() < 0 or m.max() > 15 or np.any(m == 14)):
-        raise ValueError("makes must be tricks 0..13 or 15 (unknown)")
+        raise FormatError("makes must be tricks 0..13 or 15 (unknown)")
     pav = m.astype(np.uint8)[:, _DDS_OF_PAV]  # NT S H D C
     nib = np.empty((n, 6), dtype=np.uint8)
     nib[:, 0] = _order.pav_seats(h)
@@ -126,6 +126,6 @@ def encode_hand_makes(deals: ArrayLike, hand: ArrayLike, makes: ArrayLike | None
 def tables_from_makes(hand: NDArray[np.uint8], makes: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """DDS tables ``(N, 5, 4)``: the hand's column from ``makes``, every other value 15."""
     n = hand.shape[0]
-    t = np.full((n, 5, 4), _UNKNOWN, dtype=np.uint8)
+    t = np.full((n, 5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
     t[np.arange(n), :, hand.astype(np.intp)] = makes
     return t

@@ -6,7 +6,9 @@ Specification (our reading, with sources)
   directives/comments; ``{...}`` (possibly over several lines) and ``;`` to
   the end of a line are commentary.  A tag is ``[Name "value"]`` on its own
   line; a value ``"#"`` inherits the previous game's value (PBN 4.8).  Text is
-  ISO-8859-1.
+  ISO-8859-1; a file that starts with a UTF-8 byte-order mark is read as
+  UTF-8 (the mark skipped) -- our reading, for files saved by editors that
+  add one (:func:`decode_pbn`).
 * ``[Deal "F:h1 h2 h3 h4"]``: first seat F (N E S W), hands clockwise, each
   ``S.H.D.C`` with ranks AKQJT98765432 (``10`` accepted), ``-`` or empty for
   a void; parsed by :meth:`ddsbind.deal.Deal.from_pbn`.
@@ -43,12 +45,15 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import Deal
+from ddsbind.deal import SEAT_LETTERS, Deal, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import _order
+from ddsbind.formats import _dtypes, _order
+from ddsbind.formats._common import atomic_output, decode_text
 
 __all__ = [
     "PBNBoard",
+    "decode_pbn",
+    "encode_pbn",
     "format_double_dummy_tricks",
     "format_pbn",
     "parse_double_dummy_tricks",
@@ -57,16 +62,44 @@ __all__ = [
     "write_pbn",
 ]
 
-_UNKNOWN = 15
 #: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+#: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
+_ESCAPED = re.compile(r'\\([\\"])')
+_TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
-_DDT_CELLS = tuple((s, _order.dds_seat_of(d)) for d in "NSEW" for s in _RESULT_STRAINS)
-#: PBN's [Vulnerable] value of each DDS vulnerability code.
-VUL_TEXT = ("None", "All", "NS", "EW")
+_DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_STRAINS)
+_BOM = b"\xef\xbb\xbf"
+
+
+def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") -> str:
+    """PBN text of a file's bytes: ISO-8859-1, or UTF-8 after a UTF-8 byte-order mark (the mark dropped).
+
+    A ``str`` is returned without a leading byte-order mark.  Bytes that are
+    not UTF-8 after the mark raise ``FormatError`` naming ``name``, the line
+    and the column.
+    """
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    raw = bytes(data)
+    if raw.startswith(_BOM):
+        return decode_text(raw[len(_BOM) :], "utf-8", name)
+    return raw.decode("latin-1")
+
+
+def encode_pbn(text: str) -> bytes:
+    """A file's bytes for PBN ``text``: ISO-8859-1, or a byte-order mark and UTF-8 when the text needs it.
+
+    The inverse of :func:`decode_pbn`: text read from a UTF-8 file with
+    characters outside ISO-8859-1 is written back as UTF-8, marked.
+    """
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return _BOM + text.encode("utf-8")
 
 
 @dataclass
@@ -93,7 +126,7 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
     s = text.strip()
     if len(s) != 20:
         raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
-    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
+    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
     for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
         if ch in "-*":
             continue
@@ -112,7 +145,7 @@ def format_double_dummy_tricks(table: ArrayLike) -> str:
     t = np.asarray(table).reshape(5, 4)
     vals = [int(t[strain, seat]) for strain, seat in _DDT_CELLS]
     if any(v < 0 or v > 13 for v in vals):
-        raise ValueError("DoubleDummyTricks needs a complete table (values 0..13)")
+        raise FormatError("DoubleDummyTricks needs a complete table (values 0..13)")
     return "".join(f"{v:x}" for v in vals)
 
 
@@ -122,7 +155,7 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
         raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
-    table = np.full((5, 4), _UNKNOWN, dtype=np.uint8)
+    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
     for row in rows:
         cells = row.split()
         if not cells:
@@ -130,11 +163,10 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
         if len(cells) != len(names):
             raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
         res = cells[i_res]
-        try:
-            seat, strain = _order.dds_seat_of(cells[i_decl]), _order.dds_strain_of(cells[i_den])
-        except ValueError:
-            seat = strain = -1
-        if seat < 0 or not res.isdigit() or int(res) > 13:
+        decl, den = cells[i_decl].upper(), cells[i_den].upper()
+        seat = SEAT_LETTERS.find(decl) if len(decl) == 1 else -1
+        strain = Strain.parse(den) if den in ("S", "H", "D", "C", "N", "NT") else -1
+        if seat < 0 or strain < 0 or not res.isdigit() or int(res) > 13:
             raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
         table[strain, seat] = int(res)
     return table
@@ -143,16 +175,27 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
     t = np.asarray(table).reshape(5, 4)
     lines = []
-    for seat, decl in enumerate(_order.SEAT_LETTERS):
+    for seat, decl in enumerate(SEAT_LETTERS):
         for strain in _RESULT_STRAINS:
             v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {_order.STRAIN_NAMES[strain]} {v}")
+                lines.append(f"{decl} {Strain(strain).symbol} {v}")
     return lines
 
 
+def quote(value: str) -> str:
+    """A tag value as written between quotes: ``"`` and a backslash that would read as an escape get one.
+
+    Public in the package (game records write tags too); :func:`split_games`
+    reads it back to ``value``.
+    """
+    return _TO_ESCAPE.sub(lambda m: "\\" + m.group(0), value)
+
+
 @dataclass
-class _Game:
+class GameText:
+    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too)."""
+
     line: int  # 1-based line of the game's first tag
     tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
     sections: dict[str, list[str]] = field(default_factory=dict)
@@ -194,7 +237,7 @@ def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
-def _games(text: str, name: str) -> list[_Game]:
+def split_games(text: str, name: str) -> list[GameText]:
     """Split PBN text into games, keeping each tag's line number.
 
     Games are separated by empty lines; a tag that repeats within a game
@@ -202,8 +245,8 @@ def _games(text: str, name: str) -> list[_Game]:
     any tag, a ``{`` never closed and control bytes raise ``FormatError``
     with the line number.
     """
-    games: list[_Game] = []
-    game: _Game | None = None
+    games: list[GameText] = []
+    game: GameText | None = None
     current: str | None = None
     in_brace = False
     brace_line = 0
@@ -234,8 +277,8 @@ def _games(text: str, name: str) -> list[_Game]:
                 games.append(game)  # no empty line before this game
                 game = None
             if game is None:
-                game = _Game(lineno)
-            game.tags.append((tag, m.group(2), lineno))
+                game = GameText(lineno)
+            game.tags.append((tag, _ESCAPED.sub(r"\1", m.group(2)), lineno))
             game.sections[tag] = []
             current = tag
             pos = m.end()
@@ -257,7 +300,8 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     Parameters
     ----------
     text : str or bytes
-        The file's text (bytes are read as ISO-8859-1).
+        The file's text (bytes are read by :func:`decode_pbn`: ISO-8859-1,
+        or UTF-8 after a byte-order mark).
     name : str
         What to call the text in error messages (a file name).
 
@@ -268,11 +312,10 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
         tag, a ``Deal "#"`` with no earlier deal to inherit, text that is
         not a tag, a ``{`` never closed, or bytes that are not text.
     """
-    if isinstance(text, bytes | bytearray | memoryview):
-        text = bytes(text).decode("latin-1")
+    text = decode_pbn(text, name)
     boards: list[PBNBoard] = []
     previous: dict[str, str] = {}
-    for g, game in enumerate(_games(text, name)):
+    for g, game in enumerate(split_games(text, name)):
         values: dict[str, str] = {}
         lines: dict[str, int] = {}
         for tag, value, lineno in game.tags:
@@ -308,7 +351,7 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
-    """Read a PBN file (ISO-8859-1) into :class:`PBNBoard` s."""
+    """Read a PBN file (ISO-8859-1, or UTF-8 after a byte-order mark) into :class:`PBNBoard` s."""
     return parse_pbn(Path(path).read_bytes(), name=os.fspath(path))
 
 
@@ -336,13 +379,13 @@ def format_pbn(
     ds = _deals(deals)
     t = None if tables is None else np.asarray(tables).reshape(-1, 5, 4)
     if t is not None and t.shape[0] != len(ds):
-        raise ValueError(f"{len(ds)} deals but {t.shape[0]} tables")
+        raise FormatError(f"{len(ds)} deals but {t.shape[0]} tables")
     out = ["% PBN 2.1", "% EXPORT", ""]
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{_order.SEAT_LETTERS[_order.board_dealer(b)]}"]')
-        out.append(f'[Vulnerable "{VUL_TEXT[_order.board_vulnerability(b)]}"]')
+        out.append(f'[Dealer "{_order.board_dealer(b).name}"]')
+        out.append(f'[Vulnerable "{_order.board_vulnerability(b).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:
             table = t[i]
@@ -365,9 +408,10 @@ def write_pbn(
     dd_tricks: bool = True,
     optimum_table: bool = True,
 ) -> None:
-    """Write :func:`format_pbn` text to ``path`` (ISO-8859-1)."""
+    """Write :func:`format_pbn` text to ``path`` (ISO-8859-1), all or nothing."""
     text = format_pbn(deals, tables, first_board=first_board, dd_tricks=dd_tricks, optimum_table=optimum_table)
-    Path(path).write_bytes(text.encode("latin-1"))
+    with atomic_output(path) as out:
+        out.write(encode_pbn(text))
 
 
 def _deals(deals: NDArray[np.integer] | Sequence[Deal | ArrayLike]) -> list[Deal]:

@@ -1,13 +1,17 @@
-r"""PBN game records (a deal as it was bid and played), the rules of play, and ZRJ conversion.
+r"""Game records (a deal as it was bid and played): the :class:`GameRecord` model and its PBN text.
 
-No DDS calls here: this module knows text, bytes and the laws of play only.
+No DDS calls here.  The rules of play are :mod:`ddsbind.game`'s; the ZRJ
+form of a game record is :mod:`ddsbind.formats.zrjgame`; reading and
+writing game records in files (any format that holds them) is
+:mod:`ddsbind.formats.games`.
 
 Specification (PBN 2.1, with our reading where noted)
 -----------------------------------------------------
 * A game is a block of tags separated from the next by an empty line.  A tag
   is ``[Name "value"]`` on its own line; ``%`` lines, ``{...}`` comments (also
   over several lines) and ``;`` to the end of a line are commentary.  A value
-  ``"#"`` repeats the previous game's value.  Text is ISO-8859-1.
+  ``"#"`` repeats the previous game's value.  Text is ISO-8859-1 (UTF-8
+  after a byte-order mark: :func:`ddsbind.formats.pbn.decode_pbn`).
 * Tags read: ``Board`` (a number), ``Dealer`` (N E S W), ``Vulnerable``
   (``None``/``Love``/``-``, ``NS``, ``EW``, ``All``/``Both``), ``Deal`` (see
   :mod:`ddsbind.formats.pbn`), ``Contract`` (``Pass``, or level, strain
@@ -16,8 +20,11 @@ Specification (PBN 2.1, with our reading where noted)
 * ``[Auction "F"]`` section: the calls from seat F (the dealer), tokens
   ``Pass``, ``X``, ``XX``, ``1C`` .. ``7NT``; ``AP`` stands for the closing
   passes (3 after a bid, 4 when nobody bid); ``*`` ends the auction; notes
-  ``=n=`` and NAGs ``$n`` are skipped.  A call may carry ``!``, ``?`` or
-  ``!?`` (our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+  ``=n=`` and NAGs ``$n`` are skipped.  ``AP`` adds only the passes still
+  missing (``4H Pass AP`` is ``4H Pass Pass Pass``, ``Pass Pass AP`` four
+  passes); a call after the auction has ended (three passes after a bid or
+  double, four passes at the start) is an error.  A call may carry ``!``,
+  ``?`` or ``!?`` (our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
 * ``[Play "L"]`` section: L is the opening leader (declarer's left-hand
   opponent).  Each trick is four tokens **by seat, starting from L** -- not
   in play order -- so a trick's leader is the previous trick's winner and
@@ -27,108 +34,45 @@ Specification (PBN 2.1, with our reading where noted)
   (in play order) is an error: a card after the claim.  Cards carry ``!``,
   ``?``, ``!?`` as calls do.
 * Writing emits ``Event``/``Site``/``Date`` only if read, then ``Board``,
-  ``Dealer``, ``Vulnerable``, ``Deal``, ``Declarer``, ``Contract``,
-  ``Result``, the ``Auction`` section, then the ``Play`` section (one trick a
-  line, by seat from L; ``-`` for cards not played; ``*`` after an
-  unfinished play).
+  ``Dealer``, ``Vulnerable``, ``Deal``, every other tag read (with its
+  section's lines), ``Declarer``, ``Contract``, ``Result``, the ``Auction``
+  section, then the ``Play`` section (one trick a line, by seat
+  from L; ``-`` for cards not played; ``*`` after an unfinished play).
+* ``Result`` must agree with the play: after a complete play it is the tricks
+  declarer's side won; after a play cut short (a claim) it lies between the
+  tricks declarer's side has won and that plus the tricks not finished.
 
 In memory seats are :class:`~ddsbind.deal.Seat` (DDS order N=0 E=1 S=2 W=3),
-the trump a :class:`~ddsbind.deal.Strain` (S=0 H=1 D=2 C=3 NT=4), and the play
-a list of cards **in play order** from the opening lead.
-
-Play rules (:func:`play_tricks`): each card must be held by the seat to
-play, must follow the suit led when it can, the winner of a trick (highest
-trump, else highest card of the suit led) leads the next, and at most 52
-cards are played.  A fault raises :class:`~ddsbind.errors.FormatError`
-naming the play's 0-based position, its trick and seat and the card.
-
-ZRJ conversion (:func:`game_to_zrj`, :func:`zrj_to_game`): ZRJ holds the
-board number only, so dealer and vulnerability come from the 16-board cycle;
-a game whose dealer and vulnerability do not match its board number (or
-that has none) is stored with a board byte 240..255 that gives them, and the
-number is lost (``board`` becomes None).  The auction is split into the
-passes before the opening bid (at most 3 in bits ``II``; a passed-out
-auction is 3 initial passes then one stored pass) and the calls from the
-opening bid.  A game whose auction and play do not fit in the 62 bytes is
-truncated **in its play only** and a :class:`TruncatedPlayWarning` says
-which game and how many cards were dropped.
+the trump a :class:`~ddsbind.deal.Strain` (S=0 H=1 D=2 C=3 NT=4), the
+vulnerability a :class:`~ddsbind.game.Vulnerability`, and the play a list of
+cards **in play order** from the opening lead.  Each card is checked as
+:class:`ddsbind.game.Play` plays it; a fault raises
+:class:`~ddsbind.errors.FormatError` naming the game (``index``), the play's
+0-based position, its trick and seat and the card.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import _order, pbn, zrj
-from ddsbind.formats._common import atomic_output
-from ddsbind.game import Play, PlayedTrick, trick_winner
+from ddsbind.formats import pbn
+from ddsbind.game import Play, PlayedTrick, Vulnerability, play_out
 
-if TYPE_CHECKING:
-    from ddsbind.formats.registry import Format
+__all__ = ["GameRecord", "format_games", "holds_games", "parse_games"]
 
-__all__ = [
-    "GameRecord",
-    "PlayedTrick",
-    "TruncatedPlayWarning",
-    "format_games",
-    "game_to_zrj",
-    "games_to_zrj_bytes",
-    "parse_games",
-    "play_tricks",
-    "read_games",
-    "trick_winner",
-    "write_games",
-    "zrj_to_game",
-]
-
-SEATS = "NESW"
-_VUL_NAMES = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
 _MARKS = {"": 0, "!": 1, "?": 2, "!?": 3}
 _MARK_TEXT = {v: k for k, v in _MARKS.items()}
 _CALL = re.compile(r"^(PASS|XX|X|AP|[1-7](?:NT|[SHDCN]))([!?]*)$", re.IGNORECASE)
 _CARD = re.compile(r"^([SHDC](?:10|[2-9TJQKA]))([!?]*)$", re.IGNORECASE)
 _CONTRACT = re.compile(r"^([1-7])(NT|N|S|H|D|C)(XX|X)?$", re.IGNORECASE)
-_ZRJ_STRAIN = "CDHSN"  # ZRJ strain code 0..4
-_ORDINAL = ("1st", "2nd", "3rd", "4th")
-
-
-class TruncatedPlayWarning(UserWarning):
-    """A game's play did not fit in a ZRJ record and was cut short (the rest reads as a claim)."""
-
-
-# --------------------------------------------------------------------------
-# The laws of play are ddsbind.game's; a fault in a file is a FormatError.
-
-
-def play_tricks(
-    deal: Deal,
-    trump: Strain | int | str,
-    leader: Seat | int | str,
-    plays: Iterable[Card | str],
-) -> list[PlayedTrick]:
-    """Play ``plays`` (play order from the opening lead) out on a full ``deal`` and return the tricks.
-
-    The rules and checks are :class:`ddsbind.game.Play`'s; a fault raises
-    :class:`~ddsbind.errors.FormatError` naming the play's 0-based position,
-    its trick, the seat and the card.  The last trick is unfinished
-    (``winner`` None) if the play stops mid-trick.
-    """
-    cards = list(plays)
-    if len(cards) > 52:
-        raise FormatError(f"play 52 ({cards[52]}): {len(cards)} cards in the play, at most 52")
-    table = Play(deal, trump, leader)
-    try:
-        table.play_all(cards)
-    except DDSError as exc:
-        raise FormatError(_play_fault(exc.index or 0, exc)) from None
-    return table.all_tricks()
+#: Tags whose values :class:`GameRecord` holds in its fields (written from them, not from ``tags``).
+_OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+#: Tags that say a PBN game is a game record (bid or played), not only a deal.
+_GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
 
 
 def _play_fault(number: int, exc: DDSError) -> str:
@@ -144,7 +88,7 @@ def _mark(text: str, what: str) -> int:
 
 
 # --------------------------------------------------------------------------
-# Game records
+# The model
 
 
 @dataclass
@@ -156,8 +100,9 @@ class GameRecord:
     deal : Deal
         The deal before the opening lead.
     dealer : Seat or None
-    vulnerable : str
-        ``"None"``, ``"NS"``, ``"EW"`` or ``"All"``.
+    vulnerable : Vulnerability
+        Who is vulnerable; a PBN name (``"None"``, ``"NS"``, ``"EW"``,
+        ``"All"``) or DDS's code 0..3 is read on construction.
     board : int or None
     auction : list of str
         Calls from the dealer: ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
@@ -174,11 +119,14 @@ class GameRecord:
         Per card, as ``auction_marks``.
     tags : dict
         Every tag read, name -> value (written back for names this module does not own).
+    sections : dict
+        The section lines (e.g. a table's rows) of tags this module does not
+        own, name -> lines, written back after their tag.
     """
 
     deal: Deal
     dealer: Seat | None = None
-    vulnerable: str = "None"
+    vulnerable: Vulnerability = Vulnerability.NONE
     board: int | None = None
     auction: list[str] = field(default_factory=list)
     auction_marks: list[int] = field(default_factory=list)
@@ -188,6 +136,10 @@ class GameRecord:
     play: list[Card] = field(default_factory=list)
     play_marks: list[int] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.vulnerable = Vulnerability.parse(self.vulnerable)
 
     @property
     def passed_out(self) -> bool:
@@ -218,12 +170,22 @@ class GameRecord:
         return None if self.declarer is None else self.declarer.next()
 
     def tricks(self) -> list[PlayedTrick]:
-        """The play as tricks (checked; see :func:`play_tricks`)."""
+        """The play as tricks, each card checked by :class:`ddsbind.game.Play`.
+
+        The last trick is unfinished (``winner`` None) if the play stops
+        mid-trick.  A fault raises :class:`~ddsbind.errors.FormatError`
+        naming the play's 0-based position, its trick, the seat and the card.
+        """
         if not self.play:
             return []
         if self.trump is None or self.leader is None:
             raise FormatError("a play needs a contract and a declarer")
-        return play_tricks(self.deal, self.trump, self.leader, self.play)
+        if len(self.play) > 52:
+            raise FormatError(f"play 52 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
+        try:
+            return play_out(self.deal, self.trump, self.leader, self.play)
+        except DDSError as exc:
+            raise FormatError(_play_fault(exc.index or 0, exc)) from None
 
     def declarer_tricks_played(self) -> int:
         """Tricks declarer's side won among the finished tricks of the play."""
@@ -231,6 +193,50 @@ class GameRecord:
             return 0
         side = self.declarer % 2
         return sum(1 for t in self.tricks() if t.winner is not None and t.winner % 2 == side)
+
+    def check_auction(self) -> None:
+        """Refuse an auction that goes on after it has ended (``FormatError`` naming the call).
+
+        An auction ends with three passes after a bid or double, or with four
+        passes when nobody bid; it may stop earlier (an auction not finished).
+        """
+        for k in range(1, len(self.auction)):
+            if closing_passes(self.auction[:k]) == 0:
+                raise FormatError(
+                    f"auction call {k} ({self.auction[k]}) comes after the auction ended "
+                    f"({' '.join(self.auction[max(0, k - 4) : k])})"
+                )
+
+    def check_result(self) -> None:
+        """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.
+
+        After a complete play (52 cards) the result is the tricks declarer's
+        side won.  After a play cut short (a claim) it is at least the tricks
+        declarer's side has won and at most that plus the tricks not finished.
+        Nothing is checked without a result or without a play.
+        """
+        if self.result is None or not self.play:
+            return
+        tricks = self.tricks()
+        finished = [t for t in tricks if t.winner is not None]
+        assert self.declarer is not None  # tricks() needs one
+        won = sum(1 for t in finished if t.winner is not None and t.winner % 2 == self.declarer % 2)
+        if len(self.play) == 52:
+            if self.result != won:
+                raise FormatError(
+                    f"Result {self.result} contradicts the play: declarer's side won {won} of the 13 tricks"
+                )
+            return
+        most = won + 13 - len(finished)
+        if not won <= self.result <= most:
+            raise FormatError(
+                f"Result {self.result} contradicts the play: declarer's side won {won} of the {len(finished)} "
+                f"tricks played, so the result is {won}..{most}"
+            )
+
+
+# --------------------------------------------------------------------------
+# PBN text -> game records
 
 
 def _normal_call(token: str) -> str:
@@ -259,21 +265,23 @@ def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
     if value is None or not value.strip() or value.strip() == "?":
         return None
     v = value.strip().upper()
-    if v not in ("N", "E", "S", "W"):
+    if len(v) != 1 or v not in SEAT_LETTERS:
         raise FormatError(f"PBN: {name} {value!r} is not N, E, S or W", index=g)
-    return Seat("NESW".index(v))
-
-
-def _split_games(text: str) -> list[tuple[dict[str, str], dict[str, list[str]]]]:
-    """Games as (tag values, section tokens per tag), split by :mod:`.pbn`'s game splitter."""
-    return [
-        ({tag: value for tag, value, _ in g.tags}, {tag: " ".join(lines).split() for tag, lines in g.sections.items()})
-        for g in pbn._games(text, "PBN")
-    ]
+    return Seat(SEAT_LETTERS.index(v))
 
 
 def _skip(token: str) -> bool:
     return token.startswith("$") or (len(token) > 1 and token.startswith("=") and token.endswith("="))
+
+
+def closing_passes(calls: Sequence[str]) -> int:
+    """How many passes the auction ``calls`` still needs to end: 0 when it has ended.
+
+    Three after the last bid or double; four when nobody has bid.
+    """
+    trailing = len(calls) - next((k + 1 for k in range(len(calls) - 1, -1, -1) if calls[k] != "Pass"), 0)
+    needed = 3 if trailing < len(calls) else 4  # 3 after the last bid or double, 4 when nobody bid
+    return max(0, needed - trailing)
 
 
 def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:
@@ -287,9 +295,9 @@ def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:
             raise FormatError(f"PBN: auction token {k} {tok!r} is not a call", index=g)
         call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN: auction token {k}")
         if call == "AP":
-            bid = any(c[0].isdigit() for c in calls)
-            calls += ["Pass"] * (3 if bid else 4)
-            marks += [mark] * (3 if bid else 4)
+            missing = closing_passes(calls)
+            calls += ["Pass"] * missing
+            marks += [mark] * missing
         else:
             calls.append(_normal_call(call))
             marks.append(mark)
@@ -318,16 +326,21 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
         for j in range(4):
             seat = Seat((leader + j) % 4)
             tok = group[(seat - first) % 4]
-            where = f"PBN: play {k + j} (trick {k // 4 + 1}, {_ORDINAL[j]} card, {seat.name})"
+            if stopped:  # the play stopped: every card from here on comes after the claim
+                if tok != "-":
+                    raise FormatError(
+                        f"PBN: play {k + j} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        index=g,
+                    )
+                continue
+            where = f"PBN: play {k + j} ({table.where()})"
             if tok == "-":
-                stopped = stopped or where.removeprefix("PBN: ")
+                stopped = where.removeprefix("PBN: ")
                 continue
             m = _CARD.match(tok)
             if not m:
                 raise FormatError(f"{where}: {tok!r} is not a card", index=g)
             card = Card.parse(m.group(1))
-            if stopped:
-                raise FormatError(f"{where}: {card} comes after the claim (no card at {stopped})", index=g)
             try:
                 table.play(card)
             except DDSError as exc:
@@ -337,23 +350,47 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
     return plays, marks
 
 
-def parse_games(text: str) -> list[GameRecord]:
+def _tag_values(games: list[pbn.GameText]) -> list[dict[str, str]]:
+    """Each game's tag values, ``"#"`` replaced by the previous game's value."""
+    out: list[dict[str, str]] = []
+    previous: dict[str, str] = {}
+    for game in games:
+        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
+        out.append(values)
+        previous = values
+    return out
+
+
+def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
+    """True when PBN text holds a game record: a game with a Contract, Declarer, Result, Auction or Play tag set.
+
+    Only the tags are read (no deal is parsed), so a file of bare deals
+    (even partial ones) answers False.
+    """
+    games = pbn.split_games(pbn.decode_pbn(text, name), name)
+    return any(values.get(tag, "").strip() not in ("", "?") for values in _tag_values(games) for tag in _GAME_TAGS)
+
+
+def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
     """Parse PBN text into :class:`GameRecord` s (games without a ``Deal`` tag are skipped).
+
+    ``text`` may be a file's bytes (read by :func:`ddsbind.formats.pbn.decode_pbn`);
+    ``name`` (a file name) is used in messages about the text's lines.
 
     Raises
     ------
     FormatError
-        A bad tag, call or card, the wrong opening leader, or a malformed
-        play (a card not held, a revoke, more than 52 cards, a card after the
-        claim), naming the game (``index``), the play's position and the card.
+        A bad tag, call or card, the wrong opening leader, a malformed play
+        (a card not held, a revoke, more than 52 cards, a card after the
+        claim), a call after the auction ended, or a Result the play
+        contradicts, naming the game (``index``), the play's position and the card.
     """
     out: list[GameRecord] = []
-    previous: dict[str, str] = {}
-    for g, (raw, sections) in enumerate(_split_games(text)):
-        values = {k: (previous.get(k, "") if v == "#" else v) for k, v in raw.items()}
-        previous = values
+    games = pbn.split_games(pbn.decode_pbn(text, name), name)
+    for g, (game, values) in enumerate(zip(games, _tag_values(games), strict=True)):
         if not values.get("Deal"):
             continue
+        sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
         try:
             deal = Deal.from_pbn(values["Deal"])
         except (DDSError, ValueError) as exc:
@@ -361,16 +398,17 @@ def parse_games(text: str) -> list[GameRecord]:
         if not deal.is_full:
             raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
         rec = GameRecord(deal=deal, tags=dict(values))
+        rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
         board = values.get("Board", "").strip()
         if board:
             if not board.isdigit():
                 raise FormatError(f"PBN: Board {board!r} is not a number", index=g)
             rec.board = int(board)
         rec.dealer = _seat_tag(values.get("Dealer"), "Dealer", g)
-        vul = values.get("Vulnerable", "None").strip().lower() or "none"
-        if vul not in _VUL_NAMES:
-            raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g)
-        rec.vulnerable = _VUL_NAMES[vul]
+        try:
+            rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
+        except DDSError:
+            raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g) from None
         rec.contract = _parse_contract(values.get("Contract", ""), g)
         rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
         result = values.get("Result", "").strip()
@@ -399,15 +437,17 @@ def parse_games(text: str) -> list[GameRecord]:
                     index=g,
                 )
             rec.play, rec.play_marks = _play(tokens, deal, trump, leader, g)
+        try:
+            rec.check_auction()
+            rec.check_result()
+        except FormatError as exc:
+            raise FormatError(f"PBN: {exc}", index=g) from None
         out.append(rec)
     return out
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-_OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+# --------------------------------------------------------------------------
+# Game records -> PBN text
 
 
 def format_games(games: Sequence[GameRecord]) -> str:
@@ -416,17 +456,18 @@ def format_games(games: Sequence[GameRecord]) -> str:
     for rec in games:
         for name in ("Event", "Site", "Date"):
             if name in rec.tags:
-                out.append(f'[{name} "{_quote(rec.tags[name])}"]')
+                out.append(f'[{name} "{pbn.quote(rec.tags[name])}"]')
+                out += rec.sections.get(name, [])
         if rec.board is not None:
             out.append(f'[Board "{rec.board}"]')
         if rec.dealer is not None:
             out.append(f'[Dealer "{rec.dealer.name}"]')
-        out.append(f'[Vulnerable "{rec.vulnerable}"]')
+        out.append(f'[Vulnerable "{rec.vulnerable.pbn}"]')
         out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
         for name, value in rec.tags.items():
-            # Table sections (e.g. OptimumResultTable) are not kept: their rows are not read here.
-            if name not in _OWNED and name not in ("Event", "Site", "Date") and not name.endswith("Table"):
-                out.append(f'[{name} "{_quote(value)}"]')
+            if name not in _OWNED and name not in ("Event", "Site", "Date"):
+                out.append(f'[{name} "{pbn.quote(value)}"]')
+                out += rec.sections.get(name, [])
         out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
         out.append(f'[Contract "{rec.contract or ""}"]')
         out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
@@ -456,180 +497,3 @@ def _play_lines(rec: GameRecord) -> list[str]:
     if len(rec.play) < 52:
         lines.append("*")
     return lines
-
-
-def zrj_bytes_to_games(data: bytes) -> list[GameRecord]:
-    """Game records of a ZRJ file's bytes (up to its null record)."""
-    return [zrj_to_game(p, index=i) for i, p in enumerate(zrj.decode_zrj(data))]
-
-
-def games_to_zrj_bytes(games: Sequence[GameRecord]) -> bytes:
-    """ZRJ records of ``games``; a play too long for a record is cut with a :class:`TruncatedPlayWarning`."""
-    return zrj.encode_zrj([game_to_zrj(g, index=i) for i, g in enumerate(games)], truncate=True).tobytes()
-
-
-def _games_format(path: str | os.PathLike[str], given: str | None, role: str) -> Format:
-    from ddsbind.formats import registry  # the table imports this module
-
-    fmt = registry.guess(path, given, role)
-    if fmt.load_games is None or fmt.dump_games is None:
-        games = [f.name for f in registry.formats() if f.load_games is not None]
-        raise ValueError(f"{fmt.name} files hold no game records (game records are {' or '.join(games)})")
-    return fmt
-
-
-def read_games(path: str | os.PathLike[str], format: str | None = None) -> list[GameRecord]:
-    """Read game records from a file of a format that holds them (PBN ``.pbn``, ZRJ ``.zrj``)."""
-    fmt = _games_format(path, format, "input")
-    assert fmt.load_games is not None
-    return fmt.load_games(Path(path).read_bytes(), os.fspath(path))
-
-
-def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:
-    """Write game records as PBN or ZRJ (by ``format`` or the extension); returns the count.
-
-    ``"-"`` writes to standard output.  The file is written whole or not at
-    all (temporary file, fsync, rename).  ZRJ records that cannot hold the
-    whole play are truncated in their play with a :class:`TruncatedPlayWarning`.
-    """
-    fmt = _games_format(path, format, "output")
-    assert fmt.dump_games is not None
-    data = fmt.dump_games(games)
-    with atomic_output(path) as out:
-        out.write(data)
-    return len(games)
-
-
-# --------------------------------------------------------------------------
-# ZRJ <-> game records
-
-
-def _call_byte(call: str, mark: int) -> int:
-    c = call.upper()
-    if c in ("PASS", "X", "XX"):
-        code, level = {"PASS": 5, "X": 6, "XX": 7}[c], 0
-    else:
-        code, level = _ZRJ_STRAIN.index(c[1]), int(c[0])
-    return (mark & 3) << 6 | level << 3 | code
-
-
-def _byte_call(byte: int) -> tuple[str, int]:
-    text = zrj.call_text(byte).rstrip("!?*")
-    call = {"P": "Pass", "X": "X", "R": "XX"}.get(text, text if not text.endswith("N") else text + "T")
-    return call, byte >> 6
-
-
-def _board_byte(rec: GameRecord, index: int) -> int:
-    dealer = rec.dealer if rec.dealer is not None else Seat.N
-    if rec.board is not None and 1 <= rec.board <= 240:
-        b = rec.board
-        if _order.board_dealer(b) == dealer and pbn.VUL_TEXT[_order.board_vulnerability(b)] == rec.vulnerable:
-            return b - 1
-    for v in range(240, 256):
-        if _order.board_dealer(v + 1) == dealer and pbn.VUL_TEXT[_order.board_vulnerability(v + 1)] == rec.vulnerable:
-            if rec.board is not None:
-                warnings.warn(
-                    f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable} "
-                    "does not fit ZRJ's board cycle; stored without its number",
-                    UserWarning,
-                    stacklevel=3,
-                )
-            return v
-    raise AssertionError("every dealer and vulnerability occurs in the 16-board cycle")
-
-
-def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
-    """A game record as a :class:`~ddsbind.formats.zrj.PlayedDeal` (truncating the play with a warning).
-
-    Raises
-    ------
-    ValueError
-        No contract, a contract that is not Pass or e.g. 4H, 3NTX, 6CXX, a
-        declarer missing for a contract, no result for an unfinished play, or
-        an auction over 45 calls (ZRJ's limit).
-    """
-    if rec.contract is None:
-        raise ValueError(f"game {index}: ZRJ needs a contract (Pass for a passed-out deal)")
-    if rec.passed_out:
-        contract, declarer, tricks = 0, 0, 0
-        if rec.play:
-            raise ValueError(f"game {index}: a passed-out deal has a play")
-    else:
-        if rec.declarer is None:
-            raise ValueError(f"game {index}: contract {rec.contract} has no declarer")
-        trump = rec.trump
-        if trump is None:
-            raise ValueError(f"game {index}: contract {rec.contract!r} is not Pass or e.g. 4H, 3NTX, 6CXX")
-        z = _ZRJ_STRAIN.index("N" if trump == Strain.NT else "CDHS"[3 - int(trump)])
-        contract = 5 * rec.level + z + 40 * rec.doubled
-        declarer = int(rec.declarer)
-        if rec.result is not None:
-            tricks = rec.result
-        elif len(rec.play) == 52:
-            tricks = rec.declarer_tricks_played()
-        else:
-            raise ValueError(f"game {index}: no Result and an unfinished play; ZRJ needs declarer's tricks")
-    calls = list(rec.auction)
-    marks = list(rec.auction_marks or [0] * len(calls))
-    passes = 0
-    while passes < 3 and passes < len(calls) - 1 and calls[passes] == "Pass" and not marks[passes]:
-        passes += 1
-    if len(calls) - passes > zrj._MAX_CALLS_END - zrj._FIRST_MOVE:
-        raise ValueError(f"game {index}: {len(calls)} calls do not fit in a ZRJ record (at most 45 after the passes)")
-    call_bytes = [_call_byte(c, m) for c, m in zip(calls[passes:], marks[passes:], strict=True)]
-    pmarks = rec.play_marks or [0] * len(rec.play)
-    play_bytes = [zrj.play_byte(c, m) for c, m in zip(rec.play, pmarks, strict=True)]
-    room = zrj.RECORD_SIZE - zrj._FIRST_MOVE - len(call_bytes)
-    if len(play_bytes) > room:
-        warnings.warn(
-            f"game {index}: the auction ({len(calls)} calls) leaves room for {room} of the {len(play_bytes)} "
-            f"cards played; the ZRJ record keeps the first {room} (the rest reads as a claim)",
-            TruncatedPlayWarning,
-            stacklevel=2,
-        )
-        play_bytes = play_bytes[:room]
-    return zrj.PlayedDeal(
-        owners=rec.deal.owners(),
-        board_byte=_board_byte(rec, index),
-        contract=contract,
-        tricks=tricks,
-        declarer=declarer,
-        initial_passes=passes,
-        calls=call_bytes,
-        plays=play_bytes,
-    )
-
-
-def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
-    """A :class:`~ddsbind.formats.zrj.PlayedDeal` as a game record, its play checked.
-
-    Raises
-    ------
-    FormatError
-        A play that breaks the rules (naming the record, the play's position and the card).
-    """
-    deal = p.deal
-    rec = GameRecord(
-        deal=deal, dealer=Seat(p.dealer), vulnerable="All" if p.vulnerability == "Both" else p.vulnerability
-    )
-    rec.board = p.board
-    calls = [_byte_call(b) for b in p.calls]
-    rec.auction = ["Pass"] * p.initial_passes + [c for c, _ in calls]
-    rec.auction_marks = [0] * p.initial_passes + [m for _, m in calls]
-    code = p.strain
-    if code is None:  # passed out (contract byte 0)
-        rec.contract = "Pass"
-        if p.plays:
-            raise FormatError(f"ZRJ: record {index} is passed out but has {len(p.plays)} plays", index=index)
-        return rec
-    strain = Strain(code)
-    rec.contract = f"{p.level}{strain.symbol}{'X' * p.doubled}"
-    declarer = rec.declarer = Seat(p.declarer)
-    rec.result = p.tricks
-    rec.play = [zrj.play_card(b) for b in p.plays]
-    rec.play_marks = [b >> 6 for b in p.plays]
-    try:
-        play_tricks(deal, strain, declarer.next(), rec.play)
-    except FormatError as exc:
-        raise FormatError(f"ZRJ: {exc}", index=index) from None
-    return rec

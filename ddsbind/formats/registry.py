@@ -18,7 +18,9 @@ Two kinds of entry:
 A format that can also carry played games (auction and play, as
 :class:`~ddsbind.formats.pbngame.GameRecord`) has ``load_games`` and
 ``dump_games``; ``plays`` marks the formats whose records *are* played games
-(ZRJ), so that converting to or from them keeps auction and play.
+(ZRJ), and ``holds_games`` tells whether a file of a format that may hold
+either (PBN) holds game records, so that converting game records into a
+format that holds them keeps auction and play (:mod:`.games`).
 
 Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
 (DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
@@ -35,13 +37,12 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, pbngame, zbd, zbs, zdd, zrd, zrj
+from ddsbind.errors import FormatError
+from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
 from ddsbind.formats.pbngame import GameRecord
 
 __all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
-
-_UNKNOWN = 15
 
 
 @dataclass
@@ -104,6 +105,10 @@ class Format:
         ``load_games(data, name) -> list[GameRecord]`` for a whole file's bytes.
     dump_games : callable, optional
         ``dump_games(games) -> bytes``.
+    holds_games : callable, optional
+        ``holds_games(data, name) -> bool``: whether a whole file's bytes hold
+        game records (for a format whose files may hold bare deals instead);
+        None when every file of a games format holds games (``plays``).
     """
 
     name: str
@@ -119,6 +124,7 @@ class Format:
     plays: bool = False
     load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
     dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
+    holds_games: Callable[[bytes, str], bool] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -153,10 +159,10 @@ _TABLE: dict[str, Format] = {}
 def register(fmt: Format) -> Format:
     """Add ``fmt`` to the table (its name and extensions must be new); returns it."""
     if fmt.name in _TABLE:
-        raise ValueError(f"format {fmt.name!r} is already registered")
+        raise FormatError(f"format {fmt.name!r} is already registered")
     taken = {e for f in _TABLE.values() for e in f.extensions}
     if taken & set(fmt.extensions):
-        raise ValueError(f"extension(s) {sorted(taken & set(fmt.extensions))} already name a format")
+        raise FormatError(f"extension(s) {sorted(taken & set(fmt.extensions))} already name a format")
     _TABLE[fmt.name] = fmt
     return fmt
 
@@ -173,20 +179,20 @@ def by_extension(path: str | os.PathLike[str]) -> Format | None:
 
 
 def get(name: str) -> Format:
-    """The format called ``name`` (``ValueError`` listing the names otherwise)."""
+    """The format called ``name`` (``FormatError`` listing the names otherwise)."""
     try:
         return _TABLE[name]
     except KeyError:
-        raise ValueError(f"unknown format {name!r} (one of {tuple(_TABLE)})") from None
+        raise FormatError(f"unknown format {name!r} (one of {tuple(_TABLE)})") from None
 
 
 def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "input") -> Format:
-    """The format ``name``, or the one ``path``'s extension names; ``ValueError`` if neither tells."""
+    """The format ``name``, or the one ``path``'s extension names; ``FormatError`` if neither tells."""
     if name:
         return get(name)
     fmt = by_extension(path)
     if fmt is None:
-        raise ValueError(f"cannot tell the {role} format of {os.fspath(path)!r}; name it (one of {tuple(_TABLE)})")
+        raise FormatError(f"cannot tell the {role} format of {os.fspath(path)!r}; name it (one of {tuple(_TABLE)})")
     return fmt
 
 
@@ -196,19 +202,19 @@ def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "in
 
 def _need_owners(r: Records, name: str) -> NDArray[np.int8]:
     if r.owners is None:
-        raise ValueError(f"{name} records need deals")
+        raise FormatError(f"{name} records need deals")
     return r.owners
 
 
 def _tables_or_unknown(r: Records) -> NDArray[np.uint8]:
     if r.tables is not None:
         return r.tables
-    return np.full((len(r), 5, 4), _UNKNOWN, np.uint8)
+    return np.full((len(r), 5, 4), _dtypes.UNKNOWN, np.uint8)
 
 
 def _known(tables: NDArray[np.uint8] | None) -> NDArray[np.uint8] | None:
     """``tables`` if any value is known, else None (text formats then write no result lines)."""
-    return tables if tables is not None and bool(np.any(tables != _UNKNOWN)) else None
+    return tables if tables is not None and bool(np.any(tables != _dtypes.UNKNOWN)) else None
 
 
 def _decode_hand_makes(recs: NDArray[np.uint8]) -> Records:
@@ -219,12 +225,12 @@ def _decode_hand_makes(recs: NDArray[np.uint8]) -> Records:
 def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
     owners = _need_owners(r, "hand-makes")
     if r.hand is None:
-        raise ValueError("hand-makes records need the hand (DDS seat)")
+        raise FormatError("hand-makes records need the hand (DDS seat)")
     hand = np.broadcast_to(np.asarray(r.hand), (owners.shape[0],))
     makes = r.makes
     if makes is None and r.tables is not None:
         if hand.size and (hand.min() < 0 or hand.max() > 3):
-            raise ValueError("hand must be a DDS seat 0..3 (N E S W)")
+            raise FormatError("hand must be a DDS seat 0..3 (N E S W)")
         makes = r.tables[np.arange(owners.shape[0]), :, hand.astype(np.intp)]
     return handmakes.encode_hand_makes(owners, hand, makes)
 
@@ -234,7 +240,7 @@ def _load_pbn(data: bytes, name: str) -> Records:
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
     if all(b.table is None for b in boards):
         return Records(owners)
-    tables = np.stack([np.full((5, 4), _UNKNOWN, np.uint8) if b.table is None else b.table for b in boards])
+    tables = np.stack([np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards])
     return Records(owners, tables.astype(np.uint8))
 
 
@@ -247,7 +253,7 @@ def _dump_gib(r: Records) -> bytes:
     owners = as_owners(_need_owners(r, "gib"), full=True)
     tables = _tables_or_unknown(r)
     if np.any(tables > 13):
-        raise ValueError("gib text needs complete double-dummy results; the input lacks some (solve first)")
+        raise FormatError("gib text needs complete double-dummy results; the input lacks some (solve first)")
     return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
 
 
@@ -256,8 +262,8 @@ def _load_dds(data: bytes, name: str) -> Records:
     owners = np.stack([h.deal.owners() for h in hands]) if hands else np.zeros((0, 52), np.int8)
     if all(h.table is None for h in hands):
         return Records(owners)
-    tables = [np.full((5, 4), _UNKNOWN, np.uint8) if h.table is None else h.table.astype(np.uint8) for h in hands]
-    return Records(owners, np.stack(tables))
+    unknown = np.full((5, 4), _dtypes.UNKNOWN, np.uint8)
+    return Records(owners, np.stack([unknown if h.table is None else h.table.astype(np.uint8) for h in hands]))
 
 
 # --------------------------------------------------------------------------
@@ -321,8 +327,8 @@ register(
         check=zrj.check_records,
         decode=lambda recs: Records(zrj.zrj_owners(recs)),
         plays=True,
-        load_games=lambda data, name: pbngame.zrj_bytes_to_games(data),
-        dump_games=pbngame.games_to_zrj_bytes,
+        load_games=lambda data, name: zrjgame.zrj_bytes_to_games(data),
+        dump_games=zrjgame.games_to_zrj_bytes,
     )
 )
 register(
@@ -342,9 +348,10 @@ register(
         deals=True,
         results=True,
         load=_load_pbn,
-        dump=lambda r: pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables)).encode("latin-1"),
-        load_games=lambda data, name: pbngame.parse_games(data.decode("latin-1")),
-        dump_games=lambda games: pbngame.format_games(games).encode("latin-1"),
+        dump=lambda r: pbn.encode_pbn(pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables))),
+        load_games=lambda data, name: pbngame.parse_games(data, name=name),
+        dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
+        holds_games=lambda data, name: pbngame.holds_games(data, name=name),
     )
 )
 register(

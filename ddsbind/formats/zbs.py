@@ -79,9 +79,9 @@ def encode_suits(digits: ArrayLike, flags: ArrayLike = False, *, reverse: bool =
     """
     d = np.asarray(digits)
     if d.shape[-1:] != (13,):
-        raise ValueError(f"a suit layout has 13 locations (ace first), got shape {d.shape}")
+        raise FormatError(f"a suit layout has 13 locations (ace first), got shape {d.shape}")
     if d.size and (d.min() < 0 or d.max() > 4):
-        raise ValueError("ZBS locations are 0 (unused), 1 W, 2 N, 3 E or 4 S")
+        raise FormatError("ZBS locations are 0 (unused), 1 W, 2 N, 3 E or 4 S")
     loc = (d.astype(np.uint64) * _weights(reverse)).sum(axis=-1, dtype=np.uint64)
     f = np.asarray(flags).astype(np.uint64)
     return ((loc << np.uint64(1)) | f).astype("<u4")
@@ -133,7 +133,7 @@ def _as_words(words: ArrayLike | bytes) -> NDArray[np.uint32]:
         return _as_words(w.tobytes())
     w = w.reshape(-1)
     if w.size and (w.min() < 0 or w.max() > 0xFFFFFFFF):
-        raise ValueError("ZBS words are 32-bit unsigned integers")
+        raise FormatError("ZBS words are 32-bit unsigned integers")
     return w.astype(np.uint32)
 
 
@@ -171,7 +171,7 @@ def encode_diagrams(
     nonempty = loc > 0
     if g and not nonempty.any(axis=1).all():
         i = int(np.argmax(~nonempty.any(axis=1)))
-        raise ValueError(f"diagram {i} places no card; ZBS cannot store it (it would be the null word)")
+        raise FormatError(f"diagram {i} places no card; ZBS cannot store it (it would be the null word)")
     last = 3 - np.argmax(nonempty[:, ::-1], axis=1)  # index of the last non-empty suit
     suit = np.arange(4)
     keep = suit[None, :] <= last[:, None]

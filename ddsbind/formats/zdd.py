@@ -27,8 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._dtypes import INVALID, UNKNOWN
 
 __all__ = [
     "INVALID",
@@ -43,8 +45,6 @@ __all__ = [
 ]
 
 RECORD_SIZE = _dtypes.ZDD.itemsize
-UNKNOWN = 15
-INVALID = 14
 #: Why :func:`check_records` flags a record.
 WHY = "a result nibble is 14"
 
@@ -89,13 +89,17 @@ def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
     return bad_tables(recs), WHY
 
 
-def _as_tables(tables: ArrayLike) -> NDArray[np.uint8]:
+def as_tables(tables: ArrayLike) -> NDArray[np.uint8]:
+    """DDS tables ``(N, 5, 4)`` uint8 from any array of that shape, values checked (0..13 or 15).
+
+    Public in the package: every encoder of tables (ZDD, ZRD) checks them here.
+    """
     t = np.asarray(tables)
     if t.shape[-2:] != (5, 4):
-        raise ValueError(f"tables must be (N, 5, 4) in DDS order, got shape {t.shape}")
+        raise FormatError(f"tables must be (N, 5, 4) in DDS order, got shape {t.shape}")
     t = t.reshape(-1, 5, 4)
     if t.size and (t.min() < 0 or t.max() > 15 or np.any(t == INVALID)):
-        raise ValueError("table values must be tricks 0..13 or 15 (unknown)")
+        raise FormatError("table values must be tricks 0..13 or 15 (unknown)")
     return t.astype(np.uint8, copy=False)
 
 
@@ -131,4 +135,4 @@ def decode_zdd(data: ArrayLike | bytes, *, on_error: OnError = "raise", base: in
 
 def encode_zdd(tables: ArrayLike, out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """Encode DDS tables ``(N, 5, 4)`` (0..13, 15 = unknown) as ``(N, 10)`` ZDD bytes."""
-    return nibbles_from_tables(_as_tables(tables), out=out)
+    return nibbles_from_tables(as_tables(tables), out=out)

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
+from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, zbd, zdd
 from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
 
@@ -120,8 +121,8 @@ def encode_zrd(
     if tables is None:
         out[:, 13:] = 0xFF
     else:
-        t = zdd._as_tables(tables)
+        t = zdd.as_tables(tables)
         if t.shape[0] != n:
-            raise ValueError(f"{n} deals but {t.shape[0]} tables")
+            raise FormatError(f"{n} deals but {t.shape[0]} tables")
         zdd.nibbles_from_tables(t, out=out[:, 13:])
     return out

@@ -35,7 +35,8 @@ rest  ``spare`` (zero when we write; kept verbatim when read).
 
 The 62 bytes for calls and plays cannot hold every auction with a full play,
 so the play string may be truncated (a claim).  A record whose first 4 bytes
-are zero ends a list.  Dealer and vulnerability of board ``b`` follow the
+are zero ends a list: :func:`decode_zrj` stops there, as every reader of
+records does (:func:`ddsbind.formats._common.end_of_list`).  Dealer and vulnerability of board ``b`` follow the
 16-board cycle: dealer N E S W for ``(b - 1) mod 4`` = 0 1 2 3;
 vulnerability None, NS, EW, Both, NS, EW, Both, None, EW, Both, None, NS,
 Both, None, NS, EW.
@@ -52,10 +53,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import Card, Deal
+from ddsbind.deal import Card, Deal, Seat
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import apply_on_error, as_owners, records
+from ddsbind.formats._common import apply_on_error, as_owners, end_of_list, records
+from ddsbind.game import Vulnerability
 
 __all__ = [
     "RECORD_SIZE",
@@ -70,9 +72,10 @@ __all__ = [
 ]
 
 RECORD_SIZE = _dtypes.ZRJ.itemsize
-_FIRST_MOVE = 18
-_MAX_CALLS_END = 63
-_CALL_STRAIN = "CDHSN"  # ZRJ strain code 0..4
+#: Offset of the first call (bytes 18..): public in the package, the game-record conversion sizes records by it.
+FIRST_MOVE = 18
+#: Largest offset one past the last call (so at most 45 call bytes).
+MAX_CALLS_END = 63
 
 
 def _pair_to_card() -> NDArray[np.intp]:
@@ -122,7 +125,7 @@ def call_text(byte: int) -> str:
         return "PXR"[code - 5] + marks
     if not 1 <= level <= 7:
         raise FormatError(f"call byte {byte:#04x}: bid with level {level}")
-    return f"{level}{_CALL_STRAIN[code]}" + marks
+    return f"{level}{_order.BID_STRAIN_LETTERS[code]}" + marks
 
 
 @dataclass(eq=False)
@@ -189,14 +192,14 @@ class PlayedDeal:
         return self.board_byte + 1 if self.board_byte < 240 else self.board_byte % 16 + 1
 
     @property
-    def dealer(self) -> int:
-        """Dealer as a DDS seat, from the 16-board cycle."""
+    def dealer(self) -> Seat:
+        """Dealer (a DDS seat), from the 16-board cycle."""
         return _order.board_dealer(self._cycle_board)
 
     @property
-    def vulnerability(self) -> str:
-        """``"None"``, ``"NS"``, ``"EW"`` or ``"Both"``."""
-        return ("None", "Both", "NS", "EW")[_order.board_vulnerability(self._cycle_board)]
+    def vulnerability(self) -> Vulnerability:
+        """Who is vulnerable, from the 16-board cycle."""
+        return _order.board_vulnerability(self._cycle_board)
 
     @property
     def level(self) -> int:
@@ -226,11 +229,11 @@ def _check_record(r: bytes, i: int) -> None:
     if r[15] >> 4 > 13:
         raise bad(f"declarer won {r[15] >> 4} tricks (at most 13)", 15)
     calls_end, plays_end = r[16], r[17]
-    if not _FIRST_MOVE <= calls_end <= _MAX_CALLS_END:
+    if not FIRST_MOVE <= calls_end <= MAX_CALLS_END:
         raise bad(f"end of calls {calls_end} is outside 18..63", 16)
     if not calls_end <= plays_end <= RECORD_SIZE:
         raise bad(f"end of plays {plays_end} is outside {calls_end}..80", 17)
-    for k in range(_FIRST_MOVE, calls_end):
+    for k in range(FIRST_MOVE, calls_end):
         try:
             call_text(r[k])
         except FormatError as exc:
@@ -246,7 +249,9 @@ def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:
 
 
 def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
-    """Decode ZRJ records into :class:`PlayedDeal` s.
+    """Decode ZRJ records into :class:`PlayedDeal` s, up to the null record (first 4 bytes zero).
+
+    Records after the null record are not read (not even checked).
 
     Raises
     ------
@@ -255,6 +260,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
         offset, call or play; with the record index and the field's byte offset.
     """
     recs = records(data, RECORD_SIZE, "ZRJ")
+    recs = recs[: end_of_list(recs)]
     apply_on_error(*check_records(recs), "raise", RECORD_SIZE, base, "ZRJ")
     owners = zrj_owners(recs)
     out = []
@@ -270,7 +276,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
                 tricks=r[15] >> 4,
                 declarer=int(_order.dds_seats((r[15] >> 2) & 3)),
                 initial_passes=r[15] & 3,
-                calls=list(r[_FIRST_MOVE:calls_end]),
+                calls=list(r[FIRST_MOVE:calls_end]),
                 plays=list(r[calls_end:plays_end]),
                 spare=r[plays_end:].rstrip(b"\0"),
             )
@@ -282,7 +288,7 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
     """Encode :class:`PlayedDeal` s as ``(N, 80)`` uint8 ZRJ records.
 
     ``truncate=True`` drops plays that do not fit (Pavlicek's truncated play
-    strings); otherwise a record that does not fit raises ``ValueError``.
+    strings); otherwise a record that does not fit raises ``FormatError``.
     """
     items = list(deals)
     out = np.zeros((len(items), RECORD_SIZE), dtype=np.uint8)
@@ -292,17 +298,17 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
     out[:, :13] = _deal_bytes(owners)
     for i, p in enumerate(items):
         if not 0 <= p.tricks <= 13 or not 0 <= p.initial_passes <= 3 or not 0 <= p.board_byte <= 255:
-            raise ValueError(f"record {i}: tricks 0..13, initial passes 0..3 and board byte 0..255 needed")
+            raise FormatError(f"record {i}: tricks 0..13, initial passes 0..3 and board byte 0..255 needed")
         if 1 <= p.contract <= 4 or not 0 <= p.contract < 120:
-            raise ValueError(f"record {i}: contract byte {p.contract} is invalid")
-        calls_end = _FIRST_MOVE + len(p.calls)
-        if calls_end > _MAX_CALLS_END:
-            raise ValueError(f"record {i}: {len(p.calls)} calls do not fit (at most {_MAX_CALLS_END - 18})")
+            raise FormatError(f"record {i}: contract byte {p.contract} is invalid")
+        calls_end = FIRST_MOVE + len(p.calls)
+        if calls_end > MAX_CALLS_END:
+            raise FormatError(f"record {i}: {len(p.calls)} calls do not fit (at most {MAX_CALLS_END - FIRST_MOVE})")
         plays = list(p.plays)
         room = RECORD_SIZE - calls_end - len(p.spare)
         if len(plays) > room:
             if not truncate:
-                raise ValueError(f"record {i}: {len(plays)} plays do not fit in {room} bytes (truncate=True)")
+                raise FormatError(f"record {i}: {len(plays)} plays do not fit in {room} bytes (truncate=True)")
             plays = plays[:room]
         for c in p.calls:
             call_text(c)
@@ -312,7 +318,7 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
         out[i, 15] = p.tricks << 4 | int(_order.pav_seats(p.declarer)) << 2 | p.initial_passes
         out[i, 16] = calls_end
         out[i, 17] = calls_end + len(plays)
-        out[i, _FIRST_MOVE : _FIRST_MOVE + len(body)] = np.frombuffer(body, np.uint8)
-        end = _FIRST_MOVE + len(body)
+        out[i, FIRST_MOVE : FIRST_MOVE + len(body)] = np.frombuffer(body, np.uint8)
+        end = FIRST_MOVE + len(body)
         out[i, end : end + len(p.spare)] = np.frombuffer(p.spare, np.uint8)
     return out

@@ -108,3 +108,41 @@ def test_convert_dds_reference_format(tmp_path, two):
     r = run("convert", tmp_path / "ref.txt", tmp_path / "back.zrd", "--from", "dds")
     assert r.exit_code == 0, r.output
     assert (tmp_path / "back.zrd").read_bytes() == two.read_bytes()
+
+
+GAME = """[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"]
+[Declarer "W"]
+[Contract "2S"]
+[Result "{result}"]
+[Auction "N"]
+Pass Pass Pass 1S
+Pass 2S AP
+[Play "N"]
+CT C4 CA CJ
+HK H9 H8 H4
+*
+"""
+
+
+def test_convert_game_records_pbn_to_pbn_keeps_them(tmp_path):
+    """Without this, `ddsbind convert games.pbn out.pbn` wrote only the deals ("1 records written")."""
+    src = tmp_path / "games.pbn"
+    src.write_text(GAME.format(result="8"), encoding="latin-1")
+    r = run("convert", src, tmp_path / "out.pbn")
+    assert r.exit_code == 0, r.output
+    out = (tmp_path / "out.pbn").read_text(encoding="latin-1")
+    for line in ('[Contract "2S"]', '[Declarer "W"]', '[Result "8"]', '[Auction "N"]', '[Play "N"]', "CT C4 CA CJ"):
+        assert line in out
+
+
+def test_convert_refuses_a_result_the_play_contradicts(tmp_path):
+    """Without this, a Result above what declarer could still take was copied into ZRJ with exit 0."""
+    src = tmp_path / "games.pbn"
+    src.write_text(GAME.format(result="12"), encoding="latin-1")  # the defence won both tricks played: 0..11
+    r = run("convert", src, tmp_path / "out.zrj")
+    assert r.exit_code == 1
+    assert "Result 12 contradicts the play" in r.output and "record 0" in r.output
+    assert not (tmp_path / "out.zrj").exists()

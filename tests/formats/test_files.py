@@ -163,3 +163,25 @@ def test_read_records_joins_chunks_field_by_field(tmp_path, monkeypatch):
     for name in ("index", "raw", "owners", "masks", "tables", "bad"):
         np.testing.assert_array_equal(getattr(joined, name), getattr(whole, name), err_msg=name)
     assert joined.hand is None and joined.makes is None
+
+
+def test_atomic_output_names_the_target_not_its_temporary_file(tmp_path, monkeypatch):
+    """Without this, an unwritable target was named by its temporary file (`.x.zrj.cj44j1tz.part`)."""
+    import os
+
+    from ddsbind.formats._common import atomic_output
+
+    target = tmp_path / "no-such-dir" / "x.zrj"
+    with pytest.raises(OSError) as e, atomic_output(target) as out:
+        out.write(b"never")
+    assert str(target) in str(e.value) and ".part" not in str(e.value) and "not written" in str(e.value)
+
+    def no_space(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    full = tmp_path / "full.zrj"
+    monkeypatch.setattr(os, "fsync", no_space)
+    with pytest.raises(OSError) as e, atomic_output(full) as out:
+        out.write(b"data")
+    assert str(full) in str(e.value) and ".part" not in str(e.value)
+    assert list(tmp_path.iterdir()) == []

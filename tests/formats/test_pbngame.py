@@ -12,16 +12,9 @@ from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrj, encode_zrj
 from ddsbind.formats.convert import convert
-from ddsbind.formats.pbngame import (
-    GameRecord,
-    TruncatedPlayWarning,
-    format_games,
-    game_to_zrj,
-    parse_games,
-    play_tricks,
-    read_games,
-    zrj_to_game,
-)
+from ddsbind.formats.games import read_games
+from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.formats.zrjgame import TruncatedPlayWarning, game_to_zrj, zrj_to_game
 
 # list100's first hand (DDS's hands/list100.txt): trump S, North leads, so West declares.
 DEAL0 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -105,7 +98,8 @@ def test_malformed_plays_name_the_card_and_position(list100):
         parse_games(HEADER + '[Play "E"]\nC4 CA CJ CT\n')
     with pytest.raises(FormatError, match=r"play 52 \(SA\): 53 cards"):
         h = next(h for h in list100 if len(h.play) == 104)
-        play_tricks(h.deal, h.trump, h.first, [*cards(h.play), "SA"])
+        GameRecord(deal=h.deal, contract=f"1{Strain(h.trump).symbol}", declarer=Seat(h.first).next(3),
+                   play=[*cards(h.play), Card.parse("SA")]).tricks()  # fmt: skip
     with pytest.raises(FormatError, match=r"53 tokens"):
         parse_games(_game(" ".join(["-"] * 53)))
 
@@ -146,7 +140,7 @@ def test_zrj_record_with_illegal_play_names_record_and_card():
 def test_game_record_with_unreadable_contract_is_refused_by_name():
     """Without this, a hand-built record with a contract like "4Z" would fail going to ZRJ with a bare TypeError."""
     g = GameRecord(deal=Deal.from_pbn(DEAL0), declarer=Seat.W, contract="4Z", result=8)
-    with pytest.raises(ValueError, match=r"game 5: contract '4Z' is not Pass or e.g. 4H"):
+    with pytest.raises(FormatError, match=r"game 5: contract '4Z' is not Pass or e.g. 4H"):
         game_to_zrj(g, index=5)
 
 
@@ -159,6 +153,7 @@ def played_games(draw):
     n = draw(st.integers(0, 52))
     hands = [list(deal.hand(s)) for s in Seat]
     leader, trick, play = declarer.next(), [], []
+    won = finished = 0  # tricks declarer's side won, tricks finished
     for _ in range(n):
         seat = (leader + len(trick)) % 4
         legal = [c for c in hands[seat] if trick and c.suit == trick[0].suit] or hands[seat]
@@ -169,6 +164,7 @@ def played_games(draw):
         if len(trick) == 4:
             best = max(range(4), key=lambda k: (trick[k].suit == trump, trick[k].suit == trick[0].suit, trick[k].rank))
             leader, trick = Seat((leader + best) % 4), []
+            won, finished = won + (leader % 2 == declarer % 2), finished + 1
     marks = [draw(st.integers(0, 3)) for _ in play]
     dealer = draw(st.sampled_from(list(Seat)))
     level = draw(st.integers(1, 7))
@@ -177,7 +173,7 @@ def played_games(draw):
     return GameRecord(
         deal=deal, dealer=dealer, vulnerable=draw(st.sampled_from(["None", "NS", "EW", "All"])),
         auction=auction, auction_marks=[0] * len(auction), contract=contract, declarer=declarer,
-        result=draw(st.integers(0, 13)), play=play, play_marks=marks,
+        result=won if n == 52 else draw(st.integers(won, won + 13 - finished)), play=play, play_marks=marks,
     )  # fmt: skip
 
 

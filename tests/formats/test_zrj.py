@@ -11,6 +11,7 @@ from ddsbind.deal import Card, Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import PlayedDeal, decode_zrj, encode_zrj
 from ddsbind.formats.zrj import call_text, play_byte, play_card, zrj_owners
+from ddsbind.game import Vulnerability
 
 DEAL = Deal.from_pbn("N:J873.J42.Q65.KT2 AT652.A976.AJ82.- Q4.85.KT9.A87643 K9.KQT3.743.QJ95")
 
@@ -39,14 +40,14 @@ def test_header_fields():
     assert rec[15] == 9 << 4 | 3 << 2 | 2  # South = seat code 3
     assert rec[16] == 18 and rec[17] == 18
     q = decode_zrj(rec)[0]
-    assert (q.board, q.level, q.strain, q.doubled, q.dealer, q.vulnerability) == (7, 3, 4, 1, 2, "Both")
+    assert (q.board, q.level, q.strain, q.doubled, q.dealer, q.vulnerability) == (7, 3, 4, 1, 2, Vulnerability.BOTH)
 
 
 def test_no_board_number_uses_cycle():
     """Without this, boards 240-255 would lose their dealer and vulnerability."""
     q = decode_zrj(encode_zrj([_played(board_byte=241)]))[0]
     assert q.board is None
-    assert (q.dealer, q.vulnerability) == (1, "NS")  # board (241 mod 16) + 1 = 2
+    assert (q.dealer, q.vulnerability) == (1, Vulnerability.NS)  # board (241 mod 16) + 1 = 2
 
 
 def test_calls_and_plays_keep_punctuation_bits():

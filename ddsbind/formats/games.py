@@ -1,0 +1,82 @@
+"""Game records in files: reading and writing them in any format of the table that holds them.
+
+Which formats hold game records (:class:`~ddsbind.formats.pbngame.GameRecord`:
+deal, auction, contract, result and play) is the table's business
+(:mod:`ddsbind.formats.registry`: ``load_games``/``dump_games``); this module
+asks it and never branches on a format's name.  Today they are PBN (game
+records, :mod:`.pbngame`) and ZRJ (played-deal records, :mod:`.zrjgame`).
+
+:func:`carries_games` is the one decision of :func:`ddsbind.formats.convert.convert`
+whether a conversion goes game by game (keeping auction and play) or deal by
+deal: game records in, and a format that holds them out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ddsbind.errors import FormatError
+from ddsbind.formats import registry
+from ddsbind.formats._common import atomic_output
+from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats.registry import Format
+
+__all__ = ["carries_games", "game_formats", "read_games", "write_games"]
+
+
+def game_formats() -> tuple[Format, ...]:
+    """The formats whose files hold game records (read and written)."""
+    return tuple(f for f in registry.formats() if f.load_games is not None and f.dump_games is not None)
+
+
+def _games_format(path: str | os.PathLike[str], given: str | None, role: str) -> Format:
+    fmt = registry.guess(path, given, role)
+    if fmt not in game_formats():
+        names = " or ".join(f.name for f in game_formats())
+        raise FormatError(f"{fmt.name} files hold no game records (game records are {names})")
+    return fmt
+
+
+def read_games(path: str | os.PathLike[str], format: str | None = None) -> list[GameRecord]:
+    """Read game records from a file of a format that holds them (PBN ``.pbn``, ZRJ ``.zrj``).
+
+    A ZRJ file is read up to its null record.  Raises ``FormatError`` for a
+    format that holds no game records, or for a malformed record (naming it).
+    """
+    fmt = _games_format(path, format, "input")
+    assert fmt.load_games is not None
+    return fmt.load_games(Path(path).read_bytes(), os.fspath(path))
+
+
+def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:
+    """Write game records as PBN or ZRJ (by ``format`` or the extension); returns the count.
+
+    ``"-"`` writes to standard output.  The file is written whole or not at
+    all (:func:`ddsbind.formats._common.atomic_output`).  ZRJ records that
+    cannot hold the whole play are truncated in their play with a
+    :class:`~ddsbind.formats.zrjgame.TruncatedPlayWarning`.
+    """
+    fmt = _games_format(path, format, "output")
+    assert fmt.dump_games is not None
+    data = fmt.dump_games(games)
+    with atomic_output(path) as out:
+        out.write(data)
+    return len(games)
+
+
+def carries_games(src: str | os.PathLike[str], sfmt: Format, dfmt: Format) -> bool:
+    """True when converting ``src`` (of format ``sfmt``) to ``dfmt`` goes game record by game record.
+
+    That is when both formats hold game records and either side's records
+    are played games (ZRJ), or the source file holds game records (a PBN file
+    with contracts, auctions or plays): game records in, game records out.
+    A PBN file of bare deals converts deal by deal (its double-dummy results
+    kept).
+    """
+    if sfmt not in game_formats() or dfmt not in game_formats():
+        return False
+    if sfmt.plays or dfmt.plays:
+        return True
+    return sfmt.holds_games is not None and sfmt.holds_games(Path(src).read_bytes(), os.fspath(src))

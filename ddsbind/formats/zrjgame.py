@@ -1,0 +1,195 @@
+"""Game records as ZRJ records and back: :class:`~.pbngame.GameRecord` <-> :class:`~.zrj.PlayedDeal`.
+
+No DDS calls here.  The byte layout is :mod:`ddsbind.formats.zrj`'s; the
+game-record model is :mod:`ddsbind.formats.pbngame`'s.
+
+Specification (our reading)
+---------------------------
+* ZRJ holds the board number only, so dealer and vulnerability come from the
+  16-board cycle (:func:`ddsbind.formats._order.board_dealer`,
+  :func:`~ddsbind.formats._order.board_vulnerability`).  A game whose dealer
+  and vulnerability do not match its board number (or that has none) is
+  stored with a board byte 240..255 that gives them, and the number is lost
+  (``board`` becomes None; a warning says so when there was a number).
+* The auction is split into the passes before the opening bid (at most 3, in
+  bits ``II``; a passed-out auction is 3 initial passes then one stored pass)
+  and the calls from the opening bid (at most 45 bytes).  An auction that
+  goes on after it ended is refused.
+* A game whose auction and play do not fit in the 62 bytes is truncated **in
+  its play only**, and a :class:`TruncatedPlayWarning` says which game and
+  how many cards were dropped (the rest reads as a claim).
+* Declarer's tricks (bits ``TTTT``) come from ``result``, or from a complete
+  play; a result the play contradicts is refused (both ways).
+* Reading stops at the null record (:func:`ddsbind.formats._common.end_of_list`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+from ddsbind.deal import Seat, Strain
+from ddsbind.errors import FormatError
+from ddsbind.formats import _order, zrj
+from ddsbind.formats.pbngame import GameRecord
+
+__all__ = ["TruncatedPlayWarning", "game_to_zrj", "games_to_zrj_bytes", "zrj_bytes_to_games", "zrj_to_game"]
+
+
+class TruncatedPlayWarning(UserWarning):
+    """A game's play did not fit in a ZRJ record and was cut short (the rest reads as a claim)."""
+
+
+def _call_byte(call: str, mark: int) -> int:
+    c = call.upper()
+    if c in ("PASS", "X", "XX"):
+        code, level = {"PASS": 5, "X": 6, "XX": 7}[c], 0
+    else:
+        code, level = int(_order.bid_strains(Strain.parse(c[1:]))), int(c[0])
+    return (mark & 3) << 6 | level << 3 | code
+
+
+def _byte_call(byte: int) -> tuple[str, int]:
+    text = zrj.call_text(byte).rstrip("!?*")
+    call = {"P": "Pass", "X": "X", "R": "XX"}.get(text, text if not text.endswith("N") else text + "T")
+    return call, byte >> 6
+
+
+def _board_byte(rec: GameRecord, index: int) -> int:
+    dealer = rec.dealer if rec.dealer is not None else Seat.N
+    if rec.board is not None and 1 <= rec.board <= 240:
+        b = rec.board
+        if _order.board_dealer(b) == dealer and _order.board_vulnerability(b) == rec.vulnerable:
+            return b - 1
+    for v in range(240, 256):
+        if _order.board_dealer(v + 1) == dealer and _order.board_vulnerability(v + 1) == rec.vulnerable:
+            if rec.board is not None:
+                warnings.warn(
+                    f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable.pbn} "
+                    "does not fit ZRJ's board cycle; stored without its number",
+                    UserWarning,
+                    stacklevel=3,
+                )
+            return v
+    raise AssertionError("every dealer and vulnerability occurs in the 16-board cycle")
+
+
+def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
+    """A game record as a :class:`~ddsbind.formats.zrj.PlayedDeal` (truncating the play with a warning).
+
+    Raises
+    ------
+    FormatError
+        No contract, a contract that is not Pass or e.g. 4H, 3NTX, 6CXX, a
+        declarer missing for a contract, no result for an unfinished play, a
+        result the play contradicts, an auction that goes on after it ended,
+        or one over 45 calls after the opening passes (ZRJ's limit); the
+        message names the game (``game index``).
+    """
+
+    def fault(msg: str) -> FormatError:
+        return FormatError(f"game {index}: {msg}")
+
+    if rec.contract is None:
+        raise fault("ZRJ needs a contract (Pass for a passed-out deal)")
+    try:
+        rec.check_auction()
+        rec.check_result()
+    except FormatError as exc:
+        raise fault(str(exc)) from None
+    if rec.passed_out:
+        contract, declarer, tricks = 0, 0, 0
+        if rec.play:
+            raise fault("a passed-out deal has a play")
+    else:
+        if rec.declarer is None:
+            raise fault(f"contract {rec.contract} has no declarer")
+        trump = rec.trump
+        if trump is None:
+            raise fault(f"contract {rec.contract!r} is not Pass or e.g. 4H, 3NTX, 6CXX")
+        contract = 5 * rec.level + int(_order.bid_strains(trump)) + 40 * rec.doubled
+        declarer = int(rec.declarer)
+        if rec.result is not None:
+            tricks = rec.result
+        elif len(rec.play) == 52:
+            tricks = rec.declarer_tricks_played()
+        else:
+            raise fault("no Result and an unfinished play; ZRJ needs declarer's tricks")
+    calls = list(rec.auction)
+    marks = list(rec.auction_marks or [0] * len(calls))
+    passes = 0
+    while passes < 3 and passes < len(calls) - 1 and calls[passes] == "Pass" and not marks[passes]:
+        passes += 1
+    room_calls = zrj.MAX_CALLS_END - zrj.FIRST_MOVE
+    if len(calls) - passes > room_calls:
+        raise fault(f"{len(calls)} calls do not fit in a ZRJ record (at most {room_calls} after the passes)")
+    call_bytes = [_call_byte(c, m) for c, m in zip(calls[passes:], marks[passes:], strict=True)]
+    pmarks = rec.play_marks or [0] * len(rec.play)
+    play_bytes = [zrj.play_byte(c, m) for c, m in zip(rec.play, pmarks, strict=True)]
+    room = zrj.RECORD_SIZE - zrj.FIRST_MOVE - len(call_bytes)
+    if len(play_bytes) > room:
+        warnings.warn(
+            f"game {index}: the auction ({len(calls)} calls) leaves room for {room} of the {len(play_bytes)} "
+            f"cards played; the ZRJ record keeps the first {room} (the rest reads as a claim)",
+            TruncatedPlayWarning,
+            stacklevel=2,
+        )
+        play_bytes = play_bytes[:room]
+    return zrj.PlayedDeal(
+        owners=rec.deal.owners(),
+        board_byte=_board_byte(rec, index),
+        contract=contract,
+        tricks=tricks,
+        declarer=declarer,
+        initial_passes=passes,
+        calls=call_bytes,
+        plays=play_bytes,
+    )
+
+
+def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
+    """A :class:`~ddsbind.formats.zrj.PlayedDeal` as a game record, its auction, play and result checked.
+
+    Raises
+    ------
+    FormatError
+        A play that breaks the rules (naming the record, the play's position
+        and the card), an auction that goes on after it ended, or declarer's
+        tricks that the play contradicts.
+    """
+    rec = GameRecord(deal=p.deal, dealer=p.dealer, vulnerable=p.vulnerability)
+    rec.board = p.board
+    calls = [_byte_call(b) for b in p.calls]
+    rec.auction = ["Pass"] * p.initial_passes + [c for c, _ in calls]
+    rec.auction_marks = [0] * p.initial_passes + [m for _, m in calls]
+    code = p.strain
+    if code is None:  # passed out (contract byte 0)
+        rec.contract = "Pass"
+        if p.plays:
+            raise FormatError(f"ZRJ: passed out but has {len(p.plays)} plays", index=index)
+    else:
+        strain = Strain(code)
+        rec.contract = f"{p.level}{strain.symbol}{'X' * p.doubled}"
+        rec.declarer = Seat(p.declarer)
+        rec.result = p.tricks
+        rec.play = [zrj.play_card(b) for b in p.plays]
+        rec.play_marks = [b >> 6 for b in p.plays]
+    try:
+        rec.check_auction()
+        if rec.result is None:
+            rec.tricks()
+        else:
+            rec.check_result()  # plays the cards out too
+    except FormatError as exc:
+        raise FormatError(f"ZRJ: {exc}", index=index) from None
+    return rec
+
+
+def zrj_bytes_to_games(data: bytes) -> list[GameRecord]:
+    """Game records of a ZRJ file's bytes, up to its null record (:func:`~ddsbind.formats.zrj.decode_zrj`)."""
+    return [zrj_to_game(p, index=i) for i, p in enumerate(zrj.decode_zrj(data))]
+
+
+def games_to_zrj_bytes(games: Sequence[GameRecord]) -> bytes:
+    """ZRJ records of ``games``; a play too long for a record is cut with a :class:`TruncatedPlayWarning`."""
+    return zrj.encode_zrj([game_to_zrj(g, index=i) for i, g in enumerate(games)], truncate=True).tobytes()

@@ -49,9 +49,10 @@ def convert(
     Formats: zbd, zrd, zdd, hand-makes, zrj, zbs, pbn, dds, gib (guessed
     from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input lacks is
     written as unknown (15) where the target allows it, else refused; with
-    --solve it is solved instead.  DST appears only when the whole
-    conversion succeeded.  Played deals: PBN game records <-> zrj keep
-    auction and play; a play too long for a ZRJ record is cut short with a
+    --solve it is solved instead (not for game records).  DST appears only
+    when the whole conversion succeeded.  Played deals: game records in,
+    game records out (PBN -> PBN, PBN <-> ZRJ) keep auction, contract,
+    result and play; a play too long for a ZRJ record is cut short with a
     warning.
     """
     from ddsbind.formats.convert import convert as run

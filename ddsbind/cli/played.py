@@ -55,7 +55,8 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     import json
 
     from ddsbind.deal import Seat
-    from ddsbind.formats.pbngame import GameRecord, read_games
+    from ddsbind.formats.games import read_games
+    from ddsbind.formats.pbngame import GameRecord
     from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
 
     with about(file):

@@ -97,9 +97,8 @@ def demo(count: int, seed: int) -> None:
     """Solve a few random deals and print each one's table and par (boards 1, 2, ... of the 16-board cycle)."""
     import numpy as np
 
-    from ddsbind.deal import SEAT_LETTERS, Deal
-    from ddsbind.formats._order import board_dealer, board_vulnerability
-    from ddsbind.game import Vulnerability
+    from ddsbind.deal import Deal
+    from ddsbind.formats import board_dealer, board_vulnerability
     from ddsbind.solver import dd_tables
 
     rng = np.random.default_rng(seed)
@@ -107,8 +106,8 @@ def demo(count: int, seed: int) -> None:
     with progress("solving", total=count, unit="deal") as tick:
         tables = dd_tables(deals, progress=tick)
     for board, (d, t) in enumerate(zip(deals, tables, strict=True), start=1):
-        dealer = SEAT_LETTERS[board_dealer(board)]
-        vul = Vulnerability(board_vulnerability(board)).pbn
+        dealer = board_dealer(board).name
+        vul = board_vulnerability(board).pbn
         click.echo(f"Board {board}, dealer {dealer}, vulnerable {vul}")
         click.echo("\n".join(_render_table(d, t, vul, dealer)))
         click.echo("")

@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind import database as db
+from ddsbind.database.generate import _lock
 from ddsbind.cli import main
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
 
@@ -210,7 +211,7 @@ def test_two_runs_never_write_one_file(tmp_path):
     """Without this, two resumed runs of the same database at once could interleave their records."""
     out = tmp_path / "l.zbd"
     _interrupted_zbd(out, 1000, 2, after=300)
-    held = db._lock(out)
+    held = _lock(out)
     try:
         with pytest.raises(db.DatabaseError, match="another process is generating"):
             db.generate(out, 1000, 2, resume=True)

@@ -22,8 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind import database as db
-from ddsbind.database.generate import _lock
 from ddsbind.cli import main
+from ddsbind.database.generate import _lock
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
 
 COUNT = 24
@@ -221,9 +221,12 @@ def test_two_runs_never_write_one_file(tmp_path):
     assert out.stat().st_size == 1000 * 13
 
 
-def _wait_for(pred, timeout: float = 120.0) -> None:
+def _wait_for(pred, proc: subprocess.Popen, timeout: float = 300.0) -> None:
+    """Poll ``pred`` until true; fail when ``proc`` exits first or after ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while not pred():
+        if proc.poll() is not None:
+            raise AssertionError(f"generate exited ({proc.returncode}) before it could be killed")
         if time.monotonic() > end:
             raise AssertionError("timed out")
         time.sleep(0.02)
@@ -235,13 +238,12 @@ def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
     cmd = [sys.executable, "-m", "ddsbind", "generate", str(out), "--count", str(COUNT), "--seed", str(SEED)]
     cmd += ["--batch", "3"]
     sizes = []
-    for k, flag in enumerate(([], ["--resume"])):
+    for flag in ([], ["--resume"]):
         before = out.stat().st_size if out.exists() else 0
         proc = subprocess.Popen(cmd + flag, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            _wait_for(lambda b=before: out.exists() and out.stat().st_size > b)
-            time.sleep(0.05 * (k + 1))  # land inside a later batch
-            assert proc.poll() is None, "generate finished before it could be killed"
+            # Killed once two more batches are on disk (a condition, not a sleep): inside a later batch.
+            _wait_for(lambda b=before: out.exists() and out.stat().st_size >= b + 2 * 3 * REC, proc)
             proc.send_signal(signal.SIGKILL)
         finally:
             proc.wait()

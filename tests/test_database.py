@@ -12,42 +12,25 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from itertools import combinations_with_replacement, permutations
 from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from ddsbind import database as db
-from ddsbind.cli import main
 from ddsbind.database.generate import _lock
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
+from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 
-COUNT = 24
-SEED = 11
-REC = 23
 NO_DASK = "the 'distributed' extra (dask[distributed]) is not installed"
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")
 def ref(tmp_path_factory) -> Path:
     """An uninterrupted single-process ZRD database of COUNT deals of SEED (made once)."""
-    out = tmp_path_factory.mktemp("ref") / "ref.zrd"
-    db.generate(out, COUNT, SEED)
-    return out
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    dst.write_bytes(src.read_bytes())
-    db.manifest_path(dst).write_text(db.manifest_path(src).read_text())
-    return dst
+    return make_ref(tmp_path_factory)
 
 
 # -- the generator ---------------------------------------------------------------------------
@@ -221,17 +204,6 @@ def test_two_runs_never_write_one_file(tmp_path):
     assert out.stat().st_size == 1000 * 13
 
 
-def _wait_for(pred, proc: subprocess.Popen, timeout: float = 300.0) -> None:
-    """Poll ``pred`` until true; fail when ``proc`` exits first or after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while not pred():
-        if proc.poll() is not None:
-            raise AssertionError(f"generate exited ({proc.returncode}) before it could be killed")
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
-
-
 def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
     """Without this, a power cut or kill -9 during generate could leave a database that differs from a clean run."""
     out = tmp_path / "k.zrd"
@@ -243,7 +215,7 @@ def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
         proc = subprocess.Popen(cmd + flag, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             # Killed once two more batches are on disk (a condition, not a sleep): inside a later batch.
-            _wait_for(lambda b=before: out.exists() and out.stat().st_size >= b + 2 * 3 * REC, proc)
+            wait_for(lambda b=before: out.exists() and out.stat().st_size >= b + 2 * 3 * REC, proc)
             proc.send_signal(signal.SIGKILL)
         finally:
             proc.wait()

@@ -11,51 +11,22 @@ import json
 import signal
 import subprocess
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from ddsbind import database as db
-from ddsbind.cli import main
 from ddsbind.formats import decode_zrd
-
-COUNT = 24
-SEED = 11
-REC = 23
+from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 
 
 @pytest.fixture(scope="module")
 def ref(tmp_path_factory) -> Path:
     """A finished ZRD database of COUNT deals of SEED (made once)."""
-    out = tmp_path_factory.mktemp("ref") / "ref.zrd"
-    db.generate(out, COUNT, SEED)
-    return out
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    dst.write_bytes(src.read_bytes())
-    db.manifest_path(dst).write_text(db.manifest_path(src).read_text())
-    return dst
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def wait_for(pred: Callable[[], bool], proc: subprocess.Popen | None = None, timeout: float = 300.0) -> None:
-    """Poll ``pred`` until true; fail when ``proc`` exits first or after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while not pred():
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"generate exited ({proc.returncode}) before the condition held")
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
+    return make_ref(tmp_path_factory)
 
 
 def start_generate(out: Path, *flags: str) -> subprocess.Popen:

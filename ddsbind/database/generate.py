@@ -355,7 +355,8 @@ def _already_complete(
 def _start(out: Path, side: Path, want: Manifest, fresh: bool) -> int:
     """Create the run's files (a fresh run: ``OUT.generating.json``, then ``OUT``) and lock ``OUT``.
 
-    A failure leaves nothing a fresh run created behind, and is named by ``out``.
+    An OS error is named by ``out`` and leaves nothing a fresh run created behind (a run
+    refused because another holds the lock leaves that run's files alone).
     """
     try:
         if fresh:
@@ -366,10 +367,6 @@ def _start(out: Path, side: Path, want: Manifest, fresh: bool) -> int:
         if fresh:
             side.unlink(missing_ok=True)
         raise _os_error(out, exc) from None
-    except DatabaseError:
-        if fresh:
-            side.unlink(missing_ok=True)
-        raise
 
 
 def _lock(out: Path) -> int:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,25 +28,26 @@ class ThreadsWarning(UserWarning):
     """
 
 
-@contextlib.contextmanager
-def solver_pool(threads: int | None = None) -> Iterator[SolverPool]:
-    """A :class:`~ddsbind.SolverPool` of ``threads``, closed on exit; a shortfall is one :class:`ThreadsWarning`."""
+def solver_pool(threads: int | None = None) -> SolverPool:
+    """A new :class:`~ddsbind.SolverPool` of ``threads``, to use in ``with``.
+
+    Fewer threads than asked is one :class:`ThreadsWarning`, attributed to
+    the caller's caller (the database function the user called); the pool's
+    own plain ``UserWarning`` is not issued.
+    """
     from ddsbind.pool import SolverPool
 
     with warnings.catch_warnings():
-        # The pool's own plain UserWarning is replaced by the ThreadsWarning below.
         warnings.simplefilter("ignore", UserWarning)
         pool = SolverPool(threads)
-    with pool:
-        if threads is not None and pool.threads < threads:
-            warnings.warn(
-                ThreadsWarning(
-                    f"asked for {threads} solver threads, DDS runs {pool.threads} "
-                    "(it never runs more threads than cores)"
-                ),
-                stacklevel=3,
-            )
-        yield pool
+    if threads is not None and pool.threads < threads:
+        warnings.warn(
+            ThreadsWarning(
+                f"asked for {threads} solver threads, DDS runs {pool.threads} (it never runs more threads than cores)"
+            ),
+            stacklevel=3,
+        )
+    return pool
 
 
 def solve_tables(

@@ -195,7 +195,7 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
     par_sample = whole(par_sample, "par_sample", 0)
     fmt = files.guess_format(path)
     if fmt not in files.RECORD_SIZES:
-        raise DatabaseError(f"{path}: stats reads record files ({', '.join('.' + f for f in files.RECORD_SIZES)})")
+        raise DatabaseError(f"{path}: stats reads fixed-size record files ({', '.join(sorted(files.RECORD_SIZES))})")
     man, finished = read_run(path)
     try:
         count = files.count_records(path, fmt)

@@ -356,6 +356,18 @@ def test_verify_accepts_a_good_database(ref):
     assert r.exit_code == 0, r.output
     assert "all 24 deals equal those of seed 11" in r.output
     assert "3 records re-solved" in r.output
+    rep = db.verify(ref, sample=3, rng=1)
+    assert rep.ok and rep.error_text() is None and rep.to_dict()["ok"] is True
+    assert rep.lines()[-1] == f"{ref}: {COUNT} records good, checksum {rep.checksum}"
+
+
+def test_manifest_records_the_installed_version(ref):
+    """Without this, the manifest could carry a hard-coded version instead of the installed package's."""
+    import importlib.metadata
+
+    man = db.Manifest.from_file(db.manifest_path(ref))
+    assert man.ddsbind_version == importlib.metadata.version("ddsbind")
+    assert (man.count, man.seed, man.record_size, man.generator) == (COUNT, SEED, REC, db.GENERATOR)
 
 
 def test_verify_catches_a_flipped_result_bit(ref, tmp_path):

@@ -69,6 +69,9 @@ def test_verify_of_a_killed_run_says_unfinished_and_fails(tmp_path):
     assert f"unfinished run: {have} of {COUNT} records" in r.stderr and "--resume" in r.stderr, r.stderr
     assert f"all {have} deals equal those of seed {SEED}" in r.stdout
     assert "records good" not in r.stdout and "Traceback" not in r.stderr
+    rep = db.verify(out, sample=0)
+    assert not rep.ok and rep.expected == COUNT and rep.count == have
+    assert (rep.error_text() or "").startswith(f"{out}: unfinished run: {have} of {COUNT} records")
     s = db.stats(out)
     assert not s.finished and f"unfinished run: {have} of {COUNT} records" in "\n".join(s.lines())
     assert s.tricks is not None and s.tricks[0, 0].sum() == have

@@ -278,3 +278,20 @@ def test_too_many_threads_is_one_catchable_threads_warning(tmp_path):
     assert kinds == [db.ThreadsWarning, db.ThreadsWarning], [str(w.message) for w in caught]
     assert issubclass(db.ThreadsWarning, UserWarning)
     assert "asked for 64 solver threads" in str(caught[0].message)
+
+
+def test_stats_says_when_the_checksum_differs_from_the_manifest(ref, tmp_path):
+    """Without this, stats could say the checksum matches a manifest that records another one."""
+    assert db.stats(ref, par_sample=0).checksum_matches is True
+    other = copy_db(ref, tmp_path / "c.zrd")
+    man_file = db.manifest_path(other)
+    man = json.loads(man_file.read_text())
+    man["checksum"] = "0x" + man["checksum"].lower()  # the same value, spelled otherwise
+    man_file.write_text(json.dumps(man))
+    assert db.stats(other, par_sample=0).checksum_matches is True
+    man["checksum"] = "ABC"
+    man_file.write_text(json.dumps(man))
+    s = db.stats(other, par_sample=0)
+    assert s.checksum_matches is False and "checksum DIFFERS (manifest ABC)" in s.lines()[1]
+    assert s.sacrifice is None and s.par_deals == 0
+    assert not db.verify(other, sample=0).ok

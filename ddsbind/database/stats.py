@@ -19,7 +19,7 @@ from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.deal import SEAT_LETTERS
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files
-from ddsbind.formats.checksums import checksum_hex, matches
+from ddsbind.formats.checksums import checksum, format_checksum, matches
 from ddsbind.game import Vulnerability
 
 __all__ = ["PAR_DEALERS", "DatabaseStats", "stats"]
@@ -44,6 +44,8 @@ class DatabaseStats:
         ``OUT.json``, or ``OUT.generating.json`` when ``finished`` is False.
     finished : bool
         The run that made the database finished.
+    checksum_matches : bool or None
+        The checksum equals the finished manifest's (None: no finished manifest).
     tricks : ndarray (5, 4, 14) int64 or None
         How many deals give declarer (N E S W) in strain (S H D C NT) k tricks.
     makes : ndarray (5, 7) float or None
@@ -63,6 +65,7 @@ class DatabaseStats:
     checksum: str
     manifest: Manifest | None
     finished: bool = False
+    checksum_matches: bool | None = None
     tricks: NDArray[np.int64] | None = None
     makes: NDArray[np.float64] | None = None
     sacrifice: dict[str, float] | None = None
@@ -78,6 +81,7 @@ class DatabaseStats:
             "checksum": self.checksum,
             "manifest": None if self.manifest is None else self.manifest.to_dict(),
             "finished": self.finished,
+            "checksum_matches": self.checksum_matches,
             "tricks": None if self.tricks is None else self.tricks.tolist(),
             "makes": None if self.makes is None else self.makes.tolist(),
             "sacrifice": self.sacrifice,
@@ -90,8 +94,7 @@ class DatabaseStats:
         out = [f"{self.path}: {self.format}, {self.count} records, checksum {self.checksum}"]
         m = self.manifest
         if m is not None and self.finished:
-            assert m.checksum is not None
-            match = "matches" if matches(int(self.checksum, 16), m.checksum) else f"DIFFERS (manifest {m.checksum})"
+            match = "matches" if self.checksum_matches else f"DIFFERS (manifest {m.checksum})"
             out.append(
                 f"manifest: {m.count} deals, seed {m.seed}, {m.generator} v{m.generator_version}, "
                 f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}"
@@ -199,7 +202,11 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
     man, finished = read_run(path)
     try:
         count = files.count_records(path, fmt)
-        res = DatabaseStats(str(path), fmt, count, checksum_hex(path), man, finished)
+        value = checksum(path)
+        res = DatabaseStats(str(path), fmt, count, format_checksum(value), man, finished)
+        if man is not None and finished:
+            assert man.checksum is not None  # a finished manifest always has one (validated)
+            res.checksum_matches = matches(value, man.checksum)
     except OSError as exc:
         raise DatabaseError(f"{path}: {exc.strerror}") from None
     step = max(1, count // par_sample) if par_sample else 0
@@ -260,15 +267,15 @@ def _sacrifices(tables: NDArray[np.uint8], dealers: NDArray[np.int64]) -> dict[s
     Read from DDS's structured par (``DealerParBin``): a par contract with
     ``underTricks > 0`` goes down, which par only allows doubled.
     """
-    from ddsbind import dll
+    from ddsbind.dll import ddTableResults, parResultsMaster, raising
 
-    results = [dll.ddTableResults(resTable=t.tolist()) for t in tables]
+    results = [ddTableResults(resTable=t.tolist()) for t in tables]
     out = {}
     for vul in Vulnerability:
         sac = 0
         for res, dealer in zip(results, dealers.tolist(), strict=True):
-            par = dll.parResultsMaster()
-            dll.raising.DealerParBin(res, par, dealer, int(vul))
+            par = parResultsMaster()
+            raising.DealerParBin(res, par, dealer, int(vul))
             sac += any(par.contracts[i].underTricks > 0 for i in range(par.number))
         out[vul.name.lower()] = sac / len(results) if results else math.nan
     return out

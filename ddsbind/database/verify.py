@@ -16,7 +16,7 @@ from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION
 from ddsbind.database.solving import solve_tables, solver_pool
 from ddsbind.errors import DatabaseError
 from ddsbind.formats import files, zbd, zdd
-from ddsbind.formats.checksums import checksum_hex, matches
+from ddsbind.formats.checksums import checksum, format_checksum, matches
 
 __all__ = ["VerifyReport", "verify"]
 
@@ -131,7 +131,8 @@ def verify(
     except OSError as exc:
         raise DatabaseError(f"{path}: {exc.strerror}") from None
     n = nbytes // size
-    rep = VerifyReport(str(path), fmt, n, checksum_hex(path), finished=finished)
+    value = checksum(path)
+    rep = VerifyReport(str(path), fmt, n, format_checksum(value), finished=finished)
     rep.expected = None if man is None else man.count
     unfinished = man is not None and not finished
 
@@ -174,7 +175,7 @@ def verify(
         )
     if man is not None:
         assert man.checksum is not None  # a finished manifest always has one (validated)
-        if not matches(int(rep.checksum, 16), man.checksum):
+        if not matches(value, man.checksum):
             return fail(f"checksum {rep.checksum} differs from the manifest's {man.checksum}")
         rep.checked.append(f"checksum {rep.checksum} equals the manifest's")
     return rep

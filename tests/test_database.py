@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from ddsbind import database as db
-from ddsbind.database.generate import _lock
+from ddsbind.database.generation import _lock
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
 from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 

@@ -295,3 +295,28 @@ def test_stats_says_when_the_checksum_differs_from_the_manifest(ref, tmp_path):
     assert s.checksum_matches is False and "checksum DIFFERS (manifest ABC)" in s.lines()[1]
     assert s.sacrifice is None and s.par_deals == 0
     assert not db.verify(other, sample=0).ok
+
+
+def test_a_disk_error_mid_run_is_named_by_the_target_and_resumable(tmp_path, monkeypatch):
+    """Without this, a full disk surfaced as a bare '[Errno 28]' naming no file, or a temporary file."""
+    import errno
+
+    from ddsbind.database import generation as gen_module
+
+    out = tmp_path / "full.zbd"
+    real = gen_module.write_manifest
+
+    def full_disk(path, man):
+        if path == db.manifest_path(out):
+            raise OSError(errno.ENOSPC, "No space left on device", f"{tmp_path}/.full.zbd.json.x1y2.part")
+        real(path, man)
+
+    monkeypatch.setattr(gen_module, "write_manifest", full_disk)
+    with pytest.raises(db.DatabaseError) as exc:
+        db.generate(out, 500, 3)
+    msg = str(exc.value)
+    assert msg.startswith(f"generating {out} stopped: No space left on device") and "--resume" in msg, msg
+    assert ".part" not in msg
+    monkeypatch.setattr(gen_module, "write_manifest", real)
+    assert db.generate(out, 500, 3, resume=True).count == 500
+    assert db.verify(out).ok

@@ -14,10 +14,10 @@ One module per concern:
 * :mod:`~ddsbind.database.solving` -- the one door to the solver
   (:func:`solve_tables`, :func:`make_records`, :class:`TableFiller`,
   :class:`ThreadsWarning`);
-* :mod:`~ddsbind.database.generate` -- :func:`generate`, resumable, local or
+* :mod:`~ddsbind.database.generation` -- :func:`generate`, resumable, local or
   on Dask workers (crash safety is described there);
-* :mod:`~ddsbind.database.verify` -- :func:`verify` and its :class:`VerifyReport`;
-* :mod:`~ddsbind.database.stats` -- :func:`stats` and its :class:`DatabaseStats`
+* :mod:`~ddsbind.database.verification` -- :func:`verify` and its :class:`VerifyReport`;
+* :mod:`~ddsbind.database.statistics` -- :func:`stats` and its :class:`DatabaseStats`
   (``lines()``, ``to_dict()``, ``plot()``).
 """
 
@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import os
 
-from ddsbind.database.generate import generate
+from ddsbind.database.generation import generate
 from ddsbind.database.manifest import Manifest, generating_path, manifest_path
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION, deal_numbers_for, make_deals
 from ddsbind.database.solving import TableFiller, ThreadsWarning, make_records, solve_tables
-from ddsbind.database.stats import DatabaseStats, stats
-from ddsbind.database.verify import VerifyReport, verify
+from ddsbind.database.statistics import DatabaseStats, stats
+from ddsbind.database.verification import VerifyReport, verify
 from ddsbind.errors import DatabaseError
 
 __all__ = [

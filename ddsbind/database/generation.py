@@ -310,24 +310,31 @@ def generate(
         stack.callback(os.close, lock)
         started = time.perf_counter()
         try:
-            _resume_on_disk(out, seed, count, fmt, note)
-            app = _Appender(out, fmt, _parts(out, seed, count, fmt), progress)
             try:
-                if progress is not None and app.done:
-                    progress(app.done)
-                app.absorb()
-                if client is not None:
-                    _run_dask(client, app, out, count, seed, fmt, threads, shard, note)
-                else:
-                    _run_local(app, count, seed, fmt, threads, batch, progress)
+                _resume_on_disk(out, seed, count, fmt, note)
+                app = _Appender(out, fmt, _parts(out, seed, count, fmt), progress)
+                try:
+                    if progress is not None and app.done:
+                        progress(app.done)
+                    app.absorb()
+                    if client is not None:
+                        _run_dask(client, app, out, count, seed, fmt, threads, shard, note)
+                    else:
+                        _run_local(app, count, seed, fmt, threads, batch, progress)
+                finally:
+                    app.close()
             finally:
-                app.close()
-        finally:
-            elapsed = time.perf_counter() - started
-            want.seconds = round(want.seconds + elapsed, 3)
-            if side.exists():
-                write_manifest(side, want)
-    return _finish(out, want, fmt)
+                elapsed = time.perf_counter() - started
+                want.seconds = round(want.seconds + elapsed, 3)
+                if side.exists():
+                    write_manifest(side, want)
+            return _finish(out, want, fmt)
+        except OSError as exc:  # a full disk, a removed directory: named by OUT, and resumable
+            why = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise DatabaseError(
+                f"generating {out} stopped: {why}; finish it with "
+                f"'ddsbind generate {out} --count {count} --seed {seed} --resume'"
+            ) from None
 
 
 def _already_complete(

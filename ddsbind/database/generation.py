@@ -58,7 +58,7 @@ from ddsbind.formats._common import atomic_output
 from ddsbind.formats.checksums import checksum, checksum_hex, matches
 from ddsbind.formats.files import RecordWriter
 
-__all__ = ["generate"]
+__all__ = ["generate", "is_running"]
 
 _BATCH = 64  # deals solved and appended (and synced) at a time: the work a crash can lose
 _PLAIN_BATCH = 1 << 18  # deals per batch when nothing is solved (zbd)
@@ -387,6 +387,26 @@ def _lock(out: Path) -> int:
         os.close(fd)
         raise DatabaseError(f"another process is generating {out}") from None
     return fd
+
+
+def is_running(out: Path) -> bool:
+    """True while a :func:`generate` process holds ``out``'s lock (it is writing it now).
+
+    Probes with a shared lock taken and dropped at once; ``out`` is never created.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(out, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock the probe took
+    return False
 
 
 def _resume_on_disk(out: Path, seed: int, count: int, fmt: str, note: Callable[[str], object]) -> None:

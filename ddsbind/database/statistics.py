@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
 from ddsbind.database._args import whole
+from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.deal import SEAT_LETTERS
 from ddsbind.errors import DatabaseError, FormatError
@@ -44,6 +45,8 @@ class DatabaseStats:
         ``OUT.json``, or ``OUT.generating.json`` when ``finished`` is False.
     finished : bool
         The run that made the database finished.
+    running : bool
+        Unfinished, and a ``generate`` process is writing it now.
     checksum_matches : bool or None
         The checksum equals the finished manifest's (None: no finished manifest).
     tricks : ndarray (5, 4, 14) int64 or None
@@ -65,6 +68,7 @@ class DatabaseStats:
     checksum: str
     manifest: Manifest | None
     finished: bool = False
+    running: bool = False
     checksum_matches: bool | None = None
     tricks: NDArray[np.int64] | None = None
     makes: NDArray[np.float64] | None = None
@@ -81,6 +85,7 @@ class DatabaseStats:
             "checksum": self.checksum,
             "manifest": None if self.manifest is None else self.manifest.to_dict(),
             "finished": self.finished,
+            "running": self.running,
             "checksum_matches": self.checksum_matches,
             "tricks": None if self.tricks is None else self.tricks.tolist(),
             "makes": None if self.makes is None else self.makes.tolist(),
@@ -99,6 +104,8 @@ class DatabaseStats:
                 f"manifest: {m.count} deals, seed {m.seed}, {m.generator} v{m.generator_version}, "
                 f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}"
             )
+        elif m is not None and self.running:
+            out.append(f"unfinished run: {self.count} of {m.count} records so far; a generate run is writing it now")
         elif m is not None:
             out.append(
                 f"unfinished run: {self.count} of {m.count} records (seed {m.seed}); finish it with "
@@ -204,6 +211,7 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
         count = files.count_records(path, fmt)
         value = checksum(path)
         res = DatabaseStats(str(path), fmt, count, format_checksum(value), man, finished)
+        res.running = man is not None and not finished and is_running(path)
         if man is not None and finished:
             assert man.checksum is not None  # a finished manifest always has one (validated)
             res.checksum_matches = matches(value, man.checksum)

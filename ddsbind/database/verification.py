@@ -11,6 +11,7 @@ import numpy as np
 from ddsbind._typing import Progress
 from ddsbind.database._args import optional_whole, whole
 from ddsbind.database.check import RECORD, database_format, find_fault
+from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import read_run
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION
 from ddsbind.database.solving import solve_tables, solver_pool
@@ -43,6 +44,8 @@ class VerifyReport:
         Records the manifest (finished or not) says the database has.
     finished : bool
         The run that made it finished (``OUT.json``, not ``OUT.generating.json``).
+    running : bool
+        Unfinished, and a ``generate`` process is writing it now.
     error, index, offset
         The first fault, the record it is in and its byte offset (None when
         not about one record).
@@ -56,6 +59,7 @@ class VerifyReport:
     sampled: int = 0
     expected: int | None = None
     finished: bool = False
+    running: bool = False
     error: str | None = None
     index: int | None = None
     offset: int | None = None
@@ -110,9 +114,9 @@ def verify(
        re-solved and compared with the stored tables;
     5. the checksum against the manifest's.
 
-    A run not finished (killed, or still running) is a fault after the
-    checks of the records present: "n of N records", finish it with
-    ``generate --resume``.
+    A run not finished is a fault after the checks of the records present:
+    "n of N records", and either a ``generate`` is writing it now or (it was
+    stopped) how to finish it with ``generate --resume``.
 
     Returns
     -------
@@ -169,8 +173,11 @@ def verify(
             return fail("stored DD table differs from DDS's", *bad)
     if unfinished:
         assert man is not None
+        rep.running = is_running(path)
+        if rep.running:
+            return fail(f"unfinished run: {n} of {man.count} records so far; a generate run is writing it now")
         return fail(
-            f"unfinished run: {n} of {man.count} records (the run that makes it was killed or is still running); "
+            f"unfinished run: {n} of {man.count} records (its generate run was stopped); "
             f"finish it with 'ddsbind generate {path} --count {man.count} --seed {man.seed} --resume'"
         )
     if man is not None:

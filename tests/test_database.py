@@ -12,41 +12,25 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from itertools import combinations_with_replacement, permutations
 from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from ddsbind import database as db
-from ddsbind.cli import main
+from ddsbind.database.generation import _lock
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
+from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 
-COUNT = 24
-SEED = 11
-REC = 23
 NO_DASK = "the 'distributed' extra (dask[distributed]) is not installed"
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")
 def ref(tmp_path_factory) -> Path:
     """An uninterrupted single-process ZRD database of COUNT deals of SEED (made once)."""
-    out = tmp_path_factory.mktemp("ref") / "ref.zrd"
-    db.generate(out, COUNT, SEED)
-    return out
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    dst.write_bytes(src.read_bytes())
-    db.manifest_path(dst).write_text(db.manifest_path(src).read_text())
-    return dst
+    return make_ref(tmp_path_factory)
 
 
 # -- the generator ---------------------------------------------------------------------------
@@ -210,7 +194,7 @@ def test_two_runs_never_write_one_file(tmp_path):
     """Without this, two resumed runs of the same database at once could interleave their records."""
     out = tmp_path / "l.zbd"
     _interrupted_zbd(out, 1000, 2, after=300)
-    held = db._lock(out)
+    held = _lock(out)
     try:
         with pytest.raises(db.DatabaseError, match="another process is generating"):
             db.generate(out, 1000, 2, resume=True)
@@ -220,27 +204,18 @@ def test_two_runs_never_write_one_file(tmp_path):
     assert out.stat().st_size == 1000 * 13
 
 
-def _wait_for(pred, timeout: float = 120.0) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
-
-
 def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
     """Without this, a power cut or kill -9 during generate could leave a database that differs from a clean run."""
     out = tmp_path / "k.zrd"
     cmd = [sys.executable, "-m", "ddsbind", "generate", str(out), "--count", str(COUNT), "--seed", str(SEED)]
     cmd += ["--batch", "3"]
     sizes = []
-    for k, flag in enumerate(([], ["--resume"])):
+    for flag in ([], ["--resume"]):
         before = out.stat().st_size if out.exists() else 0
         proc = subprocess.Popen(cmd + flag, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            _wait_for(lambda b=before: out.exists() and out.stat().st_size > b)
-            time.sleep(0.05 * (k + 1))  # land inside a later batch
-            assert proc.poll() is None, "generate finished before it could be killed"
+            # Killed once two more batches are on disk (a condition, not a sleep): inside a later batch.
+            wait_for(lambda b=before: out.exists() and out.stat().st_size >= b + 2 * 3 * REC, proc)
             proc.send_signal(signal.SIGKILL)
         finally:
             proc.wait()
@@ -381,6 +356,18 @@ def test_verify_accepts_a_good_database(ref):
     assert r.exit_code == 0, r.output
     assert "all 24 deals equal those of seed 11" in r.output
     assert "3 records re-solved" in r.output
+    rep = db.verify(ref, sample=3, rng=1)
+    assert rep.ok and rep.error_text() is None and rep.to_dict()["ok"] is True
+    assert rep.lines()[-1] == f"{ref}: {COUNT} records good, checksum {rep.checksum}"
+
+
+def test_manifest_records_the_installed_version(ref):
+    """Without this, the manifest could carry a hard-coded version instead of the installed package's."""
+    import importlib.metadata
+
+    man = db.Manifest.from_file(db.manifest_path(ref))
+    assert man.ddsbind_version == importlib.metadata.version("ddsbind")
+    assert (man.count, man.seed, man.record_size, man.generator) == (COUNT, SEED, REC, db.GENERATOR)
 
 
 def test_verify_catches_a_flipped_result_bit(ref, tmp_path):

@@ -60,8 +60,8 @@ demo: setup
 	$(VENV)/bin/ddsbind generate $(DEMO_DB) --count 200 --seed 2026 --resume
 	$(VENV)/bin/ddsbind verify $(DEMO_DB) --sample 20
 	if $(PY) -c 'import matplotlib' 2>/dev/null; then \
-	  $(VENV)/bin/ddsbind info $(DEMO_DB) --plot demo.png; \
-	else $(VENV)/bin/ddsbind info $(DEMO_DB); fi
+	  $(VENV)/bin/ddsbind stats $(DEMO_DB) --plot demo.png; \
+	else $(VENV)/bin/ddsbind stats $(DEMO_DB); fi
 
 test: setup fetch-dds
 	$(VENV)/bin/ruff check .

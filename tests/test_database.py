@@ -428,20 +428,22 @@ def test_info_statistics_agree_with_the_tables(ref):
     assert res.par_deals == COUNT
 
 
-def test_info_file_prints_database_and_plain_info_prints_dds(ref, tmp_path):
-    """Without this, `ddsbind info FILE` could break or change what plain `ddsbind info` prints."""
-    r = run("info", ref)
+def test_stats_prints_the_database_and_info_prints_dds(ref, tmp_path):
+    """Without this, `ddsbind stats FILE` could break, or `ddsbind info` stop naming the DDS in use."""
+    r = run("stats", ref)
     assert r.exit_code == 0, r.output
     assert f"{COUNT} records" in r.output and "checksum matches" in r.output and "Mean tricks" in r.output
+    doc = json.loads(run("stats", ref, "--json", "--par-sample", 0).output)
+    assert doc["count"] == COUNT
     plain = run("info")
     assert plain.exit_code == 0 and plain.output.startswith("DDS 2.9")
 
 
-def test_info_plot_writes_a_png(ref, tmp_path):
+def test_stats_plot_writes_a_png(ref, tmp_path):
     """Without this, --plot could fail or write something that is not an image."""
     pytest.importorskip("matplotlib", reason="the 'plot' extra (matplotlib) is not installed")
     png = tmp_path / "stats.png"
-    r = run("info", ref, "--plot", png, "--par-sample", 8)
+    r = run("stats", ref, "--plot", png, "--par-sample", 8)
     assert r.exit_code == 0, r.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from ddsbind.cli._common import about, fail, progress
@@ -37,8 +39,6 @@ def generate(
     """
     from ddsbind import database
 
-    if workers is not None and scheduler is not None:
-        raise click.UsageError("give --workers or --scheduler, not both")
     with progress("generating", total=count, unit="deal") as tick:
         man = database.generate(
             out,
@@ -58,28 +58,31 @@ def generate(
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--sample", default=100, show_default=True, help="Records re-solved and compared (all if >= count).")
+@click.option(
+    "--sample",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Records re-solved and compared (all if >= count).",
+)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads.")
-def verify(file: str, sample: int, threads: int | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The report as one JSON document on stdout.")
+def verify(file: str, sample: int, threads: int | None, as_json: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
 
-    Exit 1 naming the first bad record (index and byte offset).
+    Exit 1 naming the first bad record (index and byte offset), or an
+    unfinished run (how many records of how many, and how to finish it).
     """
     from ddsbind import database
 
     with progress("verifying", unit="deal") as tick, about(file):
         rep = database.verify(file, sample=sample, threads=threads, progress=tick)
-    for line in rep.checked:
-        click.echo(f"ok: {line}")
+    if as_json:
+        click.echo(json.dumps(rep.to_dict(), indent=1))
+    else:
+        click.echo("\n".join(rep.lines()))
     if not rep.ok:
-        where = []
-        if rep.index is not None:
-            where.append(f"record {rep.index}")
-        if rep.offset is not None:
-            where.append(f"byte offset {rep.offset}")
-        prefix = f"{', '.join(where)}: " if where else ""
-        fail(f"{file}: {prefix}{rep.error}")
-    click.echo(f"{file}: {rep.count} records good, checksum {rep.checksum}")
+        fail(rep.error_text() or f"{file}: not a sound database")
 
 
 @click.command()
@@ -90,19 +93,26 @@ def verify(file: str, sample: int, threads: int | None) -> None:
     type=click.IntRange(min=0),
     default=10_000,
     show_default=True,
-    help="Deals (spread over FILE) whose par is computed.",
+    help="Deals (spread over FILE) whose par is computed (0: none).",
 )
-def stats(file: str, plot: str | None, par_sample: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="The statistics as one JSON document on stdout.")
+def stats(file: str, plot: str | None, par_sample: int, as_json: bool) -> None:
     """A database's count, checksum and double-dummy statistics.
 
     For a ZRD database: tricks by strain and declarer, how often each
-    contract level makes, how often par is a doubled sacrifice.
+    contract level makes, how often par is a doubled sacrifice (par from
+    DDS's DealerParBin, the dealer rotating N E S W over the sampled deals).
+    An unfinished run is said so on the second line.
     """
     from ddsbind import database
 
     with progress("reading", unit="record") as tick, about(file):
-        res = database.info(file, par_sample=par_sample, progress=tick)
-    click.echo("\n".join(database.render_info(res)))
+        res = database.stats(file, par_sample=par_sample, progress=tick)
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=1))
+    else:
+        click.echo("\n".join(res.lines()))
     if plot is not None:
-        database.plot_info(res, plot)
-        click.echo(f"plot written to {plot}")
+        with about(plot):
+            res.plot(plot)
+        click.echo(f"plot written to {plot}", err=as_json)

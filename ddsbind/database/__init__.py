@@ -23,8 +23,6 @@ One module per concern:
 
 from __future__ import annotations
 
-import os
-
 from ddsbind.database.generation import generate
 from ddsbind.database.manifest import Manifest, generating_path, manifest_path
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION, deal_numbers_for, make_deals
@@ -37,7 +35,6 @@ __all__ = [
     "GENERATOR",
     "GENERATOR_VERSION",
     "DatabaseError",
-    "DatabaseInfo",
     "DatabaseStats",
     "Manifest",
     "TableFiller",
@@ -46,28 +43,10 @@ __all__ = [
     "deal_numbers_for",
     "generate",
     "generating_path",
-    "info",
     "make_deals",
     "make_records",
     "manifest_path",
-    "plot_info",
-    "render_info",
     "solve_tables",
     "stats",
     "verify",
 ]
-
-# The names ``ddsbind info FILE`` calls today; to go once the CLI calls ``stats`` and the
-# methods of DatabaseStats (``ddsbind stats FILE``).
-DatabaseInfo = DatabaseStats
-info = stats
-
-
-def render_info(res: DatabaseStats) -> list[str]:
-    """The lines of :meth:`DatabaseStats.lines` (the name the CLI uses until it calls the method)."""
-    return res.lines()
-
-
-def plot_info(res: DatabaseStats, out: str | os.PathLike[str]) -> None:
-    """:meth:`DatabaseStats.plot` (the name the CLI uses until it calls the method)."""
-    res.plot(out)

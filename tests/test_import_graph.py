@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -169,7 +170,7 @@ def _circle(component: list[str], edges: dict[str, list[Edge]]) -> list[str]:
 def _describe(circle: list[str], edges: dict[str, list[Edge]]) -> str:
     """``a -> b (line 12) -> a (line 40)``."""
     out = [circle[0]]
-    for a, b in zip(circle, circle[1:]):
+    for a, b in pairwise(circle):
         line = min(e.line for e in edges[a] if e.target == b)
         out.append(f"{b} (line {line} of {a})")
     return " -> ".join(out)

@@ -6,6 +6,8 @@ import pytest
 
 from tests.conftest import REPO, child_env, run_script
 
+pytestmark = pytest.mark.slow  # thousands of DLL calls, many solving
+
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_dll_call_sequences_survive(seed, tmp_path):

@@ -13,7 +13,7 @@ Three measurements on the same random deals (``--count`` deals of ``--seed``):
    only its solving is timed (by the driver's own clock).  Both sides' tables
    must be equal (the driver's FNV-1a checksum of every table entry against
    ours), else the benchmark fails.  **ratio generate/native** = (1) / (2);
-   the issue aims for >= 1.0 (then everything around the solving is free).
+   1.0 or more means everything around the solving is free.
 3. **Dask.**  The same generation on a ``LocalCluster`` of ``--workers``
    worker processes, each task a shard of ``--shard`` deals solved with
    ``threads=1`` (a one-thread ``SolverPool`` in each worker), against (1).

@@ -16,7 +16,7 @@ interleaved, and the best of ``--repeat`` rounds counts for each variant:
   calling ``CalcAllTablesPBN`` in calls of 40, as DDS's own test program does.
 
 Every variant's tables must equal the file's TABLE lines (else the benchmark
-fails).  Printed ratios (the issue's aims, on list1000.txt at 2 threads):
+fails).  Printed ratios, with the targets the pool was built for (list1000.txt, 2 threads):
 
 1. ``ddsbind.dd_tables / native 2``   (aim >= 1.0)
 2. ``pool 2 / pool 1``                 (aim >= 1.9)

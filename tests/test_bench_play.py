@@ -18,7 +18,7 @@ SCRIPT = REPO / "benchmarks" / "bench_play.py"
 
 @pytest.mark.skipif(not any(shutil.which(c) for c in ("cc", "gcc", "clang")), reason="no C compiler")
 def test_short_play_benchmark_runs(tmp_path):
-    """Without this, `bench_play.py` (and its C driver) could break unnoticed until the lead's real run."""
+    """Without this, `bench_play.py` (and its C driver) could break unnoticed until the next real run."""
     proc = run_script(SCRIPT, "--file", reference_file("list100.txt"), "--limit", 6, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     for key in ("analyse_all_plays", "per_deal_threads", "costly_cards_batch", "c_driver"):

@@ -80,9 +80,13 @@ def test_the_measure_sees_a_call_that_holds_the_gil():
     """The control: the same measure during a C call that keeps the GIL (builtin ``sum`` over a range)
     finds the main thread all but stopped -- so the test above can fail."""
     n = 1_000_000
-    t0 = time.perf_counter()
-    sum(range(n))
-    n = int(n * 1.0 / max(time.perf_counter() - t0, 1e-6))  # about 1 s of summing on this machine
+    while True:  # a sum long enough to tell, whatever the machine's speed and load
+        t0 = time.perf_counter()
+        sum(range(n))
+        if time.perf_counter() - t0 > 0.5:
+            break
+        n *= 2
+    n *= 2
     events = {"entered": threading.Event(), "done": threading.Event()}
 
     def work() -> None:

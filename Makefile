@@ -114,4 +114,4 @@ bench: setup fetch-dds
 clean:
 	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
 	rm -rf $(VENV) $(VENV_SOURCE) build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
-	rm -rf benchmarks/dds_driver $(CACHE_BENCH)
+	rm -rf benchmarks/dds_driver benchmarks/.dds_driver.dds $(CACHE_BENCH)

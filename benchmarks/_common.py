@@ -12,12 +12,13 @@ for either build (``ddsbind.dds_info().source``):
   ``libdds-dev``);
 * ``source tree``: DDS's sources (``$DDS_SOURCE_DIR``, else the release ``make
   fetch-dds`` unpacks into ``.cache/dds/source``) compiled as the extension's
-  build compiles them (``-O3 -DDDS_THREADS_STL``, the tree's ``include/``,
-  ``-pthread -lstdc++``, and ``-Wl,--wrap=popen`` with the same ``popen``
+  build compiles them (``-O3``, ``DDS_THREADS`` and ``DDS_CXXFLAGS`` as there,
+  the tree's ``include/``, ``-pthread -lstdc++``, and ``-Wl,--wrap=popen`` with the same ``popen``
   wrapper, taken from ``native/build_ffi.py``), once, into
   ``.cache/bench-dds/``; each driver links those objects.
 
-A driver is rebuilt when missing or older than its source; it is written
+A driver is rebuilt when missing, older than its source or linked to another
+DDS than the installed ddsbind's (a stamp file beside it says which); it is written
 beside its target and renamed, so a concurrent run never executes a half-written file.
 """
 
@@ -116,9 +117,16 @@ def _popen_wrap_source() -> str:
     raise BenchError("native/build_ffi.py no longer defines POPEN_WRAP")
 
 
+def _threading_flags() -> list[str]:
+    """DDS's threading system, chosen as the extension's build chooses it (``DDS_THREADS``)."""
+    if os.environ.get("DDS_THREADS", "stl").lower() == "openmp":
+        return ["-fopenmp", "-DDDS_THREADS_OPENMP"]
+    return ["-DDDS_THREADS_STL"]
+
+
 def _source_objects(tree: Path) -> list[Path]:
     """DDS's ``src/*.cpp`` and the popen wrapper compiled into objects, once per tree and flags."""
-    flags = ["-O3", "-DDDS_THREADS_STL", *os.environ.get("DDS_CXXFLAGS", "").split()]
+    flags = ["-O3", *_threading_flags(), *os.environ.get("DDS_CXXFLAGS", "").split()]
     sources = sorted((tree / "src").glob("*.cpp"))
     key = hashlib.sha256(repr((str(tree), flags, [(p.name, p.stat().st_mtime_ns) for p in sources])).encode())
     out = OBJECT_CACHE / key.hexdigest()[:16]
@@ -140,23 +148,34 @@ def _source_objects(tree: Path) -> list[Path]:
 
 def build_driver(source: Path, driver: Path, *, force: bool = False) -> Path:
     """Compile the C driver ``source`` into ``driver``, linked to the DDS the installed ddsbind uses."""
-    if not force and driver.exists() and driver.stat().st_mtime >= source.stat().st_mtime:
+    from_source = ddsbind.dds_info().source == "source tree"
+    built_for = f"{source_tree()} {_threading_flags()}" if from_source else "system library"
+    stamp = driver.with_name(f".{driver.name}.dds")  # which DDS the driver was linked to
+    if (
+        not force
+        and driver.exists()
+        and driver.stat().st_mtime >= source.stat().st_mtime
+        and stamp.exists()
+        and stamp.read_text() == built_for
+    ):
         return driver
     cc = find_compiler()
     tmp = driver.with_name(f".{driver.name}.{os.getpid()}.tmp")
-    if ddsbind.dds_info().source == "source tree":
+    if from_source:
         tree = source_tree()
         objects = _source_objects(tree)
         obj = tmp.with_suffix(".o")
         _run([cc, "-O2", "-I", str(tree / "include"), "-c", str(source), "-o", str(obj)])
         try:
             link = [find_compiler(cxx=True), str(obj), *map(str, objects), "-pthread", "-Wl,--wrap=popen"]
+            link += [f for f in _threading_flags() if f == "-fopenmp"]
             _run([*link, "-o", str(tmp)])
         finally:
             obj.unlink(missing_ok=True)
     else:
         _run([cc, "-O2", "-I", "/usr/include/dds", str(source), "-o", str(tmp), "-ldds"])
     os.replace(tmp, driver)
+    stamp.write_text(built_for)
     return driver
 
 

@@ -1,4 +1,6 @@
-# The README's two commands: `make demo` and `make test`.  Both start with
+# The README's commands: `make demo`, `make test` and, while developing,
+# `make check` (ruff, mypy and the tests not marked slow: a few minutes at
+# most on 2 cores; `make test` runs every test, as CI does).  All start with
 # `make setup`, which installs whatever is missing on a fresh Debian machine
 # (run as root): DDS (libdds-dev), a C compiler and Python headers, a venv,
 # and this package built against DDS.  Set DDS_SOURCE_DIR to compile an
@@ -17,12 +19,13 @@ APT    := DEBIAN_FRONTEND=noninteractive apt-get
 PYTEST_ARGS ?= --durations=12
 
 DDS_CACHE   := .cache/dds
+CACHE_BENCH := .cache/bench-dds
 DDS_TREE    := $(DDS_CACHE)/source
 VENV_SOURCE := .venv-source
 STAMP_SOURCE := $(VENV_SOURCE)/.ddsbind-installed
 BUILD_INPUTS := pyproject.toml setup.py native/build_ffi.py native/dds_api.h
 
-.PHONY: setup system-deps demo test test-source fetch-dds lint bench clean
+.PHONY: setup system-deps demo test check test-source fetch-dds lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -68,6 +71,13 @@ test: setup fetch-dds
 	$(VENV)/bin/mypy
 	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest $(PYTEST_ARGS)
 
+# The developer's loop: the same checks without the tests marked slow.
+check: setup fetch-dds
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
 # The upstream 2.9.0 release compiled into the extension (a regular, not an
 # editable, install: the compiled module of .venv lives in the checkout).
 # PYTHONSAFEPATH and --import-mode=append keep the checkout's own ddsbind/
@@ -90,11 +100,18 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# Every benchmark, each at a size of minutes at most on 2 cores (docs/performance.md
+# has the longer runs behind its figures).  The native drivers link the same DDS
+# as the installed ddsbind (DDS_SOURCE_DIR for a source-tree build).
 bench: setup fetch-dds
 	$(PY) benchmarks/bench_binding.py
 	$(PY) benchmarks/bench_formats.py
-	$(PY) benchmarks/bench_generate.py
+	$(PY) benchmarks/bench_generate.py --count 256
+	$(PY) benchmarks/bench_pool.py --limit 100 --repeat 1
+	$(PY) benchmarks/bench_play.py --limit 200
+	$(PY) benchmarks/simulate_threads.py --limit 100
 
 clean:
 	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
 	rm -rf $(VENV) $(VENV_SOURCE) build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
+	rm -rf benchmarks/dds_driver benchmarks/.dds_driver.dds $(CACHE_BENCH)

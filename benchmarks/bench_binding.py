@@ -1,8 +1,9 @@
 """How much does the Python binding cost?  ddsbind against a plain C program, same DDS.
 
 Two measurements, both against ``benchmarks/dds_driver`` (a small C program
-of ours linked to the same libdds, compiled here with ``cc -O2 ... -ldds``
-when missing or older than its source):
+of ours linked to the same DDS as the ddsbind under test, system library or
+source tree, compiled by ``_common.build_driver`` when missing or older than
+its source):
 
 1. **DD tables throughput.**  The deals of a DDS reference-hands file
    (default ``list100.txt``) are solved once by the driver
@@ -53,180 +54,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import shutil
 import subprocess
 import sys
 import time
-import timeit
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from _common import (
+    BATCH,
+    BenchError,
+    LoadMeter,
+    TablesRun,
+    best_per_call,
+    build_driver,
+    driver_tables,
+    fnv1a,
+    rate,
+    reference_file,
+    run_driver,
+)
 from numpy.typing import NDArray
 
 import ddsbind
 from ddsbind import dll
 from ddsbind.formats.ddsref import read_reference
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/ helpers, also under python -P
-from _hands import reference_file
-
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 DRIVER_SOURCE = HERE / "dds_driver.c"
 DEFAULT_DRIVER = HERE / "dds_driver"
-#: Deals in one ``CalcAllTables*`` call with all 5 strains (DDS's limit).
-BATCH = dll.max_tables(5)
 QUICK_DEALS = BATCH
 ONE_CARD = "N:A... K... Q... J..."
-FNV_OFFSET = 0xCBF29CE484222325
-FNV_PRIME = 0x100000001B3
-
-
-def default_file(name: str = "list100.txt") -> Path:
-    """DDS's reference file ``name``, found as the tests find it (``make fetch-dds`` unpacks it)."""
-    return reference_file(name)
-
-
-# -- the driver ----------------------------------------------------------------------
-
-
-class BenchError(RuntimeError):
-    """The benchmark cannot run or its two sides disagree."""
-
-
-def find_compiler() -> str:
-    """A C compiler: ``$CC`` if set, else ``cc``, ``gcc`` or ``clang`` on ``PATH``."""
-    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
-        path = shutil.which(name) if name else None
-        if path:
-            return path
-    raise BenchError(
-        "no C compiler found (looked for $CC, cc, gcc, clang); install one, e.g. "
-        "'apt-get install build-essential' (make setup does), to build benchmarks/dds_driver"
-    )
-
-
-def build_driver(driver: Path = DEFAULT_DRIVER, *, force: bool = False) -> Path:
-    """Compile ``dds_driver.c`` into ``driver`` if it is missing or older than the source."""
-    if not force and driver.exists() and driver.stat().st_mtime >= DRIVER_SOURCE.stat().st_mtime:
-        return driver
-    cc = find_compiler()
-    # Build beside the target and rename, so a concurrent run never executes a half-written file.
-    tmp = driver.with_name(f".{driver.name}.{os.getpid()}.tmp")
-    cmd = [cc, "-O2", str(DRIVER_SOURCE), "-o", str(tmp), "-ldds"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        tmp.unlink(missing_ok=True)
-        raise BenchError(f"compiling the driver failed: {' '.join(cmd)}\n{proc.stderr.strip()}")
-    os.replace(tmp, driver)
-    return driver
-
-
-def run_driver(driver: Path, *args: object) -> dict[str, str]:
-    """Run the driver; its ``key value`` lines as a dict.  Raises BenchError on failure."""
-    cmd = [str(driver), *map(str, args)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise BenchError(
-            f"{' '.join(cmd)} exited with status {proc.returncode}: {proc.stderr.strip() or '(no message)'}"
-        )
-    out: dict[str, str] = {}
-    for line in proc.stdout.splitlines():
-        key, _, value = line.partition(" ")
-        if key:
-            out[key] = value.strip()
-    return out
-
-
-# -- tables ------------------------------------------------------------------------------
-
-
-def fnv1a(tables: NDArray[np.integer]) -> int:
-    """64-bit FNV-1a over every entry as one byte, in C order -- the driver's checksum."""
-    h = FNV_OFFSET
-    for byte in np.asarray(tables, dtype=np.int64).astype(np.uint8).tobytes():
-        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return h
-
-
-def machine_cpu_seconds() -> float | None:
-    """CPU seconds every process on the machine has used since boot (Linux ``/proc/stat``).
-
-    Busy is everything but idle and iowait; steal (taken by the hypervisor)
-    counts as busy, since it is as lost to us as another process's time.
-    None where ``/proc/stat`` is missing.
-    """
-    try:
-        with open("/proc/stat") as f:
-            fields = f.readline().split()
-    except OSError:
-        return None
-    if len(fields) < 9 or fields[0] != "cpu":
-        return None
-    ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
-
-
-class LoadMeter:
-    """How many cores *other* processes kept busy while we ran something.
-
-    Machine-wide busy CPU time over the window, minus our own (this process's
-    and its children's), divided by the wall time.  A benchmark of two
-    DDS threads on two cores is only meaningful when this is near 0.
-    """
-
-    def __enter__(self) -> LoadMeter:
-        self.others: float | None = None
-        self._m0 = machine_cpu_seconds()
-        self._own0 = self._own()
-        self._t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        wall = time.perf_counter() - self._t0
-        m1 = machine_cpu_seconds()
-        if self._m0 is not None and m1 is not None and wall > 0:
-            self.others = max(0.0, (m1 - self._m0 - (self._own() - self._own0)) / wall)
-
-    @staticmethod
-    def _own() -> float:
-        me = resource.getrusage(resource.RUSAGE_SELF)
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-@dataclass
-class TablesRun:
-    """One timed solve of all the deals."""
-
-    seconds: float
-    cpu_seconds: float
-    batch_seconds: list[float]
-    checksum: int
-    #: Cores other processes kept busy meanwhile (None: unknown).
-    others: float | None = None
-
-    @property
-    def busy(self) -> float:
-        """Cores busy on average: CPU time over wall time."""
-        return self.cpu_seconds / self.seconds if self.seconds > 0 else 0.0
-
-
-def driver_tables(driver: Path, path: Path, threads: int, limit: int | None) -> tuple[TablesRun, dict[str, str]]:
-    """One ``dds_driver tables`` run."""
-    with LoadMeter() as load:
-        out = run_driver(driver, "tables", path, threads, *([limit] if limit else []))
-    run = TablesRun(
-        seconds=float(out["seconds"]),
-        cpu_seconds=float(out["cpu_seconds"]),
-        batch_seconds=[float(s) for s in out["batch_seconds"].split()],
-        checksum=int(out["checksum"], 16),
-        others=load.others,
-    )
-    return run, out
 
 
 def ddsbind_tables(deals: Sequence[ddsbind.Deal]) -> tuple[TablesRun, NDArray[np.int8]]:
@@ -253,12 +111,6 @@ def ddsbind_tables(deals: Sequence[ddsbind.Deal]) -> tuple[TablesRun, NDArray[np
 
 
 # -- one-card overhead --------------------------------------------------------------------
-
-
-def best_per_call(fn: object, iterations: int, rounds: int) -> float:
-    """Best-of-``rounds`` mean microseconds of ``fn()`` over ``iterations`` calls."""
-    timer = timeit.Timer(fn)  # type: ignore[arg-type]
-    return min(timer.repeat(repeat=rounds, number=iterations)) / iterations * 1e6
 
 
 def onecard(driver: Path, threads: int, iterations: int, rounds: int) -> dict[str, float]:
@@ -323,21 +175,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.iterations = 2000 if args.quick else 20000
     elif args.iterations < 1:
         p.error("--iterations must be >= 1")
-    args.file = (args.file or default_file()).resolve()
+    args.file = (args.file or reference_file("list100.txt")).resolve()
     return args
-
-
-def rate(n: int, seconds: float) -> float:
-    """Tables per second."""
-    return n / seconds if seconds > 0 else float("nan")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run both measurements and print the report; 0 on success, 1 on failure."""
-    args = parse_args(argv)
-    if args.tables_json:
-        return tables_json(args)
     try:
+        args = parse_args(argv)
+        if args.tables_json:
+            return tables_json(args)
         return report(args)
     except BenchError as exc:
         print(f"bench_binding: {exc}", file=sys.stderr)
@@ -360,10 +207,16 @@ def tables_json(args: argparse.Namespace) -> int:
 
 
 def source_runs(args: argparse.Namespace) -> dict:
-    """One ``--tables-json`` run under ``args.source_python`` (checkout kept off its path: ``-P``)."""
-    cmd = [str(args.source_python), "-P", str(Path(__file__).resolve()), "--tables-json", "--file", str(args.file)]
+    """One ``--tables-json`` run under ``args.source_python``.
+
+    The script runs by path, so the child's path starts with ``benchmarks/``
+    (for ``_common``), never the checkout; without this process's
+    ``PYTHONPATH`` it imports the ddsbind installed in its own environment.
+    """
+    cmd = [str(args.source_python), str(Path(__file__).resolve()), "--tables-json", "--file", str(args.file)]
     cmd += ["--threads", str(args.threads)] + (["--quick"] if args.quick else [])
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH", "PYTHONHOME")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     if proc.returncode != 0:
         raise BenchError(f"{args.source_python} failed: {proc.stderr.strip()[-300:]}")
     return json.loads(proc.stdout.splitlines()[-1])
@@ -373,7 +226,7 @@ def report(args: argparse.Namespace) -> int:
     """The benchmark proper."""
     if not args.file.is_file():
         raise BenchError(f"no reference file at {args.file} (give one with --file)")
-    driver = build_driver(args.driver.resolve(), force=args.rebuild)
+    driver = build_driver(DRIVER_SOURCE, args.driver.resolve(), force=args.rebuild)
     hands = _deals(args)
     limit = QUICK_DEALS if args.quick else None
     deals = [h.deal for h in hands]

@@ -4,16 +4,16 @@ Three measurements on the same random deals (``--count`` deals of ``--seed``):
 
 1. **generate, one process.**  ``ddsbind.database.generate(OUT.zrd, count,
    seed, threads=T)`` end to end: making the deals from the seed, solving
-   them (through ``database.solve_tables``), encoding, appending with fsync
+   them (through a ``SolverPool``), encoding, appending with fsync
    after each batch, the checksum and the manifest.  Deals per second =
    count / wall seconds.
 2. **native driver.**  ``benchmarks/dds_driver tables FILE T`` (the C program
    of ``bench_binding.py``: ``SetMaxThreads(T)``, then ``CalcAllTablesPBN``
-   in batches of 32) on the same deals written as ``PBN "N:..."`` lines;
+   in batches of 40) on the same deals written as ``PBN "N:..."`` lines;
    only its solving is timed (by the driver's own clock).  Both sides' tables
    must be equal (the driver's FNV-1a checksum of every table entry against
    ours), else the benchmark fails.  **ratio generate/native** = (1) / (2);
-   the issue aims for >= 1.0 (then everything around the solving is free).
+   1.0 or more means everything around the solving is free.
 3. **Dask.**  The same generation on a ``LocalCluster`` of ``--workers``
    worker processes, each task a shard of ``--shard`` deals solved with
    ``threads=1`` (a one-thread ``SolverPool`` in each worker), against (1).
@@ -28,7 +28,7 @@ enough), cores scale linearly within a machine, and the scheduler is not the
 bottleneck (a shard of 256 deals is minutes of work).
 
 Nothing asserts a speed; it prints numbers.  ``others`` is how many cores
-other processes kept busy meanwhile (``bench_binding.LoadMeter``): numbers
+other processes kept busy meanwhile (``_common.LoadMeter``): numbers
 are only comparable when it is near 0.  Run from the repository root::
 
     .venv/bin/python benchmarks/bench_generate.py                 # 1024 deals: a few minutes on 2 cores
@@ -44,14 +44,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import BenchError, LoadMeter, build_driver, fnv1a, run_driver
+
+from ddsbind import Deal, dds_info
+from ddsbind.database import generate, make_deals
+from ddsbind.formats import decode_zrd
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import bench_binding as bb  # noqa: E402  (the driver, its build, FNV-1a, LoadMeter)
-
-from ddsbind import Deal, dds_info  # noqa: E402
-from ddsbind.database import generate, make_deals  # noqa: E402
-from ddsbind.formats import decode_zrd  # noqa: E402
 
 PAVLICEK = 10_485_760
 
@@ -74,7 +73,7 @@ def cores_busy(others: float | None) -> str:
 
 def timed_generate(out: Path, count: int, seed: int, **kw: object) -> tuple[float, float | None]:
     """Wall seconds of one ``generate`` and the cores others kept busy meanwhile."""
-    with bb.LoadMeter() as load:
+    with LoadMeter() as load:
         t0 = time.perf_counter()
         generate(out, count, seed, **kw)  # type: ignore[arg-type]
         seconds = time.perf_counter() - t0
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shard", type=int, default=64, help="deals per Dask task")
     ap.add_argument("--no-dask", action="store_true", help="skip the Dask measurement")
     ap.add_argument("--no-driver", action="store_true", help="skip the native driver")
-    ap.add_argument("--driver", type=Path, default=bb.DEFAULT_DRIVER, help="path of the compiled driver")
+    ap.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="path of the compiled driver")
     args = ap.parse_args(argv)
 
     info = dds_info()
@@ -105,18 +104,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generate, 1 process, threads={args.threads}: {secs:.2f} s, {rate:.2f} deals/s", end="")
         print(f" (others {cores_busy(others)})")
         _, tables = decode_zrd(one.read_bytes())
-        ours = bb.fnv1a(tables)
+        ours = fnv1a(tables)
 
         if not args.no_driver:
-            driver = bb.build_driver(args.driver)
+            driver = build_driver(HERE / "dds_driver.c", args.driver.resolve())
             pbn = tmpd / "deals.txt"
             owners = make_deals(args.seed, 0, args.count)
             pbn.write_text("".join(f'PBN 0 0 0 0 "{Deal.from_owners(o).to_pbn()}"\n' for o in owners))
-            with bb.LoadMeter() as load:
-                res = bb.run_driver(driver, "tables", pbn, args.threads)
+            with LoadMeter() as load:
+                res = run_driver(driver, "tables", pbn, args.threads)
             native = float(res["tables_per_second"])
             if int(res["checksum"], 16) != ours:
-                raise bb.BenchError("the driver's tables differ from the database's")
+                raise BenchError("the driver's tables differ from the database's")
             print(
                 f"native driver, threads={res['threads']}: {float(res['seconds']):.2f} s, "
                 f"{native:.2f} tables/s (others {cores_busy(load.others)})"
@@ -135,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                     dist, args.count, args.seed, threads=1, workers=args.workers, shard=args.shard
                 )
                 if dist.read_bytes() != one.read_bytes():
-                    raise bb.BenchError("the Dask database differs from the one-process database")
+                    raise BenchError("the Dask database differs from the one-process database")
                 drate = args.count / dsecs
                 efficiency = drate / rate
                 print(
@@ -159,6 +158,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except bb.BenchError as exc:
+    except BenchError as exc:
         print(f"bench_generate: error: {exc}", file=sys.stderr)
         sys.exit(1)

@@ -2,11 +2,12 @@
 
 1. ``ddsbind.play.analyse_plays``: DDS's ``AnalyseAllPlaysBin`` (DDS's own
    threads), the path ``costly_cards_batch`` and ``ddsbind analyse`` use.
-2. ``ddsbind.analyse_play`` per deal on N Python threads, worker ``i``
-   pinned to DDS ``threadIndex`` ``i`` through ``ddsbind._binding.slots``:
-   what a ``SolverPool`` of single ``AnalysePlayBin`` calls will do.
-3. DDS's own figure: ``benchmarks/dds_play_driver.c`` (compiled here with
-   ``cc -O2 ... -ldds``) calling ``AnalyseAllPlaysPBN`` from C.
+2. DDS's single-deal analysis per deal on N Python threads, worker ``i``
+   calling ``ddsbind.dll.AnalysePlayPBN`` on DDS ``threadIndex`` ``i``:
+   what a ``SolverPool`` of single ``AnalysePlayBin`` calls would do.
+3. DDS's own figure: ``benchmarks/dds_play_driver.c`` (linked to the same
+   DDS as ddsbind, see ``_common.build_driver``) calling
+   ``AnalyseAllPlaysPBN`` from C.
 
 Also times ``costly_cards_batch`` end to end (traces plus one ``SolveBoard``
 per costly card).  Every path's traces are checked against the file's TRACE
@@ -19,9 +20,6 @@ lines.  Prints ``key value`` lines; no assertions on speed.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,55 +27,39 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from _common import BenchError, build_driver, reference_file, run_driver, timed
+
 import ddsbind
-from ddsbind._binding import slots
+from ddsbind import dll
 from ddsbind.formats.ddsref import ReferenceHand, read_reference
 from ddsbind.play import analyse_plays, costly_cards_batch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/ helpers, also under python -P
-from _hands import reference_file
-
 HERE = Path(__file__).resolve().parent
 DRIVER_SOURCE = HERE / "dds_play_driver.c"
-
-
-def default_file() -> Path:
-    """DDS's list1000.txt, found as the tests find it (``make fetch-dds`` unpacks it)."""
-    return reference_file("list1000.txt")
-
-
-def build_driver(out_dir: Path) -> Path:
-    """Compile ``dds_play_driver.c`` into ``out_dir`` with ``$CC``/cc/gcc/clang."""
-    cc = next((c for c in (os.environ.get("CC"), "cc", "gcc", "clang") if c and shutil.which(c)), None)
-    if cc is None:
-        raise SystemExit("no C compiler found (looked for $CC, cc, gcc, clang)")
-    exe = out_dir / "dds_play_driver"
-    subprocess.run([cc, "-O2", str(DRIVER_SOURCE), "-o", str(exe), "-ldds"], check=True)
-    return exe
-
-
-def run_driver(exe: Path, path: Path, threads: int, limit: int | None) -> dict[str, str]:
-    """Run the C driver; its ``key value`` lines as a dict."""
-    args = [str(exe), str(path), str(threads)] + ([str(limit)] if limit is not None else [])
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
 
 
 def jobs_of(hands: Sequence[ReferenceHand]) -> list[tuple]:
     return [(h.deal, h.trump, h.first, h.play) for h in hands]
 
 
+def analyse_one(h: ReferenceHand, thread: int) -> list[int]:
+    """``AnalysePlayPBN`` of one hand's play on DDS ``threadIndex`` ``thread``: the DD value before each card."""
+    dl = dll.dealPBN(trump=h.trump, first=h.first, remainCards=h.deal.to_pbn().encode())
+    play = dll.playTracePBN(number=len(h.play or "") // 2, cards=(h.play or "").encode())
+    solved = dll.solvedPlay()
+    dll.raising.AnalysePlayPBN(dl, play, solved, thread)
+    return list(solved.tricks[0 : solved.number])
+
+
 def per_deal_threads(hands: Sequence[ReferenceHand], threads: int) -> tuple[float, list[list[int]]]:
-    """``analyse_play`` per deal on ``threads`` Python threads, worker i on threadIndex i; (seconds, traces)."""
+    """One hand at a time on ``threads`` Python threads, worker i on threadIndex i; (seconds, traces)."""
     out: list[list[int] | None] = [None] * len(hands)
     barrier = threading.Barrier(threads + 1)
 
     def work(i: int) -> None:
-        with slots.slot(i):  # analyse_play's slots.any() re-enters this slot: threadIndex i
-            barrier.wait()
-            for k in range(i, len(hands), threads):
-                h = hands[k]
-                out[k] = ddsbind.analyse_play(h.deal, h.trump, h.first, h.play)
+        barrier.wait()
+        for k in range(i, len(hands), threads):
+            out[k] = analyse_one(hands[k], i)
 
     workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
     for w in workers:
@@ -89,12 +71,6 @@ def per_deal_threads(hands: Sequence[ReferenceHand], threads: int) -> tuple[floa
     return time.perf_counter() - t0, out  # type: ignore[return-value]
 
 
-def timed(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return time.perf_counter() - t0, result
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--file", type=Path, default=None, help="DDS reference-hands file (default: list1000.txt)")
@@ -104,23 +80,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--no-driver", action="store_true", help="skip the C driver")
     p.add_argument("--no-costly", action="store_true", help="skip the end-to-end costly_cards_batch timing")
     args = p.parse_args(argv)
-    path = args.file or default_file()
+    path = args.file or reference_file("list1000.txt")
     hands = [h for h in read_reference(path) if h.play is not None][: args.limit]
     want = [list(h.trace) for h in hands]
     n = len(hands)
-    threads = min(args.threads, slots.count)
+    threads = min(args.threads, ddsbind.dds_info().threads)
     print(f"file {path.name}")
     print(f"deals {n}")
-    print(f"dds_threads {slots.count}")
+    print(f"dds_threads {ddsbind.dds_info().threads}")
     print(f"python_threads {threads}")
 
     best: dict[str, float] = {}
     for _ in range(args.repeat):
-        s, traces = timed(analyse_plays, jobs_of(hands))
-        assert traces == want, "AnalyseAllPlaysBin traces differ from the TRACE lines"
+        s, traces = timed(lambda: analyse_plays(jobs_of(hands)))
+        if traces != want:
+            raise BenchError("AnalyseAllPlaysBin traces differ from the TRACE lines")
         best["analyse_all_plays"] = min(best.get("analyse_all_plays", s), s)
         s, traces = per_deal_threads(hands, threads)
-        assert traces == want, "per-deal analyse_play traces differ from the TRACE lines"
+        if traces != want:
+            raise BenchError("per-deal AnalysePlayPBN traces differ from the TRACE lines")
         best["per_deal_threads"] = min(best.get("per_deal_threads", s), s)
     for key, s in best.items():
         print(f"{key}_seconds {s:.3f}")
@@ -129,19 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"faster {faster}")
 
     if not args.no_costly:
-        s, costly = timed(costly_cards_batch, jobs_of(hands))
+        s, costly = timed(lambda: costly_cards_batch(jobs_of(hands)))
         print(f"costly_cards_batch_seconds {s:.3f}")
         print(f"costly_cards_batch_deals_per_second {n / s:.1f}")
         print(f"costly_cards_found {sum(len(c) for c in costly)}")
 
     if not args.no_driver:
         with tempfile.TemporaryDirectory() as tmp:
-            exe = build_driver(Path(tmp))
+            exe = build_driver(DRIVER_SOURCE, Path(tmp) / "dds_play_driver")
             c_best = None
             for _ in range(args.repeat):
-                res = run_driver(exe, path, args.threads, args.limit)
+                res = run_driver(exe, path, args.threads, *([args.limit] if args.limit is not None else []))
                 if res.get("mismatches") != "0":
-                    raise SystemExit(f"C driver traces differ from the TRACE lines: {res}")
+                    raise BenchError(f"C driver traces differ from the TRACE lines: {res}")
                 c_best = min(c_best or float(res["seconds"]), float(res["seconds"]))
         print(f"c_driver_threads {res['threads']}")
         print(f"c_driver_seconds {c_best:.3f}")
@@ -151,4 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BenchError as exc:
+        print(f"bench_play: {exc}", file=sys.stderr)
+        sys.exit(1)

@@ -16,7 +16,7 @@ interleaved, and the best of ``--repeat`` rounds counts for each variant:
   calling ``CalcAllTablesPBN`` in calls of 40, as DDS's own test program does.
 
 Every variant's tables must equal the file's TABLE lines (else the benchmark
-fails).  Printed ratios (the issue's aims, on list1000.txt at 2 threads):
+fails).  Printed ratios, with the targets the pool was built for (list1000.txt, 2 threads):
 
 1. ``ddsbind.dd_tables / native 2``   (aim >= 1.0)
 2. ``pool 2 / pool 1``                 (aim >= 1.9)
@@ -39,20 +39,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+from _common import BenchError, LoadMeter, batch_tables, build_driver, driver_tables, fnv1a, reference_file
+
+import ddsbind
+from ddsbind.formats.ddsref import read_reference
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import bench_binding as bb  # noqa: E402
-
-import ddsbind  # noqa: E402
-from ddsbind import dll, solver  # noqa: E402
-from ddsbind.formats.ddsref import read_reference  # noqa: E402
-
-
-def default_hands() -> Path:
-    """``list1000.txt`` beside ``list100.txt`` in the shared reference folder."""
-    return bb.default_file().with_name("list1000.txt")
+DRIVER_SOURCE = HERE / "dds_driver.c"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -61,11 +54,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
     p.add_argument("--limit", type=int, default=None, help="only the first N deals")
     p.add_argument("--repeat", type=int, default=3, help="interleaved rounds; each variant's best counts (default 3)")
-    p.add_argument("--driver", type=Path, default=bb.DEFAULT_DRIVER, help="where the driver binary lives")
+    p.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="where the driver binary lives")
     args = p.parse_args(argv)
     if args.repeat < 1 or (args.limit is not None and args.limit < 1):
         p.error("--repeat and --limit must be >= 1")
-    args.hands = (args.hands or default_hands()).resolve()
+    args.hands = (args.hands or reference_file("list1000.txt")).resolve()
     return args
 
 
@@ -90,10 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     reference = np.stack([h.table for h in hands])
     deals = [h.deal for h in hands]
     n = len(hands)
-    driver = bb.build_driver(args.driver.resolve())
+    driver = build_driver(DRIVER_SOURCE, args.driver.resolve())
 
     def timed(fn: Callable[[], np.ndarray]) -> tuple[float, np.ndarray, float | None]:
-        with bb.LoadMeter() as load:
+        with LoadMeter() as load:
             t0 = time.perf_counter()
             out = fn()
             seconds = time.perf_counter() - t0
@@ -109,11 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def batch(threads: int) -> Callable[[], tuple]:
         def run() -> tuple:
-            dll.SetMaxThreads(threads)
-            try:
-                return timed(lambda: solver._calc_tables(masks))
-            finally:
-                dll.SetMaxThreads(0)
+            return timed(lambda: batch_tables(masks, threads))
 
         return run
 
@@ -122,11 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def native(threads: int) -> Callable[[], tuple]:
         def run() -> tuple:
-            r, out = bb.driver_tables(driver, args.hands, threads, n)
+            r, out = driver_tables(driver, args.hands, threads, n)
             if int(out["deals"]) != n:
-                raise bb.BenchError(f"the driver read {out['deals']} deals, expected {n}")
-            if r.checksum != bb.fnv1a(reference):
-                raise bb.BenchError("the driver's tables differ from the file's TABLE lines")
+                raise BenchError(f"the driver read {out['deals']} deals, expected {n}")
+            if r.checksum != fnv1a(reference):
+                raise BenchError("the driver's tables differ from the file's TABLE lines")
             return r.seconds, None, r.others
 
         return run
@@ -156,7 +145,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"DDS {info.version} ({info.source}), {info.cores} cores, {info.threads} DDS threads by default")
     print(f"hands     {args.hands} ({n} deals)")
     print(f"rounds    {args.repeat} (variants interleaved; best of each counts)")
-    print(f"route     ddsbind.dd_tables -> {solver.TABLES_ROUTE}")
     print()
     print(f"{'variant':<20}{'best s':>9}{'tables/s':>10}{'others busy':>13}   all runs (s)")
     for v in variants:

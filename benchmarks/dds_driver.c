@@ -54,7 +54,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <dds/dll.h>
+#include <stdbool.h> /* DDS 2.9.0's own dll.h uses bool without it */
+
+#include "dll.h" /* -I the directory of DDS's dll.h: see benchmarks/_common.py */
 
 /* Tables one CalcAllTables* call accepts when all 5 strains are solved:
  * DDS refuses strains x tables > MAXNOOFTABLES x DDS_STRAINS. */

@@ -32,7 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dds/dll.h>
+#include <stdbool.h> /* DDS 2.9.0's own dll.h uses bool without it */
+
+#include "dll.h" /* -I the directory of DDS's dll.h: see benchmarks/_common.py */
 
 struct hand {
     int trump, first;

@@ -41,16 +41,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from _common import LoadMeter, batch_tables, reference_file
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import bench_binding as bb  # noqa: E402
-
-import ddsbind  # noqa: E402
-from ddsbind import dll, pool, solver  # noqa: E402
-from ddsbind._binding import slots  # noqa: E402
-from ddsbind.formats.ddsref import read_reference  # noqa: E402
+import ddsbind
+from ddsbind import dll, pool
+from ddsbind.formats.ddsref import read_reference
 
 THREADS = (1, 2, 4, 8, 16, 32)
 STRAINS = (4, 0, 1, 2, 3)
@@ -65,17 +60,16 @@ def task_times(masks: np.ndarray) -> np.ndarray:
         for strain in STRAINS:
             dl = dll.deal(trump=strain, remainCards=rows)
             fut = dll.futureTricks()
-            with slots.slot(0):
-                t0 = time.thread_time()
-                mode = 1
-                for leader in pool.LEADERS:
-                    dl.first = leader
-                    if dll.SolveBoard(dl, -1, 1, mode, fut, 0) != dll.RETURN_NO_FAULT:
-                        raise RuntimeError(f"deal {d}: {dll.last_error()}")
-                    if not 0 <= fut.score[0] <= n:
-                        raise RuntimeError(f"deal {d}: score {fut.score[0]}")
-                    mode = 2
-                out[d, strain] = time.thread_time() - t0
+            t0 = time.thread_time()
+            mode = 1
+            for leader in pool.LEADERS:
+                dl.first = leader
+                if dll.SolveBoard(dl, -1, 1, mode, fut, 0) != dll.RETURN_NO_FAULT:
+                    raise RuntimeError(f"deal {d}: {dll.last_error()}")
+                if not 0 <= fut.score[0] <= n:
+                    raise RuntimeError(f"deal {d}: score {fut.score[0]}")
+                mode = 2
+            out[d, strain] = time.thread_time() - t0
     return out
 
 
@@ -114,25 +108,17 @@ def measure(masks: np.ndarray, threads: int) -> tuple[float, float]:
         t0 = time.perf_counter()
         p.dd_tables_array(masks)
         pool_s = time.perf_counter() - t0
-    dll.SetMaxThreads(threads)
-    try:
-        t0 = time.perf_counter()
-        solver._calc_tables(masks)
-        batch_s = time.perf_counter() - t0
-    finally:
-        dll.SetMaxThreads(0)
+    t0 = time.perf_counter()
+    batch_tables(masks, threads)
+    batch_s = time.perf_counter() - t0
     return pool_s, batch_s
 
 
 def batch_work_factor(masks: np.ndarray, pool_cpu: float) -> float:
     """One-thread CPU of DDS's batch over the pool's task CPU, same deals."""
-    dll.SetMaxThreads(1)
-    try:
-        c0 = time.process_time()
-        solver._calc_tables(masks)
-        return (time.process_time() - c0) / pool_cpu
-    finally:
-        dll.SetMaxThreads(0)
+    c0 = time.process_time()
+    batch_tables(masks, 1)
+    return (time.process_time() - c0) / pool_cpu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None, help="only the first N deals")
     p.add_argument("--no-validate", action="store_true", help="skip the real runs at 1 and 2 threads")
     args = p.parse_args(argv)
-    path = (args.hands or bb.default_file().with_name("list1000.txt")).resolve()
+    path = (args.hands or reference_file("list1000.txt")).resolve()
     if not path.is_file():
         print(f"simulate_threads: no hands file at {path}", file=sys.stderr)
         return 1
@@ -151,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = len(masks)
     per_call = dll.max_tables(5)
 
-    with bb.LoadMeter() as load:
+    with LoadMeter() as load:
         times = task_times(masks)
     factor = batch_work_factor(masks, times.sum())
     estimate = pool.hardness(masks)
@@ -175,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(f"{'threads':>7}{'pool pred':>11}{'pool meas':>11}{'batch pred':>12}{'batch meas':>12}   (seconds)")
     for t in (1, 2):
-        with bb.LoadMeter() as load:
+        with LoadMeter() as load:
             pm, bm = measure(masks, t)
         ps = simulate_pool(times, order, t)
         bs = simulate_batch(times * factor, estimate, t, per_call)

@@ -98,4 +98,12 @@ __all__ = [
     "par",
     "solve_board",
 ]
-__version__ = "0.1.0"
+
+# The version is pyproject.toml's, read from the installed metadata; a checkout
+# that was never installed (only put on sys.path) has none to read.
+from importlib import metadata as _metadata  # noqa: E402
+
+try:
+    __version__ = _metadata.version("ddsbind")
+except _metadata.PackageNotFoundError:
+    __version__ = "0+unknown"

@@ -19,7 +19,8 @@ The C original is, in outline::
 from ddsbind import dll
 
 # Three deals with their trump and leader (0=S 1=H 2=D 3=C 4=NT; 0=N 1=E 2=S 3=W).
-# Holdings are holdings[suit][hand] in DDS order, written as rank strings.
+# Each deal is PBN text from North (hands N E S W, suits S.H.D.C); main() turns each
+# holding into DDS's rank bit mask, remainCards[hand][suit].
 DEALS = [
     (4, 0, "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"),
     (4, 1, "N:AK96.KQ8.A98.K63 QJT5432.T.6.QJ82 .J97543.K7532.94 87.A62.QJT4.AT75"),

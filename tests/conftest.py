@@ -1,14 +1,66 @@
-"""Shared fixtures: DDS's reference hands (found in one place), loaded once per session."""
+"""Shared fixtures: DDS's reference hands (found in one place), loaded once per session; child Pythons
+that run the build under test."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import ddsbind
 from ddsbind.formats.ddsref import ReferenceHand, find_reference_dir, read_reference
 
 REPO = Path(__file__).resolve().parents[1]
+
+#: The directory this test process imported ``ddsbind`` from: the checkout
+#: for an editable or in-place build (``make test``), the environment's
+#: site-packages for a regular install (``make test-source``, whose checkout
+#: holds no compiled module).
+DDSBIND_HOME = Path(ddsbind.__file__).resolve().parents[1]
+
+
+def child_env(*, script_dir: bool = False) -> dict[str, str]:
+    """The environment for a child Python that must import the ddsbind under test, never another one.
+
+    ``PYTHONPATH`` starts with :data:`DDSBIND_HOME`, and ``PYTHONSAFEPATH=1``
+    keeps the working directory off the child's path, so ``python -c`` or
+    ``python -m`` run in the checkout does not pick up the checkout's
+    uncompiled ``ddsbind/``.  ``script_dir=True`` is for ``python
+    path/to/script.py`` whose script imports a module beside it
+    (``benchmarks/_common.py``): the script's own directory stays first on the
+    child's path (it must hold no ``ddsbind/``).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(DDSBIND_HOME), *filter(None, [os.environ.get("PYTHONPATH")])])
+    if script_dir:
+        env.pop("PYTHONSAFEPATH", None)
+    else:
+        env["PYTHONSAFEPATH"] = "1"
+    return env
+
+
+def run_script(script: Path, *args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """``python SCRIPT ARGS`` under the build under test (text output captured; ``kwargs`` go to ``subprocess.run``)."""
+    if (script.parent / "ddsbind").exists():
+        raise AssertionError(f"{script.parent} holds a ddsbind/ that would shadow the build under test")
+    options: dict = {"capture_output": True, "text": True, "check": False, "env": child_env(script_dir=True)}
+    options.update(kwargs)
+    return subprocess.run([sys.executable, str(script), *map(str, args)], **options)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def children_run_the_build_under_test() -> Iterator[None]:
+    """Every child Python a test starts (``-c``, ``-m ddsbind``, Dask workers) imports the ddsbind under test."""
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in child_env().items():
+            if os.environ.get(key) != value:
+                mp.setenv(key, value)
+        yield
+
 
 #: Where DDS's reference hands are: ``DDSBIND_REFERENCE``, else
 #: ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks into

@@ -1,6 +1,6 @@
 """Random sequences of DLL-layer calls with random, mostly invalid, arguments (run by test_fuzz.py).
 
-Run as ``python -m tests.fuzz_dll --steps N --seed S``: it must end with
+Run as ``python tests/fuzz_dll.py --steps N --seed S``: it must end with
 status 0 and print one summary line.  Each step calls one ``ddsbind.dll``
 function with arguments drawn from: the right struct (zeroed, random bytes,
 or a small plausible position), the wrong struct, arrays of 0 or 2 structs,

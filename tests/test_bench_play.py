@@ -8,22 +8,18 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import reference_file
+from tests.conftest import REPO, reference_file, run_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_play.py"
+SCRIPT = REPO / "benchmarks" / "bench_play.py"
 
 
 @pytest.mark.skipif(not any(shutil.which(c) for c in ("cc", "gcc", "clang")), reason="no C compiler")
 def test_short_play_benchmark_runs(tmp_path):
-    """Without this, `bench_play.py` (and its C driver) could break unnoticed until the lead's real run."""
-    cmd = [sys.executable, str(SCRIPT), "--file", str(reference_file("list100.txt")), "--limit", "6"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False)
+    """Without this, `bench_play.py` (and its C driver) could break unnoticed until the next real run."""
+    proc = run_script(SCRIPT, "--file", reference_file("list100.txt"), "--limit", 6, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     for key in ("analyse_all_plays", "per_deal_threads", "costly_cards_batch", "c_driver"):
         assert re.search(rf"^{key}_deals_per_second \d+\.\d$", proc.stdout, re.M), proc.stdout

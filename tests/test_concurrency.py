@@ -46,6 +46,7 @@ def test_same_thread_index_from_many_threads(list100):
     assert got == [h.future.score for h in hands]
 
 
+@pytest.mark.slow
 def test_batch_and_single_calls_at_once(list100):
     """dd_tables (DDS's own threads) and solve_board calls started together all come out right."""
     hands = list100[24:40]
@@ -61,6 +62,7 @@ def test_batch_and_single_calls_at_once(list100):
     assert out[1:] == [max(h.future.score) for h in hands[1:]]
 
 
+@pytest.mark.slow
 def test_thread_settings_refused_while_solving(list100, calc_all_tables_spy):
     """Changing DDS's threads while a batch runs raises instead of freeing memory under it."""
     hands = list100[:32]

@@ -2,29 +2,97 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
+from collections.abc import Callable
 
-from ddsbind import solver
+from ddsbind import dll
+
+#: What a call holding the GIL could leave another Python thread, generously:
+#: the worker gives the GIL up every switch interval until it enters C.
+HELD_LIMIT = 4 * sys.getswitchinterval()
+
+
+def _loop_rate(seconds: float = 0.3) -> float:
+    """Iterations per second of the counting loop below on this machine, now, with nothing else running."""
+    count = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        count += 1
+    return count / seconds
+
+
+def _python_seconds_during(work: Callable[[], object], events: dict[str, threading.Event]) -> tuple[float, float]:
+    """Run ``work`` on a worker thread; (seconds of Python the main thread got, seconds of the call).
+
+    The main thread counts loop iterations from ``events["entered"]`` (set
+    just before the worker enters C) to ``events["done"]`` (set when C
+    returns); the count, at the rate the same loop ran just before alone,
+    says how long the main thread ran -- whatever the machine's speed.
+    """
+    rate = _loop_rate()
+    stamps: list[float] = []
+
+    def timed() -> None:  # the call's length as the worker sees it (the main thread may not run meanwhile)
+        stamps.append(time.perf_counter())
+        work()
+        stamps.append(time.perf_counter())
+
+    worker = threading.Thread(target=timed)
+    worker.start()
+    assert events["entered"].wait(timeout=60)
+    count = 0
+    while not events["done"].is_set():
+        count += 1
+        time.perf_counter()  # the baseline loop's work per iteration
+    worker.join()
+    call = stamps[1] - stamps[0]
+    assert call > 20 * HELD_LIMIT, f"the call took {call:.3f} s, too short to tell (give it more work)"
+    return count / rate, call
 
 
 def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
     """Other Python threads keep running during a DDS call; an app's UI or I/O does not freeze.
 
-    How we know: a worker thread runs one long CalcAllTables call (32 full
-    deals).  The main thread counts loop iterations only between the moment
-    the worker is about to enter DDS and the moment DDS returns.  Were the GIL
-    held during the call, the count would stay near zero (at most one switch
-    interval's worth before entry); with it released, the main thread runs
-    freely for the whole call.
+    A worker runs one long ``dll.CalcAllTables`` call (16 full deals).  Were
+    the GIL held during it, the main thread would get at most a few switch
+    intervals; released, it runs for a good part of the call, sharing the
+    cores with DDS's threads (and whatever else the machine runs).
     """
-    deals = [h.deal for h in list100[:32]]
-    worker = threading.Thread(target=lambda: solver._calc_tables(solver._table_masks(deals)))  # the batch path
-    worker.start()
-    calc_all_tables_spy["entered"].wait(timeout=60)
-    count = 0
-    while not calc_all_tables_spy["done"].is_set():
-        count += 1
-    worker.join()
-    # 32 tables take seconds (tens of millions of iterations); a held GIL would
-    # allow one 5 ms switch interval of Python, some tens of thousands.
-    assert count > 2_000_000, count
+    tdeals = dll.ddTableDeals()
+    tdeals.noOfTables = 16
+    for i, h in enumerate(list100[:16]):
+        for hand in range(4):
+            for suit in range(4):
+                tdeals.deals[i].cards[hand][suit] = int(h.deal.remain_cards[hand][suit])
+    res, pres = dll.ddTablesRes(), dll.allParResults()
+    status: list[int] = []
+    ran, call = _python_seconds_during(
+        lambda: status.append(dll.CalcAllTables(tdeals, -1, [0] * 5, res, pres)), calc_all_tables_spy
+    )
+    assert status == [dll.RETURN_NO_FAULT]
+    assert res.results[15].resTable[4][0] == list100[15].table[4][0]  # the call really solved
+    assert ran > max(5 * HELD_LIMIT, 0.05 * call), f"the main thread ran {ran:.3f} s of a {call:.3f} s call"
+
+
+def test_the_measure_sees_a_call_that_holds_the_gil():
+    """The control: the same measure during a C call that keeps the GIL (builtin ``sum`` over a range)
+    finds the main thread all but stopped -- so the test above can fail."""
+    n = 1_000_000
+    while True:  # a sum long enough to tell, whatever the machine's speed and load
+        t0 = time.perf_counter()
+        sum(range(n))
+        if time.perf_counter() - t0 > 0.5:
+            break
+        n *= 2
+    n *= 2
+    events = {"entered": threading.Event(), "done": threading.Event()}
+
+    def work() -> None:
+        events["entered"].set()
+        sum(range(n))
+        events["done"].set()
+
+    ran, call = _python_seconds_during(work, events)
+    assert ran < HELD_LIMIT, f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"

@@ -60,6 +60,7 @@ def test_list1000_traces_through_pbn_and_zrj_records(list1000):
     _traces_through_records(list1000)
 
 
+@pytest.mark.slow
 def test_best_line_reaches_the_table_and_keeps_the_value(list100):
     """Without this, the 'best line' could lose tricks, or not be double-dummy best at every card."""
     for i, h in enumerate(list100):

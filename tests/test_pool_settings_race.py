@@ -22,6 +22,7 @@ def restore_threads():
     dll.SetMaxThreads(0)
 
 
+@pytest.mark.slow
 def test_settings_toggled_under_load_never_break_a_solve(list100, restore_threads):
     """Toggling SetMaxThreads while tables and boards are solved gives right answers and only clean refusals."""
     tables = list100[:1]

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ddsbind
 from ddsbind import Deal, Seat
+
+pytestmark = pytest.mark.slow  # each example solves full tables: seconds per test
 
 deals = st.integers(min_value=0, max_value=2**63).map(Deal.random)
 # Each example solves full tables (~0.1-0.2 s each): keep the counts modest.

@@ -54,6 +54,7 @@ def test_fut_lines_via_dll_solveboardpbn(list100):
         assert _future_tuple(fut) == (f.cards, f.suit, f.rank, f.equals, f.score), f"hand {i}"
 
 
+@pytest.mark.slow
 def test_table_lines_via_dd_table(list100):
     """dd_table (CalcDDtable) reproduces every TABLE line of list100, in DDS order."""
     for i, h in enumerate(list100):
@@ -135,6 +136,7 @@ def _fill_boards(bo, hands, pbn: bool):
         bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["SolveAllBoards", "SolveAllBoardsBin", "SolveAllChunksBin", "SolveAllChunksPBN"])
 def test_batch_solvers_match_fut_lines(list100, name):
     """DDS's multi-board solvers, called through the DLL layer, fill solvedBoards as the FUT lines say."""
@@ -151,6 +153,7 @@ def test_batch_solvers_match_fut_lines(list100, name):
         assert _future_tuple(solved.solvedBoard[i]) == (f.cards, f.suit, f.rank, f.equals, f.score), i
 
 
+@pytest.mark.slow
 def test_calc_all_tables_pbn_matches_table_lines(list100):
     """CalcAllTablesPBN with the files' PBN strings gives the TABLE lines, and its par the PAR lines."""
     hands = [h for h in list100[60:90] if h.vul == list100[60].vul]

@@ -204,6 +204,7 @@ def test_two_runs_never_write_one_file(tmp_path):
     assert out.stat().st_size == 1000 * 13
 
 
+@pytest.mark.slow
 def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
     """Without this, a power cut or kill -9 during generate could leave a database that differs from a clean run."""
     out = tmp_path / "k.zrd"
@@ -236,6 +237,7 @@ def test_sigkill_twice_then_resume_gives_uninterrupted_bytes(ref, tmp_path):
 # -- distributed ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_worker_local_cluster_gives_single_process_bytes(ref, tmp_path):
     """Without this, a Dask run could order, drop or repeat shards and differ from the one-process database."""
     pytest.importorskip("distributed", reason=NO_DASK)
@@ -245,6 +247,7 @@ def test_two_worker_local_cluster_gives_single_process_bytes(ref, tmp_path):
     assert not Path(f"{out}.parts").exists()
 
 
+@pytest.mark.slow
 def test_distributed_resume_solves_only_missing_shards(ref, tmp_path):
     """Without this, resuming a cluster run would solve again the shards already finished."""
     pytest.importorskip("distributed", reason=NO_DASK)
@@ -309,6 +312,7 @@ def test_workers_without_dask_says_how_to_install(tmp_path, monkeypatch):
 # -- convert --solve ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_generate_zbd_then_convert_solve_equals_generate_zrd(ref, tmp_path):
     """Without this, solving a deals-only database afterwards would not give the database generate makes."""
     zbd_file = tmp_path / "deals.zbd"
@@ -370,6 +374,7 @@ def test_manifest_records_the_installed_version(ref):
     assert (man.count, man.seed, man.record_size, man.generator) == (COUNT, SEED, REC, db.GENERATOR)
 
 
+@pytest.mark.slow
 def test_verify_catches_a_flipped_result_bit(ref, tmp_path):
     """Without this, a corrupted trick count would go unnoticed in a database people rely on."""
     bad = copy_db(ref, tmp_path / "bad.zrd")

@@ -1,4 +1,4 @@
-"""Databases used as a hostile user would (issue 20): unfinished runs, bad arguments, bad manifests, par sampling.
+"""Databases used as a hostile user would: unfinished runs, bad arguments, bad manifests, par sampling.
 
 Runs that could hang or crash (a killed or paused ``generate``) are
 subprocesses, and every wait is for a condition (a file reaching a size),

@@ -1,4 +1,4 @@
-"""The deal and file-format layers work without loading DDS (issue: formats free of DDS)."""
+"""The deal and file-format layers work without loading DDS."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game records against hostile input: AP, Result vs play, the null record, BOMs, PBN -> PBN (issue 20)."""
+"""Game records against hostile input: AP, Result vs play, the null record, BOMs, PBN -> PBN."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _zrj_round_trip(g: GameRecord) -> GameRecord:
 
 
 # --------------------------------------------------------------------------
-# AP: only the passes that end the auction (issue 20, item 4)
+# AP: only the passes that end the auction
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_calls_after_the_auction_ended_are_refused():
 
 
 # --------------------------------------------------------------------------
-# Result against the play (issue 20, item 8)
+# Result against the play
 
 
 def _full_play(list100) -> tuple[object, GameRecord]:
@@ -126,7 +126,7 @@ def test_result_after_a_claim_lies_between_tricks_won_and_tricks_left():
 
 
 # --------------------------------------------------------------------------
-# The null record (issue 20, item 6)
+# The null record
 
 
 @pytest.fixture()
@@ -155,7 +155,7 @@ def test_every_zrj_reader_stops_at_the_null_record(zrj_with_null, tmp_path):
 
 
 # --------------------------------------------------------------------------
-# Game records in, game records out (issue 20, item 5)
+# Game records in, game records out
 
 
 def test_convert_pbn_game_records_to_pbn_keeps_everything(tmp_path):

@@ -83,7 +83,7 @@ def test_cli_demo_boards_follow_the_16_board_cycle():
     assert result.exit_code == 0, result.output
     heads = re.findall(r"^Board (\d+), dealer ([NESW]), vulnerable (\w+)$", result.output, re.M)
     # The cycle as printed on duplicate boards 1..16 (and Pavlicek's ZRJ notes).
-    cycle = "None NS EW All NS EW All None EW All None NS All None NS EW".split()
+    cycle = ["None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW"]
     assert heads == [(str(b), "NESW"[(b - 1) % 4], cycle[b - 1]) for b in range(1, 17)]
     pars = re.findall(r"^Par \((\w+)\):", result.output, re.M)
     assert pars == cycle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ddsbind import solver
+from ddsbind import _marshal, solver
 
 
 def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
@@ -18,7 +18,7 @@ def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
     freely for the whole call.
     """
     deals = [h.deal for h in list100[:32]]
-    worker = threading.Thread(target=lambda: solver._calc_tables(solver._table_masks(deals)))  # the batch path
+    worker = threading.Thread(target=lambda: solver.calc_tables(_marshal.table_masks(deals)))  # the batch path
     worker.start()
     calc_all_tables_spy["entered"].wait(timeout=60)
     count = 0

@@ -199,11 +199,12 @@ class Play:
     trump : Strain, 0..4 or name
     leader : Seat, 0..3 or name
         The hand that led the current trick (or leads the next one).
-    current_trick : cards
+    current_trick : cards or str
         Up to 3 cards already played to the current trick, in play order from
-        ``leader``.  Checked: not held by anyone, not repeated, no revoke
-        (judged from the cards the player still holds), and the hands that
-        played hold one card fewer than the others.
+        ``leader`` (a string is read by :func:`parse_trick`).  Checked by
+        :func:`check_current_trick`: not held by anyone, not repeated, no
+        revoke (judged from the cards the player still holds), and the hands
+        that played hold one card fewer than the others.
 
     Attributes
     ----------
@@ -224,7 +225,7 @@ class Play:
         deal: Deal,
         trump: Strain | int | str,
         leader: Seat | int | str,
-        current_trick: Iterable[Card | str] = (),
+        current_trick: str | Iterable[Card | str] = (),
     ) -> None:
         self.trump = Strain.parse(trump)
         self.leader = parse_leader(leader)

@@ -12,7 +12,7 @@ is a :class:`Error`.
 from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DatabaseError, DDSError, Error, FormatError
+from ddsbind.errors import DatabaseError, DDSError, Error, FormatError, StateError
 from ddsbind.game import Vulnerability
 
 if TYPE_CHECKING:
@@ -92,6 +92,7 @@ __all__ = [
     "Seat",
     "Solutions",
     "SolverPool",
+    "StateError",
     "Strain",
     "Vulnerability",
     "analyse_play",

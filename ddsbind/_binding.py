@@ -305,27 +305,26 @@ class ThreadSlots:
         with self._config:
             self._pins -= 1
 
-    def reconfigure(self, change: object) -> int:
+    def reconfigure(self, change: object, refused: type[Exception] = RuntimeError) -> int:
         """Run ``change()`` (a DDS settings call) with no call in flight.
 
-        Raises ``RuntimeError`` if any thread memory is in use (by any thread,
+        Raises ``refused`` (a ``RuntimeError``; ``dll`` passes
+        :class:`~ddsbind.errors.StateError`) if any thread memory is in use (by any thread,
         the caller included) or a SolverPool is open; returns the new thread
         count as DDS reports it.
         """
         with self._config:
             if self._mine():
-                raise RuntimeError(
+                raise refused(
                     "DDS thread settings cannot change while boards are being solved (this thread is solving)"
                 )
             if self._pins:
-                raise RuntimeError(
-                    "DDS thread settings cannot change while boards are being solved (a SolverPool is open)"
-                )
+                raise refused("DDS thread settings cannot change while boards are being solved (a SolverPool is open)")
             held = []
             try:
                 for lock in self._locks:
                     if not lock.acquire(blocking=False):
-                        raise RuntimeError("DDS thread settings cannot change while boards are being solved")
+                        raise refused("DDS thread settings cannot change while boards are being solved")
                     held.append(lock)
                 change()  # type: ignore[operator]
                 self.count = max(1, min(dds_info().threads, self.CAPACITY))

@@ -28,7 +28,8 @@ Differences from calling the C library directly, all on the safe side:
   functions (which use all of DDS's thread memory through DDS's own threads)
   wait for, and exclude, single-board calls: see ``_binding.ThreadSlots``.
 * ``SetMaxThreads``, ``SetResources``, ``SetThreading`` and ``FreeMemory``
-  raise ``RuntimeError`` instead of pulling memory from under a running call.
+  raise :class:`~ddsbind.errors.StateError` (a ``RuntimeError``) instead of
+  pulling memory from under a running call.
 * ``SolveAllBoardsBin`` exists even on DDS 2.9.0, which lacks it: there it
   runs ``SolveAllChunksBin`` with chunk size 1.
 * PBN strings are parsed by ddsbind and handed to DDS in canonical form, so
@@ -73,6 +74,7 @@ from ddsbind.errors import (
     NoSuitError,
     PBNError,
     PlayFaultError,
+    StateError,
     TooManyBoardsError,
     TooManyTablesError,
     UnknownFaultError,
@@ -866,7 +868,7 @@ def SetMaxThreads(userThreads: int) -> None:
 
     DDS never runs more threads than cores; ``GetDDSInfo`` (or
     ``ddsbind.dds_info().threads``) says how many it really runs.  Raises
-    ``RuntimeError`` while any board is being solved.
+    ``StateError`` (a ``RuntimeError``) while any board is being solved.
     """
     n = _int(userThreads, "SetMaxThreads", "userThreads")
     _apply_settings(lib.SetMaxThreads, n)
@@ -885,7 +887,7 @@ def _physical_memory_mb() -> int:
 
 
 def SetResources(maxMemoryMB: int, maxThreads: int) -> None:
-    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (RuntimeError) while solving.
+    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (``StateError``, a ``RuntimeError``) while solving.
 
     ``maxMemoryMB`` 0 lets DDS choose; otherwise it must be at least
     :data:`MIN_MEMORY_MB` (DDS ends the process below that) and at most the
@@ -908,7 +910,7 @@ def SetResources(maxMemoryMB: int, maxThreads: int) -> None:
 
 def _apply_settings(call: Callable[..., object], *args: int) -> None:
     with _settings_lock:
-        slots.reconfigure(lambda: call(*args))
+        slots.reconfigure(lambda: call(*args), StateError)
         _settings[:] = [(call, args)]
 
 
@@ -917,16 +919,16 @@ def SetThreading(code: int) -> int:
     """``SetThreading(int code)``: choose DDS's threading system (0 = DDS's default).
 
     Returns DDS's status: ``RETURN_THREAD_MISSING`` for a system not compiled
-    in.  Refused (RuntimeError) while solving.
+    in.  Refused (``StateError``, a ``RuntimeError``) while solving.
     """
     c = _int(code, "SetThreading", "code")
     result: list[int] = []
-    slots.reconfigure(lambda: result.append(lib.SetThreading(c)))
+    slots.reconfigure(lambda: result.append(lib.SetThreading(c)), StateError)
     return check(result[0], "SetThreading")
 
 
 def FreeMemory() -> None:
-    """``FreeMemory()``: DDS gives back its thread memory; refused (RuntimeError) while solving.
+    """``FreeMemory()``: DDS gives back its thread memory; refused (``StateError``, a ``RuntimeError``) while solving.
 
     DDS 2.9 crashes on the next solve after ``FreeMemory`` (it leaves no
     thread memory behind), so ddsbind re-applies the last ``SetMaxThreads``
@@ -941,7 +943,7 @@ def FreeMemory() -> None:
             lib.FreeMemory()
             call(*args)
 
-        slots.reconfigure(free_and_set_up)
+        slots.reconfigure(free_and_set_up, StateError)
 
 
 def GetDDSInfo(info: object) -> None:

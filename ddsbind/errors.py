@@ -2,8 +2,9 @@
 
 Every error ddsbind raises on purpose is a :class:`Error`: :class:`DDSError`
 (a fault DDS has a code for, or would have), :class:`FormatError` (bytes or
-text that are not a record of a format) and :class:`DatabaseError` (a
-database operation refused).  Each also inherits its natural builtin
+text that are not a record of a format), :class:`DatabaseError` (a
+database operation refused) and :class:`StateError` (a call refused for the
+state it came in: DDS's settings while solving, a closed pool).  Each also inherits its natural builtin
 (``ValueError``, ``TypeError``, ``RuntimeError``), so ``except ValueError``
 keeps working.  Anything else escaping ddsbind is a bug.
 
@@ -54,6 +55,7 @@ __all__ = [
     "PlayedCardError",
     "SolutionsWrongHiError",
     "SolutionsWrongLoError",
+    "StateError",
     "SuitOrRankError",
     "TargetTooHighError",
     "TargetWrongHiError",
@@ -410,6 +412,16 @@ class FormatError(Error, ValueError):
 
 class DatabaseError(Error, ValueError):
     """A database operation refused or failed; the message says why in one line."""
+
+
+class StateError(Error, RuntimeError):
+    """A call refused for the state it came in, not for its arguments.
+
+    DDS's thread settings changed while boards are being solved
+    (``SetMaxThreads``, ``SetResources``, ``SetThreading``, ``FreeMemory``),
+    or a call started on a closed :class:`~ddsbind.SolverPool`.  Retry once
+    the state allows it.
+    """
 
 
 def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:

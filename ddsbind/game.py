@@ -418,7 +418,7 @@ def play_out(
     trump: Strain | int | str,
     leader: Seat | int | str,
     cards: str | Iterable[Card | str],
-    current_trick: Iterable[Card | str] = (),
+    current_trick: str | Iterable[Card | str] = (),
 ) -> list[PlayedTrick]:
     """Play ``cards`` out from a position and return every trick, the last unfinished if the play stops mid-trick.
 

@@ -67,7 +67,7 @@ from ddsbind._marshal import (
 )
 from ddsbind._typing import Progress
 from ddsbind.deal import Deal, Strain
-from ddsbind.errors import DDSError, InvalidArgumentError
+from ddsbind.errors import DDSError, InvalidArgumentError, StateError
 
 __all__ = ["SolverPool"]
 
@@ -96,7 +96,7 @@ def _configure(threads: int) -> None:
         _configured_for = threads
         # DDS gives at most one thread per core; refused while anything
         # solves (then the pool uses what DDS has).
-        with contextlib.suppress(RuntimeError):
+        with contextlib.suppress(StateError):
             dll.SetMaxThreads(threads)
 
 
@@ -381,7 +381,7 @@ class SolverPool:
     def _register(self, job: _Job) -> None:
         with self._state:
             if self._closed:
-                raise RuntimeError("this SolverPool is closed")
+                raise StateError("this SolverPool is closed")
             self._jobs.add(job)
 
     def _wait(self, job: _Job) -> None:
@@ -573,8 +573,8 @@ class SolverPool:
         KeyboardInterrupt
             Ctrl-C, or the pool closed (by another thread) while the stream
             is consumed.
-        RuntimeError
-            The pool was closed before the stream started.
+        StateError
+            The pool was closed before the stream started (a ``RuntimeError``).
         """
         ahead = READ_AHEAD_PER_THREAD * self.threads
         source = iter(deals)
@@ -582,7 +582,7 @@ class SolverPool:
         counter = itertools.count()
         end = object()  # not None: None in the stream is a bad item, not its end
         if self._closed:
-            raise RuntimeError("this SolverPool is closed")
+            raise StateError("this SolverPool is closed")
         try:
             while True:
                 while len(window) < ahead:
@@ -601,7 +601,7 @@ class SolverPool:
                     job = _Job(5, 1)
                     try:
                         self._register(job)
-                    except RuntimeError:
+                    except StateError:
                         # Closed by another thread while this stream was being consumed.
                         raise KeyboardInterrupt("the SolverPool was closed while this call was solving") from None
                     for task in self._table_tasks(job, mask, out, base=i):

@@ -140,9 +140,18 @@ def test_imap_tables_closed_by_another_thread_between_items_raises_keyboard_inte
     with pytest.raises(KeyboardInterrupt):
         next(stream)
     stream.close()
-    # A stream started on a closed pool is refused as before.
-    with pytest.raises(RuntimeError, match="closed"):
+    # A stream started on a closed pool is refused as before (a StateError: a ddsbind.Error and a RuntimeError).
+    with pytest.raises(errors.StateError, match="closed"):
         next(pool.imap_tables([CLUBS]))
+    with pytest.raises(errors.StateError, match="closed"):
+        pool.dd_tables([CLUBS])
+
+
+def test_settings_refused_while_solving_are_a_ddsbind_error():
+    """SetMaxThreads with a pool open is refused by a ``ddsbind.Error`` (StateError), still a RuntimeError."""
+    with ddsbind.SolverPool(1), pytest.raises(errors.StateError, match="SolverPool is open") as info:
+        dll.SetMaxThreads(1)
+    assert isinstance(info.value, ddsbind.Error) and isinstance(info.value, RuntimeError)
 
 
 @pytest.mark.parametrize("threads", [True, False, 0, -1, 1.0, "2", 2**70, 129])

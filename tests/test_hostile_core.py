@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import threading
 
 import pytest
 
@@ -125,26 +124,46 @@ def test_imap_tables_none_is_a_bad_item_not_the_end(pool1, where):
 
 
 def test_imap_tables_closed_by_another_thread_between_items_raises_keyboard_interrupt():
-    """The consumer of imap_tables whose pool another thread closes gets the documented KeyboardInterrupt."""
+    """The consumer of imap_tables whose pool another thread closes gets the documented KeyboardInterrupt.
 
-    def endless():
-        while True:
-            yield CLUBS
+    Before, the next item raised ``RuntimeError``.  In a fresh process with a
+    time limit: a stream that missed the close would wait for ever.
+    """
+    proc = _run(
+        f"""
+        import threading
+        import ddsbind
 
-    pool = ddsbind.SolverPool(1)
-    stream = pool.imap_tables(endless())
-    assert next(stream)[4, 0] >= 0
-    closer = threading.Thread(target=pool.close)
-    closer.start()
-    closer.join()
-    with pytest.raises(KeyboardInterrupt):
-        next(stream)
-    stream.close()
-    # A stream started on a closed pool is refused as before (a StateError: a ddsbind.Error and a RuntimeError).
-    with pytest.raises(errors.StateError, match="closed"):
-        next(pool.imap_tables([CLUBS]))
-    with pytest.raises(errors.StateError, match="closed"):
-        pool.dd_tables([CLUBS])
+        def endless():
+            while True:
+                yield {CLUBS!r}
+
+        pool = ddsbind.SolverPool(1)
+        stream = pool.imap_tables(endless())
+        print("first", next(stream)[4, 0] >= 0)
+        closer = threading.Thread(target=pool.close)
+        closer.start()
+        closer.join()
+        try:
+            next(stream)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+        except BaseException as exc:
+            print("wrong", type(exc).__name__, exc)
+        stream.close()
+        # A stream started on a closed pool is refused (a StateError: a ddsbind.Error and a RuntimeError).
+        for call in (lambda: next(pool.imap_tables([{CLUBS!r}])), lambda: pool.dd_tables([{CLUBS!r}])):
+            try:
+                call()
+            except ddsbind.StateError as exc:
+                print("StateError", "closed" in str(exc))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:4] == ["first True", "KeyboardInterrupt", "StateError True", "StateError True"], (
+        proc.stdout,
+        proc.stderr,
+    )
 
 
 def test_settings_refused_while_solving_are_a_ddsbind_error():

@@ -48,7 +48,11 @@ Every check raises a :class:`~ddsbind.errors.DDSError` subclass naming the
 fault (``index``, ``card``, ``field``); one decorator turns it into DDS's
 int code and :func:`last_error` for the functions here, while
 ``dll.raising.<Name>`` runs the same function and lets the exception out
-(the Pythonic layer uses those).
+(the Pythonic layer uses those for DDS's batch functions).  For the
+single-board functions the Pythonic layer calls :func:`solve_board` and
+:func:`analyse_play_bin`: the same checks, raising, and the thread slot
+taken once (a free one, or the one the calling pool worker already holds)
+instead of a ``threadIndex`` the caller must have locked first.
 
 The GIL is released during every DDS call (cffi does so for all calls).
 """
@@ -183,7 +187,7 @@ _local = threading.local()
 #: The same functions as this module's DDS functions, raising the
 #: :class:`~ddsbind.errors.DDSError` subclass of a failure instead of returning
 #: its code (and leaving ``last_error()`` alone): ``dll.raising.SolveBoard(...)``.
-#: The Pythonic layer calls these.
+#: The Pythonic layer calls these for DDS's batch functions.
 raising = SimpleNamespace()
 
 

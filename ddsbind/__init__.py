@@ -1,13 +1,19 @@
 """ddsbind: fast, faithful Python access to DDS, the double-dummy bridge solver.
 
 Conventions (DDS's): seats 0=N 1=E 2=S 3=W; strains 0=S 1=H 2=D 3=C 4=NT;
-ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``.
+ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` set for rank ``r``;
+vulnerability 0 none, 1 both, 2 NS, 3 EW (:class:`Vulnerability`).
+
+The rules of play (legal cards, trick winners, playing a sequence out)
+are :mod:`ddsbind.game`'s, and need no DDS.  Every error raised on purpose
+is a :class:`Error`.
 """
 
 from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DatabaseError, DDSError, Error, FormatError
+from ddsbind.errors import DatabaseError, DDSError, Error, FormatError, StateError
+from ddsbind.game import Vulnerability
 
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
@@ -86,7 +92,9 @@ __all__ = [
     "Seat",
     "Solutions",
     "SolverPool",
+    "StateError",
     "Strain",
+    "Vulnerability",
     "analyse_play",
     "best_line",
     "costly_cards",

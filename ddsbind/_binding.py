@@ -177,41 +177,56 @@ class ThreadSlots:
     settings change slipped in while they waited (else: an index DDS no
     longer has, or a batch call on two threads guarding one memory).
 
-    The locks are re-entrant so that the Pythonic layer can pick a free slot
-    (:meth:`any`) and then call the DLL layer, which takes the same lock again.
+    Race guarded: a thread takes its slot(s) once per call and never takes
+    another while it holds one (the Pythonic layer takes a slot and hands its
+    index to the DLL layer, which uses it without taking it again: see
+    :meth:`holding`).  So the locks are plain locks; a nested take is a bug
+    and raises ``RuntimeError`` instead of deadlocking.
     """
 
     #: More than any DDS build configures (its GetDDSInfo string caps at 128).
     CAPACITY = 128
 
     def __init__(self) -> None:
-        self._locks = [threading.RLock() for _ in range(self.CAPACITY)]
+        self._locks = [threading.Lock() for _ in range(self.CAPACITY)]
         # Race guarded: two settings changes (or a change and a pool pinning
         # the count) interleaving their reads and writes of count and _pins.
         self._config = threading.Lock()
         self._next = itertools.count()
-        # How many slot locks this thread holds: the RLocks would let a
-        # solving thread "acquire" its own lock again and change the settings
-        # under its own call.
+        # The slot indices this thread holds (a per-thread set, no lock needed).
         self._held = threading.local()
         #: Open SolverPools: their workers keep a threadIndex for life, so the
         #: thread count must not change while any is open.
         self._pins = 0
         self.count = max(1, min(dds_info().threads, self.CAPACITY))
 
-    def _holding(self, delta: int) -> None:
-        self._held.n = getattr(self._held, "n", 0) + delta
+    def _mine(self) -> set[int]:
+        """The slot indices the calling thread holds."""
+        held: set[int] | None = getattr(self._held, "slots", None)
+        if held is None:
+            held = self._held.slots = set()
+        return held
+
+    def _not_nested(self) -> set[int]:
+        mine = self._mine()
+        if mine:
+            raise RuntimeError(
+                f"this thread already holds DDS thread slot(s) {sorted(mine)}: "
+                "a DDS call was started inside another on the same thread"
+            )
+        return mine
 
     @contextlib.contextmanager
-    def _hold(self, locks: list[threading.RLock]) -> Iterator[None]:
-        """Count the (already acquired) ``locks`` as this thread's, release them on exit."""
-        self._holding(1)
+    def _hold(self, indices: list[int]) -> Iterator[None]:
+        """Count the (already acquired) slots as this thread's; release them on exit."""
+        mine = self._mine()
+        mine.update(indices)
         try:
             yield
         finally:
-            self._holding(-1)
-            for lock in reversed(locks):
-                lock.release()
+            mine.difference_update(indices)
+            for i in reversed(indices):
+                self._locks[i].release()
 
     @contextlib.contextmanager
     def slot(self, index: int) -> Iterator[int]:
@@ -222,10 +237,21 @@ class ThreadSlots:
         if not 0 <= index < self.CAPACITY:
             yield index
             return
-        lock = self._locks[index]
-        lock.acquire()
-        with self._hold([lock]):
+        self._not_nested()
+        self._locks[index].acquire()
+        with self._hold([index]):
             yield index
+
+    @contextlib.contextmanager
+    def holding(self, index: int) -> Iterator[int]:
+        """Use slot ``index``, which the calling thread already holds (a pool worker's); yields it.
+
+        Takes nothing: this is how one call takes its slot once.  Raises
+        ``RuntimeError`` if the thread does not hold it (a bug).
+        """
+        if index not in self._mine():
+            raise RuntimeError(f"DDS thread slot {index} is used without being held by this thread")
+        yield index
 
     def _acquire_any(self) -> int:
         while True:
@@ -248,24 +274,24 @@ class ThreadSlots:
         round-robin (so waiting callers spread over the slots).  The index is
         valid for DDS's thread count until the block ends.
         """
+        self._not_nested()
         i = self._acquire_any()
-        with self._hold([self._locks[i]]):
+        with self._hold([i]):
             yield i
 
     @contextlib.contextmanager
     def all(self) -> Iterator[int]:
         """Hold every thread memory for one batch call; yields the thread count."""
+        self._not_nested()
         while True:
             count = self.count
-            held = []
             for lock in self._locks[:count]:
                 lock.acquire()
-                held.append(lock)
             if count == self.count:  # fixed from here until the release
                 break
-            for lock in reversed(held):
+            for lock in reversed(self._locks[:count]):
                 lock.release()
-        with self._hold(held):
+        with self._hold(list(range(count))):
             yield count
 
     def pin(self) -> int:
@@ -279,27 +305,26 @@ class ThreadSlots:
         with self._config:
             self._pins -= 1
 
-    def reconfigure(self, change: object) -> int:
+    def reconfigure(self, change: object, refused: type[Exception] = RuntimeError) -> int:
         """Run ``change()`` (a DDS settings call) with no call in flight.
 
-        Raises ``RuntimeError`` if any thread memory is in use (by any thread,
+        Raises ``refused`` (a ``RuntimeError``; ``dll`` passes
+        :class:`~ddsbind.errors.StateError`) if any thread memory is in use (by any thread,
         the caller included) or a SolverPool is open; returns the new thread
         count as DDS reports it.
         """
         with self._config:
-            if getattr(self._held, "n", 0):
-                raise RuntimeError(
+            if self._mine():
+                raise refused(
                     "DDS thread settings cannot change while boards are being solved (this thread is solving)"
                 )
             if self._pins:
-                raise RuntimeError(
-                    "DDS thread settings cannot change while boards are being solved (a SolverPool is open)"
-                )
+                raise refused("DDS thread settings cannot change while boards are being solved (a SolverPool is open)")
             held = []
             try:
                 for lock in self._locks:
                     if not lock.acquire(blocking=False):
-                        raise RuntimeError("DDS thread settings cannot change while boards are being solved")
+                        raise refused("DDS thread settings cannot change while boards are being solved")
                     held.append(lock)
                 change()  # type: ignore[operator]
                 self.count = max(1, min(dds_info().threads, self.CAPACITY))

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ddsbind import _holdings
-from ddsbind._holdings import SEAT_LETTERS, SUITS, card_name
+from ddsbind import _holdings, game
+from ddsbind.deal import Card, Deal
 from ddsbind.errors import (
     CardCountError,
-    DuplicateCardsError,
     FirstWrongError,
     InvalidArgumentError,
     ModeWrongHiError,
     ModeWrongLoError,
-    PlayedCardError,
     PlayFaultError,
     SolutionsWrongHiError,
     SolutionsWrongLoError,
@@ -109,43 +107,16 @@ def board(
     if target > tricks_left:
         raise TargetTooHighError(f"target {target} > {tricks_left} tricks left", field="target")
     played = (52 - total) % 4  # DDS derives the cards on the table from the count
-    per_hand = list(counts)
+    game.check_trick_lengths(counts, first, played)
     for k in range(played):
-        per_hand[(first + k) % 4] += 1
-    if len(set(per_hand)) != 1:
-        raise CardCountError(
-            "hands hold N={} E={} S={} W={} cards".format(*counts)
-            + (f" with {played} card(s) on the current trick led by {SEAT_LETTERS[first]}" if played else "")
-            + "; each hand must hold the same number once the current trick is counted",
-            field="remainCards",
-        )
-    for k in range(played):
-        s, r = trick_suit[k], trick_rank[k]
-        if r == 0:
+        if trick_rank[k] == 0:
             # Stricter: DDS would read an empty entry as a card.
             raise SuitOrRankError(
                 f"{played} card(s) are on the current trick by the card count, but currentTrickRank[{k}] is 0",
                 field=f"currentTrickRank[{k}]",
             )
-        for h in range(4):
-            if masks[h][s] >> r & 1:
-                card = card_name(s, r)
-                raise PlayedCardError(f"{card} is on the current trick and still held by {SEAT_LETTERS[h]}", card=card)
-    dup = _holdings.duplicate(masks)
-    if dup is not None:
-        raise dup
-    # Stricter: the same card twice on the current trick, and a revoke on it.
-    trick_cards = [(trick_suit[k], trick_rank[k]) for k in range(played)]
-    if len(set(trick_cards)) != len(trick_cards):
-        raise DuplicateCardsError("the same card is played twice to the current trick", field="currentTrickRank")
-    for k in range(1, played):
-        s, led = trick_suit[k], trick_suit[0]
-        player = (first + k) % 4
-        if s != led and masks[player][led]:
-            card = card_name(s, trick_rank[k])
-            raise PlayFaultError(
-                f"current trick: {SEAT_LETTERS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
-            )
+    # DDS's played-card and duplicate checks; stricter: a card twice on the trick, and a revoke.
+    game.check_trick_cards(masks, first, [Card(trick_suit[k], trick_rank[k]) for k in range(played)])
 
 
 def table_deal(masks: Sequence[Sequence[int]]) -> None:
@@ -197,42 +168,24 @@ def play_trace(
     suits: Sequence[int],
     ranks: Sequence[int],
 ) -> None:
-    """Check a play sequence against a (valid) board by playing it out.
+    """Check a play sequence against a (valid) board by playing it out with :class:`ddsbind.game.Play`.
 
     DDS checks that each card is in range and held by the player to play;
     stricter, ddsbind also requires following suit, so that the analysis is of
-    a legal play.
+    a legal play.  A fault is a ``PlayFaultError`` at ``.at(i, "play")``.
     """
     n = len(suits)
     if not 0 <= n <= 52:
         raise PlayFaultError(f"{n} cards in the play; 0..52 allowed", field="number")
-    hands = [list(row) for row in masks]
-    total = sum(int(m).bit_count() for row in hands for m in row)
-    on_table = (52 - total) % 4
-    trick = [(trick_suit[k], trick_rank[k], (first + k) % 4) for k in range(on_table)]
-    leader = first
+    total = sum(_holdings.hand_lengths(masks))
     if n > total:
         raise PlayFaultError(f"{n} cards played but only {total} remain", field="number")
+    cards = []
     for i in range(n):
         s, r = suits[i], ranks[i]
         if not (0 <= s <= 3 and 2 <= r <= 14):
             raise PlayFaultError(f"suit {s} / rank {r} is not a card").at(i, "play")
-        player = (leader + len(trick)) % 4
-        card = card_name(s, r)
-        if not hands[player][s] >> r & 1:
-            raise PlayFaultError(f"{card} is not held by {SEAT_LETTERS[player]}, who is to play", card=card).at(
-                i, "play"
-            )
-        if trick:
-            led = trick[0][0]
-            if s != led and hands[player][led]:
-                raise PlayFaultError(
-                    f"{SEAT_LETTERS[player]} plays {card} but holds {SUITS[led]} (revoke)", card=card
-                ).at(i, "play")
-        hands[player][s] &= ~(1 << r)
-        trick.append((s, r, player))
-        if len(trick) == 4:
-            led = trick[0][0]
-            best = max(trick, key=lambda c: (c[0] == trump, c[0] == led, c[1]))
-            leader = best[2]
-            trick = []
+        cards.append(Card(s, r))
+    played = (52 - total) % 4
+    trick = [Card(trick_suit[k], trick_rank[k]) for k in range(played)]
+    game.Play(Deal(masks), trump, first, trick).play_all(cards)

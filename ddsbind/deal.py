@@ -35,7 +35,6 @@ from ddsbind.errors import (
     CardCountError,
     DDSError,
     DuplicateCardsError,
-    FirstWrongError,
     InvalidArgumentError,
     PBNError,
     SuitOrRankError,
@@ -77,22 +76,23 @@ class Seat(IntEnum):
     W = 3
 
     @classmethod
-    def parse(cls, value: Seat | int | str, what: str = "seat") -> Seat:
+    def parse(
+        cls, value: Seat | int | str, what: str = "seat", *, error: type[DDSError] = InvalidArgumentError
+    ) -> Seat:
         """Accept a ``Seat``, its DDS number 0..3, or a letter or name (``"N"``, ``"north"``).
 
-        ``what`` names the argument in the error: ``"first"`` (the hand on
-        lead) raises ``FirstWrongError`` as DDS would; anything else (a
-        dealer, a hand) raises ``InvalidArgumentError``.  Nothing else is
-        read as a seat: not ``True``, not ``2.0``, not ``"nonsense"``.
+        ``what`` names the argument in the error, ``error`` is the class raised
+        (``InvalidArgumentError`` unless the caller knows DDS's code for the
+        argument: :func:`ddsbind.game.parse_leader` passes ``FirstWrongError``).
+        Nothing else is read as a seat: not ``True``, not ``2.0``, not ``"nonsense"``.
         """
-        error: type[DDSError] = FirstWrongError if what == "first" else InvalidArgumentError
         if isinstance(value, str):
             key = value.strip().upper()
             if key in _SEAT_NAMES:
                 return cls(_SEAT_NAMES[key])
             raise error(f"{what} {value!r} is not a seat (expected N, E, S or W)", field=what)
         if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise error(f"{what} {value!r} is not a seat (0=N 1=E 2=S 3=W, or N, E, S, W)", field=what)
+            raise error(f"{what} {value!r:.40} is not a seat (0=N 1=E 2=S 3=W, or N, E, S, W)", field=what)
         try:
             return cls(operator.index(value))
         except ValueError:

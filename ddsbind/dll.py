@@ -28,7 +28,8 @@ Differences from calling the C library directly, all on the safe side:
   functions (which use all of DDS's thread memory through DDS's own threads)
   wait for, and exclude, single-board calls: see ``_binding.ThreadSlots``.
 * ``SetMaxThreads``, ``SetResources``, ``SetThreading`` and ``FreeMemory``
-  raise ``RuntimeError`` instead of pulling memory from under a running call.
+  raise :class:`~ddsbind.errors.StateError` (a ``RuntimeError``) instead of
+  pulling memory from under a running call.
 * ``SolveAllBoardsBin`` exists even on DDS 2.9.0, which lacks it: there it
   runs ``SolveAllChunksBin`` with chunk size 1.
 * PBN strings are parsed by ddsbind and handed to DDS in canonical form, so
@@ -47,7 +48,11 @@ Every check raises a :class:`~ddsbind.errors.DDSError` subclass naming the
 fault (``index``, ``card``, ``field``); one decorator turns it into DDS's
 int code and :func:`last_error` for the functions here, while
 ``dll.raising.<Name>`` runs the same function and lets the exception out
-(the Pythonic layer uses those).
+(the Pythonic layer uses those for DDS's batch functions).  For the
+single-board functions the Pythonic layer calls :func:`solve_board` and
+:func:`analyse_play_bin`: the same checks, raising, and the thread slot
+taken once (a free one, or the one the calling pool worker already holds)
+instead of a ``threadIndex`` the caller must have locked first.
 
 The GIL is released during every DDS call (cffi does so for all calls).
 """
@@ -62,7 +67,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
-from ddsbind import _validate
+from ddsbind import _validate, game
 from ddsbind._binding import CData, ffi, lib, slots
 from ddsbind.deal import Card, masks_to_pbn, pbn_to_masks
 from ddsbind.errors import (
@@ -73,6 +78,7 @@ from ddsbind.errors import (
     NoSuitError,
     PBNError,
     PlayFaultError,
+    StateError,
     TooManyBoardsError,
     TooManyTablesError,
     UnknownFaultError,
@@ -181,7 +187,7 @@ _local = threading.local()
 #: The same functions as this module's DDS functions, raising the
 #: :class:`~ddsbind.errors.DDSError` subclass of a failure instead of returning
 #: its code (and leaving ``last_error()`` alone): ``dll.raising.SolveBoard(...)``.
-#: The Pythonic layer calls these.
+#: The Pythonic layer calls these for DDS's batch functions.
 raising = SimpleNamespace()
 
 
@@ -344,19 +350,45 @@ _settings_lock = threading.Lock()
 # -- single boards ------------------------------------------------------------------
 
 
+def _solve_board_args(
+    fn: str, dl: object, target: object, solutions: object, mode: object, futp: object, thread: object
+) -> tuple[Any, ...]:
+    """SolveBoard's arguments checked: types, ``thread`` (unless None), then the board in DDS's order."""
+    p = _ptr(dl, "deal", fn, "dl")
+    out = _ptr(futp, "futureTricks", fn, "futp")
+    t, s, m = _ints(fn, target=target, solutions=solutions, mode=mode)
+    if thread is not None:
+        _validate.thread_index(_int(thread, fn, "threadIndex"), slots.count)
+    _board_checks(p, t, s, m, _masks(p.remainCards))
+    return p, t, s, m, out
+
+
 @_dds_function
 def SolveBoard(dl: object, target: int, solutions: int, mode: int, futp: object, threadIndex: int) -> int:
     """``SolveBoard(struct deal dl, int target, int solutions, int mode, struct futureTricks *futp, int threadIndex)``."""
     fn = "SolveBoard"
-    p = _ptr(dl, "deal", fn, "dl")
-    out = _ptr(futp, "futureTricks", fn, "futp")
-    target, solutions, mode, threadIndex = _ints(
-        fn, target=target, solutions=solutions, mode=mode, threadIndex=threadIndex
-    )
-    _validate.thread_index(threadIndex, slots.count)
-    _board_checks(p, target, solutions, mode, _masks(p.remainCards))
+    p, target, solutions, mode, out = _solve_board_args(fn, dl, target, solutions, mode, futp, threadIndex)
+    threadIndex = _int(threadIndex, fn, "threadIndex")  # checked above
     with slots.slot(threadIndex):
         return check(lib.SolveBoard(p[0], target, solutions, mode, out, threadIndex), fn)
+
+
+def solve_board(dl: object, target: int, solutions: int, mode: int, futp: object, thread: int | None = None) -> None:
+    """``SolveBoard`` for the Pythonic layer: raises the ``DDSError`` of a fault, takes its thread slot once.
+
+    ``thread`` None: the call takes a free thread memory for itself
+    (``slots.any()``).  An index: the calling thread already holds that
+    slot (a :class:`~ddsbind.SolverPool` worker holds its own for a whole
+    task), so it is used as it is, not taken again.
+    """
+    fn = "SolveBoard"
+    try:
+        p, target, solutions, mode, out = _solve_board_args(fn, dl, target, solutions, mode, futp, None)
+        with slots.any() if thread is None else slots.holding(thread) as index:
+            check(lib.SolveBoard(p[0], target, solutions, mode, out, index), fn)
+    except DDSError as exc:
+        exc.function = exc.function or fn
+        raise
 
 
 @_dds_function
@@ -697,15 +729,29 @@ def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: obj
 
 
 def _pbn_play(text: bytes, number: int) -> tuple[list[int], list[int]]:
-    """Suits and ranks of a playTracePBN string of ``number`` two-character cards."""
-    s = text.decode("ascii", "replace")
-    if len(s) % 2 or not 0 <= number <= 52 or 2 * number > len(s):
-        raise PlayFaultError(f"playPBN.cards does not hold {number} cards like 'SA'", field="cards")
+    """Suits and ranks of the first ``number`` cards of a playTracePBN string.
+
+    Read by :func:`ddsbind.game.parse_cards` (``"SAHK"``, ``"SA HK"``,
+    ``"SA,HK"``, ``"C10"``); DDS receives the cards rewritten as its own
+    two-character form (:func:`_canonical_play`), so it reads exactly what
+    was checked.
+    """
+    if not 0 <= number <= 52:
+        raise PlayFaultError(f"playPBN.number {number} is not 0..52", field="number")
     try:
-        cards = [Card.parse(s[i : i + 2]) for i in range(0, 2 * number, 2)]
-    except DDSError:
-        raise PlayFaultError(f"playPBN.cards does not hold {number} cards like 'SA'", field="cards") from None
-    return [c.suit for c in cards], [c.rank for c in cards]
+        cards = game.parse_cards(text.decode("ascii"))
+    except UnicodeDecodeError:
+        raise PlayFaultError("playPBN.cards is not ASCII", field="cards") from None
+    except DDSError as exc:
+        raise PlayFaultError(f"playPBN.cards: {exc.detail}", field="cards") from None
+    if len(cards) < number:
+        raise PlayFaultError(f"playPBN.cards holds {len(cards)} cards; number says {number}", field="cards")
+    return [c.suit for c in cards[:number]], [c.rank for c in cards[:number]]
+
+
+def _canonical_play(suits: list[int], ranks: list[int]) -> bytes:
+    """A checked play as DDS's PBN play string: two characters a card (``"SAHT"``)."""
+    return "".join(str(Card(s, r)) for s, r in zip(suits, ranks, strict=True)).encode("ascii")
 
 
 def _bin_play(trace: CData) -> tuple[list[int], list[int]]:
@@ -720,18 +766,37 @@ def _play_checks(dl: CData, masks: list[list[int]], suits: list[int], ranks: lis
     _validate.play_trace(dl.trump, dl.first, list(dl.currentTrickSuit), list(dl.currentTrickRank), masks, suits, ranks)
 
 
+def _analyse_play_args(fn: str, dl: object, play: object, solved: object, thread: object) -> tuple[Any, ...]:
+    """AnalysePlayBin's arguments checked: types, ``thread`` (unless None), the board, the play."""
+    p = _ptr(dl, "deal", fn, "dl")
+    pl = _ptr(play, "playTraceBin", fn, "play")
+    out = _ptr(solved, "solvedPlay", fn, "solved")
+    if thread is not None:
+        _validate.thread_index(_int(thread, fn, "thrId"), slots.count)
+    _play_checks(p, _masks(p.remainCards), *_bin_play(pl))
+    return p, pl, out
+
+
 @_dds_function
 def AnalysePlayBin(dl: object, play: object, solved: object, thrId: int) -> int:
     """``AnalysePlayBin(struct deal dl, struct playTraceBin play, struct solvedPlay *solved, int thrId)``."""
     fn = "AnalysePlayBin"
-    p = _ptr(dl, "deal", fn, "dl")
-    pl = _ptr(play, "playTraceBin", fn, "play")
-    out = _ptr(solved, "solvedPlay", fn, "solved")
-    thrId = _int(thrId, fn, "thrId")
-    _validate.thread_index(thrId, slots.count)
-    _play_checks(p, _masks(p.remainCards), *_bin_play(pl))
+    p, pl, out = _analyse_play_args(fn, dl, play, solved, thrId)
+    thrId = _int(thrId, fn, "thrId")  # checked above
     with slots.slot(thrId):
         return check(lib.AnalysePlayBin(p[0], pl[0], out, thrId), fn)
+
+
+def analyse_play_bin(dl: object, play: object, solved: object, thread: int | None = None) -> None:
+    """``AnalysePlayBin`` for the Pythonic layer: raises, and takes its thread slot once (see :func:`solve_board`)."""
+    fn = "AnalysePlayBin"
+    try:
+        p, pl, out = _analyse_play_args(fn, dl, play, solved, None)
+        with slots.any() if thread is None else slots.holding(thread) as index:
+            check(lib.AnalysePlayBin(p[0], pl[0], out, index), fn)
+    except DDSError as exc:
+        exc.function = exc.function or fn
+        raise
 
 
 @_dds_function
@@ -744,11 +809,13 @@ def AnalysePlayPBN(dlPBN: object, playPBN: object, solvedp: object, thrId: int) 
     thrId = _int(thrId, fn, "thrId")
     _validate.thread_index(thrId, slots.count)
     masks = _masks_from_pbn(ffi.string(p.remainCards))
-    _play_checks(p, masks, *_pbn_play(ffi.string(pl.cards), pl.number))
+    suits, ranks = _pbn_play(ffi.string(pl.cards), pl.number)
+    _play_checks(p, masks, suits, ranks)
     canon = ffi.new("struct dealPBN *", p[0])
     canon.remainCards = _canonical_pbn(masks)
+    canon_play = ffi.new("struct playTracePBN *", {"number": pl.number, "cards": _canonical_play(suits, ranks)})
     with slots.slot(thrId):
-        return check(lib.AnalysePlayPBN(canon[0], pl[0], out, thrId), fn)
+        return check(lib.AnalysePlayPBN(canon[0], canon_play[0], out, thrId), fn)
 
 
 def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: object, pbn: bool) -> int:
@@ -764,6 +831,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
     if n != pl.noOfBoards:
         raise UnknownFaultError(f"{n} boards but {pl.noOfBoards} play traces", field="noOfBoards")
     canon = ffi.new("struct boardsPBN *", p[0]) if pbn else p
+    canon_plays = ffi.new("struct playTracesPBN *", pl[0]) if pbn else pl
 
     def one(i: int) -> None:
         dl, tr = p.deals[i], pl.plays[i]
@@ -771,6 +839,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
             masks = _masks_from_pbn(ffi.string(dl.remainCards))
             canon.deals[i].remainCards = _canonical_pbn(masks)
             cards = _pbn_play(ffi.string(tr.cards), tr.number)
+            canon_plays.plays[i].cards = _canonical_play(*cards)
         else:
             masks = _masks(dl.remainCards)
             cards = _bin_play(tr)
@@ -780,7 +849,7 @@ def _analyse_all(fn: str, bop: object, plp: object, solvedp: object, chunkSize: 
         _in_batch(i, "board", one, i)
     call = lib.AnalyseAllPlaysPBN if pbn else lib.AnalyseAllPlaysBin
     with slots.all():
-        return check(call(canon, pl, out, c), fn)
+        return check(call(canon, canon_plays, out, c), fn)
 
 
 @_dds_function
@@ -803,7 +872,7 @@ def SetMaxThreads(userThreads: int) -> None:
 
     DDS never runs more threads than cores; ``GetDDSInfo`` (or
     ``ddsbind.dds_info().threads``) says how many it really runs.  Raises
-    ``RuntimeError`` while any board is being solved.
+    ``StateError`` (a ``RuntimeError``) while any board is being solved.
     """
     n = _int(userThreads, "SetMaxThreads", "userThreads")
     _apply_settings(lib.SetMaxThreads, n)
@@ -822,7 +891,7 @@ def _physical_memory_mb() -> int:
 
 
 def SetResources(maxMemoryMB: int, maxThreads: int) -> None:
-    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (RuntimeError) while solving.
+    """``SetResources(int maxMemoryMB, int maxThreads)``; refused (``StateError``, a ``RuntimeError``) while solving.
 
     ``maxMemoryMB`` 0 lets DDS choose; otherwise it must be at least
     :data:`MIN_MEMORY_MB` (DDS ends the process below that) and at most the
@@ -845,7 +914,7 @@ def SetResources(maxMemoryMB: int, maxThreads: int) -> None:
 
 def _apply_settings(call: Callable[..., object], *args: int) -> None:
     with _settings_lock:
-        slots.reconfigure(lambda: call(*args))
+        slots.reconfigure(lambda: call(*args), StateError)
         _settings[:] = [(call, args)]
 
 
@@ -854,16 +923,16 @@ def SetThreading(code: int) -> int:
     """``SetThreading(int code)``: choose DDS's threading system (0 = DDS's default).
 
     Returns DDS's status: ``RETURN_THREAD_MISSING`` for a system not compiled
-    in.  Refused (RuntimeError) while solving.
+    in.  Refused (``StateError``, a ``RuntimeError``) while solving.
     """
     c = _int(code, "SetThreading", "code")
     result: list[int] = []
-    slots.reconfigure(lambda: result.append(lib.SetThreading(c)))
+    slots.reconfigure(lambda: result.append(lib.SetThreading(c)), StateError)
     return check(result[0], "SetThreading")
 
 
 def FreeMemory() -> None:
-    """``FreeMemory()``: DDS gives back its thread memory; refused (RuntimeError) while solving.
+    """``FreeMemory()``: DDS gives back its thread memory; refused (``StateError``, a ``RuntimeError``) while solving.
 
     DDS 2.9 crashes on the next solve after ``FreeMemory`` (it leaves no
     thread memory behind), so ddsbind re-applies the last ``SetMaxThreads``
@@ -878,7 +947,7 @@ def FreeMemory() -> None:
             lib.FreeMemory()
             call(*args)
 
-        slots.reconfigure(free_and_set_up)
+        slots.reconfigure(free_and_set_up, StateError)
 
 
 def GetDDSInfo(info: object) -> None:
@@ -938,3 +1007,5 @@ __all__ = [
     "max_tables",
     "raising",
 ]
+# Public inside the package (the Pythonic layer), not part of the DLL API:
+# solve_board, analyse_play_bin.

@@ -2,8 +2,9 @@
 
 Every error ddsbind raises on purpose is a :class:`Error`: :class:`DDSError`
 (a fault DDS has a code for, or would have), :class:`FormatError` (bytes or
-text that are not a record of a format) and :class:`DatabaseError` (a
-database operation refused).  Each also inherits its natural builtin
+text that are not a record of a format), :class:`DatabaseError` (a
+database operation refused) and :class:`StateError` (a call refused for the
+state it came in: DDS's settings while solving, a closed pool).  Each also inherits its natural builtin
 (``ValueError``, ``TypeError``, ``RuntimeError``), so ``except ValueError``
 keeps working.  Anything else escaping ddsbind is a bug.
 
@@ -54,6 +55,7 @@ __all__ = [
     "PlayedCardError",
     "SolutionsWrongHiError",
     "SolutionsWrongLoError",
+    "StateError",
     "SuitOrRankError",
     "TargetTooHighError",
     "TargetWrongHiError",
@@ -128,7 +130,9 @@ class DDSError(Error):
 
     code = _ClassCode()
     _code_name: str = "RETURN_UNKNOWN_FAULT"
-    #: False for classes that share another class's code (not looked up by code).
+    #: False for classes that share another class's code (not looked up by code):
+    #: faults DDS has no code of its own for.  Their message is ddsbind's detail
+    #: alone, not DDS's text for the code they carry ("General error").
     _in_table: bool = True
 
     def __init__(
@@ -177,6 +181,9 @@ class DDSError(Error):
     def __str__(self) -> str:
         where = f"{self.function}: " if self.function else ""
         tail = f": {self.detail}" if self.detail else ""
+        if not type(self)._in_table:
+            # DDS has no code for this fault: its "General error" text would mislead.
+            return f"{where}{self.detail or type(self).__name__}"
         try:
             return f"{where}{self.dds_message} (DDS code {self.code}){tail}"
         except ImportError:
@@ -366,7 +373,7 @@ class ArgumentError(DDSError, TypeError):
     DLL-layer function, or not a deal at all for the Pythonic layer.
 
     Carries DDS's general-error code (-1); DDS itself cannot see this fault,
-    since the call never gets that far.
+    since the call never gets that far.  Its message is the fault alone.
     """
 
     _code_name = "RETURN_UNKNOWN_FAULT"
@@ -377,7 +384,8 @@ class InvalidArgumentError(DDSError, ValueError):
     """An argument out of range where DDS has no code of its own (vulnerability, dealer, shapes).
 
     Carries DDS's general-error code (-1), which is what the DLL layer returns
-    for the same fault.
+    for the same fault; its message is the fault alone (function, position,
+    what is wrong), without DDS's "General error" text.
     """
 
     _code_name = "RETURN_UNKNOWN_FAULT"
@@ -404,6 +412,16 @@ class FormatError(Error, ValueError):
 
 class DatabaseError(Error, ValueError):
     """A database operation refused or failed; the message says why in one line."""
+
+
+class StateError(Error, RuntimeError):
+    """A call refused for the state it came in, not for its arguments.
+
+    DDS's thread settings changed while boards are being solved
+    (``SetMaxThreads``, ``SetResources``, ``SetThreading``, ``FreeMemory``),
+    or a call started on a closed :class:`~ddsbind.SolverPool`.  Retry once
+    the state allows it.
+    """
 
 
 def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:

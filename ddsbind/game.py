@@ -29,21 +29,29 @@ from enum import IntEnum
 
 import numpy as np
 
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind import _holdings
+from ddsbind.deal import SUITS, Card, Deal, Seat, Strain
 from ddsbind.errors import (
     CardCountError,
     DDSError,
     DuplicateCardsError,
+    FirstWrongError,
     InvalidArgumentError,
     PlayedCardError,
     PlayFaultError,
+    SuitOrRankError,
 )
 
 __all__ = [
     "Play",
     "PlayedTrick",
     "Vulnerability",
+    "check_current_trick",
+    "check_trick_cards",
+    "check_trick_lengths",
     "parse_cards",
+    "parse_leader",
+    "parse_trick",
     "play_out",
     "trick_winner",
 ]
@@ -69,6 +77,8 @@ class Vulnerability(IntEnum):
         """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
         if isinstance(value, str):
             key = value.strip().lower()
+            if key not in ("-", ""):
+                key = key.replace("-", "").replace("/", "")  # "N-S", "e/w"
             if key in _VUL_NAMES:
                 return cls(_VUL_NAMES[key])
             raise InvalidArgumentError(f"vulnerability {value!r} is not None, NS, EW or All (Both)", field="vulnerable")
@@ -94,7 +104,16 @@ class Vulnerability(IntEnum):
         return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
 
 
-_VUL_NAMES = {"none": 0, "love": 0, "-": 0, "both": 1, "all": 1, "ns": 2, "ew": 3}
+_VUL_NAMES = {"none": 0, "love": 0, "-": 0, "": 0, "both": 1, "all": 1, "ns": 2, "ew": 3}
+
+
+def parse_leader(value: Seat | int | str) -> Seat:
+    """The hand on lead (DDS's ``first``: 0=N 1=E 2=S 3=W, or a letter or name).
+
+    Anything else raises ``FirstWrongError`` (DDS code -19), the class DDS
+    returns for a bad ``first``, from every entry point.
+    """
+    return Seat.parse(value, "first", error=FirstWrongError)
 
 
 @dataclass(frozen=True)
@@ -120,13 +139,19 @@ def trick_winner(cards: Sequence[Card], leader: Seat | int, trump: Strain | int)
 _CARD_TOKEN = re.compile(r"[SHDC](?:10|[2-9TJQKA])", re.IGNORECASE)
 
 
-def parse_cards(cards: str | Iterable[Card | str]) -> list[Card]:
+def parse_cards(
+    cards: str | Iterable[Card | str],
+    *,
+    error: type[DDSError] = PlayFaultError,
+    item: str = "play",
+) -> list[Card]:
     """Cards from a list (``Card`` or ``"SA"``, ``"H10"``) or a string.
 
     A string may run the cards together (``"C4CACJ"``, as DDS's reference
     files do) or separate them by commas or white space (``"SA, S2"``);
     ``10`` and ``T`` are both tens.  A token that is not a card raises
-    ``PlayFaultError`` naming it and its 0-based position (``.at(i, "play")``).
+    ``error`` (``PlayFaultError`` by default) naming it, with its 0-based
+    position through ``.at(i, item)``.
     """
     if isinstance(cards, str):
         tokens: list[str] = []
@@ -135,21 +160,32 @@ def parse_cards(cards: str | Iterable[Card | str]) -> list[Card]:
             while pos < len(part):
                 m = _CARD_TOKEN.match(part, pos)
                 if m is None:
-                    raise PlayFaultError(f"{part[pos:]!r} does not start with a card").at(len(tokens), "play")
+                    raise error(f"{part[pos:]!r} does not start with a card").at(len(tokens), item)
                 tokens.append(m.group(0))
                 pos = m.end()
         items: Iterable[Card | str] = tokens
-    else:
+    elif isinstance(cards, Iterable):
         items = cards
+    else:
+        raise error(f"{cards!r:.40} is not a card string or a sequence of cards")
     out = []
     for i, c in enumerate(items):
         if not isinstance(c, Card | str):
-            raise PlayFaultError(f"{c!r} is not a card").at(i, "play")
+            raise error(f"{c!r:.40} is not a card").at(i, item)
         try:
             out.append(Card.parse(c))
         except DDSError:
-            raise PlayFaultError(f"{c!r} is not a card").at(i, "play") from None
+            raise error(f"{c!r} is not a card").at(i, item) from None
     return out
+
+
+def parse_trick(cards: str | Iterable[Card | str]) -> list[Card]:
+    """The cards already on the current trick, as :func:`parse_cards` reads them.
+
+    A token that is not a card raises ``SuitOrRankError`` (DDS's code for a
+    bad ``currentTrickSuit``/``currentTrickRank``), at ``"current trick card"`` i.
+    """
+    return parse_cards(cards, error=SuitOrRankError, item="current trick card")
 
 
 class Play:
@@ -163,11 +199,12 @@ class Play:
     trump : Strain, 0..4 or name
     leader : Seat, 0..3 or name
         The hand that led the current trick (or leads the next one).
-    current_trick : cards
+    current_trick : cards or str
         Up to 3 cards already played to the current trick, in play order from
-        ``leader``.  Checked: not held by anyone, not repeated, no revoke
-        (judged from the cards the player still holds), and the hands that
-        played hold one card fewer than the others.
+        ``leader`` (a string is read by :func:`parse_trick`).  Checked by
+        :func:`check_current_trick`: not held by anyone, not repeated, no
+        revoke (judged from the cards the player still holds), and the hands
+        that played hold one card fewer than the others.
 
     Attributes
     ----------
@@ -188,12 +225,12 @@ class Play:
         deal: Deal,
         trump: Strain | int | str,
         leader: Seat | int | str,
-        current_trick: Iterable[Card | str] = (),
+        current_trick: str | Iterable[Card | str] = (),
     ) -> None:
         self.trump = Strain.parse(trump)
-        self.leader = Seat.parse(leader, "first")
+        self.leader = parse_leader(leader)
         self._masks = [[int(m) for m in row] for row in deal.remain_cards.tolist()]
-        trick = parse_cards(current_trick) if isinstance(current_trick, str) else [Card.parse(c) for c in current_trick]
+        trick = parse_trick(current_trick)
         check_current_trick(deal, self.leader, trick)
         self.current: list[Card] = list(trick)
         self.tricks: list[PlayedTrick] = []
@@ -272,7 +309,7 @@ class Play:
         cur = self.current
         if cur and c.suit != cur[0].suit and self._masks[seat][cur[0].suit]:
             raise PlayFaultError(
-                f"{self.where()}: {c} is a revoke: {seat.name} holds {'SHDC'[cur[0].suit]}, the suit led",
+                f"{self.where()}: {c} is a revoke: {seat.name} holds {SUITS[cur[0].suit]}, the suit led",
                 card=str(c),
             )
         number = self.trick_number
@@ -293,7 +330,7 @@ class Play:
         Returns the tricks completed by these cards.
         """
         done = []
-        for i, c in enumerate(parse_cards(cards) if isinstance(cards, str) else cards):
+        for i, c in enumerate(parse_cards(cards)):
             try:
                 t = self.play(c)
             except DDSError as exc:
@@ -309,43 +346,71 @@ class Play:
         return list(self.tricks)
 
 
-def check_current_trick(deal: Deal, leader: Seat, trick: Sequence[Card]) -> None:
-    """Check the cards already on the current trick against the cards still held.
+def check_trick_lengths(lengths: Sequence[int], leader: Seat | int, played: int) -> None:
+    """Check that hand lengths fit ``played`` cards on the current trick led by ``leader``.
 
-    ``deal`` holds the cards still in the hands (not the trick's), ``trick`` is
-    in play order from ``leader``.  Raises the class DDS returns for each fault:
-    ``CardCountError`` (more than 3 cards, or hand lengths that do not fit),
-    ``PlayedCardError`` (a trick card still held), ``DuplicateCardsError`` (a
-    card twice on the trick), ``PlayFaultError`` (a revoke).
+    The hands that played to the trick hold one card fewer than the others
+    (``lengths`` is N, E, S, W).  Raises ``CardCountError`` (DDS code -14).
     """
-    if len(trick) > 3:
-        raise CardCountError(f"the current trick holds at most 3 cards, got {len(trick)}", field="currentTrick")
-    masks = deal.remain_cards
+    expected = [max(lengths)] * 4
+    for k in range(played):
+        expected[(leader + k) % 4] -= 1
+    if list(lengths) != expected:
+        on_trick = f" with {played} card(s) on the current trick led by {Seat(leader).name}" if played else ""
+        raise CardCountError(
+            "hands hold N={} E={} S={} W={} cards{}; ".format(*lengths, on_trick)
+            + "the hands that played to the current trick must hold one card fewer than the others",
+            field="remainCards",
+        )
+
+
+def check_trick_cards(masks: Sequence[Sequence[int]], leader: Seat | int, trick: Sequence[Card]) -> None:
+    """Check the current trick's cards against the holdings, in DDS's order.
+
+    ``masks`` is ``remainCards[hand][suit]`` (plain ints, no stray bits), the
+    hands that played to the trick no longer holding its cards.  Raises
+    ``PlayedCardError`` (a trick card still held), ``DuplicateCardsError``
+    (a card held twice, or twice on the trick), ``PlayFaultError`` (a revoke).
+    """
     for c in trick:
-        holder = deal.holder(c)
-        if holder is not None:
-            raise PlayedCardError(f"{c} is on the current trick and still held by {holder.name}", card=str(c))
+        for h in range(4):
+            if masks[h][c.suit] >> c.rank & 1:
+                raise PlayedCardError(f"{c} is on the current trick and still held by {Seat(h).name}", card=str(c))
+    dup = _holdings.duplicate(masks)
+    if dup is not None:
+        raise dup
     if len(set(trick)) != len(trick):
         raise DuplicateCardsError("the same card is played twice to the current trick", field="currentTrick")
     for k in range(1, len(trick)):
-        player = leader.next(k)
+        player = (leader + k) % 4
         led = trick[0].suit
-        if trick[k].suit != led and masks[player, led]:
+        if trick[k].suit != led and masks[player][led]:
             raise PlayFaultError(
-                f"current trick: {player.name} plays {trick[k]} but holds {'SHDC'[led]} (revoke)", card=str(trick[k])
+                f"current trick: {Seat(player).name} plays {trick[k]} but holds {SUITS[led]} (revoke)",
+                card=str(trick[k]),
             )
-    lengths = deal.hand_lengths
-    expected = [max(lengths)] * 4
-    for k in range(len(trick)):
-        expected[leader.next(k)] -= 1
-    if list(lengths) != expected:
-        raise CardCountError(
-            "hands hold N={} E={} S={} W={} cards; with {} card(s) on the trick led by {} ".format(
-                *lengths, len(trick), leader.name
-            )
-            + "the hands that played must hold one card fewer than the others",
-            field="remainCards",
-        )
+
+
+def check_current_trick(deal: Deal, leader: Seat | int, trick: Sequence[Card]) -> None:
+    """Check the cards already on the current trick against the cards still held.
+
+    ``deal`` holds the cards still in the hands (not the trick's), ``trick`` is
+    in play order from ``leader``.  The one check of a position every
+    Pythonic entry point runs (``solve_board``, the pool, ``best_line``,
+    ``analyse_play``), raising the class DDS returns for each fault:
+    ``CardCountError`` (more than 3 cards), then the cards
+    (:func:`check_trick_cards`: ``PlayedCardError`` for a trick card still
+    held, ``DuplicateCardsError`` for a card twice on the trick,
+    ``PlayFaultError`` for a revoke), then the hand lengths
+    (:func:`check_trick_lengths`, ``CardCountError``).  The cards come
+    before the lengths so that a trick card still held is named as such.
+    (The DLL layer, where DDS derives the trick's size from the card count,
+    runs the same two checks in DDS's order: lengths, then cards.)
+    """
+    if len(trick) > 3:
+        raise CardCountError(f"the current trick holds at most 3 cards, got {len(trick)}", field="currentTrick")
+    check_trick_cards(deal.remain_cards.tolist(), leader, trick)
+    check_trick_lengths(deal.hand_lengths, leader, len(trick))
 
 
 def play_out(
@@ -353,7 +418,7 @@ def play_out(
     trump: Strain | int | str,
     leader: Seat | int | str,
     cards: str | Iterable[Card | str],
-    current_trick: Iterable[Card | str] = (),
+    current_trick: str | Iterable[Card | str] = (),
 ) -> list[PlayedTrick]:
     """Play ``cards`` out from a position and return every trick, the last unfinished if the play stops mid-trick.
 

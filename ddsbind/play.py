@@ -24,20 +24,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from ddsbind import dll
+from ddsbind._marshal import Position, Solutions, decode_future, fill_deal, parse_plays, position
 from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, FormatError, PlayFaultError
-from ddsbind.formats.pbngame import PlayedTrick, play_tricks, trick_winner
-from ddsbind.solver import Solutions, _as_deal, _decode_future, _fill_deal, _plays, _trick, analyse_play, solve_board
+from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
+from ddsbind.game import Play
+from ddsbind.solver import analyse_play, solve_board
 
 __all__ = [
     "CardOption",
     "CostlyCard",
     "LineStep",
     "LineTrick",
+    "Position",
     "analyse_plays",
     "best_line",
     "costly_cards",
@@ -104,32 +104,27 @@ class LineTrick:
     steps: tuple[LineStep, ...]
 
 
-def _fault(msg: str) -> PlayFaultError:
-    return PlayFaultError(msg, function="AnalysePlayBin")
+def _played_deal(
+    deal: Deal | str, trump: Strain | int | str, first: Seat | int | str, plays: str | Iterable[Card | str]
+) -> tuple[Deal, Strain, Seat, list[Card]]:
+    """A played deal parsed and played out with :class:`ddsbind.game.Play`: every check, one class per fault.
 
-
-def _checked_tricks(
-    deal: Deal, trump: Strain, first: Seat, cards: Sequence[Card], prefix: str = ""
-) -> list[PlayedTrick]:
-    if not deal.is_full:
-        raise _fault(f"{prefix}a played deal needs the full deal (13 cards each), before the opening lead")
+    The deal must be full (the play starts at the opening lead).  A fault in
+    the play is a ``PlayFaultError`` at ``.at(i, "play")``.
+    """
+    fn = "AnalysePlayBin"
+    pos = position(deal, trump, first, function=fn)
+    if not pos.deal.is_full:
+        raise PlayFaultError("a played deal needs the full deal (13 cards each), before the opening lead", function=fn)
+    cards = parse_plays(plays, function=fn)
     try:
-        return play_tricks(deal, trump, first, cards)
-    except FormatError as exc:
-        raise _fault(f"{prefix}{exc}") from None
+        Play(pos.deal, pos.trump, pos.leader).play_all(cards)
+    except DDSError as exc:
+        exc.function = exc.function or fn
+        raise
+    return pos.deal, pos.trump, pos.leader, cards
 
 
-def _without(deal: Deal, cards: Iterable[Card]) -> Deal:
-    masks = deal.remain_cards.astype(np.int64)
-    for c in cards:
-        h = deal.holder(c)
-        if h is not None:
-            masks[h, c.suit] &= ~(1 << c.rank)
-    return Deal(masks)
-
-
-#: A position to solve: cards still held, trump, the trick's leader, the cards already on the trick.
-Position = tuple[Deal, Strain, Seat, tuple[Card, ...]]
 _Pending = tuple[int, Card, Seat, int, int, int, int]  # CostlyCard's fields but ``better``
 
 
@@ -139,20 +134,17 @@ def _find_costly(
     """The cards after which the trace moved against their side, each with the position before it."""
     declarer_side = (first + 3) % 2
     out: list[tuple[_Pending, Position]] = []
-    k = 0
-    played: list[Card] = []
-    for t in play_tricks(deal, trump, first, cards):
-        for j, card in enumerate(t.cards):
-            seat = Seat((t.leader + j) % 4)
-            if k + 1 >= len(trace):
-                break  # DDS does not value the last trick's cards: each hand holds one card
-            delta = trace[k] - trace[k + 1]
-            cost = delta if seat % 2 == declarer_side else -delta
-            if cost > 0:
-                position = (_without(deal, played), trump, t.leader, t.cards[:j])
-                out.append(((k, card, seat, t.number, cost, trace[k], trace[k + 1]), position))
-            played.append(card)
-            k += 1
+    table = Play(deal, trump, first)
+    for k, card in enumerate(cards):
+        if k + 1 >= len(trace):
+            break  # DDS does not value the last trick's cards: each hand holds one card
+        seat = table.to_play
+        delta = trace[k] - trace[k + 1]
+        cost = delta if seat % 2 == declarer_side else -delta
+        if cost > 0:
+            before = Position(table.deal(), trump, table.leader, tuple(table.current))
+            out.append(((k, card, seat, table.trick_number, cost, trace[k], trace[k + 1]), before))
+        table.play(card)
     return out
 
 
@@ -169,16 +161,21 @@ def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
     The seam for the batch path of :func:`costly_cards_batch`'s second step
     (the cards that would have kept the value): DDS's own threads today.
     """
+    fn = "SolveAllBoardsBin"
+    checked = []
+    for i, (d, t, leader, on_trick) in enumerate(positions):
+        try:
+            checked.append(position(d, t, leader, on_trick, function=fn))
+        except DDSError as exc:
+            raise exc.at(i, "position") from None
     out: list[Solutions] = []
     bo, solved = dll.boards(), dll.solvedBoards()
     step = len(bo.deals)
-    for start in range(0, len(positions), step):
-        chunk = positions[start : start + step]
+    for start in range(0, len(checked), step):
+        chunk = checked[start : start + step]
         bo.noOfBoards = len(chunk)
-        for i, (d, t, leader, on_trick) in enumerate(chunk):
-            _fill_deal(bo.deals[i], d, t, leader, _trick(d, leader, on_trick, "SolveAllBoardsBin"))
-            for k in range(len(on_trick), 3):
-                bo.deals[i].currentTrickSuit[k] = bo.deals[i].currentTrickRank[k] = 0
+        for i, pos in enumerate(chunk):
+            fill_deal(bo.deals[i], pos)
             bo.target[i], bo.solutions[i], bo.mode[i] = -1, 3, 1
         try:
             dll.raising.SolveAllBoardsBin(bo, solved)
@@ -186,7 +183,7 @@ def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
             if exc.index is not None and exc.item == "board":
                 exc.at(start + exc.index, "position")
             raise
-        out += [_decode_future(solved.solvedBoard[i]) for i in range(len(chunk))]
+        out += [decode_future(solved.solvedBoard[i]) for i in range(len(chunk))]
     return out
 
 
@@ -206,7 +203,8 @@ def costly_cards(
     first : Seat, 0..3 or name
         The opening leader (declarer is the seat to its right).
     plays : str or cards
-        ``"C4CACJ..."`` or a list of cards, in play order from the opening lead.
+        ``"C4CACJ..."``, ``"C4 CA C10"``, ``"C4,CA,CJ"`` or a list of cards, in
+        play order from the opening lead.
 
     Returns
     -------
@@ -222,24 +220,21 @@ def costly_cards(
         A card not held by the seat to play, a revoke, more than 52 cards;
         the message names the card and its position.
     """
-    d = _as_deal(deal)
-    t, f = Strain.parse(trump), Seat.parse(first)
-    cards = _plays(plays)
-    _checked_tricks(d, t, f, cards)
+    d, t, f, cards = _played_deal(deal, trump, first, plays)
     found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
     return [_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found]
 
 
 def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Card]]]:
+    """Every job parsed and played out; a fault keeps its class, with ``.index`` the job's (``"deal"``)."""
     out = []
-    for i, (deal, trump, first, plays) in enumerate(jobs):
+    for i, job in enumerate(jobs):
         try:
-            d, t, f = _as_deal(deal), Strain.parse(trump), Seat.parse(first)
-            cards = _plays(plays)
-        except PlayFaultError as exc:
-            raise _fault(f"deal {i}: {exc.detail}") from None
-        _checked_tricks(d, t, f, cards, prefix=f"deal {i}: ")
-        out.append((d, t, f, cards))
+            if not isinstance(job, tuple | list) or len(job) != 4:
+                raise InvalidArgumentError(f"a played deal is (deal, trump, first, plays), got {job!r:.80}")
+            out.append(_played_deal(*job))
+        except DDSError as exc:
+            raise exc.at(i, "deal") from None
     return out
 
 
@@ -270,11 +265,7 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
         chunk = prepared[start : start + step]
         bo.noOfBoards = plays.noOfBoards = len(chunk)
         for i, (d, t, f, cards) in enumerate(chunk):
-            dl = bo.deals[i]
-            dl.trump, dl.first = int(t), int(f)
-            dl.currentTrickSuit = [0, 0, 0]
-            dl.currentTrickRank = [0, 0, 0]
-            dl.remainCards = d.remain_cards.tolist()
+            fill_deal(bo.deals[i], Position(d, t, f, ()))
             bo.target[i], bo.solutions[i], bo.mode[i] = -1, 1, 1
             tr = plays.plays[i]
             tr.number = len(cards)
@@ -312,7 +303,7 @@ def costly_cards_batch(
     if traces is None:
         traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
     elif len(traces) != len(prepared):
-        raise ValueError(f"{len(prepared)} played deals but {len(traces)} traces")
+        raise InvalidArgumentError(f"{len(prepared)} played deals but {len(traces)} traces", field="traces")
     found = [_find_costly(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
     sols = iter(solve_positions([pos for per_deal in found for _, pos in per_deal]))
     return [[_with_better(p, next(sols)) for p, _ in per_deal] for per_deal in found]
@@ -327,7 +318,7 @@ def best_line(
     deal: Deal | str,
     trump: Strain | int | str,
     first: Seat | int | str,
-    current_trick: Iterable[Card | str] = (),
+    current_trick: str | Iterable[Card | str] = (),
 ) -> list[LineTrick]:
     """The double-dummy best line from a position, played out to the end.
 
@@ -357,35 +348,31 @@ def best_line(
     Raises
     ------
     DDSError
-        An invalid position (see :func:`ddsbind.solve_board`).
+        An invalid position, by the same check as :func:`ddsbind.solve_board`
+        (more than 3 trick cards, a trick card still held, hand lengths that
+        do not fit the trick: ``CardCountError``, ``PlayedCardError``, ...).
+        The line is played out by :class:`ddsbind.game.Play`, so it never
+        replays a card nor runs past the last trick.
     """
-    position = _as_deal(deal)
-    t, leader = Strain.parse(trump), Seat.parse(first)
-    on_trick = [Card.parse(c) for c in current_trick]
-    declarer_side = (leader + 3) % 2
+    pos = position(deal, trump, first, current_trick, function="SolveBoard")
+    table = Play(pos.deal, pos.trump, pos.leader, pos.trick)
+    declarer_side = (pos.leader + 3) % 2
     tricks: list[LineTrick] = []
-    while True:
-        remaining = max(position.hand_lengths)
-        if remaining == 0:
-            break
-        steps: list[LineStep] = []
-        value: int | None = None
-        while len(on_trick) < 4:
-            seat = Seat((leader + len(on_trick)) % 4)
-            sol = solve_board(position, t, leader, current_trick=on_trick)
-            options = tuple(CardOption(sc.cards, sc.score) for sc in sol)
-            best = max(o.score for o in options)
-            if value is None:
-                value = best if seat % 2 == declarer_side else remaining - best
-            card = _lowest(o for o in options if o.score == best)
-            steps.append(LineStep(seat, card, options))
-            on_trick.append(card)
-            if position.n_cards == 1:
-                break  # the deal's last card: nothing is left to solve
-            position = _without(position, [card])
-        winner = trick_winner(on_trick, leader, t)
-        tricks.append(LineTrick(14 - remaining, leader, tuple(on_trick), winner, int(value or 0), tuple(steps)))
-        if remaining == 1:
-            break
-        leader, on_trick = winner, []
+    steps: list[LineStep] = []
+    value: int | None = None
+    while not table.finished:
+        seat = table.to_play
+        sol = solve_board(table.deal(), table.trump, table.leader, current_trick=table.current)
+        options = tuple(CardOption(sc.cards, sc.score) for sc in sol)
+        best = max(o.score for o in options)
+        if value is None:
+            # The first choice on this trick: DDS's score is for the side to play, from this trick on.
+            value = best if seat % 2 == declarer_side else 14 - table.trick_number - best
+        card = _lowest(o for o in options if o.score == best)
+        steps.append(LineStep(seat, card, options))
+        done = table.play(card)
+        if done is not None:
+            assert done.winner is not None  # a completed trick has a winner
+            tricks.append(LineTrick(done.number, done.leader, done.cards, done.winner, value, tuple(steps)))
+            steps, value = [], None
     return tricks

@@ -13,7 +13,7 @@ call: same deal, same strain, only ``first`` changes, which DDS's
 documentation names as the safe case).  A call's tasks are queued in input
 order and each worker takes the next as soon as it is free: unlike DDS's
 ``CalcAllTables``, nothing waits for the slowest deal of a batch.
-(``SolverPool.order = "hardest"`` queues them hardest first by a cheap
+(``SolverPool(order="hardest")`` queues them hardest first by a cheap
 estimate, :func:`hardness`; measured slower at 2 threads, see
 ``benchmarks/bench_pool.py``.)
 
@@ -52,21 +52,22 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind import _validate, dll
-from ddsbind._binding import slots
-from ddsbind._typing import Progress
-from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, InvalidArgumentError
-from ddsbind.solver import (
+from ddsbind._binding import CData, slots
+from ddsbind._marshal import (
     DDTable,
+    Position,
     Solutions,
-    _as_deal,
-    _check_table_deals,
-    _decode_future,
-    _fill_deal,
-    _hand_lengths,
-    _table_masks,
-    _trick,
+    as_deal,
+    check_table_deals,
+    decode_future,
+    hand_lengths,
+    new_deal,
+    position,
+    table_masks,
 )
+from ddsbind._typing import Progress
+from ddsbind.deal import Deal, Strain
+from ddsbind.errors import DDSError, InvalidArgumentError, StateError
 
 __all__ = ["SolverPool"]
 
@@ -95,7 +96,7 @@ def _configure(threads: int) -> None:
         _configured_for = threads
         # DDS gives at most one thread per core; refused while anything
         # solves (then the pool uses what DDS has).
-        with contextlib.suppress(RuntimeError):
+        with contextlib.suppress(StateError):
             dll.SetMaxThreads(threads)
 
 
@@ -223,9 +224,13 @@ class SolverPool:
     Parameters
     ----------
     threads : int or None
-        Worker threads wanted.  None: every thread DDS runs (one per core in
-        DDS 2.9).  More than DDS gives emits a ``UserWarning`` naming both
-        numbers; :attr:`threads` is what the pool really runs.
+        Worker threads wanted, 1..128.  None: every thread DDS runs (one per
+        core in DDS 2.9).  More than DDS gives emits a ``UserWarning`` naming
+        both numbers; :attr:`threads` is what the pool really runs.  Anything
+        else (``True``, ``0``, ``2**70``) raises ``InvalidArgumentError``.
+    order : "input" or "hardest"
+        The order table tasks are queued in: input order, or hardest first
+        by :func:`hardness` (measured slower at 2 threads).
 
     Use it as a context manager (or call :meth:`close`)::
 
@@ -239,24 +244,31 @@ class SolverPool:
     pools stay usable.
     """
 
-    #: Task order of a table call: "input", or "hardest" (hardest first by
-    #: :func:`hardness`).  Input order measured faster at 2 threads (idle
-    #: machine, 60 deals of list1000.txt, best of 3: 4.995 s against 5.208 s)
-    #: and is predicted as good up to 16 threads (simulate_threads.py).
-    order = "input"
     #: Leaders of a (deal, strain) task in solving order, and the SolveBoard
     #: mode of every leader after the first (2: reuse the transposition table).
-    leaders: tuple[int, ...] = LEADERS
-    later_mode = 2
+    #: Private: measured choices, not an API.
+    _leaders: tuple[int, ...] = LEADERS
+    _later_mode = 2
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, *, order: str = "input") -> None:
         if threads is not None:
-            try:
-                threads = operator.index(threads)
-            except TypeError:
-                raise InvalidArgumentError(f"threads must be an int or None, got {type(threads).__name__}") from None
-            if threads < 1:
-                raise InvalidArgumentError(f"threads must be at least 1, got {threads}")
+            if isinstance(threads, bool) or not isinstance(threads, int | np.integer):
+                raise InvalidArgumentError(f"threads must be an int or None, got {threads!r:.40}", field="threads")
+            threads = operator.index(threads)
+            if not 1 <= threads <= slots.CAPACITY:
+                raise InvalidArgumentError(
+                    f"threads must be 1..{slots.CAPACITY} worker threads (or None: every thread DDS runs), "
+                    f"got {threads}",
+                    field="threads",
+                )
+        if order not in ("input", "hardest"):
+            raise InvalidArgumentError(f"order must be 'input' or 'hardest', got {order!r:.40}", field="order")
+        #: Task order of a table call: "input", or "hardest" (hardest first by
+        #: :func:`hardness`).  Input order measured faster at 2 threads (idle
+        #: machine, 60 deals of list1000.txt, best of 3: 4.995 s against 5.208 s)
+        #: and is predicted as good up to 16 threads (simulate_threads.py).
+        self._order = order
+        if threads is not None:
             _configure(threads)
         available = slots.pin()
         self.requested = threads
@@ -306,6 +318,11 @@ class SolverPool:
         for job in jobs:
             job.cancel(closed=True)
         self._stopper()
+
+    @property
+    def order(self) -> str:
+        """The order table tasks are queued in: ``"input"`` or ``"hardest"`` (a constructor argument)."""
+        return self._order
 
     @property
     def closed(self) -> bool:
@@ -364,7 +381,7 @@ class SolverPool:
     def _register(self, job: _Job) -> None:
         with self._state:
             if self._closed:
-                raise RuntimeError("this SolverPool is closed")
+                raise StateError("this SolverPool is closed")
             self._jobs.add(job)
 
     def _wait(self, job: _Job) -> None:
@@ -438,20 +455,20 @@ class SolverPool:
         structs = []
         for i, board in enumerate(boards):
             try:
-                structs.append(_board_struct(board))
+                structs.append(new_deal(_board(board)))
             except DDSError as exc:
                 raise exc.at(i, "board") from None
         out: list[Solutions | None] = [None] * len(structs)
         job = _Job(len(structs), len(structs))
 
-        def task(i: int, dl: object) -> Callable[[int], int]:
+        def task(i: int, dl: CData) -> Callable[[int], int]:
             def run(thread: int) -> int:
                 fut = dll.futureTricks()
                 try:
-                    dll.raising.SolveBoard(dl, target, solutions, mode, fut, thread)
+                    dll.solve_board(dl, target, solutions, mode, fut, thread)
                 except DDSError as exc:
                     raise exc.at(i, "board") from None
-                out[i] = _decode_future(fut)
+                out[i] = decode_future(fut)
                 return 1
 
             return run
@@ -466,9 +483,9 @@ class SolverPool:
     ) -> Iterator[_Task]:
         """Tasks of one (deal, strain) each; ``job.finished_units`` counts whole deals."""
         n = len(masks)
-        tricks = _hand_lengths(masks)[:, 0].tolist()
+        tricks = hand_lengths(masks)[:, 0].tolist()
         left = [5] * n
-        leaders, later_mode = self.leaders, self.later_mode
+        leaders, later_mode = self._leaders, self._later_mode
         # Race guarded: the five strain tasks of one deal finish on different
         # workers; the last one counts the deal as done.
         done_lock = threading.Lock()
@@ -481,7 +498,7 @@ class SolverPool:
                 for leader in leaders:
                     dl.first = leader
                     try:
-                        dll.raising.SolveBoard(dl, -1, 1, mode, fut, thread)
+                        dll.solve_board(dl, -1, 1, mode, fut, thread)
                     except DDSError as exc:
                         raise exc.at(base + d, "deal") from None
                     # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
@@ -493,7 +510,7 @@ class SolverPool:
 
             return run
 
-        hardest = self.order == "hardest" and n > 1
+        hardest = self._order == "hardest" and n > 1
         deals = np.argsort(-hardness(masks), kind="stable") if hardest else range(n)
         return (_Task(job, base + int(d), task(int(d), s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
 
@@ -534,11 +551,11 @@ class SolverPool:
         KeyboardInterrupt
             Ctrl-C, or the pool closed, while solving.
         """
-        return [DDTable(t) for t in self._tables(_table_masks(deals), progress)]
+        return [DDTable(t) for t in self._tables(table_masks(deals), progress)]
 
     def dd_tables_array(self, masks: ArrayLike, *, progress: Progress | None = None) -> NDArray[np.int8]:
         """As :meth:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
-        return self._tables(_table_masks(np.asarray(masks)), progress)
+        return self._tables(table_masks(np.asarray(masks)), progress)
 
     def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[DDTable]:
         """Tables of any stream of deals, yielded in input order as they are solved.
@@ -551,29 +568,42 @@ class SolverPool:
         Raises
         ------
         DDSError
-            For a bad deal, with ``.index`` its position in the stream.
+            For a bad item (not a deal, ``None`` included, or a bad deal),
+            with ``.index`` its 0-based position in the stream.
+        KeyboardInterrupt
+            Ctrl-C, or the pool closed (by another thread) while the stream
+            is consumed.
+        StateError
+            The pool was closed before the stream started (a ``RuntimeError``).
         """
         ahead = READ_AHEAD_PER_THREAD * self.threads
         source = iter(deals)
         window: deque[tuple[_Job, NDArray[np.int8]]] = deque()
-        position = itertools.count()
+        counter = itertools.count()
+        end = object()  # not None: None in the stream is a bad item, not its end
+        if self._closed:
+            raise StateError("this SolverPool is closed")
         try:
             while True:
                 while len(window) < ahead:
-                    item = next(source, None)
-                    if item is None:
+                    item = next(source, end)
+                    if item is end:
                         break
-                    i = next(position)
+                    i = next(counter)
                     try:
-                        mask = _as_deal(item).remain_cards[None]
+                        mask = as_deal(item).remain_cards[None]
                         _check_deals(mask, base=i)
                     except DDSError as exc:
-                        if getattr(exc, "index", None) is not None:
+                        if exc.index is not None and exc.item == "deal":
                             raise
                         raise exc.at(i, "deal") from None
                     out = np.zeros((1, 5, 4), dtype=np.int8)
                     job = _Job(5, 1)
-                    self._register(job)
+                    try:
+                        self._register(job)
+                    except StateError:
+                        # Closed by another thread while this stream was being consumed.
+                        raise KeyboardInterrupt("the SolverPool was closed while this call was solving") from None
                     for task in self._table_tasks(job, mask, out, base=i):
                         self._tasks.put(task)
                     window.append((job, out))
@@ -601,7 +631,7 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
     for start in range(0, len(masks), chunk):
         part = masks[start : start + chunk]
         try:
-            _check_table_deals(part, _hand_lengths(part))
+            check_table_deals(part, hand_lengths(part))
         except DDSError as exc:
             assert exc.index is not None
             raise exc.at(base + start + exc.index, "deal") from None
@@ -613,16 +643,11 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
                 raise exc.at(d, "deal") from None
 
 
-def _board_struct(board: tuple[Any, ...]) -> object:
-    """A ``dll.deal`` from ``(deal, trump, first[, current_trick])``, checked as solve_board checks it."""
+def _board(board: tuple[Any, ...]) -> Position:
+    """The position of ``(deal, trump, first[, current_trick])``, checked as :func:`ddsbind.solve_board` checks it."""
     if not isinstance(board, tuple | list) or len(board) not in (3, 4):
         raise InvalidArgumentError(
             f"a board is (deal, trump, first) or (deal, trump, first, current_trick), got {board!r:.80}"
         )
     deal, trump, first, *rest = board
-    d = _as_deal(deal)
-    leader = Seat.parse(first)
-    trick: tuple[Card, ...] = _trick(d, leader, rest[0] if rest else (), "SolveBoard")
-    dl = dll.deal()
-    _fill_deal(dl, d, Strain.parse(trump), leader, trick)
-    return dl
+    return position(deal, trump, first, rest[0] if rest else (), function="SolveBoard")

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import ddsbind
-from ddsbind import dll, solver
+from ddsbind import _marshal, dll, solver
 
 
 def _run_together(n: int, fn):
@@ -66,7 +66,7 @@ def test_batch_and_single_calls_at_once(list100):
 def test_thread_settings_refused_while_solving(list100, calc_all_tables_spy):
     """Changing DDS's threads while a batch runs raises instead of freeing memory under it."""
     hands = list100[:32]
-    worker = threading.Thread(target=lambda: solver._calc_tables(solver._table_masks([h.deal for h in hands])))
+    worker = threading.Thread(target=lambda: solver.calc_tables(_marshal.table_masks([h.deal for h in hands])))
     worker.start()
     calc_all_tables_spy["entered"].wait(timeout=60)
     try:

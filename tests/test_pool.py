@@ -237,7 +237,7 @@ def test_mixed_with_batch_calls_from_other_threads(list100, pool2):
 
     jobs = {
         "pool": lambda: pool2.dd_tables([h.deal for h in hands[:4]]),
-        "batch": lambda: solver._calc_tables(np.stack([h.deal.remain_cards for h in hands[4:]])),
+        "batch": lambda: solver.calc_tables(np.stack([h.deal.remain_cards for h in hands[4:]])),
         "single": lambda: ddsbind.dd_table(hands[0].deal),
         "boards": lambda: pool2.solve_boards([(h.deal, h.trump, h.first) for h in hands]),
     }
@@ -289,6 +289,7 @@ _SIGINT_SCRIPT = textwrap.dedent(
     import sys, time
     import numpy as np
     import ddsbind
+    from ddsbind import solver
     from ddsbind.deal import Deal
 
     deals = [Deal.random(i) for i in range(400)]
@@ -304,7 +305,7 @@ _SIGINT_SCRIPT = textwrap.dedent(
         again = pool.dd_tables(probe)
     with ddsbind.SolverPool() as fresh:
         new = fresh.dd_tables(probe)
-    batch = ddsbind.solver._calc_tables(np.stack([d.remain_cards for d in probe]))
+    batch = solver.calc_tables(np.stack([d.remain_cards for d in probe]))
     same = [t.array.tolist() for t in again] == [t.array.tolist() for t in new] == batch.tolist()
     print("fresh pool agrees" if same else "fresh pool DISAGREES", flush=True)
     """
@@ -335,7 +336,7 @@ def test_module_dd_tables_on_either_route(list100, monkeypatch, route):
     """ddsbind.dd_tables gives the TABLE lines and feeds progress whichever path it is routed to."""
     from ddsbind import solver
 
-    monkeypatch.setattr(solver, "TABLES_ROUTE", route)
+    monkeypatch.setattr(solver, "_TABLES_ROUTE", route)
     hands = list100[30:33]
     seen = []
     tables = ddsbind.dd_tables([h.deal for h in hands], progress=seen.append)

@@ -76,7 +76,7 @@ def test_dds_solves_a_full_call_right(list100, strains, count):
 
 def test_dd_tables_sends_full_calls(list100, monkeypatch):
     """dd_tables (DDS's batch path) fills each CalcAllTables call to DDS's limit, so no call waits on a short tail."""
-    from ddsbind import solver
+    from ddsbind import _marshal, solver
 
     sizes = []
     real = dll.raising.CalcAllTables
@@ -88,7 +88,7 @@ def test_dd_tables_sends_full_calls(list100, monkeypatch):
     monkeypatch.setattr(dll.raising, "CalcAllTables", spy)
     deal = list100[2].deal
     n = dll.max_tables(5) + 3
-    out = solver._calc_tables(solver._table_masks([deal] * n))
+    out = solver.calc_tables(_marshal.table_masks([deal] * n))
     assert sizes == [dll.max_tables(5), 3]
     assert (out == list100[2].table).all()
 

@@ -1,0 +1,309 @@
+"""What the Pythonic layer shares: Python values to DDS's structs and back.
+
+``solver``, ``pool`` and ``play`` all turn a deal and a position into
+DDS's ``struct deal``, a ``futureTricks`` into :class:`Solutions`, and a
+batch of deals into ``(N, 4, 4)`` mask arrays.  Each of those steps lives
+here once, under a name public inside the package, so no module reaches
+into another's private names and ``pool`` need not import ``solver``.
+
+The checks of a position are :mod:`ddsbind.game`'s (the one model of
+play): :func:`position` parses and checks a deal, trump, leader and
+current trick once, raising one class per fault from every entry point
+(``FirstWrongError`` for a bad leader, ``TrumpWrongError`` for a bad
+trump, ``CardCountError``/``PlayedCardError``/``DuplicateCardsError``/
+``PlayFaultError`` for a bad current trick, as DDS would).
+
+Conventions (DDS's): seats N=0 E=1 S=2 W=3; strains S=0 H=1 D=2 C=3 NT=4;
+ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` for rank ``r``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike, NDArray
+
+from ddsbind import _holdings, dll, game
+from ddsbind._binding import CData, ffi
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import ArgumentError, CardCountError, DDSError, InvalidArgumentError
+
+__all__ = [
+    "DDTable",
+    "Position",
+    "ScoredCard",
+    "Solutions",
+    "as_deal",
+    "check_table_deals",
+    "decode_future",
+    "fill_deal",
+    "hand_lengths",
+    "int_view",
+    "new_deal",
+    "parse_plays",
+    "position",
+    "table_masks",
+    "text",
+]
+
+
+# -- results --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoredCard:
+    """A card DDS returned, its score, and the lower cards equivalent to it."""
+
+    card: Card
+    #: Tricks the side to play takes from here on with this card (DDS ``score``:
+    #: -1 target not reached, -2 only card and mode 0 did not search).
+    score: int
+    #: Lower cards of the same suit and hand that are equivalent (from ``equals``).
+    equals: tuple[Card, ...]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """This card and its equivalents, highest first."""
+        return (self.card, *self.equals)
+
+
+@dataclass(frozen=True)
+class Solutions:
+    """``futureTricks``, decoded: the cards to play and their scores."""
+
+    cards: tuple[ScoredCard, ...]
+    #: Search nodes DDS visited.
+    nodes: int
+
+    @property
+    def best_score(self) -> int:
+        """The highest score among the returned cards (the DD result with solutions=3).
+
+        -1 when DDS returned no card: with a ``target``, that no card reaches
+        it (DDS's own score for "target not reached").
+        """
+        return max((c.score for c in self.cards), default=-1)
+
+    def score_of(self, card: Card | str) -> int:
+        """The score of ``card`` or of the returned card it is equivalent to."""
+        c = Card.parse(card)
+        for sc in self.cards:
+            if c in sc.cards:
+                return sc.score
+        raise KeyError(f"{c} is not among the returned cards or their equivalents")
+
+    def __iter__(self) -> Iterator[ScoredCard]:
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def decode_future(fut: CData) -> Solutions:
+    """A ``futureTricks`` as :class:`Solutions`."""
+    out = []
+    for i in range(fut.cards):
+        s = fut.suit[i]
+        eq = fut.equals[i]
+        equals = tuple(Card(s, r) for r in range(14, 1, -1) if eq >> r & 1)
+        out.append(ScoredCard(Card(s, fut.rank[i]), fut.score[i], equals))
+    return Solutions(tuple(out), fut.nodes)
+
+
+class DDTable:
+    """A double-dummy table: tricks per strain and declarer.
+
+    ``numpy.asarray(table)`` is the ``(5, 4)`` array in DDS order (strains S H
+    D C NT, declarers N E S W), as ``ddTableResults.resTable``.  Index with
+    DDS numbers or names: ``table["NT", "N"]``, ``table[Strain.S, Seat.E]``.
+    """
+
+    __slots__ = ("_t",)
+
+    def __init__(self, tricks: ArrayLike) -> None:
+        a = np.asarray(tricks)
+        if a.shape != (5, 4):
+            raise InvalidArgumentError(f"a DD table has shape (5 strains, 4 declarers), got {a.shape}")
+        if a.dtype.kind not in "iu" or a.min() < 0 or a.max() > 13:
+            raise InvalidArgumentError(f"a DD table holds trick counts 0..13, got {a.tolist()}")
+        t = a.astype(np.int8)
+        t.setflags(write=False)
+        self._t = t
+
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[np.int8]:
+        return self._t.astype(dtype or np.int8, copy=True)
+
+    @property
+    def array(self) -> NDArray[np.int8]:
+        """The read-only ``(5, 4)`` int8 array, DDS order."""
+        return self._t
+
+    def __getitem__(self, key: tuple[Strain | int | str, Seat | int | str]) -> int:
+        strain, seat = key
+        return int(self._t[Strain.parse(strain), Seat.parse(seat)])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DDTable):
+            return bool(np.array_equal(self._t, other._t))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._t.tobytes())
+
+    def __repr__(self) -> str:
+        return f"DDTable({self._t.tolist()})"
+
+    def __str__(self) -> str:
+        lines = ["      N   E   S   W"]
+        for s in (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C):
+            lines.append(f"{s.symbol:>2}  " + "".join(f"{int(v):>4}" for v in self._t[s]))
+        return "\n".join(lines)
+
+
+# -- positions ------------------------------------------------------------------------
+
+
+def as_deal(deal: object) -> Deal:
+    """A :class:`Deal` from a ``Deal``, a PBN string or a ``(4, 4)`` mask array; ``ArgumentError`` otherwise."""
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, str):
+        return Deal.from_pbn(deal)
+    if isinstance(deal, np.ndarray | list | tuple):
+        return Deal(deal)
+    raise ArgumentError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
+
+
+class Position(NamedTuple):
+    """A checked position: what DDS's ``struct deal`` holds."""
+
+    #: The cards still held (not the current trick's).
+    deal: Deal
+    trump: Strain
+    #: The hand that led the current trick (DDS's ``first``).
+    leader: Seat
+    #: The cards already on the current trick, in play order from ``leader`` (0..3).
+    trick: tuple[Card, ...]
+
+
+def position(
+    deal: object,
+    trump: Strain | int | str,
+    first: Seat | int | str,
+    current_trick: str | Iterable[Card | str] = (),
+    *,
+    function: str,
+) -> Position:
+    """Parse and check a position as every entry point does, in DDS's order.
+
+    Raises the class DDS returns for each fault (see :mod:`ddsbind.game`),
+    with ``function`` (the DDS function about to be called) set.
+    """
+    try:
+        d = as_deal(deal)
+        strain = Strain.parse(trump)
+        leader = game.parse_leader(first)
+        trick = game.parse_trick(current_trick)
+        game.check_current_trick(d, leader, trick)
+    except DDSError as exc:
+        exc.function = exc.function or function
+        raise
+    return Position(d, strain, leader, tuple(trick))
+
+
+def parse_plays(plays: str | Iterable[Card | str], *, function: str) -> list[Card]:
+    """A play sequence (``"C4CACJ"``, ``"C4, CA"``, ``"C10 CA"`` or cards) via :func:`ddsbind.game.parse_cards`."""
+    try:
+        return game.parse_cards(plays)
+    except DDSError as exc:
+        exc.function = exc.function or function
+        raise
+
+
+def fill_deal(dl: CData, pos: Position) -> CData:
+    """Write ``pos`` into a ``struct deal`` (a new one, or an element of ``boards.deals``); returns ``dl``."""
+    dl.trump = pos.trump
+    dl.first = pos.leader
+    dl.remainCards = pos.deal.remain_cards.tolist()
+    for k in range(3):
+        c = pos.trick[k] if k < len(pos.trick) else None
+        dl.currentTrickSuit[k] = c.suit if c else 0
+        dl.currentTrickRank[k] = c.rank if c else 0
+    return dl
+
+
+def new_deal(pos: Position) -> CData:
+    """A new ``struct deal`` holding ``pos``."""
+    return fill_deal(dll.deal(), pos)
+
+
+# -- batches of deals -------------------------------------------------------------------
+
+
+def table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
+    """``(N, 4, 4)`` uint32 masks of the deals; a fault names the deal by its index (``.at(i, "deal")``)."""
+    if isinstance(deals, np.ndarray):
+        if deals.ndim != 3 or deals.shape[1:] != (4, 4):
+            raise InvalidArgumentError(f"deal masks must have shape (N, 4, 4), got {deals.shape}")
+        if deals.dtype.kind not in "iu":
+            raise InvalidArgumentError(f"deal masks must be integers, got dtype {deals.dtype}")
+        # Refuse, not wrap: an int64 mask beyond 16 bits is not a holding.
+        stray = (deals < 0) | (deals > _holdings.FULL_SUIT)
+        stray |= (deals & np.asarray(_holdings.FULL_SUIT, deals.dtype)) != deals
+        bad = np.flatnonzero(stray.any(axis=(1, 2)))
+        if bad.size:
+            i = int(bad[0])
+            fault = _holdings.stray_bits(deals[i].tolist())
+            assert fault is not None  # the record has a stray bit
+            raise fault.at(i, "deal")
+        return deals.astype(np.uint32, copy=False)
+    if isinstance(deals, str) or not isinstance(deals, Sequence):
+        raise ArgumentError(f"deals must be a sequence of deals or an (N, 4, 4) array, got {type(deals).__name__}")
+    out = np.zeros((len(deals), 4, 4), np.uint32)
+    for i, d in enumerate(deals):
+        try:
+            out[i] = as_deal(d).remain_cards
+        except DDSError as exc:
+            raise exc.at(i, "deal") from None
+    return out
+
+
+def hand_lengths(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
+    """``(N, 4)`` cards per hand (N E S W) of ``(N, 4, 4)`` masks, counted in bulk."""
+    bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u4").view(np.uint8), axis=-1)
+    return bits.reshape(len(masks), 4, 128).sum(axis=-1, dtype=np.int64)
+
+
+def check_table_deals(masks: NDArray[np.uint32], lengths: NDArray[np.int64]) -> None:
+    """Refuse a deal that has no DD table (hands of different lengths, no cards), naming it by index.
+
+    Endings (equal hands of fewer than 13 cards) pass: they have a table.
+    """
+    uneven = np.flatnonzero((lengths != lengths[:, :1]).any(axis=1) | (lengths[:, 0] == 0))
+    if uneven.size:
+        i = int(uneven[0])
+        try:
+            Deal(masks[i])  # raises for a deal that is no deal at all (duplicates, no cards)
+        except DDSError as exc:
+            raise exc.at(i, "deal") from None
+        raise CardCountError(
+            "hands hold N={} E={} S={} W={} cards; a DD table needs equal hands".format(*lengths[i].tolist()),
+            function="CalcAllTables",
+            field="cards",
+        ).at(i, "deal")
+
+
+# -- cffi memory, for the layer above -------------------------------------------------------
+
+
+def int_view(field: CData, dtype: DTypeLike, shape: tuple[int, ...]) -> NDArray[np.generic]:
+    """A writable numpy view of a struct's array ``field`` (no copy), e.g. ``ddTableDeals.deals``."""
+    return np.frombuffer(ffi.buffer(field), dtype=dtype).reshape(shape)
+
+
+def text(field: CData) -> str:
+    """A ``char[]`` field DDS wrote (a par score, a contract) as ``str``."""
+    return ffi.string(field).decode("ascii", "replace")

@@ -2,7 +2,7 @@
 
     python examples/analyse_games.py [FILE.pbn]     # default: examples/data/games.pbn (or a .zrj file)
 
-``ddsbind.formats.pbngame.read_games`` reads each game's deal, contract,
+``ddsbind.formats.read_games`` reads each game's deal, contract,
 declarer and play (checking every card); ``ddsbind.costly_cards`` names each
 card after which the double-dummy result moved against its side, what it cost
 and which cards would have kept the value; ``ddsbind.best_line`` shows how
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import ddsbind
-from ddsbind.formats.pbngame import read_games
+from ddsbind.formats import read_games
 
 DEFAULT = Path(__file__).resolve().parent / "data" / "games.pbn"
 

@@ -418,7 +418,7 @@ def test_verify_catches_a_flipped_deal_bit(ref, tmp_path):
 
 def test_info_statistics_agree_with_the_tables(ref):
     """Without this, the trick distribution and make rates info reports could be miscounted."""
-    res = db.info(ref)
+    res = db.stats(ref)
     _, tables = decode_zrd(ref.read_bytes())
     assert res.count == COUNT and res.tricks is not None
     for s in range(5):

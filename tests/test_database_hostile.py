@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from ddsbind import database as db
+from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
 from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 
@@ -125,11 +126,11 @@ def test_stats_of_truncated_or_junk_files_name_the_file(ref, tmp_path):
     torn = copy_db(ref, tmp_path / "torn.zrd")
     with open(torn, "ab") as f:
         f.write(b"\x01\x02\x03")
-    with pytest.raises(db.DatabaseError, match=rf"{torn}: .*truncated"):
+    with pytest.raises(FormatError, match=rf"{torn}: .*truncated"):
         db.stats(torn)
     junk = tmp_path / "junk.zbd"
     junk.write_bytes(b"\xff" * 13 * 5)
-    with pytest.raises(db.DatabaseError, match=rf"{junk}: record 0"):
+    with pytest.raises(FormatError, match=rf"{junk}: record 0"):
         db.stats(junk)
 
 

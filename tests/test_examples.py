@@ -13,8 +13,7 @@ import re
 import numpy as np
 
 import ddsbind
-from ddsbind.formats import read_records
-from ddsbind.formats.pbngame import read_games
+from ddsbind.formats import read_games, read_records
 from tests.conftest import REPO, run_script
 
 EXAMPLES = REPO / "examples"

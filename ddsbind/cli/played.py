@@ -120,10 +120,9 @@ def line(deal: str, trump: str, leader: str, trick: str, as_json: bool) -> None:
     import json
 
     from ddsbind.deal import Seat
-    from ddsbind.game import parse_cards
     from ddsbind.play import best_line
 
-    tricks = best_line(deal, trump, leader, current_trick=parse_cards(trick))
+    tricks = best_line(deal, trump, leader, current_trick=trick)
     if as_json:
         out = [
             {

@@ -64,10 +64,9 @@ def table(deal: str, vul: str, dealer: str | None) -> None:
 @click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
 def solve(deal: str, trump: str, leader: str, trick: str) -> None:
     """Score every card the hand to play can play (SolveBoard, solutions=3)."""
-    from ddsbind.game import parse_cards
     from ddsbind.solver import solve_board
 
-    sol = solve_board(deal, trump, leader, current_trick=parse_cards(trick))
+    sol = solve_board(deal, trump, leader, current_trick=trick)
     click.echo("card  tricks  equivalent cards")
     for c in sol:
         click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())

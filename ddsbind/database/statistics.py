@@ -198,8 +198,10 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
     Raises
     ------
     DatabaseError
-        Not a record file; a bad manifest; a malformed or truncated file
-        (naming the file, the record and the byte offset).
+        Not a record file; a bad manifest; a file that cannot be read.
+    FormatError
+        A malformed or truncated file (naming the file, the record and the
+        byte offset).
     """
     path = Path(path)
     par_sample = whole(par_sample, "par_sample", 0)

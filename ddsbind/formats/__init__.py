@@ -44,7 +44,9 @@ from ddsbind.formats.files import (
     iter_chunks,
     read_records,
 )
+from ddsbind.formats.games import read_games, write_games
 from ddsbind.formats.handmakes import decode_hand_makes, encode_hand_makes
+from ddsbind.formats.pbngame import GameRecord
 from ddsbind.formats.zbd import decode_zbd, encode_zbd
 from ddsbind.formats.zbs import decode_diagrams, decode_suits, encode_diagrams, encode_suits
 from ddsbind.formats.zdd import decode_zdd, encode_zdd
@@ -54,6 +56,7 @@ from ddsbind.formats.zrj import PlayedDeal, decode_zrj, encode_zrj
 __all__ = [
     "Chunk",
     "D",
+    "GameRecord",
     "PlayedDeal",
     "RecordWriter",
     "append_records",
@@ -83,6 +86,8 @@ __all__ = [
     "ints_from_numbers",
     "iter_chunks",
     "numbers_from_ints",
+    "read_games",
     "read_records",
     "verify",
+    "write_games",
 ]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
+    from ddsbind.prove import ProofTree, prove
     from ddsbind.solver import (
         DDTable,
         DealerPar,
@@ -38,6 +39,7 @@ _NATIVE = {
             "DDTable",
             "DealerPar",
             "Par",
+    "ProofTree",
             "ScoredCard",
             "Solutions",
             "analyse_play",
@@ -46,6 +48,7 @@ _NATIVE = {
             "dd_tables_array",
             "dealer_par",
             "par",
+    "prove",
             "solve_board",
         ],
         "ddsbind.solver",
@@ -53,6 +56,8 @@ _NATIVE = {
     "best_line": "ddsbind.play",
     "costly_cards": "ddsbind.play",
     "SolverPool": "ddsbind.pool",
+    "ProofTree": "ddsbind.prove",
+    "prove": "ddsbind.prove",
 }
 
 
@@ -82,6 +87,7 @@ __all__ = [
     "Error",
     "FormatError",
     "Par",
+    "ProofTree",
     "ScoredCard",
     "Seat",
     "Solutions",
@@ -96,6 +102,7 @@ __all__ = [
     "dds_info",
     "dealer_par",
     "par",
+    "prove",
     "solve_board",
 ]
 __version__ = "0.1.0"

@@ -449,8 +449,8 @@ class _Prover:
         self.count = 0
         self.dds_calls = 0
         self.deepest = 14
-        self.nodes: dict[tuple[Deal, Seat, tuple[Card, ...], int], Node] = {}
-        self.scores: dict[tuple[Deal, Seat, tuple[Card, ...]], dict[Card, int]] = {}
+        self.nodes: dict[tuple[Deal | None, Seat, tuple[Card, ...], int], Node] = {}
+        self.scores: dict[tuple[Deal | None, Seat, tuple[Card, ...]], dict[Card, int]] = {}
         self.cards = max(deal.hand_lengths)
 
     def score(self, pos: _Pos, play: Play) -> dict[Card, int]:
@@ -611,7 +611,7 @@ def check_tree(tree: ProofTree) -> None:
         The first fault found, naming the node's id.
     """
     side = tree.side
-    seen: dict[int, tuple[int, tuple[Deal, Seat, tuple[Card, ...], int]]] = {}
+    seen: dict[int, tuple[int, tuple[Deal | None, Seat, tuple[Card, ...], int]]] = {}
     ids: dict[int, int] = {}
 
     def visit(n: Node | Leaf, pos: _Pos) -> None:

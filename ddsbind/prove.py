@@ -70,6 +70,8 @@ from __future__ import annotations
 import json
 import string
 import struct
+import sys
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -448,7 +450,7 @@ class _Prover:
         self.max_nodes = max_nodes
         self.count = 0
         self.dds_calls = 0
-        self.deepest = 14
+        self.deepest = 14 - max(deal.hand_lengths)
         self.nodes: dict[tuple[Deal | None, Seat, tuple[Card, ...], int], Node] = {}
         self.scores: dict[tuple[Deal | None, Seat, tuple[Card, ...]], dict[Card, int]] = {}
         self.cards = max(deal.hand_lengths)
@@ -470,7 +472,7 @@ class _Prover:
             raise ProofTooLargeError(
                 f"the proof tree passes max_nodes={self.max_nodes}: stopped after {self.count} nodes "
                 f"({len(self.nodes)} distinct positions, {self.dds_calls} DDS calls), "
-                f"at {where}, having reached trick {self.deepest} of {13}"
+                f"at {where}; the deepest trick reached was {self.deepest} (of 13)"
             )
         self.count += 1
         if play is not None:
@@ -875,3 +877,19 @@ def _or(values: Iterator[int]) -> int:
     for v in values:
         out |= v
     return out
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`prove`.
+
+    ``ddsbind.prove`` names both the function (the issue fixes the name) and
+    this module (the layout fixes the file).  Importing the module, as
+    ``from ddsbind.prove import ...`` does, makes the package's attribute the
+    module; calling it still proves.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> ProofTree:
+        return prove(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

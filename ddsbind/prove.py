@@ -650,9 +650,7 @@ def check_tree(tree: ProofTree) -> None:
                 raise ProofError(n.id, f"{m.cards[0]} is not a legal card for {seat.name} ({play.where()})")
             if sorted(m.cards) != sorted(klass) or len(set(m.cards)) != len(m.cards):
                 names = " ".join(str(c) for c in m.cards)
-                raise ProofError(
-                    n.id, f"{names} is not a class of equivalent cards (the class is {_class_text(klass)})"
-                )
+                raise ProofError(n.id, f"{names} is not a class of equivalent cards (it is {_class_text(klass)})")
             if klass in covered:
                 raise ProofError(n.id, f"the class of {m.cards[0]} is played twice")
             covered.append(klass)

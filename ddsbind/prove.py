@@ -10,7 +10,8 @@ Dan Hirschberg's: two cards of a suit in one hand are equivalent when no
 other player holds a card of the suit between them, judged from the hands
 at the *start* of the trick (a card on the table still separates).  A
 position reached again (same cards held, same hand to play, same cards on
-the trick, same tricks still needed) is one node, referenced again.
+the trick, same tricks still needed) is one node, referenced again; the end
+of play is a leaf of its own on every path (nothing is left to share).
 :func:`check_tree` verifies a tree, wherever it came from.
 
 The tree is kept per card (as the JSON has it); the binary file groups the
@@ -453,7 +454,6 @@ class _Prover:
         self.deepest = 14 - max(deal.hand_lengths)
         self.nodes: dict[tuple[Deal | None, Seat, tuple[Card, ...], int], Node] = {}
         self.scores: dict[tuple[Deal | None, Seat, tuple[Card, ...]], dict[Card, int]] = {}
-        self.cards = max(deal.hand_lengths)
 
     def score(self, pos: _Pos, play: Play) -> dict[Card, int]:
         """DDS's score of every legal card (tricks for the side to play from this trick on)."""
@@ -663,6 +663,10 @@ def check_tree(tree: ProofTree) -> None:
         for m in n.moves:
             visit(m.next, _after(pos, m.cards[0], tree.trump, side))
 
+    try:
+        Play(tree.deal, tree.trump, tree.leader)
+    except DDSError as exc:
+        raise ProofError(tree.root.id, f"the deal is not an ending to prove: {exc}") from None
     visit(tree.root, _Pos(tree.deal, tree.leader, (), 0))
 
 

@@ -482,11 +482,11 @@ class _Prover:
     def build(self, pos: _Pos) -> Node | Leaf:
         if pos.start is None:
             return Leaf(self.new_id(None), pos.taken)
-        play = pos.play(self.trump)
         key = (pos.start, pos.leader, pos.trick, self.target - pos.taken)
         known = self.nodes.get(key)
         if known is not None:
             return known
+        play = pos.play(self.trump)
         seat = play.to_play
         node = Node(self.new_id(play), seat)
         self.nodes[key] = node

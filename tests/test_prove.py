@@ -349,3 +349,20 @@ def test_cli_errors_are_one_line(tmp_path):
     assert r.exit_code == 1 and r.output.count("ddsbind: error:") == 1 and "byte offset" in r.output
     r = run("prove", "--trump", "NT", "--leader", "S")
     assert r.exit_code == 2
+
+
+def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
+    """Without this, `python -m ddsbind prove` on a deal of unequal hands could print a traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--trump", "NT", "--leader", "S"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("ddsbind: error:")]
+    assert len(errors) == 1 and "E=2" in errors[0], proc.stderr

@@ -466,29 +466,29 @@ class _Prover:
             self.scores[key] = {c: sc.score for sc in sol for c in sc.cards}
         return self.scores[key]
 
-    def new_id(self, play: Play | None) -> int:
+    def new_id(self, pos: _Pos) -> int:
         if self.count >= self.max_nodes:
-            where = play.where() if play is not None else "the end of play"
+            where = pos.play(self.trump).where() if pos.start is not None else "the end of play"
             raise ProofTooLargeError(
                 f"the proof tree passes max_nodes={self.max_nodes}: stopped after {self.count} nodes "
                 f"({len(self.nodes)} distinct positions, {self.dds_calls} DDS calls), "
                 f"at {where}; the deepest trick reached was {self.deepest} (of 13)"
             )
         self.count += 1
-        if play is not None:
-            self.deepest = max(self.deepest, play.trick_number)
+        if pos.start is not None:
+            self.deepest = max(self.deepest, 14 - max(pos.start.hand_lengths))
         return self.count - 1
 
     def build(self, pos: _Pos) -> Node | Leaf:
         if pos.start is None:
-            return Leaf(self.new_id(None), pos.taken)
+            return Leaf(self.new_id(pos), pos.taken)
         key = (pos.start, pos.leader, pos.trick, self.target - pos.taken)
         known = self.nodes.get(key)
         if known is not None:
             return known
         play = pos.play(self.trump)
         seat = play.to_play
-        node = Node(self.new_id(play), seat)
+        node = Node(self.new_id(pos), seat)
         self.nodes[key] = node
         classes = _classes(pos.start, seat, play.legal_cards())
         if seat % 2 == self.side:

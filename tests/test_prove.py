@@ -40,6 +40,13 @@ SQUEEZE = "N:J.A2.. ..987. .3.2.A Q.KQ.."
 # SK, SQ is covered.  East's diamonds never win a trick: East never leads.
 THROW_IN = "N:5..32. ..AKQ. AQ.2.. K3.A.."
 
+# The trump coup in its bare form (The Official Encyclopedia of Bridge, "Trump coup"): spades are trumps,
+# East's SK J sit under South's SA Q, and North leads a heart at the last two tricks.  East must ruff
+# (no hearts) and South overruffs: North-South take both tricks.  With South on lead instead, South must
+# lead into East's trumps and takes one.  By hand: on H3, East ruffs SJ (SQ over, SA wins) or SK (SA over,
+# SQ wins); from South, SA then SQ loses to SK, SQ first loses to SK.
+TRUMP_COUP = "N:.32.. KJ... AQ... ..54."
+
 
 def run(*args: object):
     return CliRunner().invoke(main, [str(a) for a in args])
@@ -101,6 +108,19 @@ def test_throw_in_is_proved_by_the_exit_card():
     assert isinstance(tree.root, Node) and [str(c) for c in tree.root.moves[0].cards] == ["H2"]
     with pytest.raises(TargetTooHighError, match=r"double-dummy value is 2"):
         prove(THROW_IN, "NT", "S", goodguys="NS", target=3)
+
+
+def test_trump_coup_needs_the_lead_in_dummy():
+    """Without this, a proof could mishandle ruffs and overruffs, or accept a target the lead makes impossible."""
+    assert solve_board(TRUMP_COUP, "S", "N").best_score == 2
+    tree = prove(TRUMP_COUP, "S", "N", goodguys="NS")
+    check_tree(tree)
+    assert tree.target == 2
+    assert isinstance(tree.root, Node) and [str(c) for c in tree.root.moves[0].cards] == ["H2", "H3"]
+    east = tree.root.moves[0].next
+    assert isinstance(east, Node) and [[str(c) for c in m.cards] for m in east.moves] == [["SK"], ["SJ"]]
+    with pytest.raises(TargetTooHighError, match=r"NS cannot take 2 tricks: their double-dummy value is 1"):
+        prove(TRUMP_COUP, "S", "S", goodguys="NS", target=2)
 
 
 def test_equivalence_is_judged_at_the_start_of_the_trick():

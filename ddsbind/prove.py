@@ -59,11 +59,19 @@ Cells are in depth-first order: the cells of one position (one per path of
 the four cards through the defence's classes, in the tree's move order),
 each followed at once by the cells of the position after its trick (round
 one higher), unless it is a duplicate or the last trick.  The tree is read
-back exactly: the node numbering is depth-first, first occurrence, every
-card a node and every end of play a leaf; a good-guy card is the lowest of
-its class, a defender's the highest, the rest of a class follows from the
-highest down.  A reference inside a trick (not at a trick's start) cannot
-be written and is refused.
+back exactly (for a tree :func:`check_tree` accepts): the node numbering
+is depth-first, first occurrence, every turn a node and every end of play
+a leaf; a move's cards are the card played, then the rest of its class
+from the highest down; the leaf's tricks are counted on replay.  A
+reference inside a trick (not at a trick's start) cannot be written and is
+refused.
+
+Example: ``prove("N:A... K... Q... J...", "NT", "W")`` is 13 words (shown
+as little-endian word values): ``54504444`` (``DDPT``), ``00000001``,
+``00010341`` (1 card, NT, W leads, NS, target 1), the hands ``00004000``
+``00000000`` (N: SA), ``00002000 00000000``, ``00001000 00000000``,
+``00000800 00000000``, the body's ``00000001``, and one cell ``3d081003``:
+SJ (3), SA (0), SK (1), SQ (2), round 13, W leads.
 """
 
 from __future__ import annotations
@@ -319,9 +327,9 @@ class ProofTree:
             cards = ", ".join(f"{s.name} {_class_text(m.cards)}" for s, m in zip(cell.seats, cell.moves, strict=True))
             line = f"{indent}{label}: {cards}; {cell.winner.name} wins"
             if cell.after is not None and cell.duplicate:
-                line += f"; as after {labels[cell.after.id]}"
+                line += f"; as after {labels[id(cell.after)]}"
             elif cell.after is not None:
-                labels[cell.after.id] = label
+                labels[id(cell.after)] = label
             else:
                 leaf = cell.moves[-1].next
                 assert isinstance(leaf, Leaf)
@@ -355,10 +363,10 @@ class ProofTree:
             w |= cell.round << 24 | cell.leader << 28
             after = cell.after
             if after is not None and cell.duplicate:
-                body += [w | 1 << 30, start_of[after.id]]
+                body += [w | 1 << 30, start_of[id(after)]]
             else:
                 if after is not None:
-                    start_of[after.id] = len(body)
+                    start_of[id(after)] = len(body)
                 body.append(w)
         words.append(len(body))
         words += body

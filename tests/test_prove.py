@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -374,7 +375,6 @@ def test_cli_errors_are_one_line(tmp_path):
 def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
     """Without this, `python -m ddsbind prove` on a deal of unequal hands could print a traceback."""
     import subprocess
-    import sys
 
     proc = subprocess.run(
         [sys.executable, "-m", "ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--trump", "NT", "--leader", "S"],
@@ -386,3 +386,11 @@ def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("ddsbind: error:")]
     assert len(errors) == 1 and "E=2" in errors[0], proc.stderr
+
+
+def test_the_docstring_example_file_is_what_is_written():
+    """Without this, the worked example in the tree file's spec could disagree with the bytes written."""
+    words = np.frombuffer(prove("N:A... K... Q... J...", "NT", "W").to_bytes(), dtype="<u4")
+    spec = "54504444 00000001 00010341 00004000 00000000 00002000 00000000 00001000 00000000 00000800 00000000"
+    assert [f"{w:08x}" for w in words] == [*spec.split(), "00000001", "3d081003"]
+    assert "``3d081003``" in (sys.modules["ddsbind.prove"].__doc__ or "")

@@ -298,7 +298,10 @@ class ProofTree:
                 n.moves.append(Move(parsed, node(m.get("next"), f"{here}.next")))
             return n
 
-        root = node(doc["root"], "root")
+        try:
+            root = node(doc["root"], "root")
+        except RecursionError:
+            raise FormatError("nodes nested deeper than any ending of 13 tricks") from None
         return cls(deal, trump, leader, _SIDES[side], target, root)
 
     @classmethod

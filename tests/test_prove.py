@@ -394,3 +394,14 @@ def test_the_docstring_example_file_is_what_is_written():
     spec = "54504444 00000001 00010341 00004000 00000000 00002000 00000000 00001000 00000000 00000800 00000000"
     assert [f"{w:08x}" for w in words] == [*spec.split(), "00000001", "3d081003"]
     assert "``3d081003``" in (sys.modules["ddsbind.prove"].__doc__ or "")
+
+
+def test_absurdly_nested_json_is_a_format_error():
+    """Without this, a hostile JSON tree nested thousands deep would crash the reader with RecursionError."""
+    doc = prove(SQUEEZE, "NT", "S", goodguys="NS").to_dict()
+    node: dict = {"id": 0, "tricks": 0}
+    for k in range(1, 5000):
+        node = {"id": k, "seat": "N", "moves": [{"cards": ["SA"], "next": node}]}
+    doc["root"] = node
+    with pytest.raises(FormatError, match="nested"):
+        ProofTree.from_dict(doc)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
+    from ddsbind.prove import ProofTree, prove
     from ddsbind.solver import (
         DDTable,
         DealerPar,
@@ -59,6 +60,8 @@ _NATIVE = {
     "best_line": "ddsbind.play",
     "costly_cards": "ddsbind.play",
     "SolverPool": "ddsbind.pool",
+    "ProofTree": "ddsbind.prove",
+    "prove": "ddsbind.prove",
 }
 
 
@@ -88,6 +91,7 @@ __all__ = [
     "Error",
     "FormatError",
     "Par",
+    "ProofTree",
     "ScoredCard",
     "Seat",
     "Solutions",
@@ -104,6 +108,7 @@ __all__ = [
     "dds_info",
     "dealer_par",
     "par",
+    "prove",
     "solve_board",
 ]
 

@@ -15,6 +15,7 @@ import click
 from ddsbind.cli import databases, files, played, solving
 from ddsbind.cli._common import Group
 from ddsbind.cli.cribbage import cribbage
+from ddsbind.cli.prove import prove
 
 __all__ = ["main"]
 
@@ -37,6 +38,7 @@ for _command in (
     files.checksum,
     played.analyse,
     played.line,
+    prove,
     cribbage,
 ):
     main.add_command(_command)

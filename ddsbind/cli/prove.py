@@ -1,0 +1,62 @@
+"""The ``prove`` command: a proof tree of a double-dummy ending, printed or written as a tree file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ddsbind.cli._common import SEAT, STRAIN, about
+
+_SIDE = click.Choice(["NS", "EW"], case_sensitive=False)
+
+
+@click.command()
+@click.argument("deal", required=False)
+@click.option("--trump", type=STRAIN, help="Trump strain (NT for notrump).")
+@click.option("--leader", type=SEAT, help="The hand on lead to the first trick.")
+@click.option("--target", type=click.IntRange(min=0, max=13), help="Tricks to take. Default: the double-dummy value.")
+@click.option("--goodguys", type=_SIDE, help="The side that must take them. Default: the side not on lead.")
+@click.option("--json", "as_json", is_flag=True, help="The tree as one JSON document.")
+@click.option("--text", "as_text", is_flag=True, help="The tree as indented tricks (the default).")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the tree file (binary) here.")
+@click.option("--read", "read", type=click.Path(exists=True, dir_okay=False), help="Print a stored tree file.")
+def prove(
+    deal: str | None,
+    trump: str | None,
+    leader: str | None,
+    target: int | None,
+    goodguys: str | None,
+    as_json: bool,
+    as_text: bool,
+    out: str | None,
+    read: str | None,
+) -> None:
+    """Prove that a side takes its tricks in the ending DEAL against any defence.
+
+    One card for the good guys at each turn, every class of equivalent cards
+    for the defence, to the end of play.  With --read, check and print a tree
+    file written by --out.
+    """
+    from ddsbind.prove import ProofTree, check_tree
+    from ddsbind.prove import prove as build
+
+    if sum((as_json, as_text, out is not None)) > 1:
+        raise click.UsageError("give one of --json, --text and --out")
+    if read is not None:
+        if deal is not None or trump or leader or target is not None or goodguys or out is not None:
+            raise click.UsageError("--read takes no DEAL, --trump, --leader, --target, --goodguys or --out")
+        with about(read):
+            tree = ProofTree.from_bytes(Path(read).read_bytes())
+            check_tree(tree)
+    else:
+        if deal is None or trump is None or leader is None:
+            raise click.UsageError("give DEAL, --trump and --leader (or --read FILE.tree)")
+        tree = build(deal, trump, leader, target=target, goodguys=goodguys)
+    if out is not None:
+        Path(out).write_bytes(tree.to_bytes())
+        click.echo(f"{out}: {tree.goodguys} take {tree.target} tricks against any defence, {tree.size} nodes")
+    elif as_json:
+        click.echo(tree.to_json())
+    else:
+        click.echo(tree.to_text(), nl=False)

@@ -1,0 +1,908 @@
+"""Proof trees of double-dummy problems: one good-guy card against every defence, to the end of play.
+
+Conventions (DDS's): seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4;
+the *good guys* are a side, ``"NS"`` or ``"EW"``.
+
+:func:`prove` builds the tree: at each turn of the good guys one card (the
+lowest card of the best-scoring class, scored by DDS), at each turn of a
+defender every legal class of rank-equivalent cards.  Rank equivalence is
+Dan Hirschberg's: two cards of a suit in one hand are equivalent when no
+other player holds a card of the suit between them, judged from the hands
+at the *start* of the trick (a card on the table still separates).  A
+position reached again (same cards held, same hand to play, same cards on
+the trick, same tricks still needed) is one node, referenced again; the end
+of play is a leaf of its own on every path (nothing is left to share).
+:func:`check_tree` verifies a tree, wherever it came from.
+
+The tree is kept per card (as the JSON has it); the binary file groups the
+cards into tricks, one cell a trick, as Hirschberg's tree files do.
+
+Binary tree file (``.tree``), version 1
+---------------------------------------
+Our reading of Hirschberg's layout (versions 3-4: card equivalents and a
+duplicate flag, no winner).  Every field is a 32-bit word, unsigned,
+little-endian (``'<u4'``); offsets below count words.
+
+Primary header, 3 words:
+
+* word 0: magic, the bytes ``b"DDPT"``.
+* word 1: version, 1.
+* word 2: bits 0-3 cards per player (1..13); bits 4-6 trump (0..4, S H D C
+  NT); bits 8-9 the leader of the first trick (0..3, N E S W); bit 12 the
+  good guys (0 NS, 1 EW); bits 16-19 the target (0..cards per player);
+  every other bit 0.
+
+Secondary header, 8 words: the four hands in seat order N, E, S, W, two
+words a hand: ``spades | hearts << 16`` then ``diamonds | clubs << 16``,
+each suit a 16-bit DDS holding (bit ``r`` set for rank ``r``, 2..14; bits
+0, 1 and 15 are 0).  Every hand holds *cards per player* cards, no card
+twice.
+
+Body: one word ``n``, the number of words after it, then ``n`` words of
+cells, and nothing after them.  A cell is one trick from one position:
+
+* bits 0-5, 6-11, 12-17, 18-23: the four cards in play order from the
+  leader, each a card index ``13 * suit + 14 - rank`` (SA = 0 .. C2 = 51).
+  The card is the one played; its class (the *equivalent*) is every card of
+  the player's hand rank-equivalent to it at the start of the trick.
+* bits 24-27: the round, the trick's number as in a full deal (an ending of
+  ``k`` cards a hand starts at round ``14 - k``).
+* bits 28-29: the trick's leader (N E S W).
+* bit 30: duplicate flag.  When set, the next word is a pointer: the
+  0-based word index, among the cell words (0 = the word after ``n``), of
+  an earlier cell without the flag after whose trick the same position was
+  reached; the play from here is the play after that cell, not written
+  again.
+* bit 31: 0.
+
+Cells are in depth-first order: the cells of one position (one per path of
+the four cards through the defence's classes, in the tree's move order),
+each followed at once by the cells of the position after its trick (round
+one higher), unless it is a duplicate or the last trick.  The tree is read
+back exactly (for a tree :func:`check_tree` accepts): the node numbering
+is depth-first, first occurrence, every turn a node and every end of play
+a leaf; a move's cards are the card played, then the rest of its class
+from the highest down; the leaf's tricks are counted on replay.  A
+reference inside a trick (not at a trick's start) cannot be written and is
+refused.
+
+Example: ``prove("N:A... K... Q... J...", "NT", "W")`` is 13 words (shown
+as little-endian word values): ``54504444`` (``DDPT``), ``00000001``,
+``00010341`` (1 card, NT, W leads, NS, target 1), the hands ``00004000``
+``00000000`` (N: SA), ``00002000 00000000``, ``00001000 00000000``,
+``00000800 00000000``, the body's ``00000001``, and one cell ``3d081003``:
+SJ (3), SA (0), SK (1), SQ (2), round 13, W leads.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import struct
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Strain
+from ddsbind.errors import DDSError, Error, FormatError, InvalidArgumentError, TargetTooHighError
+from ddsbind.game import Play
+
+__all__ = [
+    "Leaf",
+    "Move",
+    "Node",
+    "ProofError",
+    "ProofTooLargeError",
+    "ProofTree",
+    "check_tree",
+    "prove",
+]
+
+_MAGIC = b"DDPT"
+_VERSION = 1
+_SIDES = ("NS", "EW")
+
+
+class ProofError(Error, ValueError):
+    """A proof tree that does not prove its claim; the message names the node (``node 17: ...``)."""
+
+    def __init__(self, node: int | None, message: str) -> None:
+        self.node = node
+        super().__init__(f"node {node}: {message}" if node is not None else message)
+
+
+class ProofTooLargeError(Error, RuntimeError):
+    """A proof tree would pass ``max_nodes``; the message says how far the search got."""
+
+
+# -- the tree ---------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Leaf:
+    """The end of play: ``tricks`` the good guys took in the whole ending."""
+
+    id: int
+    tricks: int
+
+
+@dataclass(eq=False)
+class Move:
+    """A class of cards: ``cards[0]`` is the card played, the rest are equivalent to it."""
+
+    cards: tuple[Card, ...]
+    next: Node | Leaf
+
+
+@dataclass(eq=False)
+class Node:
+    """A turn to play: ``seat`` plays one of ``moves`` (good guys: exactly one)."""
+
+    id: int
+    seat: Seat
+    moves: list[Move] = field(default_factory=list)
+
+
+def _parse_side(goodguys: str | None, leader: Seat) -> int:
+    if goodguys is None:
+        return (leader + 1) % 2
+    if not isinstance(goodguys, str) or goodguys.strip().upper() not in _SIDES:
+        raise InvalidArgumentError(f"goodguys {goodguys!r} is not NS or EW", field="goodguys")
+    return _SIDES.index(goodguys.strip().upper())
+
+
+@dataclass(eq=False)
+class ProofTree:
+    """A proof that the good guys take ``target`` tricks against any defence.
+
+    Attributes
+    ----------
+    deal : Deal
+        The ending, every hand the same length, before the first card.
+    trump : Strain
+    leader : Seat
+        The hand on lead to the first trick.
+    goodguys : str
+        ``"NS"`` or ``"EW"``.
+    target : int
+        Tricks the good guys take in the ending, whatever the defence.
+    root : Node or Leaf
+        The first turn; nodes reached by several paths are the same object.
+    dds_calls : int
+        ``SolveBoard`` calls :func:`prove` made (0 for a tree read back).
+    """
+
+    deal: Deal
+    trump: Strain
+    leader: Seat
+    goodguys: str
+    target: int
+    root: Node | Leaf
+    dds_calls: int = 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProofTree) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def side(self) -> int:
+        """The good guys as a side: 0 NS, 1 EW."""
+        return _SIDES.index(self.goodguys)
+
+    def nodes(self) -> Iterator[Node | Leaf]:
+        """Every distinct node once, depth-first, first occurrence (ids ascending for a tree from :func:`prove`)."""
+        seen: set[int] = set()
+        stack: list[Node | Leaf] = [self.root]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            yield n
+            if isinstance(n, Node):
+                stack.extend(m.next for m in reversed(n.moves))
+
+    @property
+    def size(self) -> int:
+        """The number of distinct nodes, leaves included."""
+        return sum(1 for _ in self.nodes())
+
+    def check(self) -> None:
+        """Raise :class:`ProofError` unless the tree proves its target (see :func:`check_tree`)."""
+        check_tree(self)
+
+    # -- JSON --------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document as Python objects (see :meth:`to_json`)."""
+        written: set[int] = set()
+
+        def node(n: Node | Leaf) -> dict[str, Any]:
+            if id(n) in written:
+                return {"ref": n.id}
+            written.add(id(n))
+            if isinstance(n, Leaf):
+                return {"id": n.id, "tricks": n.tricks}
+            moves = [{"cards": [str(c) for c in m.cards], "next": node(m.next)} for m in n.moves]
+            return {"id": n.id, "seat": n.seat.name, "moves": moves}
+
+        return {
+            "deal": self.deal.to_pbn(),
+            "trump": STRAIN_LETTERS[self.trump],
+            "leader": self.leader.name,
+            "goodguys": self.goodguys,
+            "target": self.target,
+            "root": node(self.root),
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """``{"deal", "trump", "leader", "goodguys", "target", "root"}``; a node written once, then ``{"ref": id}``.
+
+        A node is ``{"id", "seat", "moves": [{"cards": [...], "next": ...}]}``
+        or a leaf ``{"id", "tricks"}`` (the good guys' tricks in the ending).
+        """
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> ProofTree:
+        """Read :meth:`to_dict`'s shape; ``FormatError`` names what is wrong.  Not checked: use :func:`check_tree`."""
+        if not isinstance(doc, dict):
+            raise FormatError("a proof tree is a JSON object")
+        missing = {"deal", "trump", "leader", "goodguys", "target", "root"} - doc.keys()
+        if missing:
+            raise FormatError(f"missing key(s): {', '.join(sorted(missing))}")
+        try:
+            deal = Deal.from_pbn(_typed(doc["deal"], str, "deal"))
+            trump = Strain.parse(_typed(doc["trump"], str, "trump"))
+            leader = Seat.parse(_typed(doc["leader"], str, "leader"))
+            side = _parse_side(_typed(doc["goodguys"], str, "goodguys"), leader)
+        except DDSError as exc:
+            raise FormatError(str(exc)) from None
+        target = _typed(doc["target"], int, "target")
+        by_id: dict[int, Node | Leaf] = {}
+
+        def node(d: Any, where: str) -> Node | Leaf:
+            if not isinstance(d, dict):
+                raise FormatError(f"{where}: a node is an object")
+            if "ref" in d:
+                ref = _typed(d["ref"], int, f"{where}.ref")
+                if ref not in by_id:
+                    raise FormatError(f"{where}: ref {ref} is not an id written before it")
+                return by_id[ref]
+            nid = _typed(d.get("id"), int, f"{where}.id")
+            if nid in by_id:
+                raise FormatError(f"{where}: id {nid} used twice")
+            if "tricks" in d:
+                leaf = Leaf(nid, _typed(d["tricks"], int, f"{where}.tricks"))
+                by_id[nid] = leaf
+                return leaf
+            try:
+                seat = Seat.parse(_typed(d.get("seat"), str, f"{where}.seat"))
+            except DDSError as exc:
+                raise FormatError(f"{where}: {exc}") from None
+            n = Node(nid, seat)
+            by_id[nid] = n
+            moves = _typed(d.get("moves"), list, f"{where}.moves")
+            for k, m in enumerate(moves):
+                here = f"{where}.moves[{k}]"
+                if not isinstance(m, dict):
+                    raise FormatError(f"{here}: a move is an object")
+                cards = _typed(m.get("cards"), list, f"{here}.cards")
+                try:
+                    parsed = tuple(Card.parse(_typed(c, str, f"{here}.cards")) for c in cards)
+                except DDSError as exc:
+                    raise FormatError(f"{here}: {exc}") from None
+                n.moves.append(Move(parsed, node(m.get("next"), f"{here}.next")))
+            return n
+
+        try:
+            root = node(doc["root"], "root")
+        except RecursionError:
+            raise FormatError("nodes nested deeper than any ending of 13 tricks") from None
+        return cls(deal, trump, leader, _SIDES[side], target, root)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> ProofTree:
+        """Read :meth:`to_json`'s output; ``FormatError`` for anything else."""
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise FormatError(f"not JSON: {exc}") from None
+        return cls.from_dict(doc)
+
+    # -- text --------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The proof for people: a line a trick, indented by trick, defences labelled, "as after ..." for repeats."""
+        hands = "  ".join(f"{s.name}: {_hand_text(self.deal, s)}" for s in Seat)
+        lines = [
+            f"{self.goodguys} to take {self.target} of {max(self.deal.hand_lengths)} tricks against any defence; "
+            f"trump {self.trump.symbol}, {self.leader.name} leads",
+            hands,
+        ]
+        labels: dict[int, str] = {}
+        for cell in _cells(self):
+            indent = "  " * (cell.depth + 1)
+            label = cell.label
+            cards = ", ".join(f"{s.name} {_class_text(m.cards)}" for s, m in zip(cell.seats, cell.moves, strict=True))
+            line = f"{indent}{label}: {cards}; {cell.winner.name} wins"
+            if cell.after is not None and cell.duplicate:
+                line += f"; as after {labels[id(cell.after)]}"
+            elif cell.after is not None:
+                labels[id(cell.after)] = label
+            else:
+                leaf = cell.moves[-1].next
+                assert isinstance(leaf, Leaf)
+                line += f"; {self.goodguys} take {leaf.tricks}"
+            lines.append(line)
+        return "\n".join(lines) + "\n"
+
+    # -- binary ------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The tree file (spec in the module docstring); :meth:`from_bytes` reads it back equal.
+
+        Raises ``ProofError`` for a tree the format cannot hold: a reference
+        inside a trick, or a class whose cards are not in the format's order.
+        """
+        n = max(self.deal.hand_lengths)
+        hdr = n | self.trump << 4 | self.leader << 8 | self.side << 12 | self.target << 16
+        if not 0 <= self.target <= n:
+            raise ProofError(None, f"target {self.target} is not 0..{n}")
+        words = [int.from_bytes(_MAGIC, "little"), _VERSION, hdr]
+        masks = self.deal.remain_cards
+        for s in Seat:
+            words += [int(masks[s, 0]) | int(masks[s, 1]) << 16, int(masks[s, 2]) | int(masks[s, 3]) << 16]
+        body: list[int] = []
+        start_of: dict[int, int] = {}
+        for cell in _cells(self):
+            for m in cell.moves:
+                if m.cards != _class_order(m.cards[0], m.cards):
+                    raise ProofError(None, f"class {[str(c) for c in m.cards]} is not in the tree file's order")
+            w = sum(m.cards[0].index << 6 * k for k, m in enumerate(cell.moves))
+            w |= cell.round << 24 | cell.leader << 28
+            after = cell.after
+            if after is not None and cell.duplicate:
+                body += [w | 1 << 30, start_of[id(after)]]
+            else:
+                if after is not None:
+                    start_of[id(after)] = len(body)
+                body.append(w)
+        words.append(len(body))
+        words += body
+        return struct.pack(f"<{len(words)}I", *words)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ProofTree:
+        """Read a tree file; ``FormatError`` gives the byte offset of the first bad word.
+
+        The tree is read, not checked: use :func:`check_tree`.
+        """
+        return _Reader(bytes(data)).tree()
+
+
+def _typed(value: Any, kind: type, where: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise FormatError(f"{where}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _hand_text(deal: Deal, seat: Seat) -> str:
+    masks = deal.remain_cards[seat]
+    return ".".join("".join("AKQJT98765432"[14 - r] for r in range(14, 1, -1) if int(masks[s]) >> r & 1) or "-"
+                    for s in range(4))  # fmt: skip
+
+
+def _class_text(cards: tuple[Card, ...]) -> str:
+    return str(cards[0]) + (f"(={','.join(str(c) for c in cards[1:])})" if len(cards) > 1 else "")
+
+
+# -- positions and classes ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Pos:
+    """A position: the hands at the start of the trick, its leader, the cards on it, good guys' tricks so far."""
+
+    #: None once every card has been played (a Deal holds at least one card).
+    start: Deal | None
+    leader: Seat
+    trick: tuple[Card, ...]
+    taken: int
+
+    def play(self, trump: Strain) -> Play:
+        if self.start is None:
+            raise ValueError("no cards left to play")
+        p = Play(self.start, trump, self.leader)
+        p.play_all(self.trick)
+        return p
+
+
+def _classes(start: Deal, seat: Seat, legal: list[Card]) -> list[tuple[Card, ...]]:
+    """The legal cards of ``seat`` split into Hirschberg's rank-equivalence classes at the trick's start.
+
+    Each class highest card first; classes in ``legal``'s order (spades first, ace down).
+    """
+    masks = start.remain_cards
+    out: list[list[Card]] = []
+    prev: Card | None = None
+    for c in legal:
+        if prev is not None and prev.suit == c.suit:
+            between = sum(int(masks[h, c.suit]) for h in range(4) if h != seat) >> (c.rank + 1)
+            if not between & ((1 << (prev.rank - c.rank - 1)) - 1):
+                out[-1].append(c)
+                prev = c
+                continue
+        out.append([c])
+        prev = c
+    return [tuple(k) for k in out]
+
+
+def _class_order(played: Card, cls: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The class ``cls`` as the tree holds it: the played card, then the rest highest first."""
+    return (played, *sorted((c for c in cls if c != played), reverse=True))
+
+
+def _lowest(cards: tuple[Card, ...]) -> Card:
+    # best_line's order: rank, then clubs < diamonds < hearts < spades
+    return min(cards, key=lambda c: (c.rank, -c.suit))
+
+
+# -- building -----------------------------------------------------------------
+
+
+class _Prover:
+    def __init__(self, deal: Deal, trump: Strain, leader: Seat, side: int, target: int, max_nodes: int) -> None:
+        self.trump = trump
+        self.side = side
+        self.target = target
+        self.max_nodes = max_nodes
+        self.count = 0
+        self.dds_calls = 0
+        self.deepest = 14 - max(deal.hand_lengths)
+        self.nodes: dict[tuple[Deal | None, Seat, tuple[Card, ...], int], Node] = {}
+        self.scores: dict[tuple[Deal | None, Seat, tuple[Card, ...]], dict[Card, int]] = {}
+
+    def score(self, pos: _Pos, play: Play) -> dict[Card, int]:
+        """DDS's score of every legal card (tricks for the side to play from this trick on)."""
+        key = (pos.start, pos.leader, pos.trick)
+        if key not in self.scores:
+            from ddsbind.solver import solve_board
+
+            sol = solve_board(play.deal(), self.trump, pos.leader, solutions=3, current_trick=pos.trick)
+            self.dds_calls += 1
+            self.scores[key] = {c: sc.score for sc in sol for c in sc.cards}
+        return self.scores[key]
+
+    def new_id(self, pos: _Pos) -> int:
+        if self.count >= self.max_nodes:
+            where = pos.play(self.trump).where() if pos.start is not None else "the end of play"
+            raise ProofTooLargeError(
+                f"the proof tree passes max_nodes={self.max_nodes}: stopped after {self.count} nodes "
+                f"({len(self.nodes)} distinct positions, {self.dds_calls} DDS calls), "
+                f"at {where}; the deepest trick reached was {self.deepest} (of 13)"
+            )
+        self.count += 1
+        if pos.start is not None:
+            self.deepest = max(self.deepest, 14 - max(pos.start.hand_lengths))
+        return self.count - 1
+
+    def build(self, pos: _Pos) -> Node | Leaf:
+        if pos.start is None:
+            return Leaf(self.new_id(pos), pos.taken)
+        key = (pos.start, pos.leader, pos.trick, self.target - pos.taken)
+        known = self.nodes.get(key)
+        if known is not None:
+            return known
+        play = pos.play(self.trump)
+        seat = play.to_play
+        node = Node(self.new_id(pos), seat)
+        self.nodes[key] = node
+        classes = _classes(pos.start, seat, play.legal_cards())
+        if seat % 2 == self.side:
+            if len(classes) > 1:
+                scores = self.score(pos, play)
+                best = max(scores[k[0]] for k in classes)
+                need = self.target - pos.taken
+                if best < need:
+                    raise RuntimeError(f"internal: {play.where()} scores {best}, the good guys need {need}")
+                chosen = _lowest(tuple(c for k in classes if scores[k[0]] == best for c in k))
+                klass = next(k for k in classes if chosen in k)
+            else:
+                klass = classes[0]
+                chosen = _lowest(klass)
+            moves = [_class_order(chosen, klass)]
+        else:
+            moves = [_class_order(k[0], k) for k in classes]
+        for cards in moves:
+            node.moves.append(Move(cards, self.build(_after(pos, cards[0], self.trump, self.side))))
+        return node
+
+
+def prove(
+    deal: Deal | str,
+    trump: Strain | int | str,
+    first: Seat | int | str,
+    *,
+    target: int | None = None,
+    goodguys: str | None = None,
+    max_nodes: int = 1_000_000,
+) -> ProofTree:
+    """Prove that a side takes ``target`` tricks in an ending against any defence.
+
+    Parameters
+    ----------
+    deal : Deal or PBN string
+        The ending: every hand the same number of cards (1..13), before the
+        first card of a trick.
+    trump : Strain, 0..4 or name (S=0 H=1 D=2 C=3 NT=4)
+    first : Seat, 0..3 or name (N=0 E=1 S=2 W=3)
+        The hand on lead.
+    target : int, optional
+        Tricks the good guys must take; default their double-dummy tricks.
+    goodguys : {"NS", "EW"}, optional
+        The side that must take them; default the side not on lead.
+    max_nodes : int
+        Refuse a tree with more nodes (leaves included).
+
+    Returns
+    -------
+    ProofTree
+        At each good-guy turn one card: the lowest card of the best-scoring
+        class (DDS ``SolveBoard``, solutions=3, once per position with a
+        choice); at each defender turn every legal class of rank-equivalent
+        cards (Hirschberg's, judged at the trick's start); to the end of play.
+        Equal positions are one node.
+
+    Raises
+    ------
+    TargetTooHighError
+        The good guys cannot take ``target`` tricks; the message gives their
+        double-dummy value.
+    InvalidArgumentError
+        ``goodguys`` is not NS or EW, ``target`` not 0..cards a hand, or
+        ``max_nodes`` < 1.
+    ProofTooLargeError
+        The tree would pass ``max_nodes``; the message says how far it got.
+    DDSError
+        An invalid position (hands of different lengths, a card twice, ...).
+
+    Examples
+    --------
+    >>> tree = prove("N:A... K... Q... J...", "NT", "W")
+    >>> tree.goodguys, tree.target
+    ('NS', 1)
+    """
+    d = Deal.from_pbn(deal) if isinstance(deal, str) else deal
+    t, leader = Strain.parse(trump), Seat.parse(first, "first")
+    side = _parse_side(goodguys, leader)
+    Play(d, t, leader)  # the position's checks: equal hands, every card once
+    n = max(d.hand_lengths)
+    if n == 0:
+        raise InvalidArgumentError("the ending holds no cards", field="remainCards")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise InvalidArgumentError(f"max_nodes {max_nodes!r} is not a positive int", field="max_nodes")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= n):
+        raise InvalidArgumentError(f"target {target!r} is not 0..{n} (the tricks in the ending)", field="target")
+    prover = _Prover(d, t, leader, side, 0, max_nodes)
+    root = _Pos(d, leader, (), 0)
+    scores = prover.score(root, root.play(t))
+    best = max(scores.values())
+    value = best if leader % 2 == side else n - best
+    if target is None:
+        target = value
+    elif target > value:
+        raise TargetTooHighError(
+            f"{_SIDES[side]} cannot take {target} tricks: their double-dummy value is {value}", field="target"
+        )
+    prover.target = target
+    tree = prover.build(root)
+    return ProofTree(d, t, leader, _SIDES[side], target, tree, prover.dds_calls)
+
+
+# -- checking -------------------------------------------------------------------
+
+
+def check_tree(tree: ProofTree) -> None:
+    """Verify that ``tree`` proves its claim, from its deal alone (no DDS).
+
+    Checks: every node's seat is the seat to play; every card is legal when
+    replayed; each move is exactly one rank-equivalence class (Hirschberg's,
+    at the trick's start) and the card played is in it; a good guys' node
+    has exactly one move; a defender's node has one move per legal class,
+    every legal card covered once; play ends in a leaf, and only there, with
+    the good guys' tricks counted right and at least ``target``; a node
+    reached by several paths is the same position each time (cards held,
+    hand to play, cards on the trick, tricks still needed); ids are unique.
+
+    Raises
+    ------
+    ProofError
+        The first fault found, naming the node's id.
+    """
+    side = tree.side
+    seen: dict[int, tuple[int, tuple[Deal | None, Seat, tuple[Card, ...], int]]] = {}
+    ids: dict[int, int] = {}
+
+    def visit(n: Node | Leaf, pos: _Pos) -> None:
+        key = (pos.start, pos.leader, pos.trick, tree.target - pos.taken)
+        if id(n) in seen:
+            if seen[id(n)][1] != key:
+                raise ProofError(n.id, "referenced from a position that is not the node's own")
+            return
+        if ids.setdefault(n.id, id(n)) != id(n):
+            raise ProofError(n.id, "two nodes have this id")
+        seen[id(n)] = (n.id, key)
+        if isinstance(n, Leaf):
+            if pos.start is not None:
+                raise ProofError(n.id, f"a leaf before the end of play ({pos.play(tree.trump).where()})")
+            if n.tricks != pos.taken:
+                raise ProofError(n.id, f"the leaf says {n.tricks} tricks, the play gives {tree.goodguys} {pos.taken}")
+            if pos.taken < tree.target:
+                raise ProofError(n.id, f"{tree.goodguys} take {pos.taken} tricks, short of the target {tree.target}")
+            return
+        if pos.start is None:
+            raise ProofError(n.id, "a turn to play after every card has been played")
+        play = pos.play(tree.trump)
+        seat = play.to_play
+        if n.seat != seat:
+            raise ProofError(n.id, f"says {n.seat.name} plays, but it is {seat.name}'s turn ({play.where()})")
+        legal = play.legal_cards()
+        classes = _classes(pos.start, seat, legal)
+        covered: list[tuple[Card, ...]] = []
+        for m in n.moves:
+            if not m.cards:
+                raise ProofError(n.id, "a move without cards")
+            klass = next((k for k in classes if m.cards[0] in k), None)
+            if klass is None:
+                raise ProofError(n.id, f"{m.cards[0]} is not a legal card for {seat.name} ({play.where()})")
+            if sorted(m.cards) != sorted(klass) or len(set(m.cards)) != len(m.cards):
+                names = " ".join(str(c) for c in m.cards)
+                raise ProofError(n.id, f"{names} is not a class of equivalent cards (it is {_class_text(klass)})")
+            if klass in covered:
+                raise ProofError(n.id, f"the class of {m.cards[0]} is played twice")
+            covered.append(klass)
+        if seat % 2 == side:
+            if len(n.moves) != 1:
+                raise ProofError(n.id, f"the good guys ({seat.name}) play {len(n.moves)} classes, not one")
+        elif len(covered) != len(classes):
+            missing = [_class_text(k) for k in classes if k not in covered]
+            raise ProofError(n.id, f"the defence {seat.name} may also play {', '.join(missing)}")
+        for m in n.moves:
+            visit(m.next, _after(pos, m.cards[0], tree.trump, side))
+
+    try:
+        Play(tree.deal, tree.trump, tree.leader)
+    except DDSError as exc:
+        raise ProofError(tree.root.id, f"the deal is not an ending to prove: {exc}") from None
+    visit(tree.root, _Pos(tree.deal, tree.leader, (), 0))
+
+
+def _after(pos: _Pos, card: Card, trump: Strain, side: int) -> _Pos:
+    trick = (*pos.trick, card)
+    if len(trick) < 4:
+        return _Pos(pos.start, pos.leader, trick, pos.taken)
+    p = pos.play(trump)
+    done = p.play(card)
+    assert done is not None and done.winner is not None
+    return _Pos(None if p.finished else p.deal(), p.leader, (), pos.taken + (done.winner % 2 == side))
+
+
+# -- tricks, for the binary file and the text ------------------------------------
+
+
+@dataclass
+class _Cell:
+    round: int
+    leader: Seat
+    seats: tuple[Seat, ...]
+    moves: tuple[Move, ...]
+    winner: Seat
+    #: The trick-start node after the trick (None after the last trick).
+    after: Node | None
+    duplicate: bool
+    depth: int
+    label: str
+
+
+def _cells(tree: ProofTree) -> Iterator[_Cell]:
+    """Every trick path, depth-first, as the tree file writes them."""
+    written: set[int] = set()
+    inside: set[int] = set()
+
+    def paths(n: Node | Leaf, pos: _Pos, prefix: tuple[Move, ...]) -> Iterator[tuple[tuple[Move, ...], _Pos]]:
+        if len(prefix) == 4:
+            yield prefix, pos
+            return
+        if not isinstance(n, Node):
+            raise ProofError(n.id, "a leaf inside a trick")
+        if id(n) in inside and prefix:
+            raise ProofError(n.id, "a reference inside a trick cannot be written as tricks")
+        inside.add(id(n))
+        for m in n.moves:
+            yield from paths(m.next, _after(pos, m.cards[0], tree.trump, tree.side), (*prefix, m))
+
+    def trick(n: Node, pos: _Pos, depth: int, label: str) -> Iterator[_Cell]:
+        written.add(id(n))
+        assert pos.start is not None
+        rnd = 14 - max(pos.start.hand_lengths)
+        all_paths = list(paths(n, pos, ()))
+        for k, (moves, nxt) in enumerate(all_paths):
+            here = f"{label}{rnd}" + (_letters(k) if len(all_paths) > 1 else "")
+            after = moves[-1].next
+            seats = tuple(pos.leader.next(j) for j in range(4))
+            node_after = after if isinstance(after, Node) else None
+            dup = node_after is not None and id(node_after) in written
+            yield _Cell(
+                rnd,
+                pos.leader,
+                seats,
+                moves,
+                nxt.leader,
+                node_after,
+                dup,
+                depth,
+                here,
+            )
+            if node_after is not None and not dup:
+                yield from trick(node_after, nxt, depth + 1, here + ".")
+
+    root = tree.root
+    if isinstance(root, Node):
+        yield from trick(root, _Pos(tree.deal, tree.leader, (), 0), 0, "")
+
+
+# -- reading the tree file ---------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        if len(data) % 4:
+            raise FormatError(
+                f"{len(data)} bytes is not a whole number of 4-byte words", offset=len(data) - len(data) % 4
+            )
+        self.words = struct.unpack(f"<{len(data) // 4}I", data)
+        self.next_id = 0
+        self.by_cell: dict[int, Node] = {}
+
+    def word(self, i: int, what: str) -> int:
+        if i >= len(self.words):
+            raise FormatError(f"the file ends before {what}", offset=4 * i)
+        return self.words[i]
+
+    def tree(self) -> ProofTree:
+        if self.data[:4] != _MAGIC:
+            raise FormatError(f"not a proof tree file (magic {self.data[:4]!r}, expected {_MAGIC!r})", offset=0)
+        version = self.word(1, "the version")
+        if version != _VERSION:
+            raise FormatError(f"version {version} is not {_VERSION}", offset=4)
+        h = self.word(2, "the primary header")
+        n, trump, leader, side, target = h & 15, h >> 4 & 15, h >> 8 & 15, h >> 12 & 15, h >> 16 & 0xFFFF
+        if h & ~(15 | 7 << 4 | 3 << 8 | 1 << 12 | 15 << 16) or not 1 <= n <= 13 or trump > 4 or target > n:
+            raise FormatError(f"primary header {h:#010x}: bad or reserved bits set, or values out of range", offset=8)
+        masks = []
+        for s in range(4):
+            row = []
+            for j in range(2):
+                w = self.word(3 + 2 * s + j, "the hands")
+                for half in (w & 0xFFFF, w >> 16):
+                    if half & ~0x7FFC:
+                        raise FormatError(f"hand {Seat(s).name}: bits outside ranks 2..14", offset=4 * (3 + 2 * s + j))
+                    row.append(half)
+            if sum(m.bit_count() for m in row) != n:
+                raise FormatError(f"hand {Seat(s).name} does not hold {n} cards", offset=4 * (3 + 2 * s))
+            masks.append(row)
+        for suit in range(4):
+            if sum(masks[h][suit] for h in range(4)) != _or(masks[h][suit] for h in range(4)):
+                raise FormatError(f"a {'SHDC'[suit]} card is in two hands", offset=12)
+        deal = Deal(masks)
+        self.trump = Strain(trump)
+        self.side = side
+        count = self.word(11, "the body's word count")
+        if 12 + count != len(self.words):
+            raise FormatError(f"the body says {count} words follow, the file holds {len(self.words) - 12}", offset=44)
+        self.base = 12
+        self.at = 12
+        self.cell_start: set[int] = set()
+        root = self.position(_Pos(deal, Seat(leader), (), 0))
+        if self.at != len(self.words):
+            raise FormatError("a cell that belongs to no position", offset=4 * self.at)
+        return ProofTree(deal, self.trump, Seat(leader), _SIDES[side], target, root)
+
+    def fresh_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+    def position(self, pos: _Pos) -> Node:
+        """Read the cells of the trick starting at ``pos`` (and, recursively, their subtrees)."""
+        assert pos.start is not None
+        rnd = 14 - max(pos.start.hand_lengths)
+        top = Node(self.fresh_id(), pos.leader)
+        first = True
+        while self.at < len(self.words) and (self.words[self.at] >> 24 & 15) == rnd:
+            off = 4 * self.at
+            w = self.words[self.at]
+            if w >> 31 or (w >> 28 & 3) != pos.leader:
+                raise FormatError(f"cell {w:#010x}: reserved bit set or leader is not {pos.leader.name}", offset=off)
+            first = False
+            self.cell_start.add(self.at - self.base)
+            cell_index = self.at - self.base
+            self.at += 1
+            node: Node = top
+            cur = pos
+            for k in range(4):
+                idx = w >> 6 * k & 63
+                if idx > 51:
+                    raise FormatError(f"card {k + 1} of the cell: {idx} is not a card index 0..51", offset=off)
+                card = Card.from_index(idx)
+                play = cur.play(self.trump)
+                if card not in play.legal_cards():
+                    raise FormatError(f"{card} is not a legal card at {play.where()}", offset=off)
+                seat = play.to_play
+                klass = next(c for c in _classes(pos.start, seat, play.legal_cards()) if card in c)
+                cur = _after(cur, card, self.trump, self.side)
+                move = next((m for m in node.moves if m.cards[0] == card), None)
+                if move is not None and move is not node.moves[-1]:
+                    raise FormatError(f"cells out of depth-first order at {card}", offset=off)
+                if k < 3:
+                    if move is None:
+                        move = Move(_class_order(card, klass), Node(self.fresh_id(), seat.next()))
+                        node.moves.append(move)
+                    assert isinstance(move.next, Node)
+                    node = move.next
+                    continue
+                if move is not None:
+                    raise FormatError(f"the same trick twice from one position ({card})", offset=off)
+                cards = _class_order(card, klass)
+                if w >> 30 & 1:
+                    ptr = self.word(self.at, "a duplicate's pointer")
+                    self.at += 1
+                    target = self.by_cell.get(ptr)
+                    if target is None or ptr >= cell_index:
+                        raise FormatError(
+                            f"pointer {ptr} is not an earlier cell followed by a position", offset=off + 4
+                        )
+                    node.moves.append(Move(cards, target))
+                elif cur.start is None:
+                    node.moves.append(Move(cards, Leaf(self.fresh_id(), cur.taken)))
+                else:
+                    holder = Move(cards, Leaf(-1, 0))
+                    node.moves.append(holder)
+                    sub = self.position(cur)
+                    holder.next = sub
+                    self.by_cell[cell_index] = sub
+        if first:
+            raise FormatError(f"no cell for the trick at round {rnd}, {pos.leader.name} to lead", offset=4 * self.at)
+        return top
+
+
+def _letters(k: int) -> str:
+    """Branch labels a, b, ..., z, aa, bb, ..."""
+    return string.ascii_lowercase[k % 26] * (1 + k // 26)
+
+
+def _or(values: Iterator[int]) -> int:
+    out = 0
+    for v in values:
+        out |= v
+    return out
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`prove`.
+
+    ``ddsbind.prove`` names both the function (the issue fixes the name) and
+    this module (the layout fixes the file).  Importing the module, as
+    ``from ddsbind.prove import ...`` does, makes the package's attribute the
+    module; calling it still proves.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> ProofTree:
+        return prove(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -21,7 +21,7 @@ import numpy as np
 
 import ddsbind
 from ddsbind.deal import Deal, Seat, Strain
-from ddsbind.prove import check_tree, prove
+from ddsbind.proof import check_tree, prove
 
 
 def random_ending(cards: int, rng: np.random.Generator) -> Deal:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
-    from ddsbind.prove import ProofTree, prove
+    from ddsbind.proof import ProofTree, prove
     from ddsbind.solver import (
         DDTable,
         DealerPar,
@@ -60,8 +60,8 @@ _NATIVE = {
     "best_line": "ddsbind.play",
     "costly_cards": "ddsbind.play",
     "SolverPool": "ddsbind.pool",
-    "ProofTree": "ddsbind.prove",
-    "prove": "ddsbind.prove",
+    "ProofTree": "ddsbind.proof",
+    "prove": "ddsbind.proof",
 }
 
 

@@ -1,4 +1,4 @@
-"""Proof trees (ddsbind.prove): the checker, the three serialisations, composed endings, the CLI.
+"""Proof trees (ddsbind.proof, ddsbind.prove): the checker, the three serialisations, composed endings, the CLI.
 
 Endings are written as PBN ``N:spades.hearts.diamonds.clubs`` hands in seat
 order N E S W (N=0 E=1 S=2 W=3).
@@ -21,7 +21,7 @@ import ddsbind
 from benchmarks.bench_prove import random_ending
 from ddsbind.cli import main
 from ddsbind.errors import FormatError, InvalidArgumentError, TargetTooHighError
-from ddsbind.prove import Leaf, Node, ProofError, ProofTooLargeError, ProofTree, check_tree, prove
+from ddsbind.proof import Leaf, Node, ProofError, ProofTooLargeError, ProofTree, check_tree, prove
 from ddsbind.solver import solve_board
 
 # The basic simple squeeze (the positional form every squeeze text opens with,
@@ -393,7 +393,7 @@ def test_the_docstring_example_file_is_what_is_written():
     words = np.frombuffer(prove("N:A... K... Q... J...", "NT", "W").to_bytes(), dtype="<u4")
     spec = "54504444 00000001 00010341 00004000 00000000 00002000 00000000 00001000 00000000 00000800 00000000"
     assert [f"{w:08x}" for w in words] == [*spec.split(), "00000001", "3d081003"]
-    assert "``3d081003``" in (sys.modules["ddsbind.prove"].__doc__ or "")
+    assert "``3d081003``" in (sys.modules["ddsbind.proof"].__doc__ or "")
 
 
 def test_absurdly_nested_json_is_a_format_error():

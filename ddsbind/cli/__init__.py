@@ -3,7 +3,8 @@
 One module per group of commands: :mod:`~ddsbind.cli.solving` (table,
 solve, info, demo), :mod:`~ddsbind.cli.databases` (generate, verify,
 stats), :mod:`~ddsbind.cli.files` (convert, checksum),
-:mod:`~ddsbind.cli.played` (analyse, line), :mod:`~ddsbind.cli.cribbage`.
+:mod:`~ddsbind.cli.played` (analyse, line), :mod:`~ddsbind.cli.prove`
+(proof trees), :mod:`~ddsbind.cli.cribbage`.
 What a result looks like as text or JSON belongs to the result's own class;
 the error boundary and progress bars are :mod:`~ddsbind.cli._common`'s.
 """

@@ -38,8 +38,8 @@ def prove(
     for the defence, to the end of play.  With --read, check and print a tree
     file written by --out.
     """
-    from ddsbind.prove import ProofTree, check_tree
-    from ddsbind.prove import prove as build
+    from ddsbind.proof import ProofTree, check_tree
+    from ddsbind.proof import prove as build
 
     if sum((as_json, as_text, out is not None)) > 1:
         raise click.UsageError("give one of --json, --text and --out")

@@ -79,8 +79,6 @@ from __future__ import annotations
 import json
 import string
 import struct
-import sys
-import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -890,19 +888,3 @@ def _or(values: Iterator[int]) -> int:
     for v in values:
         out |= v
     return out
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`prove`.
-
-    ``ddsbind.prove`` names both the function (the issue fixes the name) and
-    this module (the layout fixes the file).  Importing the module, as
-    ``from ddsbind.prove import ...`` does, makes the package's attribute the
-    module; calling it still proves.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> ProofTree:
-        return prove(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Literal
 
@@ -71,6 +71,26 @@ def apply_on_error(
     if on_error == "skip":
         return np.flatnonzero(~bad)
     return None
+
+
+def checked_records(
+    data: ArrayLike | bytes | bytearray | memoryview,
+    size: int,
+    what: str,
+    check: Callable[[NDArray[np.uint8]], tuple[NDArray[np.bool_], str]],
+    on_error: str,
+    base: int,
+) -> NDArray[np.uint8]:
+    """The decoders' common first step: ``data`` as ``(N, size)`` records, checked by ``check``.
+
+    ``check`` returns a per-record bad mask and why; ``on_error`` is
+    ``"raise"`` (the first bad record's ``FormatError``, numbered from
+    ``base``), ``"skip"`` (bad records dropped) or ``"raw"`` (kept as they are).
+    """
+    check_on_error(on_error)
+    recs = records(data, size, what)
+    keep = apply_on_error(*check(recs), on_error, size, base, what)
+    return recs if keep is None else recs[keep]
 
 
 def null_records(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:

@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order, zbd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
+from ddsbind.formats._common import OnError, checked_records, full_deals_packed
 
 __all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
@@ -81,11 +81,7 @@ def decode_hand_makes(
         Tricks that hand makes as declarer, DDS strain order S H D C NT;
         15 = unknown.
     """
-    check_on_error(on_error)
-    recs = records(data, RECORD_SIZE, "16-byte hand/makes")
-    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "hand/makes")
-    if keep is not None:
-        recs = recs[keep]
+    recs = checked_records(data, RECORD_SIZE, "hand/makes", check_records, on_error, base)
     nib = _nibbles(recs)
     owners = zbd.owners_from_zbd(recs[:, :13])
     hand = _order.dds_seats(nib[:, 0] & 3)

@@ -30,12 +30,10 @@ from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import (
     COUNT_LUT,
     OnError,
-    apply_on_error,
-    check_on_error,
+    checked_records,
     full_deals_packed,
     not_full,
     pack_seats,
-    records,
 )
 
 __all__ = [
@@ -144,11 +142,7 @@ def decode_zbd(
     >>> decode_zbd(bytes.fromhex("72527a0ae17ae4f952e041fc7c"))[0, :4]
     array([1, 3, 2, 0], dtype=int8)
     """
-    check_on_error(on_error)
-    recs = records(data, RECORD_SIZE, "ZBD")
-    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZBD")
-    if keep is not None:
-        recs = recs[keep]
+    recs = checked_records(data, RECORD_SIZE, "ZBD", check_records, on_error, base)
     owners = owners_from_zbd(recs)
     return owners_to_masks(owners) if masks else owners
 

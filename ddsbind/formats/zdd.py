@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, _order
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, records
+from ddsbind.formats._common import OnError, checked_records
 from ddsbind.formats._dtypes import INVALID, UNKNOWN
 
 __all__ = [
@@ -125,11 +125,7 @@ def decode_zdd(data: ArrayLike | bytes, *, on_error: OnError = "raise", base: in
     >>> decode_zdd(bytes.fromhex("494949492b2a39396767"))[0, 4]
     array([4, 9, 4, 9], dtype=uint8)
     """
-    check_on_error(on_error)
-    recs = records(data, RECORD_SIZE, "ZDD")
-    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZDD")
-    if keep is not None:
-        recs = recs[keep]
+    recs = checked_records(data, RECORD_SIZE, "ZDD", check_records, on_error, base)
     return tables_from_nibbles(recs)
 
 

@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, zbd, zdd
-from ddsbind.formats._common import OnError, apply_on_error, check_on_error, full_deals_packed, records
+from ddsbind.formats._common import OnError, checked_records, full_deals_packed
 
 __all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_zrd", "encode_zrd"]
 
@@ -86,11 +86,7 @@ def decode_zrd(
     >>> tables[0, 0].tolist()   # spades by N E S W
     [4, 9, 4, 9]
     """
-    check_on_error(on_error)
-    recs = records(data, RECORD_SIZE, "ZRD")
-    keep = apply_on_error(*check_records(recs), on_error, RECORD_SIZE, base, "ZRD")
-    if keep is not None:
-        recs = recs[keep]
+    recs = checked_records(data, RECORD_SIZE, "ZRD", check_records, on_error, base)
     owners = zbd.owners_from_zbd(recs[:, :13])
     tables = zdd.tables_from_nibbles(recs[:, 13:])
     return (owners_to_masks(owners) if masks else owners), tables

@@ -228,10 +228,8 @@ def _dds_function(fn: _F) -> _F:
     @functools.wraps(fn)
     def returning_version(*args: Any) -> int:
         try:
-            return fn(*args)
-        except ArgumentError as exc:
-            if exc.function is None:
-                exc.function = name
+            return raising_version(*args)
+        except ArgumentError:
             raise
         except DDSError as exc:
             _local.last = (exc.code, name, exc.detail)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
@@ -67,6 +68,40 @@ _RANK_BITS64 = _RANK_BITS.astype(np.uint64)
 _LANE_SHIFTS = (np.arange(4, dtype=np.uint64) * np.uint64(16))[:, np.newaxis]
 
 
+_E = TypeVar("_E", bound=IntEnum)
+
+
+def parse_member(
+    cls: type[_E],
+    value: object,
+    names: Mapping[str, int],
+    error: Callable[[str], DDSError],
+    what: str,
+    numbers: str,
+) -> _E:
+    """The one parse of ddsbind's small DDS enums (seats, strains, vulnerability).
+
+    ``value`` is a member, its DDS number (an int, never a bool or a float)
+    or a name: ``names`` maps upper-case names, stripped of spaces, ``-`` and
+    ``/`` (so ``"N-S"`` is ``"NS"``; a lone ``"-"`` stays), to numbers.
+    Anything else raises ``error(message)``; ``what`` names the argument and
+    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).
+    """
+    if isinstance(value, str):
+        key = value.strip().upper()
+        if key not in ("-", ""):
+            key = key.replace("-", "").replace("/", "")
+        if key in names:
+            return cls(names[key])
+        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})")
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name")
+    try:
+        return cls(operator.index(value))
+    except ValueError:
+        raise error(f"{what} {value!r} is not {numbers}") from None
+
+
 class Seat(IntEnum):
     """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3."""
 
@@ -86,17 +121,7 @@ class Seat(IntEnum):
         argument: :func:`ddsbind.game.parse_leader` passes ``FirstWrongError``).
         Nothing else is read as a seat: not ``True``, not ``2.0``, not ``"nonsense"``.
         """
-        if isinstance(value, str):
-            key = value.strip().upper()
-            if key in _SEAT_NAMES:
-                return cls(_SEAT_NAMES[key])
-            raise error(f"{what} {value!r} is not a seat (expected N, E, S or W)", field=what)
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise error(f"{what} {value!r:.40} is not a seat (0=N 1=E 2=S 3=W, or N, E, S, W)", field=what)
-        try:
-            return cls(operator.index(value))
-        except ValueError:
-            raise error(f"{what} {value!r} is not 0..3 (0=N 1=E 2=S 3=W)", field=what) from None
+        return parse_member(cls, value, _SEAT_NAMES, lambda m: error(m, field=what), what, "0=N 1=E 2=S 3=W")
 
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
@@ -105,6 +130,9 @@ class Seat(IntEnum):
 
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
                for name in names}  # fmt: skip
+
+
+_STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
 
 
 class Strain(IntEnum):
@@ -122,19 +150,9 @@ class Strain(IntEnum):
 
         Raises ``TrumpWrongError`` for anything else (``True`` is not hearts).
         """
-        if isinstance(value, str):
-            key = value.strip().upper()
-            if key in ("N", "NT", "NOTRUMP", "NOTRUMPS"):
-                return cls.NT
-            if len(key) == 1 and key in SUITS:
-                return cls(SUITS.index(key))
-            raise TrumpWrongError(f"not a strain: {value!r} (expected S, H, D, C or NT)", field="trump")
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT) or S..NT", field="trump")
-        try:
-            return cls(operator.index(value))
-        except ValueError:
-            raise TrumpWrongError(f"strain {value!r} is not 0..4 (0=S 1=H 2=D 3=C 4=NT)", field="trump") from None
+        return parse_member(
+            cls, value, _STRAIN_NAMES, lambda m: TrumpWrongError(m, field="trump"), "strain", "0=S 1=H 2=D 3=C 4=NT"
+        )
 
     @property
     def symbol(self) -> str:

@@ -21,16 +21,13 @@ current trick given with the position raises the class DDS returns for it
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-
 from ddsbind import _holdings
-from ddsbind.deal import SUITS, Card, Deal, Seat, Strain
+from ddsbind.deal import SUITS, Card, Deal, Seat, Strain, parse_member
 from ddsbind.errors import (
     CardCountError,
     DDSError,
@@ -75,23 +72,14 @@ class Vulnerability(IntEnum):
     @classmethod
     def parse(cls, value: Vulnerability | int | str) -> Vulnerability:
         """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
-        if isinstance(value, str):
-            key = value.strip().lower()
-            if key not in ("-", ""):
-                key = key.replace("-", "").replace("/", "")  # "N-S", "e/w"
-            if key in _VUL_NAMES:
-                return cls(_VUL_NAMES[key])
-            raise InvalidArgumentError(f"vulnerability {value!r} is not None, NS, EW or All (Both)", field="vulnerable")
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise InvalidArgumentError(
-                f"vulnerability {value!r} is not 0..3 (0 none, 1 both, 2 NS, 3 EW) or a name", field="vulnerable"
-            )
-        try:
-            return cls(operator.index(value))
-        except ValueError:
-            raise InvalidArgumentError(
-                f"vulnerability {value!r} is not 0..3 (0 none, 1 both, 2 NS, 3 EW)", field="vulnerable"
-            ) from None
+        return parse_member(
+            cls,
+            value,
+            _VUL_NAMES,
+            lambda m: InvalidArgumentError(m, field="vulnerable"),
+            "vulnerability",
+            "0 none, 1 both, 2 NS, 3 EW",
+        )
 
     @property
     def pbn(self) -> str:
@@ -104,7 +92,7 @@ class Vulnerability(IntEnum):
         return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
 
 
-_VUL_NAMES = {"none": 0, "love": 0, "-": 0, "": 0, "both": 1, "all": 1, "ns": 2, "ew": 3}
+_VUL_NAMES = {"NONE": 0, "LOVE": 0, "-": 0, "": 0, "BOTH": 1, "ALL": 1, "NS": 2, "EW": 3}
 
 
 def parse_leader(value: Seat | int | str) -> Seat:

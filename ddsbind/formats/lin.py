@@ -101,7 +101,7 @@ class _Board:
         return any(p.tag == "md" for p in self.pairs)
 
 
-def _pairs(text: str) -> list[_Pair]:
+def _pairs(text: str, name: str) -> list[_Pair]:
     out: list[_Pair] = []
     pos, n = 0, len(text)
     while pos < n:
@@ -109,12 +109,12 @@ def _pairs(text: str) -> list[_Pair]:
         if bar < 0:
             rest = text[pos:].strip()
             if rest:
-                raise FormatError(f"LIN: {rest[:20]!r} at character {pos} is not a tag|value| pair", offset=pos)
+                raise FormatError(f"{name}: {rest[:20]!r} (character {pos}) is not a tag|value| pair", offset=pos)
             break
         raw = text[pos:bar]
         tag = raw.strip()
         if not _TAG.fullmatch(tag):
-            raise FormatError(f"LIN: {tag[:20]!r} at character {pos} is not a two-letter tag", offset=pos)
+            raise FormatError(f"{name}: {tag[:20]!r} (character {pos}) is not a two-letter tag", offset=pos)
         end = text.find("|", bar + 1)
         if end < 0:  # the file's last '|' missing
             value, pos = text[bar + 1 :].rstrip("\r\n"), n
@@ -325,11 +325,10 @@ class _Reader:
                             raise FormatError("a card without a contract (the auction names none)")
                         play = Play(deal, Strain.parse(contract[1] if contract[1] != "N" else "NT"), declarer.next())
                     card = Card.parse(value.strip())
-                    where = play.where()
                     try:
                         play.play(card)
                     except DDSError as exc:
-                        raise FormatError(f"card {len(cards) + 1} ({where}): {exc.reason or exc}") from None
+                        raise FormatError(f"card {len(cards) + 1}, {exc.reason or exc}") from None
                     cards.append(card)
                 elif tag == "mc":
                     v = value.strip()
@@ -345,7 +344,7 @@ class _Reader:
                 else:
                     other.append(f"{tag}|{value}|")
             except FormatError as exc:
-                raise FormatError(f"tag {tag}|{value[:40]}|: {exc.reason or exc}") from None
+                raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
             except (DDSError, ValueError) as exc:
                 raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
         if deal is None:
@@ -371,7 +370,7 @@ class _Reader:
             try:
                 rec.check_result()
             except FormatError as exc:
-                raise FormatError(f"tag mc|{claim}|: {exc.reason or exc}") from None
+                raise FormatError(f"tag mc|{claim}|: {exc}") from None
         elif len(cards) == 52:
             rec.result = rec.declarer_tricks_played()
         return rec
@@ -416,10 +415,7 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
     <Seat.N: 0>
     """
     text = _decode(data)
-    try:
-        boards = _boards(_pairs(text))
-    except FormatError as exc:
-        raise FormatError(f"{name}: {exc.reason or exc}", offset=exc.offset) from None
+    boards = _boards(_pairs(text, name))
     reader = _Reader({})
     out = []
     for k, board in enumerate(boards):
@@ -431,7 +427,7 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
         try:
             out.append(reader.read(board))
         except FormatError as exc:
-            raise FormatError(f"{name}: {_label(k, board)}: {exc.reason or exc}", index=k) from None
+            raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
         except Error as exc:
             raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
     return out

@@ -28,7 +28,7 @@ from enum import IntEnum
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from ddsbind import _holdings
+from ddsbind import _holdings, _html
 from ddsbind._holdings import RANKS, SEAT_LETTERS, SUITS
 from ddsbind.errors import (
     ArgumentError,
@@ -490,3 +490,8 @@ class Deal:
 
     def __str__(self) -> str:
         return self.to_pbn()
+
+    def _repr_html_(self) -> str:
+        """The deal as an HTML hand diagram (suit symbols, red hearts and diamonds) for notebooks."""
+        hands = dict(zip("NESW", (h.split(".") for h in self.to_pbn("N")[2:].split(" ")), strict=True))
+        return _html.diagram(hands)

@@ -10,7 +10,7 @@ a test can find it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from ddsbind._holdings import SUITS
@@ -47,7 +47,7 @@ def _hand(seat: str, holdings: Sequence[str]) -> str:
     return f'<td class="ddsbind-hand" data-seat="{seat}" style="padding:4px 10px;vertical-align:top">{rows}</td>'
 
 
-def diagram(hands: dict[str, Sequence[str]], caption: str = "") -> str:
+def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:
     """A bridge diagram: North on top, West left, East right, South below.
 
     Parameters

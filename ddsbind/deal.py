@@ -493,5 +493,5 @@ class Deal:
 
     def _repr_html_(self) -> str:
         """The deal as an HTML hand diagram (suit symbols, red hearts and diamonds) for notebooks."""
-        hands = dict(zip("NESW", (h.split(".") for h in self.to_pbn("N")[2:].split(" ")), strict=True))
+        hands = dict(zip(SEAT_LETTERS, (h.split(".") for h in self.to_pbn("N")[2:].split(" ")), strict=True))
         return _html.diagram(hands)

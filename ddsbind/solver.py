@@ -274,7 +274,7 @@ def _par_contract_words(item: str) -> str:
     """One of ``Par()``'s contracts (``"EW 45S"``, ``"NS 5Hx"``) in words."""
     seats, _, contract = item.strip().partition(" ")
     doubled = contract.endswith("x")
-    body = contract.removesuffix("x")
+    body = contract[:-1] if doubled else contract
     levels, strain = body[:-1], body[-1]
     named = [f"{lvl}{_STRAIN_SYMBOLS[strain]}" + (" doubled" if doubled else "") for lvl in levels]
     return f"{_either(named)} by {_declarer_words(seats)}"

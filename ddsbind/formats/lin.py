@@ -448,8 +448,9 @@ def format_lin(games: Sequence[GameRecord]) -> str:
     Raises
     ------
     FormatError
-        A record without a full deal, or without a dealer and a board number
-        to take it from.
+        A record without a full deal, without a dealer and a board number
+        to take it from, or whose contract and declarer are not the ones its
+        auction reaches (LIN has no contract but the auction's).
     """
     from ddsbind.formats._order import board_dealer
 
@@ -462,6 +463,15 @@ def format_lin(games: Sequence[GameRecord]) -> str:
             if g.board is None:
                 raise FormatError(f"LIN: game {k}: LIN needs a dealer (or a board number to take it from)", index=k)
             dealer = board_dealer(g.board)
+        if g.contract is not None and contract_of_auction(dealer, g.auction) != (g.contract, g.declarer):
+            said = contract_of_auction(dealer, g.auction)
+            raise FormatError(
+                f"LIN: game {k}: LIN takes the contract from the auction, and this auction "
+                f"({' '.join(g.auction) or 'none'}) gives {said[0] or 'none'} by "
+                f"{said[1].name if said[1] is not None else 'nobody'}, not {g.contract} by "
+                f"{g.declarer.name if g.declarer is not None else 'nobody'}",
+                index=k,
+            )
         out: list[str] = []
         if "LinQx" in g.tags:
             out.append(f"qx|{g.tags['LinQx']}|")

@@ -10,9 +10,9 @@ Layout (as BBO writes its hand records and handviewer links)
   last ``|`` of a file may be missing.  Text is UTF-8 (ISO-8859-1 when it is
   not valid UTF-8).
 * Boards: a file holds any number, one per line or a whole session on one
-  line.  A new board starts at ``qx|``, at an ``md|`` when the board being
-  read already has one, and at a line break once the board being read has
-  its ``md|``.
+  line.  Once the board being read has its ``md|``, a new board starts at
+  ``qx|``, at the next ``md|`` and at a line break; tags before a board's
+  ``md|`` (a vugraph header ``vg|``, ``pn|``, ``qx|``) belong to it.
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
@@ -36,8 +36,9 @@ Layout (as BBO writes its hand records and handviewer links)
   ``Pass``.  The result is the claim, else the tricks of a complete play.
 * ``pn|`` player names S, W, N, E (comma separated) go to the tags
   ``South``, ``West``, ``North``, ``East`` and hold for later boards until
-  the next ``pn|``; more than four names (both rooms) are kept whole in
-  ``LinPlayers``.
+  the next ``pn|``; more than four names (both rooms: open S W N E, then
+  closed S W N E) are kept whole in ``LinPlayers``, and a closed-room board
+  (``qx|c..|``) takes the second four.
 * ``nt|`` commentary is kept in the tag ``LinNotes`` (joined by ``|``).
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
   display commands and skipped.  Any other tag (``vg|``, ``sk|``, ...) is
@@ -128,7 +129,7 @@ def _boards(pairs: list[_Pair]) -> list[_Board]:
     boards: list[_Board] = []
     cur = _Board()
     for p in pairs:
-        if cur.pairs and (p.tag == "qx" or (cur.has_deal and (p.tag == "md" or p.newline_before))):
+        if cur.has_deal and (p.tag in ("qx", "md") or p.newline_before):
             boards.append(cur)
             cur = _Board()
         cur.pairs.append(p)
@@ -355,7 +356,11 @@ class _Reader:
         rec.contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.play = cards
         rec.play_marks = [0] * len(cards)
-        tags.update(self.names)
+        names = dict(self.names)
+        every = names.get("LinPlayers", "").split(",")
+        if len(every) >= 8 and tags.get("LinQx", "").strip()[:1].lower() == "c":
+            names.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
+        tags.update(names)
         if notes:
             tags["LinAnnotations"] = "|".join(notes)
         if comments:

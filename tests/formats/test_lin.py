@@ -209,3 +209,22 @@ def test_writing_a_contract_the_auction_does_not_reach_is_refused():
         format_lin([g])
     g.auction, g.auction_marks, g.contract, g.declarer = [], [], None, None
     assert "md|1" in format_lin([g])
+
+
+def test_vugraph_style_file_with_header_and_both_rooms():
+    """Without this, a BBO vugraph file (header, eight names, open and closed rooms) would fail or mix names."""
+    text = (
+        "vg|Final,Segment 1,I,1,2,Home,0,Away,0|\n"
+        "pn|sa,wa,na,ea,sb,wb,nb,eb|pg||\n"
+        "qx|o1|st||md|3" + SUITED + "|rh||ah|Board 1|sv|o|mb|1N|mb|p|mb|p|mb|p|pg||"
+        "pc|cA|pc|s2|pc|h2|pc|d2|pg||mc|0|\n"
+        "qx|c1|st||md|3" + SUITED + "|rh||ah|Board 1|sv|o|mb|p|mb|p|mb|p|mb|p|pg||\n"
+    )
+    games = parse_lin(text)
+    assert [g.tags["LinQx"] for g in games] == ["o1", "c1"]
+    assert games[0].tags["South"] == "sa" and games[1].tags["South"] == "sb" and games[1].tags["East"] == "eb"
+    assert games[0].contract == "1NT" and games[0].declarer == Seat.N and games[0].result == 0
+    assert games[0].tags["LinOther"].startswith("vg|Final")
+    assert games[1].passed_out
+    for a, b in zip(games, parse_lin(format_lin(games)), strict=True):
+        _same(a, b)

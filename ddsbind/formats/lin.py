@@ -356,11 +356,11 @@ class _Reader:
         rec.contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.play = cards
         rec.play_marks = [0] * len(cards)
-        names = dict(self.names)
-        every = names.get("LinPlayers", "").split(",")
+        players = dict(self.names)
+        every = players.get("LinPlayers", "").split(",")
         if len(every) >= 8 and tags.get("LinQx", "").strip()[:1].lower() == "c":
-            names.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
-        tags.update(names)
+            players.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
+        tags.update(players)
         if notes:
             tags["LinAnnotations"] = "|".join(notes)
         if comments:

@@ -54,7 +54,8 @@ In memory seats are :class:`~ddsbind.deal.Seat` in DDS order (N=0 E=1 S=2
 W=3); LIN's hand index i (0=S 1=W 2=N 3=E) and dealer digit i+1 are DDS
 seat ``(i + 2) % 4``.  A malformed board raises
 :class:`~ddsbind.errors.FormatError` naming the board (its position in the
-file, ``index``, and its number when known) and the tag.
+file, ``index``, and its number when known) and the tag; text that is no
+``tag|value|`` pair gives its character offset (``offset``).
 """
 
 from __future__ import annotations

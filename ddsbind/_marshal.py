@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from ddsbind import _holdings, dll, game
+from ddsbind import _holdings, _html, dll, game
 from ddsbind._binding import CData, ffi
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import ArgumentError, CardCountError, DDSError, InvalidArgumentError
@@ -101,6 +101,14 @@ class Solutions:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def _repr_html_(self) -> str:
+        """The cards and their scores as an HTML table for notebooks (card, tricks, equivalent cards)."""
+        rows = [
+            (_html.card(str(sc.card)), [str(sc.score), " ".join(_html.card(str(e)) for e in sc.equals)])
+            for sc in self.cards
+        ]
+        return _html.grid("solutions", ["card", "tricks", "equivalent cards"], rows, f"{self.nodes} nodes")
+
 
 def decode_future(fut: CData) -> Solutions:
     """A ``futureTricks`` as :class:`Solutions`."""
@@ -155,6 +163,12 @@ class DDTable:
 
     def __repr__(self) -> str:
         return f"DDTable({self._t.tolist()})"
+
+    def _repr_html_(self) -> str:
+        """The table as an HTML grid for notebooks: strains NT S H D C down, declarers N E S W across."""
+        order = (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
+        rows = [(_html.strain_label(s), [str(int(v)) for v in self._t[s]]) for s in order]
+        return _html.grid("ddtable", ["", "N", "E", "S", "W"], rows)
 
     def __str__(self) -> str:
         lines = ["      N   E   S   W"]

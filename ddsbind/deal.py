@@ -29,7 +29,7 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from ddsbind import _holdings
+from ddsbind import _holdings, _html
 from ddsbind._holdings import RANKS, SEAT_LETTERS, SUITS
 from ddsbind.errors import (
     ArgumentError,
@@ -508,3 +508,8 @@ class Deal:
 
     def __str__(self) -> str:
         return self.to_pbn()
+
+    def _repr_html_(self) -> str:
+        """The deal as an HTML hand diagram (suit symbols, red hearts and diamonds) for notebooks."""
+        hands = dict(zip(SEAT_LETTERS, (h.split(".") for h in self.to_pbn("N")[2:].split(" ")), strict=True))
+        return _html.diagram(hands)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ddsbind import dll
+from ddsbind import _html, dll
 from ddsbind._marshal import Position, Solutions, decode_future, fill_deal, parse_plays, position
 from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
@@ -33,6 +33,7 @@ from ddsbind.game import Play
 from ddsbind.solver import analyse_play, solve_board
 
 __all__ = [
+    "BestLine",
     "CardOption",
     "CostlyCard",
     "LineStep",
@@ -102,6 +103,28 @@ class LineTrick:
     value: int
     #: The line's choices on this trick (not the given cards of a trick in progress).
     steps: tuple[LineStep, ...]
+
+
+class BestLine(list[LineTrick]):
+    """:func:`best_line`'s answer: a list of :class:`LineTrick` that also shows as an HTML table in notebooks.
+
+    Everything a list does it does (``repr`` and ``str`` are the list's); in
+    Jupyter it is one row a trick: number, leader, the cards in play order
+    (the winning card in bold), the winner and declarer's side's
+    double-dummy tricks from that trick on.
+    """
+
+    def _repr_html_(self) -> str:
+        """The line as an HTML table for notebooks."""
+        rows = []
+        for t in self:
+            won = next(k for k in range(len(t.cards)) if (t.leader + k) % 4 == t.winner)
+            cards = " ".join(
+                f"<b>{_html.card(str(c))}</b>" if k == won else _html.card(str(c)) for k, c in enumerate(t.cards)
+            )
+            rows.append((str(t.number), [t.leader.name, cards, t.winner.name, str(t.value)]))
+        header = ["trick", "leader", "cards (play order)", "winner", "declarer's DD tricks from here"]
+        return _html.grid("bestline", header, rows)
 
 
 def _played_deal(
@@ -319,7 +342,7 @@ def best_line(
     trump: Strain | int | str,
     first: Seat | int | str,
     current_trick: str | Iterable[Card | str] = (),
-) -> list[LineTrick]:
+) -> BestLine:
     """The double-dummy best line from a position, played out to the end.
 
     At each step ``SolveBoard`` (solutions=3) scores every legal card; the
@@ -339,8 +362,9 @@ def best_line(
 
     Returns
     -------
-    list of LineTrick
-        Each with ``number``, ``leader``, ``cards`` (play order), ``winner``,
+    BestLine
+        A list of :class:`LineTrick` (a table in notebooks), each with
+        ``number``, ``leader``, ``cards`` (play order), ``winner``,
         ``value`` (declarer's side's DD tricks from that trick on) and
         ``steps`` (each chosen card with every legal class and its score).
         The tricks declarer's side wins add up to the first trick's ``value``.
@@ -357,7 +381,7 @@ def best_line(
     pos = position(deal, trump, first, current_trick, function="SolveBoard")
     table = Play(pos.deal, pos.trump, pos.leader, pos.trick)
     declarer_side = (pos.leader + 3) % 2
-    tricks: list[LineTrick] = []
+    tricks = BestLine()
     steps: list[LineStep] = []
     value: int | None = None
     while not table.finished:

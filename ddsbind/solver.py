@@ -247,6 +247,39 @@ def dd_tables_array(masks: ArrayLike, *, progress: Progress | None = None) -> ND
 # -- par ------------------------------------------------------------------------------
 
 
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_STRAIN_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663", "N": "NT"}
+
+
+def _either(levels: Sequence[str]) -> str:
+    """``["4S", "5S"]`` -> ``"4S or 5S"``; three or more with commas."""
+    return levels[0] if len(levels) == 1 else f"{', '.join(levels[:-1])} or {levels[-1]}"
+
+
+def _declarer_words(seats: str) -> str:
+    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either side)"`` (either partner can declare)."""
+    if len(seats) == 1:
+        return _SEAT_NAMES[seats]
+    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either side)"
+
+
+def _score_words(ns_score: int) -> str:
+    """NS's score as the side that gains reads it: ``-110`` -> ``"EW +110"``; 0 -> ``"0"``."""
+    if ns_score == 0:
+        return "0"
+    return f"NS +{ns_score}" if ns_score > 0 else f"EW +{-ns_score}"
+
+
+def _par_contract_words(item: str) -> str:
+    """One of ``Par()``'s contracts (``"EW 45S"``, ``"NS 5Hx"``) in words."""
+    seats, _, contract = item.strip().partition(" ")
+    doubled = contract.endswith("x")
+    body = contract[:-1] if doubled else contract
+    levels, strain = body[:-1], body[-1]
+    named = [f"{lvl}{_STRAIN_SYMBOLS[strain]}" + (" doubled" if doubled else "") for lvl in levels]
+    return f"{_either(named)} by {_declarer_words(seats)}"
+
+
 @dataclass(frozen=True)
 class Par:
     """``Par()``'s answer, from each side's view (which side bids first)."""
@@ -261,6 +294,26 @@ class Par:
         """North-South's par score when NS bid first (negative: EW gain)."""
         return int(self.score_text[0].split()[-1])
 
+    def words(self, first: str = "NS") -> str:
+        """The par contracts and score as a person reads them, when ``first`` (``"NS"`` or ``"EW"``) bids first.
+
+        DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
+        ``"4\u2660 or 5\u2660 by East or West (either side): EW +450"``; a
+        sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
+        when nobody can make anything, ``"passed out: 0"``.
+
+        Examples
+        --------
+        >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
+        '2\u2660 by East or West (either side): EW +110'
+        """
+        k = ("NS", "EW").index(first.upper())
+        score = int(self.score_text[k].split()[-1]) * (1 if k == 0 else -1)
+        items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
+        if not items:
+            return f"passed out: {_score_words(score)}"
+        return f"{'; or '.join(_par_contract_words(i) for i in items)}: {_score_words(score)}"
+
 
 @dataclass(frozen=True)
 class DealerPar:
@@ -268,6 +321,37 @@ class DealerPar:
 
     score: int
     contracts: tuple[str, ...]
+
+    def words(self) -> str:
+        """The par contracts and score as a person reads them.
+
+        DDS's ``"4S*-EW-1"`` (a sacrifice in 4 spades by East or West, one
+        down) reads ``"4\u2660 doubled by East or West (either side), 1 down"``;
+        ``"3N-N+1"`` reads ``"3NT by North, 1 overtrick"``; several contracts
+        are joined by ``"; or "``, then the score from the gaining side.
+
+        Examples
+        --------
+        >>> DealerPar(-110, ("2S-EW",)).words()
+        '2\u2660 by East or West (either side): EW +110'
+        """
+        parts = []
+        for c in self.contracts:
+            contract, _, rest = c.partition("-")
+            seats, sign, count = rest.partition("+") if "+" in rest else rest.partition("-")
+            if not contract or not seats:
+                continue
+            sacrifice = contract.endswith("*")
+            contract = contract.rstrip("*")
+            text = f"{contract[:-1]}{_STRAIN_SYMBOLS[contract[-1]]}" + (" doubled" if sacrifice else "")
+            text += f" by {_declarer_words(seats)}"
+            if count:
+                n = int(count)
+                text += f", {n} down" if sign == "-" else f", {n} overtrick{'s' if n > 1 else ''}"
+            parts.append(text)
+        if not parts:
+            return f"passed out: {_score_words(self.score)}"
+        return f"{'; or '.join(parts)}: {_score_words(self.score)}"
 
 
 def _results(table: DDTable | ArrayLike) -> CData:

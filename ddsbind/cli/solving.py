@@ -35,12 +35,14 @@ def _render_table(deal: Deal, table: DDTable, vul: str, dealer: str | None) -> l
     if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
     p = par(table, vul)
-    out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}"]
+    out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
+        out.append(f"  that is: {p.words('EW')}")
     if dealer:
         dp = dealer_par(table, dealer, vul)
         out.append(f"Par with {dealer.upper()} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
+        out.append(f"  that is: {dp.words()}")
     return out
 
 

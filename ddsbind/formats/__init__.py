@@ -12,7 +12,9 @@ Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
 :mod:`.pbn`, :mod:`.gib`, :mod:`.ddsref`; game records (a deal as it was bid
 and played): :mod:`.pbngame` (the :class:`~.pbngame.GameRecord` model and
 its PBN text), :mod:`.zrjgame` (game records as ZRJ records),
-:mod:`.games` (game records in files of any format that holds them);
+:mod:`.games` (game records in files of any format that holds them),
+:mod:`.lin` (BBO's LIN hand records); :mod:`.dataframe` (records as pandas
+DataFrames, :func:`read_dataframe`);
 :mod:`.registry` (the table of formats: one entry each, asked by the
 readers, writers and the CLI), :mod:`.files` (memory-mapped chunked
 readers, append-safe and atomic writers), :mod:`.convert`.  The rules of
@@ -27,6 +29,7 @@ here: :func:`board_dealer`, :func:`board_vulnerability`.
 
 from ddsbind.formats._order import board_dealer, board_vulnerability
 from ddsbind.formats.checksums import checksum, checksum_hex, verify
+from ddsbind.formats.dataframe import read_dataframe
 from ddsbind.formats.dealnum import (
     D,
     deal_from_number,
@@ -86,6 +89,7 @@ __all__ = [
     "ints_from_numbers",
     "iter_chunks",
     "numbers_from_ints",
+    "read_dataframe",
     "read_games",
     "read_records",
     "verify",

@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, ddsref, gib, handmakes, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
+from ddsbind.formats import _dtypes, _order, ddsref, gib, handmakes, lin, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
 from ddsbind.formats.pbngame import GameRecord
 
@@ -266,6 +266,20 @@ def _load_dds(data: bytes, name: str) -> Records:
     return Records(owners, np.stack([unknown if h.table is None else h.table.astype(np.uint8) for h in hands]))
 
 
+def _load_lin(data: bytes, name: str) -> Records:
+    games = lin.parse_lin(data, name=name)
+    return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
+
+
+def _dump_lin(r: Records) -> bytes:
+    deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
+    games = [
+        GameRecord(d, _order.board_dealer(k + 1), _order.board_vulnerability(k + 1), board=k + 1)
+        for k, d in enumerate(deals)
+    ]
+    return lin.format_lin(games).encode("utf-8")
+
+
 # --------------------------------------------------------------------------
 # The built-in formats.
 
@@ -367,5 +381,18 @@ register(
         dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
             "ascii"
         ),
+    )
+)
+register(
+    Format(
+        "lin",
+        (".lin",),
+        deals=True,
+        results=False,
+        load=_load_lin,
+        dump=_dump_lin,
+        plays=True,
+        load_games=lambda data, name: lin.parse_lin(data, name=name),
+        dump_games=lambda games: lin.format_lin(games).encode("utf-8"),
     )
 )

@@ -1,0 +1,267 @@
+"""Records as pandas DataFrames: :func:`read_dataframe`, one row a record, chunked for files larger than memory.
+
+pandas is an optional extra (``pip install ddsbind[pandas]``); it is
+imported when :func:`read_dataframe` runs, never when :mod:`ddsbind.formats`
+is imported.  Game records (deal, auction, play) add their double-dummy
+results, which asks DDS (:func:`ddsbind.dd_tables`, imported only then).
+
+Columns
+-------
+* ``deal``: the deal in PBN, North first (``"N:QJ6.K652.J85.T98 873..."``),
+  for formats that hold deals.
+* ``S_N`` .. ``NT_W``: twenty columns of double-dummy tricks, strain then
+  declarer, strains S H D C NT and declarers N E S W (``S_N, S_E, S_S, S_W,
+  H_N, ..., NT_W``), pandas ``Int8`` with ``<NA>`` for an unknown result; for
+  formats with results, and for game records.
+* Game records add ``board`` (``Int64``), ``dealer`` and ``declarer`` (seat
+  letters N E S W, ``None`` unknown or passed out), ``vulnerability`` (PBN's
+  ``None``, ``NS``, ``EW``, ``All``), ``contract`` (``"4HX"``, ``"Pass"``),
+  ``result`` (tricks declarer took, ``Int8``) and ``dd_tricks`` (the
+  tricks declarer takes double dummy in the contract's strain, ``Int8``;
+  ``<NA>`` passed out).
+* ``hand-makes`` files add ``hand`` (the seat letter).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind.deal import SEAT_LETTERS, Deal
+from ddsbind.errors import Error, FormatError
+from ddsbind.formats import files, registry
+from ddsbind.formats._dtypes import UNKNOWN
+from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats.registry import Records
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "read_dataframe"]
+
+#: The twenty result columns: strains S H D C NT (DDS order) x declarers N E S W.
+TABLE_COLUMNS = tuple(f"{s}_{h}" for s in ("S", "H", "D", "C", "NT") for h in SEAT_LETTERS)
+_RANKS = np.frombuffer(b"AKQJT98765432", np.uint8)
+
+
+class MissingExtraError(Error, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it."""
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise MissingExtraError(
+            "read_dataframe needs pandas: install the extra, pip install 'ddsbind[pandas]'"
+        ) from None
+    return pandas
+
+
+def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
+    """PBN deal strings, North first, of full deals given as owner rows, without a loop per deal.
+
+    Parameters
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        DDS seat (N=0 E=1 S=2 W=3) of each card SA..C2; every seat 13 cards.
+
+    Returns
+    -------
+    ndarray, shape (n,), str
+        ``"N:" + hands N E S W``, each ``S.H.D.C`` with ranks high to low
+        (always 69 characters).
+
+    Raises
+    ------
+    FormatError
+        A row that is not a full deal (use :class:`~ddsbind.deal.Deal` for
+        partial deals).
+    """
+    o = np.asarray(owners, dtype=np.int8)
+    n = o.shape[0]
+    counts = np.stack([(o == s).sum(1) for s in range(4)], 1) if n else np.zeros((0, 4), np.int64)
+    wrong = np.any(counts != 13, axis=1)
+    if wrong.any():
+        bad = int(np.argmax(wrong))
+        raise FormatError(f"record {bad} is not a full deal (13 cards a hand)", index=bad)
+    card = np.arange(52)
+    # Sort key of each card: its hand, then its suit, then its place in the suit (ace first);
+    # the separators sort after the last card of their suit ('.') or hand (' ').
+    keys = o.astype(np.int32) * 100 + (card // 13) * 20 + card % 13
+    dots = (np.arange(4)[:, None] * 100 + np.arange(3)[None, :] * 20 + 19).ravel()
+    spaces = np.arange(3) * 100 + 99
+    allkeys = np.concatenate([keys, np.broadcast_to(np.concatenate([dots, spaces]), (n, 15))], axis=1)
+    chars = np.concatenate([np.broadcast_to(_RANKS[card % 13], (n, 52)), np.full((n, 12), 46), np.full((n, 3), 32)], 1)
+    order = np.argsort(allkeys, axis=1, kind="stable")
+    text = np.take_along_axis(chars.astype(np.uint8), order, axis=1)
+    text = np.concatenate([np.broadcast_to(np.frombuffer(b"N:", np.uint8), (n, 2)), text], axis=1)
+    return np.ascontiguousarray(text).view("S69").ravel().astype(str)
+
+
+def _deal_column(owners: NDArray[np.int8]) -> list[str] | NDArray[np.str_]:
+    if owners.shape[0] and np.all((owners >= 0).sum(1) == 52):
+        try:
+            return deal_strings(owners)
+        except FormatError:
+            pass
+    return [Deal.from_owners(row).to_pbn() for row in owners]
+
+
+def _table_columns(tables: NDArray[np.uint8]) -> dict[str, Any]:
+    pd = _pandas()
+    flat = np.asarray(tables).reshape(-1, 20)
+    known = flat != UNKNOWN
+    return {
+        name: pd.arrays.IntegerArray(flat[:, k].astype(np.int8), ~known[:, k]) for k, name in enumerate(TABLE_COLUMNS)
+    }
+
+
+def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
+    pd = _pandas()
+    cols: dict[str, Any] = {}
+    if r.owners is not None:
+        cols["deal"] = _deal_column(r.owners)
+    if r.hand is not None:
+        cols["hand"] = np.array(list(SEAT_LETTERS))[np.asarray(r.hand, dtype=np.intp)]
+    if fmt.results and r.tables is not None:
+        cols.update(_table_columns(r.tables))
+    elif fmt.results:
+        cols.update(_table_columns(np.full((len(r), 5, 4), UNKNOWN, np.uint8)))
+    return pd.DataFrame(cols)
+
+
+def _games_frame(games: Sequence[GameRecord], solve: bool) -> pd.DataFrame:
+    pd = _pandas()
+    letter = lambda s: None if s is None else SEAT_LETTERS[s]  # noqa: E731
+    cols: dict[str, Any] = {
+        "deal": [g.deal.to_pbn() for g in games],
+        "board": pd.array([g.board for g in games], dtype="Int64"),
+        "dealer": [letter(g.dealer) for g in games],
+        "vulnerability": [g.vulnerable.pbn for g in games],
+        "contract": [g.contract for g in games],
+        "declarer": [letter(g.declarer) for g in games],
+        "result": pd.array([g.result for g in games], dtype="Int8"),
+    }
+    if solve:
+        from ddsbind.solver import dd_tables
+
+        tables = np.stack([np.asarray(t) for t in dd_tables([g.deal for g in games])]) if games else None
+        tables = tables if tables is not None else np.zeros((0, 5, 4), np.int8)
+        dd = [
+            None if g.trump is None or g.declarer is None else int(tables[k, g.trump, g.declarer])
+            for k, g in enumerate(games)
+        ]
+        cols["dd_tricks"] = pd.array(dd, dtype="Int8")
+        cols.update(_table_columns(tables.astype(np.uint8)))
+    return pd.DataFrame(cols)
+
+
+def _holds_games(path: str | os.PathLike[str], fmt: registry.Format) -> bool:
+    if fmt.load_games is None:
+        return False
+    if fmt.plays:
+        return True
+    return fmt.holds_games is not None and fmt.holds_games(Path(path).read_bytes(), os.fspath(path))
+
+
+def _slices(n: int, chunksize: int) -> Iterator[slice]:
+    for start in range(0, n, chunksize):
+        yield slice(start, min(n, start + chunksize))
+
+
+def _frames(
+    source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, chunksize: int, solve: bool
+) -> Iterator[pd.DataFrame]:
+    if not isinstance(source, str | os.PathLike):
+        games = list(source)
+        for sl in _slices(len(games), chunksize):
+            yield _games_frame(games[sl], solve)
+        return
+    fmt = registry.guess(source, format)
+    if _holds_games(source, fmt):
+        assert fmt.load_games is not None
+        games = fmt.load_games(Path(source).read_bytes(), os.fspath(source))
+        for sl in _slices(len(games), chunksize):
+            yield _games_frame(games[sl], solve)
+    elif fmt.fixed:
+        for c in files.iter_chunks(source, fmt.name, chunk=chunksize):
+            yield _records_frame(Records(c.owners, c.tables, c.hand, c.makes), fmt)
+    elif fmt.load is not None:
+        r = fmt.load(Path(source).read_bytes(), os.fspath(source))
+        for sl in _slices(len(r), chunksize):
+            part = Records(
+                None if r.owners is None else r.owners[sl],
+                None if r.tables is None else r.tables[sl],
+                None if r.hand is None else r.hand[sl],
+                None if r.makes is None else r.makes[sl],
+            )
+            yield _records_frame(part, fmt)
+    else:
+        raise FormatError(f"{fmt.name} files cannot be read")
+
+
+def read_dataframe(
+    path_or_records: str | os.PathLike[str] | Sequence[GameRecord],
+    *,
+    format: str | None = None,
+    chunksize: int | None = None,
+    solve: bool = True,
+) -> pd.DataFrame | Iterator[pd.DataFrame]:
+    """Records as a pandas DataFrame, one row a record (columns: the module docstring).
+
+    Parameters
+    ----------
+    path_or_records : path-like or sequence of GameRecord
+        A file of any readable format of :mod:`ddsbind.formats.registry`
+        (``.zrd``, ``.zbd``, ``.pbn``, ``.lin``, ...), or game records.
+    format : str, optional
+        The file's format; guessed from the extension when None.
+    chunksize : int, optional
+        Rows per frame: then an iterator of DataFrames, and a fixed-size
+        record file (ZBD, ZRD, ...) is read a chunk at a time (memory stays
+        that of one chunk).  None: one DataFrame of every record.
+    solve : bool
+        For game records, solve each deal (``dd_tricks`` and the twenty
+        table columns).  False leaves those columns out.
+
+    Returns
+    -------
+    DataFrame or iterator of DataFrame
+
+    Raises
+    ------
+    MissingExtraError
+        pandas is not installed (an ``ImportError`` naming ``ddsbind[pandas]``).
+    FormatError
+        An unreadable file or a malformed record, as the format's reader says.
+
+    Examples
+    --------
+    >>> df = read_dataframe("deals.zrd")  # doctest: +SKIP
+    >>> df.loc[0, "NT_N"]  # doctest: +SKIP
+    """
+    pd = _pandas()
+    if chunksize is not None:
+        if chunksize < 1:
+            raise FormatError("chunksize must be at least 1 record")
+        return _frames(path_or_records, format, chunksize, solve)
+    parts = list(_frames(path_or_records, format, 1 << 20, solve))
+    if not parts:
+        return _empty(path_or_records, format, solve)
+    return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+
+
+def _empty(source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, solve: bool) -> pd.DataFrame:
+    """The columns a source would have, with no row."""
+    pd = _pandas()
+    if not isinstance(source, str | os.PathLike) or _holds_games(source, registry.guess(source, format)):
+        return _games_frame([], solve)
+    fmt = registry.guess(source, format)
+    cols = (["deal"] if fmt.deals else []) + (list(TABLE_COLUMNS) if fmt.results else [])
+    return pd.DataFrame({c: [] for c in cols})

@@ -1,0 +1,122 @@
+"""read_dataframe: records as pandas DataFrames, equal to dd_table, chunked in flat memory, pandas optional."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+import ddsbind  # noqa: E402
+from ddsbind.database import generate  # noqa: E402
+from ddsbind.deal import Deal  # noqa: E402
+from ddsbind.errors import FormatError  # noqa: E402
+from ddsbind.formats import encode_zbd, read_dataframe, write_games  # noqa: E402
+from ddsbind.formats.dataframe import TABLE_COLUMNS, MissingExtraError, deal_strings  # noqa: E402
+from ddsbind.formats.lin import parse_lin  # noqa: E402
+
+SUITED = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432"
+
+
+def _random_owners(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.permuted(np.tile(np.repeat(np.arange(4, dtype=np.int8), 13), (n, 1)), axis=1)
+
+
+def test_generated_database_equals_dd_table(tmp_path):
+    """Without this, a DataFrame column could hold another strain's or declarer's tricks than DDS gives."""
+    path = tmp_path / "db.zrd"
+    generate(path, 12, 20260)
+    df = read_dataframe(path)
+    assert list(df.columns) == ["deal", *TABLE_COLUMNS] and len(df) == 12
+    assert TABLE_COLUMNS[:5] == ("S_N", "S_E", "S_S", "S_W", "H_N") and TABLE_COLUMNS[-1] == "NT_W"
+    for row in df.itertuples(index=False):
+        assert row.deal.startswith("N:")
+        table = ddsbind.dd_table(row.deal)
+        got = np.array([getattr(row, c) for c in TABLE_COLUMNS]).reshape(5, 4)
+        assert np.array_equal(got, np.asarray(table))
+    chunks = list(read_dataframe(path, chunksize=5))
+    assert [len(c) for c in chunks] == [5, 5, 2]
+    assert pd.concat(chunks, ignore_index=True).equals(df)
+
+
+def test_deal_strings_are_deal_to_pbn():
+    """Without this, the vectorised deal column could differ from Deal.to_pbn (hands or ranks misplaced)."""
+    owners = _random_owners(200, 3)
+    assert list(deal_strings(owners)) == [Deal.from_owners(o).to_pbn() for o in owners]
+    with pytest.raises(FormatError, match="record 1"):
+        deal_strings(np.stack([owners[0], np.zeros(52, np.int8)]))
+
+
+def _peak(path, chunksize: int) -> int:
+    tracemalloc.start()
+    try:
+        rows = 0
+        for frame in read_dataframe(path, chunksize=chunksize):
+            rows += len(frame)
+            del frame
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_chunked_reading_keeps_memory_flat(tmp_path):
+    """Without this, reading a database larger than memory chunk by chunk would still grow with the file."""
+    small, big = tmp_path / "small.zbd", tmp_path / "big.zbd"
+    encode_zbd(_random_owners(10_000, 1)).tofile(small)
+    owners = _random_owners(80_000, 2)
+    encode_zbd(owners).tofile(big)
+    del owners
+    peak_small, peak_big = _peak(small, 10_000), _peak(big, 10_000)
+    assert peak_big < 1.5 * peak_small + (1 << 20), (peak_small, peak_big)
+    tracemalloc.start()
+    try:
+        whole = read_dataframe(big)
+        peak_whole = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(whole) == 80_000 and peak_whole > 3 * peak_big  # the measure does see memory that grows
+
+
+def test_game_records_add_contract_and_dd_tricks(tmp_path):
+    """Without this, a LIN or PBN game file would lose its contract, result or DD tricks in the DataFrame."""
+    text = (
+        "md|1" + SUITED + "|ah|Board 3|sv|e|mb|p|mb|p|mb|p|mb|p|\n"
+        "md|3" + SUITED + "|ah|Board 4|sv|b|mb|p|mb|1H|mb|p|mb|p|mb|p|pc|SA|mc|7|\n"
+    )
+    games = parse_lin(text)
+    write_games(tmp_path / "g.lin", games)
+    for source in (tmp_path / "g.lin", games):
+        df = read_dataframe(source)
+        assert list(df["board"]) == [3, 4] and list(df["dealer"]) == ["S", "N"]
+        assert list(df["vulnerability"]) == ["EW", "All"]
+        assert list(df["contract"]) == ["Pass", "1H"] and df["declarer"].iloc[1] == "E"
+        assert pd.isna(df["result"].iloc[0]) and df["result"].iloc[1] == 7
+        table = ddsbind.dd_table(games[1].deal)
+        assert pd.isna(df["dd_tricks"].iloc[0]) and df["dd_tricks"].iloc[1] == table["H", "E"]
+        assert df["H_E"].iloc[1] == table["H", "E"]
+    assert "dd_tricks" not in read_dataframe(games, solve=False).columns
+
+
+def test_empty_sources_give_the_columns():
+    """Without this, an empty file would give a frame without its columns (and break code that selects them)."""
+    assert list(read_dataframe([], solve=False).columns)[:3] == ["deal", "board", "dealer"]
+
+
+def test_pandas_missing_names_the_extra(monkeypatch):
+    """Without this, a user without pandas would get a bare ImportError, not the extra to install."""
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(MissingExtraError, match=r"ddsbind\[pandas\]") as info:
+        read_dataframe([])
+    assert isinstance(info.value, ImportError)
+
+
+def test_importing_formats_does_not_import_pandas():
+    """Without this, every user of ddsbind.formats would pay pandas' import time (or need it installed)."""
+    code = "import sys, ddsbind.formats; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

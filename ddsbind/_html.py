@@ -15,7 +15,7 @@ from html import escape
 
 from ddsbind._holdings import SUITS
 
-__all__ = ["card", "diagram", "grid", "suit_symbol"]
+__all__ = ["card", "diagram", "grid", "hands_of_pbn", "suit_symbol"]
 
 _SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 _COLOURS = ("#000000", "#c8102e", "#c8102e", "#000000")
@@ -45,6 +45,11 @@ def _hand(seat: str, holdings: Sequence[str]) -> str:
         for s, h in enumerate(holdings)
     )
     return f'<td class="ddsbind-hand" data-seat="{seat}" style="padding:4px 10px;vertical-align:top">{rows}</td>'
+
+
+def hands_of_pbn(pbn: str) -> dict[str, list[str]]:
+    """The four hands of a PBN deal string that starts with ``"N:"``, as :func:`diagram` takes them."""
+    return dict(zip("NESW", (h.split(".") for h in pbn[2:].split(" ")), strict=True))
 
 
 def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:

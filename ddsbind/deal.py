@@ -511,5 +511,4 @@ class Deal:
 
     def _repr_html_(self) -> str:
         """The deal as an HTML hand diagram (suit symbols, red hearts and diamonds) for notebooks."""
-        hands = dict(zip(SEAT_LETTERS, (h.split(".") for h in self.to_pbn("N")[2:].split(" ")), strict=True))
-        return _html.diagram(hands)
+        return _html.diagram(_html.hands_of_pbn(self.to_pbn("N")))

@@ -313,6 +313,48 @@ class ProofTree:
 
     # -- text --------------------------------------------------------------
 
+    def _repr_html_(self) -> str:
+        """The proof for notebooks: the deal's diagram, then the tree as nested, collapsible lists.
+
+        Each node is a seat and the card classes it may play (the good guys'
+        one class in bold); a position met before says which node it is; a
+        leaf gives the good guys' tricks.  Node ids are ``data-node``
+        attributes.
+        """
+        from html import escape
+
+        from ddsbind import _html
+
+        seen: set[int] = set()
+
+        def cards(move: Move) -> str:
+            return " ".join(_html.card(str(c)) for c in move.cards)
+
+        def render(item: Node | Leaf, depth: int) -> str:
+            if isinstance(item, Leaf):
+                return f'<span data-node="{item.id}">{self.goodguys} take {item.tricks}</span>'
+            if item.id in seen:
+                return f'<span data-ref="{item.id}">as at node {item.id}</span>'
+            seen.add(item.id)
+            good = item.seat % 2 == (0 if self.goodguys == "NS" else 1)
+            rows = []
+            for move in item.moves:
+                label = f"<b>{cards(move)}</b>" if good else cards(move)
+                rows.append(f"<li>{escape(item.seat.name)} {label} &rarr; {render(move.next, depth + 1)}</li>")
+            opened = " open" if depth < 12 else ""
+            return (
+                f'<details data-node="{item.id}"{opened}><summary>{escape(item.seat.name)} to play '
+                f"({len(item.moves)} {'class' if len(item.moves) == 1 else 'classes'})</summary>"
+                f'<ul style="margin:0;padding-left:1.2em">{"".join(rows)}</ul></details>'
+            )
+
+        hands = _html.hands_of_pbn(self.deal.to_pbn("N"))
+        caption = (
+            f"{self.goodguys} to take {self.target} tricks against any defence; "
+            f"trump {self.trump.symbol}, {self.leader.name} leads"
+        )
+        return f'<div class="ddsbind-proof">{_html.diagram(hands, caption)}{render(self.root, 0)}</div>'
+
     def to_text(self) -> str:
         """The proof for people: a line a trick, indented by trick, defences labelled, "as after ..." for repeats."""
         hands = "  ".join(f"{s.name}: {_hand_text(self.deal, s)}" for s in Seat)

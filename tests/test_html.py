@@ -94,3 +94,18 @@ def test_best_line_is_a_list_with_html():
         assert played == [SYMBOLS[str(c)[0]] + str(c)[1] for c in t.cards]
         assert cells.found[(("data-row", str(r)), ("data-col", "2"))] == t.winner.name
         assert cells.found[(("data-row", str(r)), ("data-col", "3"))] == str(t.value)
+
+
+def test_proof_tree_html_shows_every_node_and_reference():
+    """Without this, a proof tree in a notebook could drop a defence or a repeated position."""
+    tree = ddsbind.prove("N:J.A2.. ..987. .3.2.A Q.KQ..", "NT", "S", goodguys="NS")
+    page = _Cells()
+    page.feed(tree._repr_html_())
+    nodes = {int(v) for attrs in page.found for k, v in attrs if k == "data-node"}
+    refs = {int(v) for attrs in page.found for k, v in attrs if k == "data-ref"}
+    ids = {n.id for n in tree.nodes()}
+    assert nodes | refs <= ids and nodes, (nodes, refs)
+    # Every node of the tree appears once in full; a node reached again appears as a reference.
+    assert nodes == ids, ids - nodes
+    hands = {v: text for attrs, text in page.found.items() for k, v in attrs if k == "data-seat"}
+    assert hands["S"].startswith(f"{SYMBOLS['S']}") and "A" in hands["S"]

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 
 import ddsbind
 from ddsbind.cli import main
-from ddsbind.formats.ddsref import read_reference
 from ddsbind.solver import DealerPar, Par
 
 # list100's first hand (DDS's hands/list100.txt): PAR "NS -110" "EW 110" "NS:EW 2S" "EW:EW 2S", PAR2 "-110" "2S-EW".
@@ -58,12 +54,9 @@ def test_dealer_par_words(score, contracts, words):
     assert DealerPar(score, contracts).words() == words
 
 
-def test_every_reference_par_reads():
+def test_every_reference_par_reads(list100):
     """Without this, a par string of a shape DDS writes (list100's PAR/PAR2 lines) could fail or lose a contract."""
-    ref = os.environ.get("DDSBIND_REFERENCE")
-    if not ref:
-        pytest.skip("DDSBIND_REFERENCE (DDS's hands directory) not set")
-    for h in read_reference(Path(ref) / "list100.txt"):
+    for h in list100:
         if h.par is None or h.dealer_par is None:
             continue
         p = Par(h.par[:2], h.par[2:])

@@ -26,6 +26,28 @@ STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 VUL = click.Choice(["none", "both", "ns", "ew"], case_sensitive=False)
 
 
+class FormatChoice(click.Choice):
+    """The names in the table of formats (``games=True``: those holding game records), looked up when first needed.
+
+    Importing the CLI stays light: the table is read only when a command
+    checks or lists the choices.
+    """
+
+    def __init__(self, *, games: bool = False) -> None:
+        self._games = games
+        super().__init__((), case_sensitive=False)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ddsbind.formats import games, registry
+
+        return tuple(f.name for f in (games.game_formats() if self._games else registry.formats()))
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """click.Choice sets its choices once at construction; the table is the only source here."""
+
+
 def fail(message: str) -> None:
     """Print ``ddsbind: error: message`` on stderr and exit 1."""
     click.echo(f"ddsbind: error: {message}", err=True)

@@ -6,32 +6,15 @@ import contextlib
 
 import click
 
-from ddsbind.cli._common import about, fail, progress
+from ddsbind.cli._common import FormatChoice, about, fail, progress
 from ddsbind.deal import SEAT_LETTERS
-
-
-class _FormatChoice(click.Choice):
-    """The names in the table of formats, looked up when first needed (importing the CLI stays light)."""
-
-    def __init__(self) -> None:
-        super().__init__((), case_sensitive=False)
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        from ddsbind.formats import registry
-
-        return tuple(f.name for f in registry.formats())
-
-    @choices.setter
-    def choices(self, value: object) -> None:
-        """click.Choice sets its choices once at construction; the table is the only source here."""
 
 
 @click.command()
 @click.argument("src", type=click.Path(exists=True, dir_okay=False))
 @click.argument("dst", type=click.Path(dir_okay=False))
-@click.option("--from", "src_format", type=_FormatChoice(), help="Input format (default: from the extension).")
-@click.option("--to", "dst_format", type=_FormatChoice(), help="Output format (default: from the extension).")
+@click.option("--from", "src_format", type=FormatChoice(), help="Input format (default: from the extension).")
+@click.option("--to", "dst_format", type=FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",
     type=click.Choice(list(SEAT_LETTERS), case_sensitive=False),

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, about, progress
+from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, progress
 
 if TYPE_CHECKING:
     from ddsbind.play import CostlyCard
@@ -44,10 +44,10 @@ def _costly_json(cc: CostlyCard) -> _CostlyDoc:
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--from", "fmt", type=click.Choice(["pbn", "zrj"], case_sensitive=False), help="Default: the extension.")
+@click.option("--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout, for machines.")
 def analyse(file: str, fmt: str | None, as_json: bool) -> None:
-    """Per played deal in FILE (ZRJ or PBN with play): contract, result, DD result and each costly card.
+    """Per played deal in FILE (PBN with play, LIN or ZRJ): contract, result, DD result and each costly card.
 
     A costly card is one after which the double-dummy result moved against
     the side that played it; the cards listed as better would have kept it.

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -20,17 +18,15 @@ from ddsbind.formats.games import read_games, write_games
 from ddsbind.formats.lin import contract_of_auction, format_lin, parse_lin
 from ddsbind.formats.pbngame import GameRecord
 from ddsbind.game import Vulnerability
+from tests.conftest import reference_file
 
-REFERENCE = os.environ.get("DDSBIND_REFERENCE")
 # A made-up deal, each hand one suit: S spades, W hearts, N diamonds, E clubs (LIN order S, W, N, E).
 SUITED = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432"
 
 
 def _reference_games(count: int) -> list[GameRecord]:
     """Game records from DDS's list100.txt: deal, dealer, vulnerability, an auction to its contract, the PLAY line."""
-    if not REFERENCE:
-        pytest.skip("DDSBIND_REFERENCE (DDS's hands directory) not set")
-    hands = read_reference(Path(REFERENCE) / "list100.txt")
+    hands = read_reference(reference_file("list100.txt"))
     out = []
     for k, h in enumerate([h for h in hands if h.play][:count]):
         dealer = Seat(h.dealer)

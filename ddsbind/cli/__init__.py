@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from ddsbind.cli import databases, files, played, solving
+from ddsbind.cli import databases, dealer, files, played, solving
 from ddsbind.cli._common import Group
 from ddsbind.cli.cribbage import cribbage
 
@@ -38,5 +38,6 @@ for _command in (
     played.analyse,
     played.line,
     cribbage,
+    dealer.dealer,
 ):
     main.add_command(_command)

@@ -95,6 +95,7 @@ def run(
     keep: bool = False,
     progress: Progress | None = None,
     client: Any = None,
+    deals: NDArray[np.int8] | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -122,6 +123,9 @@ def run(
         Called with the number of deals generated since its last call.
     client : dask.distributed.Client, optional
         Deal on Dask; the same deals.
+    deals : ndarray, shape (n, 52), int8, optional
+        Run over these deals (owner rows, DDS seats N=0 E=1 S=2 W=3) instead
+        of dealing: ``generate`` is their number.
 
     Returns
     -------
@@ -134,9 +138,12 @@ def run(
     """
     seed = check_seed(seed)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
+    if deals is not None:
+        deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
+        total = deals.shape[0]
     wanted = produce if produce is not None else script.produce
     if wanted is None:
-        wanted = DEFAULT_PRODUCE if script.prints else total
+        wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
     if total < 0 or wanted < 0:
         raise DealerError("generate and produce must not be negative")
     if wanted > total:
@@ -151,9 +158,11 @@ def run(
     kept_tables: list[NDArray[np.int8]] = []
     started = time.perf_counter()
     try:
-        for batch_number, owners in enumerate(
-            deal_batches(seed, total, threads=threads, client=client, predeal=script.predeal)
-        ):
+        if deals is not None:
+            batches: Any = (deals[i : i + BATCH] for i in range(0, total, BATCH))
+        else:
+            batches = deal_batches(seed, total, threads=threads, client=client, predeal=script.predeal)
+        for batch_number, owners in enumerate(batches):
             if result.produced >= wanted:
                 break
             hands = Hands(owners)
@@ -162,10 +171,8 @@ def run(
             if script.condition is not None:
                 rows = rows[script.condition(frame, rows) != 0]
             rows = rows[: wanted - result.produced]
-            if result.produced + rows.size >= wanted and rows.size:
-                generated_here = int(rows[-1]) + 1
-            else:
-                generated_here = hands.n
+            full = result.produced + rows.size >= wanted and rows.size > 0
+            generated_here = int(rows[-1]) + 1 if full else hands.n
             result.generated = batch_number * BATCH + generated_here
             first_board = result.produced + 1
             result.produced += rows.size

@@ -145,7 +145,6 @@ _NAMES = {
     "MINUS": "'-'",
     "COUNT_FN": "a function (hcp, controls, losers, pt0..pt9...)",
     "STRING": "a quoted string",
-    "SIGNED_INT": "a number",
 }
 
 
@@ -328,10 +327,10 @@ class _Compiler:
         if kind == "frequency":
             label = str(args[0])[1:-1] if args[0] is not None else None
             exprs = [self.expr(args[1])]
-            bounds = [int(args[2].children[0]), int(args[3].children[0])]
+            bounds = [_signed(args[2]), _signed(args[3])]
             if args[4] is not None:
                 exprs.append(self.expr(args[4]))
-                bounds += [int(args[5].children[0]), int(args[6].children[0])]
+                bounds += [_signed(args[5]), _signed(args[6])]
             for low, high, node in zip(bounds[::2], bounds[1::2], (args[2], args[5]), strict=False):
                 if low > high:
                     raise self.fail(node, f"frequency bounds {low} > {high}")
@@ -368,8 +367,10 @@ class _Compiler:
         if kind == "binary":
             left, op, right = self.expr(c[0]), _BINARY[str(c[1])], self.expr(c[2])
             return lambda f, rows: op(left(f, rows), right(f, rows))
-        if kind == "negate":
-            inner = self.expr(c[0])
+        if kind == "sign":
+            inner = self.expr(c[1])
+            if str(c[0]) == "+":
+                return inner
             return lambda f, rows: -inner(f, rows)
         if kind == "not_":
             inner = self.expr(c[0])
@@ -473,6 +474,11 @@ class _Compiler:
                     if _matches(pattern, lengths, any_order):
                         codes.append((s * 14 + h) * 14 + d)
         return codes
+
+
+def _signed(node: lark.Tree[Any]) -> int:
+    sign, number = node.children
+    return -int(number) if sign is not None and str(sign) == "-" else int(number)
 
 
 def _matches(pattern: str, lengths: tuple[int, int, int, int], any_order: bool) -> bool:

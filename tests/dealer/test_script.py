@@ -1,0 +1,161 @@
+"""Dealer scripts: parsing, output byte for byte as Debian's dealer, conditions, tricks(), errors, the CLI."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ddsbind.cli import main
+from ddsbind.dealer import DealerError, Predeal, parse, run
+from ddsbind.dealer.dealing import SEATS
+
+DEALER = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
+needs_dealer = pytest.mark.skipif(DEALER is None, reason="Debian's dealer is not installed (apt-get install dealer)")
+RANKS = "AKQJT98765432"
+
+
+def owners_from_oneline(line: str) -> np.ndarray:
+    """Owner row from a printoneline line ``n S.H.D.C e ... s ... w ...``."""
+    owners = np.full(52, -1, dtype=np.int8)
+    words = line.split()
+    for i in range(4):
+        assert words[2 * i] == "nesw"[i]
+        for suit, ranks in enumerate(words[2 * i + 1].split(".")):
+            for rank in ranks:
+                owners[13 * suit + RANKS.index(rank)] = i
+    assert (owners >= 0).all()
+    return owners
+
+
+def oneline_deals(text: str) -> np.ndarray:
+    lines = [ln for ln in text.splitlines() if re.match(r"^n \S* e \S* s \S* w \S*", ln)]
+    return np.array([owners_from_oneline(ln) for ln in lines], dtype=np.int8).reshape(-1, 52)
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["dealer", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+FORMATS = """generate 2000
+produce 6
+condition hcp(north) >= 12
+action printoneline(hcp(south) + 1), printall, printew, printcompact(hcp(north)), printcompact, printoneline, printpbn,
+  average "north" hcp(north), average spades(south) * 2,
+  frequency "spades" (spades(north), 3, 5), frequency (hcp(north), 12, 14, losers(south), 5, 8)
+"""
+
+
+@needs_dealer
+def test_actions_print_byte_for_byte_as_dealer(tmp_path: Path) -> None:
+    """Given dealer's own deals, every action prints exactly dealer's bytes (layout, PBN tags, tables)."""
+    script = tmp_path / "fmt.dl"
+    script.write_text(FORMATS)
+    theirs = subprocess.run([DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    deals = oneline_deals(theirs)[::2]  # two printoneline actions per deal
+    assert len(deals) == 6
+    ours = io.StringIO()
+    parsed = parse(FORMATS, str(script))
+    result = run(parsed, 1, deals=deals, out=ours, source=str(script))
+    ours.write(result.statistics_text(parsed))
+    head = theirs.split("Generated ")[0]
+    assert ours.getvalue() == head
+    assert f"Produced {result.produced} hands" in theirs
+
+
+CONDITION = """generate 100000
+produce 50
+predeal south SAQ542, HKJ87, D32, CAK
+condition hcp(north) >= 11 && shape(north, any 4333 + any 4432 + 5xxx - 5xx0) && !hascard(north, KS) && (controls(north) > 2 or losers(north) < 7)
+action printoneline
+"""
+
+
+def independent_check(owners: np.ndarray) -> bool:
+    """The CONDITION computed from the cards directly, without the package's arrays."""
+    north = [c for c in range(52) if owners[c] == 0]
+    hcp = sum(max(0, 4 - c % 13) for c in north)
+    lengths = [sum(1 for c in north if c // 13 == s) for s in range(4)]
+    pattern = sorted(lengths, reverse=True)
+    shape = pattern in ([4, 3, 3, 3], [4, 4, 3, 2]) or (lengths[0] == 5 and lengths[3] != 0)
+    controls = sum(2 if c % 13 == 0 else 1 if c % 13 == 1 else 0 for c in north)
+    losers = 0
+    for s in range(4):
+        held = [c % 13 for c in north if c // 13 == s]
+        top = min(len(held), 3)
+        losers += top - sum(1 for r in held if r < top)
+    return hcp >= 11 and shape and 1 not in north and (controls > 2 or losers < 7)
+
+
+def test_every_printed_deal_satisfies_condition_and_predeal(tmp_path: Path) -> None:
+    """Each printed deal keeps the predeal and passes the condition, checked card by card."""
+    path = tmp_path / "c.dl"
+    path.write_text(CONDITION)
+    code, out, err = cli(str(path), "-s", "3")
+    assert code == 0, err
+    deals = oneline_deals(out)
+    assert len(deals) == 50
+    south = Predeal.from_hands({"S": "SAQ542,HKJ87,D32,CAK"}).owners == 2
+    assert (deals[:, south] == 2).all()
+    assert all(independent_check(d) for d in deals)
+    assert out.count("Produced 50 hands") == 1
+
+
+def test_rejected_deals_fail_the_condition() -> None:
+    """Deals the script rejects really fail its condition: the filter is neither too strict nor too loose."""
+    script = parse(CONDITION)
+    from ddsbind.dealer import deal_batch
+
+    deals = deal_batch(3, 0, script.predeal, size=3000)
+    result = run(script, 3, deals=deals, produce=3000, keep=True)
+    accepted = {d.tobytes() for d in result.deals}
+    for d in deals:
+        assert (d.tobytes() in accepted) == independent_check(d)
+
+
+def test_same_seed_same_output_at_one_and_two_threads(tmp_path: Path) -> None:
+    """A seed gives the same printed deals whatever -t says."""
+    path = tmp_path / "t.dl"
+    path.write_text("generate 50000\nproduce 20\ncondition hcp(north) > 15\naction printoneline\n")
+    one = cli(str(path), "-s", "99", "-t", "1")[1]
+    two = cli(str(path), "-s", "99", "-t", "2")[1]
+    strip = lambda text: text.split("Time needed")[0]  # noqa: E731
+    assert strip(one) == strip(two)
+    assert strip(one) != strip(cli(str(path), "-s", "98")[1])
+
+
+def test_tricks_equal_dd_tables_on_printed_deals(tmp_path: Path) -> None:
+    """tricks(seat, strain) printed beside each deal is DDS's table entry for it."""
+    from ddsbind import dd_tables_array
+    from ddsbind.deal import owners_to_masks
+
+    path = tmp_path / "tr.dl"
+    path.write_text(
+        "produce 8\ncondition hcp(north) + hcp(south) >= 20\n"
+        "action printoneline(tricks(south, notrump) * 100 + tricks(east, hearts)), average tricks(north, spades)\n"
+    )
+    code, out, err = cli(str(path), "-s", "4", "-t", "2")
+    assert code == 0, err
+    lines = [ln for ln in out.splitlines() if ln.startswith("n ")]
+    deals = np.array([owners_from_oneline(ln) for ln in lines], dtype=np.int8)
+    values = [int(ln.split()[-1]) for ln in lines]
+    tables = np.asarray(dd_tables_array(owners_to_masks(deals)))
+    assert values == (tables[:, 4, 2].astype(int) * 100 + tables[:, 1, 1]).tolist()
+    mean = float(out.split("Frequency")[0].splitlines()[len(lines)])
+    assert math.isclose(mean, tables[:, 0, 0].mean(), rel_tol=1e-5)
+
+
+def test_score_and_imps_in_scripts() -> None:
+    """score() and imps() follow duplicate scoring and the WBF IMP scale."""
+    script = parse("produce 1\naction average score(nv, x3N, 9), average score(vul, x4S, 8), average imps(score(vul, x6C, 12) - 920)")
+    deals = np.repeat(np.arange(4, dtype=np.int8), 13)[None]
+    result = run(script, 1, deals=deals)
+    assert result.sums == [400.0, -200.0, 10.0]  # 6C vulnerable made: 1370; 1370 - 920 = 450: 10 IMPs

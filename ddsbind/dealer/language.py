@@ -453,8 +453,8 @@ class _Compiler:
         allowed = np.zeros(14**3, dtype=bool)
         sign = "+"
         for item in c[1:]:
-            if isinstance(item, lark.Token):
-                sign = str(item)
+            if item.data == "shape_sep":
+                sign = "-" if str(item.children[0]) == "-" else "+"
                 continue
             codes = self.shape_codes(item)
             allowed[codes] = sign == "+"

@@ -262,10 +262,10 @@ def run_file(
     name = os.fspath(path)
     with open(name, encoding="utf-8", errors="replace") as handle:
         text = handle.read()
-    script = parse(text, os.path.basename(name))
+    script = parse(text, name)
     stream = out if out is not None else sys.stdout
     buffer = io.StringIO()
-    result = run(script, seed, out=buffer, source=os.path.basename(name), **options)
+    result = run(script, seed, out=buffer, source=name, **options)
     stream.write(buffer.getvalue())
     stream.write(result.statistics_text(script))
     stream.write(output.summary(result.generated, result.produced, seed, result.seconds))

@@ -6,6 +6,7 @@ import io
 import math
 import re
 import shutil
+import sys
 import subprocess
 from pathlib import Path
 
@@ -159,3 +160,78 @@ def test_score_and_imps_in_scripts() -> None:
     deals = np.repeat(np.arange(4, dtype=np.int8), 13)[None]
     result = run(script, 1, deals=deals)
     assert result.sums == [400.0, -200.0, 10.0]  # 6C vulnerable made: 1370; 1370 - 920 = 450: 10 IMPs
+
+
+EXAMPLES = Path("/usr/share/doc/dealer/examples")
+
+
+@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="dealer's examples are not installed (apt-get install dealer)")
+@pytest.mark.parametrize("name", ["1c", "2nt", "6c", "blue_team", "controls", "hm1dr2d", "junkstayman", "pbn", "stayman",
+                                  "test_dealer", "test_operator_order", "vvga2", "weaktwo", "you_hold"])
+def test_dealer_examples_parse(name: str) -> None:
+    """The example scripts shipped with dealer are read as they are."""
+    parse((EXAMPLES / f"Descr.{name}").read_text(encoding="latin-1"), name)
+
+
+@needs_dealer
+def test_operator_order_example_prints_as_dealer(tmp_path: Path) -> None:
+    """dealer's own operator-precedence example prints the same lines (printes, ?:, && ||, / %, unary minus)."""
+    script = EXAMPLES / "Descr.test_operator_order"
+    if not script.is_file():
+        pytest.skip("dealer's examples are not installed")
+    theirs = subprocess.run([DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True).stdout
+    code, ours, err = cli(str(script), "-s", "1")
+    assert code == 0, err
+    assert ours.split("Time needed")[0] == theirs.split("Time needed")[0]
+
+
+MALFORMED = {
+    "unknown function": ("condition hcp(north) > foo(3)\n", r"x\.dl:1:\d+: unknown function 'foo'"),
+    "unknown name": ("condition hcp(north) > opener\n", r"x\.dl:1:24: unknown name 'opener'"),
+    "wrong arity": ("condition hcp(north, spades, 3) > 1\n", r"x\.dl:1:28: unexpected ',', expected '\)'"),
+    "too few arguments": ("condition hascard(north) \n", r"x\.dl:1:24: unexpected '\)', expected ','"),
+    "bad predeal": ("predeal north SAK, XQ\n", r"x\.dl:1:20: unexpected 'XQ', expected a holding"),
+    "card predealt twice": ("predeal north SAK\npredeal east SK\n", r"x\.dl:2:14: predeal: SK is predealt twice"),
+    "14 cards": ("predeal north SAKQJT98765432, HA\n", r"x\.dl:1:31: predeal: N is given 14 cards"),
+    "produce larger than generate": ("generate 10\nproduce 20\n", r"produce 20 is larger than generate 10"),
+    "bad shape": ("condition shape(north, 5444)\n", r"x\.dl:1:24: shape 5444 does not add up to 13"),
+    "unterminated": ("condition (hcp(north) > 3\n", r"x\.dl:\d+:\d+: unexpected end of input, expected '\)'"),
+    "stray character": ("condition hcp(north) @ 3\n", r"x\.dl:1:22: unexpected '@'"),
+    "self reference": ("a = a + 1\ncondition a\n", r"x\.dl:1:5: 'a' is defined in terms of itself"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_malformed_script_is_one_line_and_exit_1(tmp_path: Path, case: str) -> None:
+    """A broken script gets one line naming where and what, exit status 1, never a traceback."""
+    text, pattern = MALFORMED[case]
+    path = tmp_path / "x.dl"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["dealer", str(path), "-s", "1"])
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)  # the error boundary, not a traceback
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("ddsbind: error: ")
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+def test_malformed_script_in_a_real_process(tmp_path: Path) -> None:
+    """Run as a program, a broken script prints one line on stderr and exits 1."""
+    path = tmp_path / "x.dl"
+    path.write_text("condition hcp(north) > foo(3)\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "ddsbind", "dealer", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"ddsbind: error: {path}:1:27: unknown function 'foo'\n"
+
+
+def test_dealer_error_is_a_value_error() -> None:
+    """Callers can catch script errors as ddsbind.Error or ValueError."""
+    from ddsbind import Error
+
+    with pytest.raises(Error):
+        parse("condition (")
+    assert issubclass(DealerError, ValueError)

@@ -206,8 +206,13 @@ def deal_batch(seed: int, batch: int, predeal: Predeal | None = None, size: int 
     keys &= _HIGH58
     keys |= np.arange(m, dtype=np.uint64)
     keys.sort(axis=1)
-    perm = (keys & _LOW6).astype(np.intp)
-    out[:, free] = predeal.free_slots[perm]
+    perm = (keys & _LOW6).astype(np.uint8)
+    # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
+    ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
+    seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
+    if m == 52:
+        return seats
+    out[:, free] = seats
     return out
 
 
@@ -305,6 +310,7 @@ class Hands:
         self.owners = np.ascontiguousarray(owners, dtype=np.int8)
         self.n = self.owners.shape[0]
         self._counts: dict[tuple[int, ...], NDArray[np.int16]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int16]] = {}
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:
@@ -315,7 +321,18 @@ class Hands:
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
-        return self.holding.sum(axis=3, dtype=np.int8)
+        # One bincount over (deal, suit, seat) codes: each card adds 1 to its holder's suit.
+        codes = self.owners.reshape(self.n, 4, 13).astype(np.intp)
+        codes += (np.arange(self.n, dtype=np.intp) * 16).reshape(-1, 1, 1) + (np.arange(4) * 4).reshape(1, 4, 1)
+        counts = np.bincount(codes.ravel(), minlength=16 * self.n).astype(np.int8)
+        return np.ascontiguousarray(counts.reshape(self.n, 4, 4).transpose(0, 2, 1))
+
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int16]:
+        """``(n, 4)`` per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+        key = ("total", *(int(w) for w in weights))
+        if key not in self._totals:
+            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int16)
+        return self._totals[key]
 
     def count(self, weights: Sequence[int]) -> NDArray[np.int16]:
         """``(n, 4, 4)`` int16 weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0)."""
@@ -370,9 +387,10 @@ class Hands:
 
         return np.asarray(owners_to_masks(self.owners))
 
-    def shape_codes(self) -> NDArray[np.int32]:
-        """``(n, 4)`` int32 shape code ``((s * 14 + h) * 14 + d)`` per ``[deal, seat]`` (clubs follow)."""
-        lengths = self.lengths.astype(np.int32)
+    @functools.cached_property
+    def shape_codes(self) -> NDArray[np.int16]:
+        """``(n, 4)`` int16 shape code ``((s * 14 + h) * 14 + d)`` per ``[deal, seat]`` (clubs follow)."""
+        lengths = self.lengths.astype(np.int16)
         return (lengths[..., 0] * 14 + lengths[..., 1]) * 14 + lengths[..., 2]
 
     def __len__(self) -> int:

@@ -69,6 +69,12 @@ class Frame:
         self.tables = np.zeros((hands.n, 5, 4), dtype=np.int8)
         self.solved = np.zeros(hands.n, dtype=bool)
 
+    def column(self, array: NDArray[Any], rows: NDArray[np.intp], seat: int) -> NDArray[Any]:
+        """``array[rows, seat]`` for an ``(n, 4, ...)`` array; a view, not a copy, when ``rows`` is every deal."""
+        if rows.size == self.hands.n:
+            return array[:, seat]
+        return array[rows, seat]
+
     def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
         """DD tables ``(len(rows), 5, 4)`` of the deals ``rows``, each distinct deal solved once per batch."""
         todo = rows[~self.solved[rows]]
@@ -406,7 +412,7 @@ class _Compiler:
         if kind == "suit_call":
             suit = _SUITS[_singular(str(c[0]))]
             seat = _COMPASS[str(c[1])]
-            return lambda f, rows: f.hands.lengths[rows, seat, suit].astype(np.int64)
+            return lambda f, rows: f.column(f.hands.lengths[:, :, suit], rows, seat).astype(np.int64)
         if kind == "shape_call":
             return self.shape_call(c)
         if kind == "hascard_call":
@@ -435,18 +441,24 @@ class _Compiler:
         suit = _SUITS[_singular(str(c[2]))] if c[2] is not None else None
         word = _singular(name) if not name.startswith(("pt", "top", "c13")) else name
         getter: Callable[[Frame], NDArray[Any]]
+        totals: Callable[[Frame], tuple[int, ...]] | None = None
         if word in ("hcp", "hcps"):
-            getter = lambda f: f.hands.count(f.pointcount)  # noqa: E731
+            totals = lambda f: f.pointcount  # noqa: E731
         elif word == "control":
-            getter = lambda f: f.hands.controls  # noqa: E731
+            totals = lambda f: (2, 1)  # noqa: E731
         elif word == "loser":
             getter = lambda f: f.hands.losers  # noqa: E731
         else:
             number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
-            getter = lambda f: f.hands.count(f.altcounts[number])  # noqa: E731
+            totals = lambda f: f.altcounts[number]  # noqa: E731
+        if totals is not None:
+            weights = totals
+            getter = lambda f: f.hands.count(weights(f))  # noqa: E731
         if suit is None:
-            return lambda f, rows: getter(f)[rows, seat].sum(axis=1, dtype=np.int64)
-        return lambda f, rows: getter(f)[rows, seat, suit].astype(np.int64)
+            if totals is not None:
+                return lambda f, rows: f.column(f.hands.totals(totals(f)), rows, seat).astype(np.int64)
+            return lambda f, rows: f.column(getter(f), rows, seat).sum(axis=1, dtype=np.int64)
+        return lambda f, rows: f.column(getter(f)[:, :, suit], rows, seat).astype(np.int64)
 
     def shape_call(self, c: list[Any]) -> Expr:
         seat = _COMPASS[str(c[0])]
@@ -458,7 +470,7 @@ class _Compiler:
                 continue
             codes = self.shape_codes(item)
             allowed[codes] = sign == "+"
-        return lambda f, rows: allowed[f.hands.shape_codes()[rows, seat]].astype(np.int64)
+        return lambda f, rows: allowed[f.column(f.hands.shape_codes, rows, seat)].astype(np.int64)
 
     def shape_codes(self, term: lark.Tree[Any]) -> list[int]:
         any_order = term.children[0] is not None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import io
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TextIO
 
 import numpy as np
@@ -15,7 +17,7 @@ from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
 from ddsbind.dealer import output
-from ddsbind.dealer.dealing import BATCH, DealerError, Hands, check_seed, deal_batches
+from ddsbind.dealer.dealing import BATCH, DealerError, Hands, check_seed, deal_batch, deal_batches
 from ddsbind.dealer.language import Action, Frame, Script, parse
 
 __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
@@ -158,18 +160,11 @@ def run(
     kept_tables: list[NDArray[np.int8]] = []
     started = time.perf_counter()
     try:
-        if deals is not None:
-            batches: Any = (deals[i : i + BATCH] for i in range(0, total, BATCH))
-        else:
-            batches = deal_batches(seed, total, threads=threads, client=client, predeal=script.predeal)
-        for batch_number, owners in enumerate(batches):
+        batches = _filtered_batches(script, seed, total, threads, client, deals, solve)
+        for batch_number, (owners, frame, rows) in enumerate(batches):
             if result.produced >= wanted:
                 break
-            hands = Hands(owners)
-            frame = Frame(hands, solve, script.pointcount, script.altcounts)
-            rows = np.arange(hands.n, dtype=np.intp)
-            if script.condition is not None:
-                rows = rows[script.condition(frame, rows) != 0]
+            hands = frame.hands
             rows = rows[: wanted - result.produced]
             full = result.produced + rows.size >= wanted and rows.size > 0
             generated_here = int(rows[-1]) + 1 if full else hands.n
@@ -209,6 +204,53 @@ def run(
         if script.uses_tricks:
             result.tables = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
     return result
+
+
+def _filter(script: Script, solve: Any, owners: NDArray[np.int8]) -> tuple[NDArray[np.int8], Frame, NDArray[np.intp]]:
+    """A batch, its frame, and the rows passing the script's condition."""
+    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts)
+    rows = np.arange(frame.hands.n, dtype=np.intp)
+    if script.condition is not None:
+        rows = rows[script.condition(frame, rows) != 0]
+    return owners, frame, rows
+
+
+def _filtered_batches(  # noqa: PLR0913
+    script: Script,
+    seed: int,
+    total: int,
+    threads: int | None,
+    client: Any,
+    deals: NDArray[np.int8] | None,
+    solve: Any,
+) -> Iterator[tuple[NDArray[np.int8], Frame, NDArray[np.intp]]]:
+    """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
+    if deals is not None:
+        for start in range(0, total, BATCH):
+            yield _filter(script, solve, deals[start : start + BATCH])
+        return
+    workers = threads if threads is not None else (os.cpu_count() or 1)
+    if client is not None or workers == 1 or total <= BATCH:
+        for owners in deal_batches(seed, total, script.predeal, threads=1, client=client):
+            yield _filter(script, solve, owners)
+        return
+    sizes = [(k, min(BATCH, total - k * BATCH)) for k in range((total + BATCH - 1) // BATCH)]
+
+    def job(k: int, size: int) -> tuple[NDArray[np.int8], Frame, NDArray[np.intp]]:
+        return _filter(script, solve, deal_batch(seed, k, script.predeal, size))
+
+    pending: collections.deque[Future[tuple[NDArray[np.int8], Frame, NDArray[np.intp]]]] = collections.deque()
+    with ThreadPoolExecutor(max_workers=workers) as executor:
+        try:
+            for k, size in sizes:
+                pending.append(executor.submit(job, k, size))
+                if len(pending) > 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def _print_action(

@@ -71,13 +71,16 @@ def main(argv: list[str] | None = None) -> int:
         if Path(args.dealer).exists():
             with bb.LoadMeter() as load:
                 started = time.perf_counter()
-                out = subprocess.run([args.dealer, "-s", str(args.seed), str(script)], capture_output=True, text=True, check=True).stdout
+                out = subprocess.run(
+                    [args.dealer, "-s", str(args.seed), str(script)], capture_output=True, text=True, check=True
+                ).stdout
                 wall = time.perf_counter() - started
             own = float(re.search(r"Time needed\s+([\d.]+)", out).group(1))
             produced = int(re.search(r"Produced (\d+)", out).group(1))
             theirs = args.generate / wall
             print(
-                f"dealer:           {args.generate} deals, {produced} accepted, {wall:.3f} s wall ({own:.3f} s own clock): "
+                f"dealer:           {args.generate} deals, {produced} accepted, "
+                f"{wall:.3f} s wall ({own:.3f} s own clock): "
                 f"{theirs:,.0f} deals/s, {args.generate / max(own, 1e-9):,.0f} by its clock, others={load.others:.2f}"
             )
         else:
@@ -88,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
             ours = result.generated / result.seconds
             ratio = f", ratio ours/dealer {ours / theirs:.2f}" if theirs else ""
             print(
-                f"ddsbind threads={threads}: {result.generated} deals, {result.produced} accepted, {result.seconds:.3f} s: "
+                f"ddsbind threads={threads}: {result.generated} deals, {result.produced} accepted, "
+                f"{result.seconds:.3f} s: "
                 f"{ours:,.0f} deals/s{ratio}, others={load.others:.2f}"
             )
         _, result = run_file(script, args.seed, out=io.StringIO(), threads=args.threads, keep=True, produce=args.solve)
@@ -96,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         tables = solve_tables(deals, threads=args.threads)
         seconds = time.perf_counter() - started
-        print(f"solve (pool, threads={args.threads}): {len(deals)} accepted deals in {seconds:.2f} s: {len(deals) / seconds:.1f} deals/s")
+        print(
+            f"solve (pool, threads={args.threads}): {len(deals)} accepted deals in {seconds:.2f} s: "
+            f"{len(deals) / seconds:.1f} deals/s"
+        )
         if not args.no_driver:
             driver = bb.build_driver(args.driver)
             pbn = Path(tmp) / "deals.txt"

@@ -89,7 +89,7 @@ def dealer(
     plot: str | None,
     workers: int | None,
 ) -> None:
-    """Run dealer script FILE (Hans van Staveren's dealer language): deals, actions, summary lines as dealer prints them.
+    """Run dealer script FILE (dealer's language): deals, actions and summary lines as dealer prints them.
 
     The deals depend on the seed only, never on --threads or --workers.
     With --contract/--lead the produced deals are solved in batches through
@@ -110,7 +110,7 @@ def dealer(
         client = Client(cluster)
     try:
         with about(file), progress("dealing", unit="deal") as tick:
-            script, result = sim.run_file(
+            _, result = sim.run_file(
                 file,
                 seed,
                 generate=generate,
@@ -123,6 +123,7 @@ def dealer(
     finally:
         if client is not None:
             client.close()
+        if cluster is not None:
             cluster.close()
     deals = result.deals
     tables = result.tables

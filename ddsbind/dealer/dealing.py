@@ -146,7 +146,10 @@ def card_name(card: int) -> str:
 
 
 def cards_of(holding: str) -> list[int]:
-    """Card indices of a holding like ``"SAQ542,HKJ87"`` or ``"AQ542.KJ87.32.AK"``; :class:`DealerError` if malformed."""
+    """Card indices of a holding like ``"SAQ542,HKJ87"`` or ``"AQ542.KJ87.32.AK"``.
+
+    Raises :class:`DealerError` if malformed.
+    """
     text = holding.replace(" ", "").upper()
     cards: list[int] = []
     if "." in text or re.fullmatch(r"[AKQJT2-9]*", text):
@@ -375,7 +378,10 @@ class Hands:
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
-        """``(n, 4, 4)`` int8 losers per suit: ``min(length, 3)`` less the aces, kings, queens among the top ``min(length, 3)``."""
+        """``(n, 4, 4)`` int8 losers per suit (dealer's rule).
+
+        ``min(length, 3)`` less the aces, kings and queens among the top ``min(length, 3)`` ranks.
+        """
         cap = np.minimum(self.lengths, 3)
         top3 = self.holding[..., :3].astype(np.int8)
         counted = (top3 * (np.arange(3).reshape(1, 1, 1, 3) < cap[..., None])).sum(axis=3, dtype=np.int8)

@@ -162,7 +162,7 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
 
 
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) -> DealerError:
-    line, column = exc.line, exc.column
+    line, column = exc.line or 1, exc.column or 1
     where = f"{source}:{line}:{column}"
     if isinstance(exc, lark.exceptions.UnexpectedToken):
         token = exc.token
@@ -174,7 +174,8 @@ def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) 
                 return DealerError(f"{where}: unknown function {name.group(1)!r}")
         return DealerError(f"{where}: unexpected {got}, expected {_expected(exc.expected)}")
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else ""
         return DealerError(f"{where}: unexpected {char!r}, expected {_expected(exc.allowed)}")
     return DealerError(f"{where}: unexpected end of input")
 
@@ -254,7 +255,7 @@ class _Compiler:
         hands: dict[int, list[int]] = {}
         for statement in tree.children:
             kind = statement.data
-            args = statement.children
+            args: list[Any] = list(statement.children)
             if kind == "generate":
                 script.generate = int(args[0])
             elif kind == "produce":
@@ -313,7 +314,7 @@ class _Compiler:
         return script
 
     def check_call(self, text: str, statement: lark.Tree[Any]) -> None:
-        """A condition written without ``condition`` that starts with ``(`` right after a name is a call of an unknown function."""
+        """A condition without ``condition`` starting with ``(`` right after a name: a call of an unknown function."""
         start = statement.meta.start_pos
         if text[start] == "(":
             name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:start])
@@ -322,7 +323,7 @@ class _Compiler:
 
     def action(self, tree: lark.Tree[Any]) -> Action:
         kind = str(tree.data)
-        args = tree.children
+        args: list[Any] = list(tree.children)
         if kind in ("printall", "printew", "printpbn"):
             return Action(kind)
         if kind in ("printcompact", "printoneline"):
@@ -355,7 +356,7 @@ class _Compiler:
         if isinstance(node, lark.Token):
             raise self.fail(node, f"unexpected {str(node)!r}")
         kind = node.data
-        c = node.children
+        c: list[Any] = list(node.children)
         if kind == "number":
             value = int(c[0])
             return lambda f, rows: np.full(rows.size, value, dtype=np.int64)
@@ -490,6 +491,7 @@ class _Compiler:
 
 def _signed(node: lark.Tree[Any]) -> int:
     sign, number = node.children
+    assert isinstance(number, lark.Token)
     return -int(number) if sign is not None and str(sign) == "-" else int(number)
 
 

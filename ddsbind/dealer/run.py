@@ -59,7 +59,7 @@ class Run:
 
 
 def solver_for(threads: int | None = None) -> tuple[Callable[[NDArray[np.int8]], NDArray[np.int8]], Any]:
-    """A ``solve(owners (k, 52)) -> (k, 5, 4)`` function through a :class:`ddsbind.SolverPool`, and the pool to close."""
+    """A ``solve(owners (k, 52)) -> (k, 5, 4)`` function on a :class:`ddsbind.SolverPool`, and the pool to close."""
     from ddsbind import SolverPool
     from ddsbind.deal import owners_to_masks
 
@@ -215,7 +215,7 @@ def _filter(script: Script, solve: Any, owners: NDArray[np.int8]) -> tuple[NDArr
     return owners, frame, rows
 
 
-def _filtered_batches(  # noqa: PLR0913
+def _filtered_batches(
     script: Script,
     seed: int,
     total: int,

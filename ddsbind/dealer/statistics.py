@@ -56,7 +56,10 @@ class Contract:
 def solve_tables(
     owners: NDArray[np.int8], threads: int | None = None, progress: Progress | None = None
 ) -> NDArray[np.int8]:
-    """DD tables ``(n, 5, 4)`` of owner rows ``(n, 52)`` through a :class:`ddsbind.SolverPool`, each distinct deal once."""
+    """DD tables ``(n, 5, 4)`` of owner rows ``(n, 52)`` through a :class:`ddsbind.SolverPool`.
+
+    Each distinct deal is solved once; ``progress`` gets the number of deals solved.
+    """
     from ddsbind import SolverPool
     from ddsbind.deal import owners_to_masks
 
@@ -139,11 +142,13 @@ class ContractReport:
         lines = [f"{self.deals} deals", "contract   makes           mean tricks  mean score"]
         for i, c in enumerate(self.contracts):
             lines.append(
-                f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  {self.mean_tricks[i]:11.2f}  {self.mean_score[i]:10.1f}"
+                f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
+                f"{self.mean_tricks[i]:11.2f}  {self.mean_score[i]:10.1f}"
             )
         for d in self.differences:
             lines.append(
-                f"{d['contract']} vs {d['against']}: {d['score']:+.1f} ± {d['score_se']:.1f} points, {d['imps']:+.2f} ± {d['imps_se']:.2f} IMPs a deal"
+                f"{d['contract']} vs {d['against']}: {d['score']:+.1f} ± {d['score_se']:.1f} points, "
+                f"{d['imps']:+.2f} ± {d['imps_se']:.2f} IMPs a deal"
             )
         return "\n".join(lines) + "\n"
 
@@ -262,8 +267,10 @@ class LeadTable:
             writer.writerows(rows)
             return buf.getvalue()
         lines = [f"Opening leads against {self.contract} ({self.deals} deals)", "lead  deals  declarer tricks  set"]
-        for r in rows:
-            lines.append(f"{r['lead']:<4}  {r['deals']:5d}  {r['mean_tricks']:15.2f}  {100 * r['set']:5.1f}%")
+        for i in order:
+            lines.append(
+                f"{self.cards[i]:<4}  {self.held[i]:5d}  {self.mean_tricks[i]:15.2f}  {100 * self.set_rate[i]:5.1f}%"
+            )
         return "\n".join(lines) + "\n"
 
 

@@ -6,8 +6,8 @@ import io
 import math
 import re
 import shutil
-import sys
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,6 @@ from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.dealer import DealerError, Predeal, parse, run
-from ddsbind.dealer.dealing import SEATS
 
 DEALER = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
 needs_dealer = pytest.mark.skipif(DEALER is None, reason="Debian's dealer is not installed (apt-get install dealer)")
@@ -60,7 +59,9 @@ def test_actions_print_byte_for_byte_as_dealer(tmp_path: Path) -> None:
     """Given dealer's own deals, every action prints exactly dealer's bytes (layout, PBN tags, tables)."""
     script = tmp_path / "fmt.dl"
     script.write_text(FORMATS)
-    theirs = subprocess.run([DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    theirs = subprocess.run(
+        [DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout
     deals = oneline_deals(theirs)[::2]  # two printoneline actions per deal
     assert len(deals) == 6
     ours = io.StringIO()
@@ -75,7 +76,8 @@ def test_actions_print_byte_for_byte_as_dealer(tmp_path: Path) -> None:
 CONDITION = """generate 100000
 produce 50
 predeal south SAQ542, HKJ87, D32, CAK
-condition hcp(north) >= 11 && shape(north, any 4333 + any 4432 + 5xxx - 5xx0) && !hascard(north, KS) && (controls(north) > 2 or losers(north) < 7)
+condition hcp(north) >= 11 && shape(north, any 4333 + any 4432 + 5xxx - 5xx0) && !hascard(north, KS)
+  && (controls(north) > 2 or losers(north) < 7)
 action printoneline
 """
 
@@ -156,7 +158,10 @@ def test_tricks_equal_dd_tables_on_printed_deals(tmp_path: Path) -> None:
 
 def test_score_and_imps_in_scripts() -> None:
     """score() and imps() follow duplicate scoring and the WBF IMP scale."""
-    script = parse("produce 1\naction average score(nv, x3N, 9), average score(vul, x4S, 8), average imps(score(vul, x6C, 12) - 920)")
+    script = parse(
+        "produce 1\naction average score(nv, x3N, 9), average score(vul, x4S, 8),"
+        " average imps(score(vul, x6C, 12) - 920)"
+    )
     deals = np.repeat(np.arange(4, dtype=np.int8), 13)[None]
     result = run(script, 1, deals=deals)
     assert result.sums == [400.0, -200.0, 10.0]  # 6C vulnerable made: 1370; 1370 - 920 = 450: 10 IMPs
@@ -166,8 +171,25 @@ EXAMPLES = Path("/usr/share/doc/dealer/examples")
 
 
 @pytest.mark.skipif(not EXAMPLES.is_dir(), reason="dealer's examples are not installed (apt-get install dealer)")
-@pytest.mark.parametrize("name", ["1c", "2nt", "6c", "blue_team", "controls", "hm1dr2d", "junkstayman", "pbn", "stayman",
-                                  "test_dealer", "test_operator_order", "vvga2", "weaktwo", "you_hold"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "1c",
+        "2nt",
+        "6c",
+        "blue_team",
+        "controls",
+        "hm1dr2d",
+        "junkstayman",
+        "pbn",
+        "stayman",
+        "test_dealer",
+        "test_operator_order",
+        "vvga2",
+        "weaktwo",
+        "you_hold",
+    ],
+)
 def test_dealer_examples_parse(name: str) -> None:
     """The example scripts shipped with dealer are read as they are."""
     parse((EXAMPLES / f"Descr.{name}").read_text(encoding="latin-1"), name)

@@ -27,7 +27,20 @@ def test_scores_of_known_contracts():
 
 def test_imp_scale_boundaries():
     """IMPs change exactly at the WBF scale's boundaries, with the difference's sign."""
-    assert imps([10, 20, 40, 50, 80, 90, 420, 430, 3990, 4000, -4000, -10]).tolist() == [0, 1, 1, 2, 2, 3, 9, 10, 23, 24, -24, 0]
+    assert imps([10, 20, 40, 50, 80, 90, 420, 430, 3990, 4000, -4000, -10]).tolist() == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        9,
+        10,
+        23,
+        24,
+        -24,
+        0,
+    ]
 
 
 def test_contract_report_on_known_tables():
@@ -98,10 +111,27 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
     from ddsbind.formats.files import read_records
 
     script = tmp_path / "s.dl"
-    script.write_text("produce 12\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n")
+    script.write_text(
+        "produce 12\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n"
+    )
     out = tmp_path / "x.zrd"
     result = CliRunner().invoke(
-        main, ["dealer", str(script), "-s", "1", "-t", "2", "--contract", "4SS", "--contract", "3NS", "--json", "-o", str(out)]
+        main,
+        [
+            "dealer",
+            str(script),
+            "-s",
+            "1",
+            "-t",
+            "2",
+            "--contract",
+            "4SS",
+            "--contract",
+            "3NS",
+            "--json",
+            "-o",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout.split("Time needed")[1].split("\n", 1)[1])

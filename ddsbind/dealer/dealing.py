@@ -7,16 +7,20 @@ holding card ``c = 13 * suit + (14 - rank)`` (suits S, H, D, C; ranks A=14
 Recipe (version :data:`DEALER_VERSION`): batch ``k`` of seed ``S`` holds
 :data:`BATCH` deals.  Philox4x64-10 keyed by ``S`` with counter
 ``2**192 + k * 2**64`` (a counter range the database recipe, which counts
-from 0, never reaches) gives ``BATCH * m`` 64-bit words, ``m`` the number of
-cards not predealt, one row of ``m`` words per deal.  Each word's low 6 bits
-are replaced by the card's position ``0 .. m-1`` and the row is sorted: the
-positions in sorted order are a uniformly random permutation ``p`` (58
-random bits per key; equal keys, where the position breaks the tie, happen
-with probability below ``m**2 / 2**59``).  Card ``j`` of the free cards goes
-to free slot ``p[j]``; the free slots are each seat's ``13 - predealt``
-places in seat order.  So every completion of the predeal is equally likely
-(an exact sample, no swapping), and a batch is a pure function of
-``(S, k, predeal)``: the same whatever the number of threads or Dask workers.
+from 0, never reaches) gives ``BATCH * m / 2`` 64-bit words, read as
+``BATCH * m`` 32-bit keys (little-endian halves), ``m`` the number of cards
+not predealt, one row of ``m`` keys per deal.  Each key's low 6 bits are
+replaced by the card's position ``0 .. m-1`` and the row is sorted: the
+positions in sorted order are a uniformly random permutation ``p`` provided
+no two keys share their 26 random bits.  A row where two do (about 2 in
+100,000) is dealt again from its own counter range
+``2**192 + k * 2**64 + 2**63 + row * 2**20 + 16 * attempt`` with 58-bit
+random keys, again until no two are equal; so every row is an exact uniform
+permutation.  Card ``j`` of the free cards goes to free slot ``p[j]``; the
+free slots are each seat's ``13 - predealt`` places in seat order.  So
+every completion of the predeal is equally likely (an exact sample, no
+swapping), and a batch is a pure function of ``(S, k, predeal)``: the same
+whatever the number of threads or Dask workers.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ RANKS = "AKQJT98765432"
 _SEED_LIMIT = 1 << 128
 _LOW6 = np.uint64(63)
 _HIGH58 = np.uint64(((1 << 64) - 1) ^ 63)
+_LOW6_32 = np.uint32(63)
+_HIGH26 = np.uint32(((1 << 32) - 1) ^ 63)
+_COUNTER_BASE = 1 << 192
 
 
 class DealerError(Error, ValueError):
@@ -204,18 +211,47 @@ def deal_batch(seed: int, batch: int, predeal: Predeal | None = None, size: int 
     out[:] = predeal.owners
     if m == 0 or size == 0:
         return out
-    counter = (1 << 192) + batch * (1 << 64)
-    keys = np.random.Philox(key=seed, counter=counter).random_raw(size * m).reshape(size, m)
-    keys &= _HIGH58
-    keys |= np.arange(m, dtype=np.uint64)
-    keys.sort(axis=1)
-    perm = (keys & _LOW6).astype(np.uint8)
+    perm = _permutations(seed, batch, size, m)
     # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
     ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
     seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
     if m == 52:
         return seats
     out[:, free] = seats
+    return out
+
+
+def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:
+    """``(size, m)`` uniformly random permutations of ``0 .. m-1`` for batch ``batch`` (module docstring)."""
+    counter = _COUNTER_BASE + batch * (1 << 64)
+    words = np.random.Philox(key=seed, counter=counter).random_raw((size * m + 1) // 2)
+    keys = words.view(np.uint32)[: size * m].reshape(size, m)
+    keys &= _HIGH26
+    keys |= np.arange(m, dtype=np.uint32)
+    keys.sort(axis=1)
+    perm = (keys & _LOW6_32).astype(np.uint8)
+    # Equal random parts would let the position break the tie (a bias): such rows are dealt again.
+    tied = np.flatnonzero(((keys[:, 1:] ^ keys[:, :-1]) <= _LOW6_32).any(axis=1))
+    if tied.size:
+        perm[tied] = _redraw(seed, batch, tied, m)
+    return perm
+
+
+def _redraw(seed: int, batch: int, rows: NDArray[np.intp], m: int) -> NDArray[np.uint8]:
+    """Permutations for the tied ``rows`` of a batch: 64-bit keys from each row's own counter range."""
+    out = np.empty((rows.size, m), dtype=np.uint8)
+    for i, row in enumerate(rows.tolist()):
+        attempt = 0
+        while True:
+            counter = _COUNTER_BASE + batch * (1 << 64) + (1 << 63) + row * (1 << 20) + attempt * 16
+            keys = np.random.Philox(key=seed, counter=counter).random_raw(m)
+            keys &= _HIGH58
+            keys |= np.arange(m, dtype=np.uint64)
+            keys.sort()
+            if not ((keys[1:] ^ keys[:-1]) <= _LOW6).any():
+                out[i] = (keys & _LOW6).astype(np.uint8)
+                break
+            attempt += 1
     return out
 
 

@@ -182,3 +182,16 @@ def test_predeal_errors():
         Predeal.from_hands({"N": "SAKQJT98765432,HA"})
     with pytest.raises(DealerError, match="seed"):
         deal_batch(-1, 0)
+
+
+def test_tied_rows_are_dealt_again_as_permutations():
+    """Rows whose 26-bit keys tie get fresh exact permutations, reproducibly, so no row is biased by the tie-break."""
+    from ddsbind.dealer.dealing import _permutations, _redraw
+
+    rows = np.array([3, 17, 40000])
+    again = _redraw(5, 2, rows, 52)
+    assert (np.sort(again, axis=1) == np.arange(52)).all()
+    assert np.array_equal(again, _redraw(5, 2, rows, 52))
+    assert len({r.tobytes() for r in again}) == 3
+    perms = _permutations(5, 0, BATCH, 39)
+    assert (np.sort(perms, axis=1) == np.arange(39)).all()

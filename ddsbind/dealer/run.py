@@ -24,6 +24,8 @@ __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "sol
 
 #: Deals generated when neither the script nor the caller says (dealer's default).
 DEFAULT_GENERATE = 1_000_000
+#: Deals per solver thread tested at a time by a condition calling ``tricks()``.
+SOLVE_CHUNK_PER_THREAD = 16
 #: Deals produced by a script that prints deals, when neither the script nor the caller says (dealer's default).
 DEFAULT_PRODUCE = 40
 
@@ -160,11 +162,17 @@ def run(
     kept_tables: list[NDArray[np.int8]] = []
     started = time.perf_counter()
     try:
-        batches = _filtered_batches(script, seed, total, threads, client, deals, solve)
+        # A condition calling tricks() is tested a chunk of deals at a time (on this thread, the
+        # solver pool doing the work) so that a small `produce` does not solve a whole batch.
+        lazy = script.uses_tricks and script.condition is not None
+        solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
+        batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy)
         for batch_number, (owners, frame, rows) in enumerate(batches):
             if result.produced >= wanted:
                 break
             hands = frame.hands
+            if rows is None:
+                rows = _accept_in_chunks(script, frame, wanted - result.produced, solve_chunk)
             rows = rows[: wanted - result.produced]
             full = result.produced + rows.size >= wanted and rows.size > 0
             generated_here = int(rows[-1]) + 1 if full else hands.n
@@ -206,13 +214,33 @@ def run(
     return result
 
 
-def _filter(script: Script, solve: Any, owners: NDArray[np.int8]) -> tuple[NDArray[np.int8], Frame, NDArray[np.intp]]:
-    """A batch, its frame, and the rows passing the script's condition."""
+Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]
+
+
+def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) -> Filtered:
+    """A batch, its frame, and the rows passing the script's condition (None when ``lazy``: tested later)."""
     frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts)
+    if lazy:
+        return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
     if script.condition is not None:
         rows = rows[script.condition(frame, rows) != 0]
     return owners, frame, rows
+
+
+def _accept_in_chunks(script: Script, frame: Frame, wanted: int, chunk: int) -> NDArray[np.intp]:
+    """Rows of ``frame`` passing the condition, tested ``chunk`` deals at a time until ``wanted`` pass."""
+    assert script.condition is not None
+    accepted: list[NDArray[np.intp]] = []
+    found = 0
+    for start in range(0, frame.hands.n, chunk):
+        rows = np.arange(start, min(start + chunk, frame.hands.n), dtype=np.intp)
+        passed = rows[script.condition(frame, rows) != 0]
+        accepted.append(passed)
+        found += passed.size
+        if found >= wanted:
+            break
+    return np.concatenate(accepted) if accepted else np.empty(0, dtype=np.intp)
 
 
 def _filtered_batches(
@@ -223,23 +251,24 @@ def _filtered_batches(
     client: Any,
     deals: NDArray[np.int8] | None,
     solve: Any,
-) -> Iterator[tuple[NDArray[np.int8], Frame, NDArray[np.intp]]]:
+    lazy: bool,
+) -> Iterator[Filtered]:
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
         for start in range(0, total, BATCH):
-            yield _filter(script, solve, deals[start : start + BATCH])
+            yield _filter(script, solve, lazy, deals[start : start + BATCH])
         return
     workers = threads if threads is not None else (os.cpu_count() or 1)
     if client is not None or workers == 1 or total <= BATCH:
         for owners in deal_batches(seed, total, script.predeal, threads=1, client=client):
-            yield _filter(script, solve, owners)
+            yield _filter(script, solve, lazy, owners)
         return
     sizes = [(k, min(BATCH, total - k * BATCH)) for k in range((total + BATCH - 1) // BATCH)]
 
-    def job(k: int, size: int) -> tuple[NDArray[np.int8], Frame, NDArray[np.intp]]:
-        return _filter(script, solve, deal_batch(seed, k, script.predeal, size))
+    def job(k: int, size: int) -> Filtered:
+        return _filter(script, solve, lazy, deal_batch(seed, k, script.predeal, size))
 
-    pending: collections.deque[Future[tuple[NDArray[np.int8], Frame, NDArray[np.intp]]]] = collections.deque()
+    pending: collections.deque[Future[Filtered]] = collections.deque()
     with ThreadPoolExecutor(max_workers=workers) as executor:
         try:
             for k, size in sizes:

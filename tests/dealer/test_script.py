@@ -257,3 +257,26 @@ def test_dealer_error_is_a_value_error() -> None:
     with pytest.raises(Error):
         parse("condition (")
     assert issubclass(DealerError, ValueError)
+
+
+def test_tricks_in_condition_solves_only_what_produce_needs() -> None:
+    """A condition on tricks() with a small produce solves a few chunks of deals, not a whole batch, each once."""
+    from ddsbind.dealer.run import SOLVE_CHUNK_PER_THREAD, solver_for
+
+    solve, pool = solver_for(1)
+    solved: list[np.ndarray] = []
+
+    def counting(owners: np.ndarray) -> np.ndarray:
+        solved.append(owners.copy())
+        return solve(owners)
+
+    try:
+        script = parse("produce 3\ncondition hcp(north) > 9 && tricks(north, notrump) >= 7\naction printoneline")
+        result = run(script, 12, threads=1, solve=counting, keep=True)
+    finally:
+        pool.close()
+    assert result.produced == 3
+    assert result.tables is not None and (result.tables[:, 4, 0] >= 7).all()
+    everything = np.concatenate(solved)
+    assert len(everything) <= 4 * SOLVE_CHUNK_PER_THREAD
+    assert len({row.tobytes() for row in everything}) == len(everything)

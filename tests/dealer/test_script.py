@@ -280,3 +280,33 @@ def test_tricks_in_condition_solves_only_what_produce_needs() -> None:
     everything = np.concatenate(solved)
     assert len(everything) <= 4 * SOLVE_CHUNK_PER_THREAD
     assert len({row.tobytes() for row in everything}) == len(everything)
+
+
+def test_counts_and_synonyms_in_scripts() -> None:
+    """pointcount, altcount, the pt0..pt9 synonyms, controls, losers and top-k give the arrays' values."""
+    from ddsbind.dealer import Hands, deal_batch
+
+    deals = deal_batch(21, 0, size=400)
+    hands = Hands(deals)
+    script = parse(
+        "pointcount 6 4 2 1\naltcount 3 1 1 1 1 1\n"
+        "action average hcp(east), average pt3(west, hearts), average queens(south), average aces(north),"
+        " average top4(east, clubs), average c13(west), average controls(north, spades), average loser(south),"
+        " average tens(east), average jacks(north, diamonds)"
+    )
+    result = run(script, 1, deals=deals)
+    means = [total / 400 for total in result.sums]
+    c13 = hands.count((6, 4, 2, 1))
+    expected = [
+        c13[:, 1].sum(axis=1).mean(),
+        hands.count((1, 1, 1, 1, 1))[:, 3, 1].mean(),  # altcount 3 overridden: top five honours
+        hands.count((0, 0, 1))[:, 2].sum(axis=1).mean(),
+        hands.count((1,))[:, 0].sum(axis=1).mean(),  # aces: pt4
+        hands.top(4)[:, 1, 3].mean(),
+        c13[:, 3].sum(axis=1).mean(),
+        hands.controls[:, 0, 0].mean(),
+        hands.losers[:, 2].sum(axis=1).mean(),
+        hands.count((0, 0, 0, 0, 1))[:, 1].sum(axis=1).mean(),
+        hands.count((0, 0, 0, 1))[:, 0, 2].mean(),
+    ]
+    assert np.allclose(means, expected)

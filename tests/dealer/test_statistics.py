@@ -131,6 +131,8 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
             "--json",
             "-o",
             str(out),
+            "--plot",
+            str(tmp_path / "t.png"),
         ],
     )
     assert result.exit_code == 0, result.output
@@ -140,3 +142,4 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
     assert tables.shape == (12, 5, 4)
     assert report["contracts"][0]["make"] == float(np.mean(tables[:, 0, 2] >= 10))
     assert np.array_equal(tables, solve_tables(chunk.owners))
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

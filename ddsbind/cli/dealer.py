@@ -6,7 +6,7 @@ import secrets
 
 import click
 
-from ddsbind.cli._common import about, progress
+from ddsbind.cli._common import about, fail, progress
 
 
 @click.command()
@@ -104,7 +104,10 @@ def dealer(
     client = None
     cluster = None
     if workers:
-        from dask.distributed import Client, LocalCluster
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            fail("--workers needs Dask: pip install 'ddsbind[distributed]'")
 
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)

@@ -36,7 +36,6 @@ _SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
 _ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
 _VULN = {"none": 0, "ns": 1, "ew": 2, "all": 3, "both": 3}
 _RANKS = "AKQJT98765432"
-_RESERVED = {"generate", "produce", "dealer", "vulnerable", "condition", "action", "predeal"}
 
 
 class Frame:
@@ -93,7 +92,7 @@ class Frame:
 class Action:
     """One action of the ``action`` list: its name, optional label and expressions, bounds."""
 
-    kind: str
+    kind: str  # the grammar's rule name: printall, print_hands (``print(...)``), average, ...
     label: str | None = None
     exprs: list[Expr] = dataclasses.field(default_factory=list)
     bounds: list[int] = dataclasses.field(default_factory=list)
@@ -123,6 +122,11 @@ class Script:
     def prints(self) -> bool:
         """True when an action prints each deal."""
         return any(a.kind.startswith("print") for a in self.actions)
+
+    @property
+    def collects(self) -> bool:
+        """True when an action prints the deals at the end of the run (``print(seats)``)."""
+        return any(a.kind == "print_hands" for a in self.actions)
 
 
 @functools.lru_cache(maxsize=1)
@@ -161,9 +165,33 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
     return ", ".join(names)
 
 
+# Words that may stand before "(": the language's functions and keywords.
+_CALLABLE = re.compile(
+    r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
+    r"|clubs?|shape|hascard|tricks?|score|imps?|print|printcompact|printoneline|printes|frequency|average"
+    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
+)
+_BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
+
+
+def _unknown_call(text: str, end: int, source: str) -> DealerError | None:
+    """The first ``name(`` before offset ``end`` whose name is no function of the language, as an error."""
+    blanked = _BLANKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text[:end])
+    for match in re.finditer(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(", blanked):
+        if not _CALLABLE.fullmatch(match.group(1)):
+            line = blanked.count("\n", 0, match.start()) + 1
+            column = match.start() - (blanked.rfind("\n", 0, match.start()) + 1) + 1
+            return DealerError(f"{source}:{line}:{column}: unknown function {match.group(1)!r}")
+    return None
+
+
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) -> DealerError:
     line, column = exc.line or 1, exc.column or 1
     where = f"{source}:{line}:{column}"
+    offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+    unknown = _unknown_call(text, min(len(text), offset + 1), source)
+    if unknown is not None:
+        return unknown
     if isinstance(exc, lark.exceptions.UnexpectedToken):
         token = exc.token
         got = "end of input" if token.type == "$END" else repr(str(token))
@@ -317,15 +345,17 @@ class _Compiler:
         """A condition without ``condition`` starting with ``(`` right after a name: a call of an unknown function."""
         start = statement.meta.start_pos
         if text[start] == "(":
-            name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[:start])
-            if name and name.group(1) not in _RESERVED:
-                raise self.fail(statement, f"unknown function {name.group(1)!r}")
+            unknown = _unknown_call(text, start + 1, self.source)
+            if unknown is not None:
+                raise unknown
 
     def action(self, tree: lark.Tree[Any]) -> Action:
         kind = str(tree.data)
         args: list[Any] = list(tree.children)
         if kind in ("printall", "printew", "printpbn"):
             return Action(kind)
+        if kind == "print_hands":
+            return Action(kind, bounds=[_COMPASS[str(t)] for t in args])
         if kind in ("printcompact", "printoneline"):
             return Action(kind, exprs=[self.expr(args[0])] if args and args[0] is not None else [])
         if kind == "average":

@@ -19,6 +19,7 @@ __all__ = [
     "east_west",
     "frequency_text",
     "hand_suits",
+    "hands_pages",
     "oneline",
     "pbn_record",
     "summary",
@@ -47,6 +48,24 @@ def diagram(owners: NDArray[np.int8], number: int) -> str:
         cells = [_spaced(hands[s][suit]) for s in range(4)]
         lines.append("".join(f"{c:<20}" for c in cells[:3]) + cells[3])
     return "\n".join(lines) + "\n\n"
+
+
+def hands_pages(deals: NDArray[np.int8], seats: list[int]) -> str:
+    """``print(seats)``: for each seat a page of its hands, four deals across, numbered; pages end in a form feed."""
+    names = ("North", "East", "South", "West")
+    parts = []
+    for seat in seats:
+        parts.append(f"\n\n{names[seat]} hands:\n\n\n\n")
+        for start in range(0, len(deals), 4):
+            group = range(start, min(start + 4, len(deals)))
+            parts.append("".join(f"{f'{i + 1:4d}.':<20}" for i in group) + "\n")
+            hands = [hand_suits(deals[i], seat) for i in group]
+            for suit in range(4):
+                cells = [_spaced(h[suit]) for h in hands]
+                parts.append("".join(f"{c:<20}" for c in cells[:-1]) + cells[-1] + "\n")
+            parts.append("\n")
+        parts.append("\f")
+    return "".join(parts)
 
 
 def east_west(owners: NDArray[np.int8]) -> str:

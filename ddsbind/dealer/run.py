@@ -57,6 +57,8 @@ class Run:
                 parts.append(output.average_text(action.label, self.sums[i], self.produced))
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
+            elif action.kind == "print_hands" and self.deals is not None:
+                parts.append(output.hands_pages(self.deals, action.bounds))
         return "".join(parts)
 
 
@@ -152,6 +154,7 @@ def run(
         raise DealerError("generate and produce must not be negative")
     if wanted > total:
         raise DealerError(f"produce {wanted} is larger than generate {total}: at most {total} deals can be produced")
+    keep = keep or script.collects
     pool = None
     if script.uses_tricks and solve is None:
         solve, pool = solver_for(threads)
@@ -199,7 +202,7 @@ def run(
                     else:
                         second = _bin(action.exprs[1](frame, rows), b[2], b[3])
                         np.add.at(result.counts[i], (first, second), 1)
-                elif texts is not None:
+                elif texts is not None and action.kind != "print_hands":
                     _print_action(action, frame, rows, owners, texts, first_board, script, source, seed)
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))

@@ -208,7 +208,7 @@ def test_operator_order_example_prints_as_dealer(tmp_path: Path) -> None:
 
 
 MALFORMED = {
-    "unknown function": ("condition hcp(north) > foo(3)\n", r"x\.dl:1:\d+: unknown function 'foo'"),
+    "unknown function": ("condition hcp(north) > foo(3)\n", r"x\.dl:1:24: unknown function 'foo'"),
     "unknown name": ("condition hcp(north) > opener\n", r"x\.dl:1:24: unknown name 'opener'"),
     "wrong arity": ("condition hcp(north, spades, 3) > 1\n", r"x\.dl:1:28: unexpected ',', expected '\)'"),
     "too few arguments": ("condition hascard(north) \n", r"x\.dl:1:24: unexpected '\)', expected ','"),
@@ -219,6 +219,7 @@ MALFORMED = {
     "bad shape": ("condition shape(north, 5444)\n", r"x\.dl:1:24: shape 5444 does not add up to 13"),
     "unterminated": ("condition (hcp(north) > 3\n", r"x\.dl:\d+:\d+: unexpected end of input, expected '\)'"),
     "stray character": ("condition hcp(north) @ 3\n", r"x\.dl:1:22: unexpected '@'"),
+    "unknown function in an action": ("action average cccc(north)\n", r"x\.dl:1:16: unknown function 'cccc'"),
     "self reference": ("a = a + 1\ncondition a\n", r"x\.dl:1:5: 'a' is defined in terms of itself"),
 }
 
@@ -247,7 +248,7 @@ def test_malformed_script_in_a_real_process(tmp_path: Path) -> None:
         [sys.executable, "-m", "ddsbind", "dealer", str(path)], capture_output=True, text=True, timeout=120
     )
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr == f"ddsbind: error: {path}:1:27: unknown function 'foo'\n"
+    assert result.stderr == f"ddsbind: error: {path}:1:24: unknown function 'foo'\n"
 
 
 def test_dealer_error_is_a_value_error() -> None:
@@ -310,3 +311,19 @@ def test_counts_and_synonyms_in_scripts() -> None:
         hands.count((0, 0, 0, 1))[:, 0, 2].mean(),
     ]
     assert np.allclose(means, expected)
+
+
+@needs_dealer
+def test_print_seats_pages_byte_for_byte_as_dealer(tmp_path: Path) -> None:
+    """print(north, west) prints dealer's pages: each seat's hands four across, numbered, a form feed after each."""
+    text = "generate 1000\nproduce 11\naction printoneline, print(north, west), average hcp(west)\n"
+    script = tmp_path / "p.dl"
+    script.write_text(text)
+    theirs = subprocess.run([DEALER, "-s", "5", str(script)], capture_output=True, text=True, check=True).stdout
+    deals = oneline_deals(theirs)
+    assert len(deals) == 11
+    ours = io.StringIO()
+    parsed = parse(text)
+    result = run(parsed, 5, deals=deals, out=ours)
+    ours.write(result.statistics_text(parsed))
+    assert ours.getvalue() == theirs.split("Generated ")[0]

@@ -280,6 +280,7 @@ class _Compiler:
         condition_tree: lark.Tree[Any] | None = None
         action_trees: list[lark.Tree[Any]] = []
         conditions: list[lark.Tree[Any]] = []
+        lengths: list[Expr] = []
         hands: dict[int, list[int]] = {}
         for statement in tree.children:
             kind = statement.data
@@ -295,7 +296,9 @@ class _Compiler:
             elif kind == "predeal":
                 seat = -1
                 for token in args:
-                    if token.type == "COMPASS":
+                    if isinstance(token, lark.Tree):  # suit(seat) == n: a length the deals must have
+                        lengths.append(self.suit_length(token))
+                    elif token.type == "COMPASS":
                         seat = _COMPASS[str(token)]
                     else:
                         try:
@@ -337,9 +340,21 @@ class _Compiler:
             self.expr(other)
         if condition_tree is not None:
             script.condition = self.expr(condition_tree)
+        if lengths:
+            script.condition = _all_of([*lengths, *([script.condition] if script.condition else [])])
         script.actions = [self.action(a) for a in action_trees] or [Action("printall")]
         script.uses_tricks = self.uses_tricks
         return script
+
+    def suit_length(self, tree: lark.Tree[Any]) -> Expr:
+        """``spades(north) == 1`` in a predeal: the condition that seat holds that many cards of the suit."""
+        suit_token, seat_token, number = list[Any](tree.children)
+        count = int(number)
+        if not 0 <= count <= 13:
+            raise self.fail(number, f"a suit length is 0 .. 13, not {count}")
+        suit = _SUITS[_singular(str(suit_token))]
+        seat = _COMPASS[str(seat_token)]
+        return lambda f, rows: (f.column(f.hands.lengths[:, :, suit], rows, seat) == count).astype(np.int64)
 
     def check_call(self, text: str, statement: lark.Tree[Any]) -> None:
         """A condition without ``condition`` starting with ``(`` right after a name: a call of an unknown function."""
@@ -517,6 +532,23 @@ class _Compiler:
                     if _matches(pattern, lengths, any_order):
                         codes.append((s * 14 + h) * 14 + d)
         return codes
+
+
+def _all_of(tests: list[Expr]) -> Expr:
+    """The conjunction of ``tests``, each evaluated only on the rows the earlier ones pass."""
+
+    def both(f: Frame, rows: NDArray[np.intp]) -> Array:
+        out = np.ones(rows.size, dtype=np.int64)
+        alive = np.arange(rows.size)
+        for test in tests:
+            passed = test(f, rows[alive]) != 0
+            out[alive[~passed]] = 0
+            alive = alive[passed]
+            if alive.size == 0:
+                break
+        return out
+
+    return both
 
 
 def _signed(node: lark.Tree[Any]) -> int:

@@ -327,3 +327,19 @@ def test_print_seats_pages_byte_for_byte_as_dealer(tmp_path: Path) -> None:
     result = run(parsed, 5, deals=deals, out=ours)
     ours.write(result.statistics_text(parsed))
     assert ours.getvalue() == theirs.split("Generated ")[0]
+
+
+def test_predeal_of_suit_lengths() -> None:
+    """`predeal spades(north)==1, hearts(south)==5` makes every produced deal have those lengths, with the condition."""
+    from ddsbind.dealer import Hands
+
+    script = parse(
+        "produce 200\npredeal spades(north)==1, hearts(south) == 5\ncondition hcp(east) > 10\naction printoneline"
+    )
+    result = run(script, 8, keep=True)
+    hands = Hands(result.deals)
+    assert result.produced == 200
+    assert (hands.lengths[:, 0, 0] == 1).all() and (hands.lengths[:, 2, 1] == 5).all()
+    assert (hands.hcp[:, 1].sum(axis=1) > 10).all()
+    with pytest.raises(DealerError, match=r"0 \.\. 13"):
+        parse("predeal clubs(west)==14")

@@ -7,6 +7,9 @@
 - :mod:`~ddsbind.dealer.run`: :func:`run`, :func:`run_file`.
 - :mod:`~ddsbind.dealer.scoring`: :func:`score`, :func:`imps`.
 - :mod:`~ddsbind.dealer.output`: dealer's text formats.
+- :mod:`~ddsbind.dealer.statistics`: :func:`simulate`, :func:`contract_report`,
+  :func:`lead_table` (make probabilities with standard errors, tricks, IMPs, leads).
+- :mod:`~ddsbind.dealer.files`: :func:`write_deals` (PBN, ZBD, ZRD... via the registry).
 """
 
 from __future__ import annotations
@@ -16,21 +19,28 @@ from ddsbind.dealer.files import write_deals
 from ddsbind.dealer.language import Script, parse
 from ddsbind.dealer.run import Run, run, run_file
 from ddsbind.dealer.scoring import imps, score
+from ddsbind.dealer.statistics import Contract, ContractReport, LeadTable, contract_report, lead_table, simulate
 
 __all__ = [
     "BATCH",
     "DEALER_VERSION",
+    "Contract",
+    "ContractReport",
     "DealerError",
     "Hands",
+    "LeadTable",
     "Predeal",
     "Run",
     "Script",
+    "contract_report",
     "deal_batch",
     "deal_batches",
     "imps",
+    "lead_table",
     "parse",
     "run",
     "run_file",
     "score",
+    "simulate",
     "write_deals",
 ]

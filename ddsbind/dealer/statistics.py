@@ -21,7 +21,7 @@ from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
 
-__all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "solve_tables"]
+__all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate", "solve_tables"]
 
 _STRAINS = "SHDCN"
 _VUL_SIDES = {
@@ -326,3 +326,48 @@ def lead_table(
         [float(tricks[i] / held[i]) for i in cards],
         [float(sets[i] / held[i]) for i in cards],
     )
+
+
+def simulate(
+    script: str,
+    contracts: Sequence[str | Contract],
+    seed: int,
+    *,
+    vul: str = "none",
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> ContractReport:
+    """Run a dealer ``script`` (its text), solve the produced deals and report on ``contracts``.
+
+    The question a simulation answers: "North opens 1NT, South holds this
+    hand: how often do 3NT and 4S make?"
+
+    Parameters
+    ----------
+    script : str
+        Dealer's language; its ``produce`` (default: every accepted deal of
+        ``generate``) sets the sample size.
+    contracts : sequence of str or Contract
+        ``"3NS"`` style (level, strain, declarer N E S W).
+    seed : int
+        ``0 .. 2**128 - 1``; the deals depend on it alone.
+    vul : str
+        ``none``, ``ns``, ``ew`` or ``all``.
+    threads : int or None
+        Dealing and solving threads (``None``: one per core).
+    progress : callable, optional
+        Called with the number of deals solved since its last call.
+
+    Returns
+    -------
+    ContractReport
+    """
+    from ddsbind.dealer.language import parse
+    from ddsbind.dealer.run import run
+
+    parsed = parse(script)
+    parsed.actions = [a for a in parsed.actions if not a.kind.startswith("print")]
+    result = run(parsed, seed, threads=threads, keep=True)
+    assert result.deals is not None
+    tables = result.tables if result.tables is not None else solve_tables(result.deals, threads, progress)
+    return contract_report(tables, contracts, vul)

@@ -143,3 +143,26 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
     assert report["contracts"][0]["make"] == float(np.mean(tables[:, 0, 2] >= 10))
     assert np.array_equal(tables, solve_tables(chunk.owners))
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_docstring_examples():
+    """The examples in the dealer modules' docstrings run as shown."""
+    import doctest
+
+    from ddsbind.dealer import dealing, language, scoring, statistics
+
+    for module in (dealing, language, scoring, statistics):
+        assert doctest.testmod(module).failed == 0, module.__name__
+
+
+@pytest.mark.slow
+def test_simulate_from_python():
+    """simulate(): a script and contracts in, make rates equal to the tables of the script's deals out."""
+    from ddsbind.dealer import parse, run, simulate
+
+    text = "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 12\n"
+    report = simulate(text, ["4SS", "6SS"], 3, threads=2)
+    deals = run(parse(text), 3, keep=True).deals
+    tables = solve_tables(deals)
+    assert report.deals == 6
+    assert report.make == [float(np.mean(tables[:, 0, 2] >= 10)), float(np.mean(tables[:, 0, 2] >= 12))]

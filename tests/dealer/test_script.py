@@ -142,7 +142,7 @@ def test_tricks_equal_dd_tables_on_printed_deals(tmp_path: Path) -> None:
 
     path = tmp_path / "tr.dl"
     path.write_text(
-        "produce 8\ncondition hcp(north) + hcp(south) >= 20\n"
+        "produce 5\ncondition hcp(north) + hcp(south) >= 20\n"
         "action printoneline(tricks(south, notrump) * 100 + tricks(east, hearts)), average tricks(north, spades)\n"
     )
     code, out, err = cli(str(path), "-s", "4", "-t", "2")

@@ -112,7 +112,7 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
 
     script = tmp_path / "s.dl"
     script.write_text(
-        "produce 12\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n"
+        "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n"
     )
     out = tmp_path / "x.zrd"
     result = CliRunner().invoke(
@@ -139,7 +139,7 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
     report = json.loads(result.stdout.split("Time needed")[1].split("\n", 1)[1])
     chunk = read_records(out)
     tables = np.asarray(chunk.tables)
-    assert tables.shape == (12, 5, 4)
+    assert tables.shape == (6, 5, 4)
     assert report["contracts"][0]["make"] == float(np.mean(tables[:, 0, 2] >= 10))
     assert np.array_equal(tables, solve_tables(chunk.owners))
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

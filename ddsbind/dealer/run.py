@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import io
 import os
 import sys
 import time
@@ -338,9 +337,7 @@ def run_file(
         text = handle.read()
     script = parse(text, name)
     stream = out if out is not None else sys.stdout
-    buffer = io.StringIO()
-    result = run(script, seed, out=buffer, source=name, **options)
-    stream.write(buffer.getvalue())
+    result = run(script, seed, out=stream, source=name, **options)
     stream.write(result.statistics_text(script))
     stream.write(output.summary(result.generated, result.produced, seed, result.seconds))
     return script, result

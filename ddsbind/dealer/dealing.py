@@ -25,12 +25,14 @@ whatever the number of threads or Dask workers.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
+import os
 import re
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -287,31 +289,52 @@ def deal_batches(
     ndarray, shape (k, 52), int8
         Owner rows, DDS seats N=0 E=1 S=2 W=3.
     """
-    sizes = [(start + i, min(BATCH, count - i * BATCH)) for i in range((count + BATCH - 1) // BATCH)]
+    sizes = batch_sizes(count, start)
     if client is not None:
         ahead = max(2, 2 * len(client.scheduler_info().get("workers", {}) or [1]))
-        futures: list[Any] = []
+        futures: collections.deque[Any] = collections.deque()
         for k, size in sizes:
             futures.append(client.submit(deal_batch, seed, k, predeal, size, pure=True))
             if len(futures) > ahead:
-                yield futures.pop(0).result()
+                yield futures.popleft().result()
         for future in futures:
             yield future.result()
         return
-    if threads == 1 or len(sizes) <= 1:
-        for k, size in sizes:
-            yield deal_batch(seed, k, predeal, size)
+    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1]), sizes, threads)
+
+
+def batch_sizes(count: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """``(batch number, deals in it)`` for ``count`` deals from batch ``start``, lazily."""
+    for i in range((count + BATCH - 1) // BATCH):
+        yield start + i, min(BATCH, count - i * BATCH)
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def ordered_map(function: Callable[[_T], _R], items: Iterable[_T], threads: int | None) -> Iterator[_R]:
+    """``function`` over ``items`` on ``threads`` threads (``None``: one per core), results in input order.
+
+    At most ``2 * threads`` items run ahead of the result last yielded;
+    stopping early cancels those not yet started.
+    """
+    workers = threads if threads is not None else (os.cpu_count() or 1)
+    if workers == 1:
+        yield from map(function, items)
         return
-    executor: Executor
-    with ThreadPoolExecutor(max_workers=threads) as executor:
-        workers = getattr(executor, "_max_workers", 2)
-        pending = []
-        for k, size in sizes:
-            pending.append(executor.submit(deal_batch, seed, k, predeal, size))
-            if len(pending) > 2 * workers:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
+    pending: collections.deque[Future[_R]] = collections.deque()
+    with ThreadPoolExecutor(max_workers=workers) as executor:
+        try:
+            for item in items:
+                pending.append(executor.submit(function, item))
+                if len(pending) > 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 # Alternate counts pt0..pt9 by default, per rank A K Q J T (dealer's manual:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TextIO
 
 import numpy as np
@@ -16,7 +14,16 @@ from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
 from ddsbind.dealer import output
-from ddsbind.dealer.dealing import BATCH, DealerError, Hands, check_seed, deal_batch, deal_batches
+from ddsbind.dealer.dealing import (
+    BATCH,
+    DealerError,
+    Hands,
+    batch_sizes,
+    check_seed,
+    deal_batch,
+    deal_batches,
+    ordered_map,
+)
 from ddsbind.dealer.language import Action, Frame, Script, parse
 
 __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
@@ -260,28 +267,15 @@ def _filtered_batches(
         for start in range(0, total, BATCH):
             yield _filter(script, solve, lazy, deals[start : start + BATCH])
         return
-    workers = threads if threads is not None else (os.cpu_count() or 1)
-    if client is not None or workers == 1 or total <= BATCH:
-        for owners in deal_batches(seed, total, script.predeal, threads=1, client=client):
+    if client is not None:
+        for owners in deal_batches(seed, total, script.predeal, client=client):
             yield _filter(script, solve, lazy, owners)
         return
-    sizes = [(k, min(BATCH, total - k * BATCH)) for k in range((total + BATCH - 1) // BATCH)]
 
-    def job(k: int, size: int) -> Filtered:
-        return _filter(script, solve, lazy, deal_batch(seed, k, script.predeal, size))
+    def job(item: tuple[int, int]) -> Filtered:
+        return _filter(script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1]))
 
-    pending: collections.deque[Future[Filtered]] = collections.deque()
-    with ThreadPoolExecutor(max_workers=workers) as executor:
-        try:
-            for k, size in sizes:
-                pending.append(executor.submit(job, k, size))
-                if len(pending) > 2 * workers:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+    yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 
 
 def _print_action(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import click
 
-from ddsbind.cli import databases, files, played, solving
+from ddsbind.cli import databases, dealer, files, played, solving
 from ddsbind.cli._common import Group
 from ddsbind.cli.cribbage import cribbage
 from ddsbind.cli.prove import prove
@@ -41,5 +41,6 @@ for _command in (
     played.line,
     prove,
     cribbage,
+    dealer.dealer,
 ):
     main.add_command(_command)

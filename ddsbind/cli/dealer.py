@@ -1,0 +1,146 @@
+"""``ddsbind dealer FILE``: run a dealer script as Debian's ``dealer`` does, faster; save deals; statistics."""
+
+from __future__ import annotations
+
+import secrets
+
+import click
+
+from ddsbind.cli._common import about, fail, progress
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "-s", "--seed", type=click.IntRange(min=0, max=2**128 - 1), default=None, help="Seed (default: random, printed)."
+)
+@click.option(
+    "-g", "--generate", type=click.IntRange(min=0), default=None, help="Deals to generate (overrides the script)."
+)
+@click.option(
+    "-p", "--produce", type=click.IntRange(min=0), default=None, help="Deals to produce (overrides the script)."
+)
+@click.option(
+    "-t",
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads dealing and solving (default: one per core).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the produced deals here (.pbn .zbd .zrd ...).",
+)
+@click.option("--to", "to_format", default=None, help="Format of --output when its extension does not tell.")
+@click.option(
+    "--solve", is_flag=True, help="Solve the produced deals' DD tables (for --output ZRD and the statistics)."
+)
+@click.option(
+    "--contract",
+    "contracts",
+    multiple=True,
+    metavar="CONTRACT",
+    help="Make probability of e.g. 3NS (3NT by South); repeatable; implies --solve.",
+)
+@click.option(
+    "--vul",
+    type=click.Choice(["none", "ns", "ew", "all"], case_sensitive=False),
+    default="none",
+    show_default=True,
+    help="Vulnerability for scores.",
+)
+@click.option(
+    "--lead",
+    metavar="CONTRACT",
+    default=None,
+    help="Opening-lead table against e.g. 3NS (all cards of the leader scored).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Statistics as one JSON document.")
+@click.option("--csv", "as_csv", is_flag=True, help="Statistics as CSV.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Plot the trick distributions of --contract to this image.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Deal on a local Dask cluster of W workers (same deals).",
+)
+def dealer(
+    file: str,
+    seed: int | None,
+    generate: int | None,
+    produce: int | None,
+    threads: int | None,
+    output: str | None,
+    to_format: str | None,
+    solve: bool,
+    contracts: tuple[str, ...],
+    vul: str,
+    lead: str | None,
+    as_json: bool,
+    as_csv: bool,
+    plot: str | None,
+    workers: int | None,
+) -> None:
+    """Run dealer script FILE (dealer's language): deals, actions and summary lines as dealer prints them.
+
+    The deals depend on the seed only, never on --threads or --workers.
+    With --contract/--lead the produced deals are solved in batches through
+    the solver pool and a statistics report follows dealer's output.
+    """
+    from ddsbind import dealer as sim
+    from ddsbind.dealer import statistics
+
+    if seed is None:
+        seed = secrets.randbits(32)
+    keep = bool(output or contracts or lead or solve)
+    client = None
+    cluster = None
+    if workers:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            fail("--workers needs Dask: pip install 'ddsbind[distributed]'")
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        with about(file), progress("dealing", unit="deal") as tick:
+            _, result = sim.run_file(
+                file,
+                seed,
+                generate=generate,
+                produce=produce,
+                threads=threads,
+                keep=keep,
+                progress=tick,
+                client=client,
+            )
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    deals = result.deals
+    tables = result.tables
+    if deals is not None and (solve or contracts) and tables is None:
+        with progress("solving", total=len(deals), unit="deal") as tick:
+            tables = statistics.solve_tables(deals, threads=threads, progress=tick)
+    if output and deals is not None:
+        sim.write_deals(output, deals, tables, to_format)
+    if contracts and tables is not None:
+        report = statistics.contract_report(tables, contracts, vul)
+        click.echo(report.render("json" if as_json else "csv" if as_csv else "text"), nl=False)
+        if plot:
+            report.plot(plot)
+    if lead and deals is not None:
+        with progress("leads", total=len(deals), unit="deal") as tick:
+            leads = statistics.lead_table(deals, lead, threads=threads, progress=tick)
+        click.echo(leads.render("json" if as_json else "csv" if as_csv else "text"), nl=False)

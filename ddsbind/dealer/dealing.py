@@ -1,0 +1,501 @@
+"""Dealing to a predeal, exactly and reproducibly, in batches of numpy arrays.
+
+A deal is an owner row: ``owners[c]`` is the DDS seat (N=0, E=1, S=2, W=3)
+holding card ``c = 13 * suit + (14 - rank)`` (suits S, H, D, C; ranks A=14
+.. 2), the layout of :func:`ddsbind.deal.owners_to_masks`.
+
+Recipe (version :data:`DEALER_VERSION`): batch ``k`` of seed ``S`` holds
+:data:`BATCH` deals.  Philox4x64-10 keyed by ``S`` with counter
+``2**192 + k * 2**64`` (a counter range the database recipe, which counts
+from 0, never reaches) gives ``BATCH * m / 2`` 64-bit words, read as
+``BATCH * m`` 32-bit keys (little-endian halves), ``m`` the number of cards
+not predealt, one row of ``m`` keys per deal.  Each key's low 6 bits are
+replaced by the card's position ``0 .. m-1`` and the row is sorted: the
+positions in sorted order are a uniformly random permutation ``p`` provided
+no two keys share their 26 random bits.  A row where two do (about 2 in
+100,000) is dealt again from its own counter range
+``2**192 + k * 2**64 + 2**63 + row * 2**20 + 16 * attempt`` with 58-bit
+random keys, again until no two are equal; so every row is an exact uniform
+permutation.  Card ``j`` of the free cards goes to free slot ``p[j]``; the
+free slots are each seat's ``13 - predealt`` places in seat order.  So
+every completion of the predeal is equally likely (an exact sample, no
+swapping), and a batch is a pure function of ``(S, k, predeal)``: the same
+whatever the number of threads or Dask workers.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind.errors import Error
+
+__all__ = [
+    "BATCH",
+    "DEALER_VERSION",
+    "SEATS",
+    "DealerError",
+    "Hands",
+    "Predeal",
+    "card_index",
+    "deal_batch",
+    "deal_batches",
+]
+
+#: Deals per batch: the unit of reproducibility (deal ``i`` of a run is row ``i % BATCH`` of batch ``i // BATCH``).
+BATCH = 1 << 14
+#: Version of the recipe in the module docstring; bumped whenever a seed's deals would change.
+DEALER_VERSION = 1
+#: Seat letters in DDS order.
+SEATS = "NESW"
+SUITS = "SHDC"
+RANKS = "AKQJT98765432"
+_SEED_LIMIT = 1 << 128
+_LOW6 = np.uint64(63)
+_HIGH58 = np.uint64(((1 << 64) - 1) ^ 63)
+_LOW6_32 = np.uint32(63)
+_HIGH26 = np.uint32(((1 << 32) - 1) ^ 63)
+_COUNTER_BASE = 1 << 192
+
+
+class DealerError(Error, ValueError):
+    """A dealer script or dealing request that cannot be carried out (bad predeal, seed, syntax...)."""
+
+
+def card_index(suit: int, rank: int) -> int:
+    """Card index ``13 * suit + (14 - rank)``: ``suit`` 0..3 = S H D C, ``rank`` 2..14 (ace 14)."""
+    return 13 * suit + 14 - rank
+
+
+@dataclasses.dataclass(frozen=True)
+class Predeal:
+    """Cards given to seats before dealing.
+
+    Parameters
+    ----------
+    owners : ndarray, shape (52,), int8
+        DDS seat (N=0, E=1, S=2, W=3) of each predealt card, -1 for a card
+        dealt at random.  Card order as :func:`card_index`.
+
+    Raises
+    ------
+    DealerError
+        A seat given more than 13 cards, or a seat outside 0..3.
+    """
+
+    owners: NDArray[np.int8] = dataclasses.field(default_factory=lambda: np.full(52, -1, dtype=np.int8))
+
+    def __post_init__(self) -> None:
+        owners = np.asarray(self.owners, dtype=np.int8).reshape(52).copy()
+        if ((owners < -1) | (owners > 3)).any():
+            raise DealerError("predeal: seats are 0..3 (N E S W) or -1")
+        counts = np.bincount(owners[owners >= 0], minlength=4)
+        for seat in range(4):
+            if counts[seat] > 13:
+                raise DealerError(f"predeal: {SEATS[seat]} is given {counts[seat]} cards, more than 13")
+        owners.setflags(write=False)
+        object.__setattr__(self, "owners", owners)
+
+    @classmethod
+    def from_hands(cls, hands: dict[str, str]) -> Predeal:
+        """A predeal from seat letters to holdings, e.g. ``{"S": "SAQ542,HKJ87,D32,CAK", "N": "S2"}``.
+
+        Holdings are suit letter then ranks (``AKQJT98765432``), suits
+        separated by commas (or dots in PBN order, ``"AQ542.KJ87.32.AK"``).
+
+        Raises
+        ------
+        DealerError
+            An unknown seat, suit or rank, a card given twice, more than 13 cards to a seat.
+        """
+        owners = np.full(52, -1, dtype=np.int8)
+        for seat_name, holding in hands.items():
+            seat = SEATS.find(seat_name.upper()[:1]) if seat_name else -1
+            if seat < 0:
+                raise DealerError(f"predeal: unknown seat {seat_name!r}")
+            for card in cards_of(holding):
+                if owners[card] >= 0:
+                    raise DealerError(f"predeal: {card_name(card)} is predealt twice")
+                owners[card] = seat
+        return cls(owners)
+
+    def add(self, seat: int, cards: Sequence[int]) -> Predeal:
+        """This predeal plus ``cards`` (indices) to ``seat``; :class:`DealerError` if one is already predealt."""
+        owners = self.owners.copy()
+        for card in cards:
+            if owners[card] >= 0:
+                raise DealerError(f"predeal: {card_name(card)} is predealt twice")
+            owners[card] = seat
+        return Predeal(owners)
+
+    @functools.cached_property
+    def free_cards(self) -> NDArray[np.intp]:
+        """Indices of the cards dealt at random, ascending."""
+        return np.flatnonzero(self.owners < 0)
+
+    @functools.cached_property
+    def free_slots(self) -> NDArray[np.int8]:
+        """Seat of each free slot: ``13 - predealt`` copies of each seat, in seat order."""
+        counts = np.bincount(self.owners[self.owners >= 0], minlength=4)
+        return np.repeat(np.arange(4, dtype=np.int8), 13 - counts)
+
+
+def card_name(card: int) -> str:
+    """``"SA"`` for card 0, ``"C2"`` for card 51 (suit letter, rank letter)."""
+    return SUITS[card // 13] + RANKS[card % 13]
+
+
+def cards_of(holding: str) -> list[int]:
+    """Card indices of a holding like ``"SAQ542,HKJ87"`` or ``"AQ542.KJ87.32.AK"``.
+
+    Raises :class:`DealerError` if malformed.
+    """
+    text = holding.replace(" ", "").upper()
+    cards: list[int] = []
+    if "." in text or re.fullmatch(r"[AKQJT2-9]*", text):
+        parts = text.split(".")
+        if len(parts) != 4:
+            raise DealerError(f"predeal: {holding!r} is not four suits separated by dots")
+        groups = list(zip(SUITS, parts, strict=True))
+    else:
+        groups = []
+        for part in text.split(","):
+            if not part or part[0] not in SUITS:
+                raise DealerError(f"predeal: {part!r} does not start with a suit letter S, H, D or C")
+            groups.append((part[0], part[1:]))
+    for suit, ranks in groups:
+        for rank in ranks:
+            if rank not in RANKS:
+                raise DealerError(f"predeal: {rank!r} is not a rank (AKQJT98765432)")
+            card = 13 * SUITS.index(suit) + RANKS.index(rank)
+            if card in cards:
+                raise DealerError(f"predeal: {card_name(card)} is given twice")
+            cards.append(card)
+    return cards
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int in ``0 .. 2**128 - 1``; :class:`DealerError` otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < _SEED_LIMIT:
+        raise DealerError(f"seed must be an integer in 0 .. 2**128-1, got {seed!r}")
+    return int(seed)
+
+
+def deal_batch(seed: int, batch: int, predeal: Predeal | None = None, size: int = BATCH) -> NDArray[np.int8]:
+    """Batch ``batch`` of ``seed``: owner rows ``(size, 52)`` int8 (DDS seats N=0 E=1 S=2 W=3).
+
+    ``size`` below :data:`BATCH` gives the first ``size`` rows of the full
+    batch (the same deals, fewer of them).  See the module docstring for the
+    recipe.
+
+    Examples
+    --------
+    >>> owners = deal_batch(1, 0, size=2)
+    >>> owners.shape, np.bincount(owners[0]).tolist()
+    ((2, 52), [13, 13, 13, 13])
+    """
+    seed = check_seed(seed)
+    if not 0 <= size <= BATCH:
+        raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
+    predeal = predeal or Predeal()
+    free = predeal.free_cards
+    m = free.size
+    out = np.empty((size, 52), dtype=np.int8)
+    out[:] = predeal.owners
+    if m == 0 or size == 0:
+        return out
+    perm = _permutations(seed, batch, size, m)
+    # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
+    ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
+    seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
+    if m == 52:
+        return seats
+    out[:, free] = seats
+    return out
+
+
+def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:
+    """``(size, m)`` uniformly random permutations of ``0 .. m-1`` for batch ``batch`` (module docstring)."""
+    counter = _COUNTER_BASE + batch * (1 << 64)
+    words = np.random.Philox(key=seed, counter=counter).random_raw((size * m + 1) // 2)
+    keys = words.view(np.uint32)[: size * m].reshape(size, m)
+    keys &= _HIGH26
+    keys |= np.arange(m, dtype=np.uint32)
+    keys.sort(axis=1)
+    perm = (keys & _LOW6_32).astype(np.uint8)
+    # Equal random parts would let the position break the tie (a bias): such rows are dealt again.
+    tied = np.flatnonzero(((keys[:, 1:] ^ keys[:, :-1]) <= _LOW6_32).any(axis=1))
+    if tied.size:
+        perm[tied] = _redraw(seed, batch, tied, m)
+    return perm
+
+
+def _redraw(seed: int, batch: int, rows: NDArray[np.intp], m: int) -> NDArray[np.uint8]:
+    """Permutations for the tied ``rows`` of a batch: 64-bit keys from each row's own counter range."""
+    out = np.empty((rows.size, m), dtype=np.uint8)
+    for i, row in enumerate(rows.tolist()):
+        attempt = 0
+        while True:
+            counter = _COUNTER_BASE + batch * (1 << 64) + (1 << 63) + row * (1 << 20) + attempt * 16
+            keys = np.random.Philox(key=seed, counter=counter).random_raw(m)
+            keys &= _HIGH58
+            keys |= np.arange(m, dtype=np.uint64)
+            keys.sort()
+            if not ((keys[1:] ^ keys[:-1]) <= _LOW6).any():
+                out[i] = (keys & _LOW6).astype(np.uint8)
+                break
+            attempt += 1
+    return out
+
+
+def deal_batches(
+    seed: int,
+    count: int,
+    predeal: Predeal | None = None,
+    *,
+    threads: int | None = 1,
+    start: int = 0,
+    client: Any = None,
+) -> Iterator[NDArray[np.int8]]:
+    """Deals ``start*BATCH ..`` of ``seed``, ``count`` deals in all, yielded batch by batch in order.
+
+    Parameters
+    ----------
+    seed : int
+        Philox key, ``0 .. 2**128 - 1``.
+    count : int
+        Number of deals; the last batch is cut short.
+    predeal : Predeal, optional
+        Cards fixed before dealing.
+    threads : int or None
+        Threads dealing ahead (numpy's sort and Philox release the GIL);
+        ``None`` is one per core.  The deals do not depend on it.
+    start : int
+        First batch number.
+    client : dask.distributed.Client, optional
+        Deal on this Dask cluster instead; the same deals.
+
+    Yields
+    ------
+    ndarray, shape (k, 52), int8
+        Owner rows, DDS seats N=0 E=1 S=2 W=3.
+    """
+    sizes = batch_sizes(count, start)
+    if client is not None:
+        ahead = max(2, 2 * len(client.scheduler_info().get("workers", {}) or [1]))
+        futures: collections.deque[Any] = collections.deque()
+        for k, size in sizes:
+            futures.append(client.submit(deal_batch, seed, k, predeal, size, pure=True))
+            if len(futures) > ahead:
+                yield futures.popleft().result()
+        for future in futures:
+            yield future.result()
+        return
+    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1]), sizes, threads)
+
+
+def batch_sizes(count: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """``(batch number, deals in it)`` for ``count`` deals from batch ``start``, lazily."""
+    for i in range((count + BATCH - 1) // BATCH):
+        yield start + i, min(BATCH, count - i * BATCH)
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def ordered_map(function: Callable[[_T], _R], items: Iterable[_T], threads: int | None) -> Iterator[_R]:
+    """``function`` over ``items`` on ``threads`` threads (``None``: one per core), results in input order.
+
+    At most ``2 * threads`` items run ahead of the result last yielded;
+    stopping early cancels those not yet started.
+    """
+    workers = threads if threads is not None else (os.cpu_count() or 1)
+    if workers == 1:
+        yield from map(function, items)
+        return
+    pending: collections.deque[Future[_R]] = collections.deque()
+    with ThreadPoolExecutor(max_workers=workers) as executor:
+        try:
+            for item in items:
+                pending.append(executor.submit(function, item))
+                if len(pending) > 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+# Alternate counts pt0..pt9 by default, per rank A K Q J T (dealer's manual:
+# tens, jacks, queens, kings, aces, top2, top3, top4, top5, c13).
+DEFAULT_ALTCOUNTS: tuple[tuple[int, ...], ...] = (
+    (0, 0, 0, 0, 1),
+    (0, 0, 0, 1, 0),
+    (0, 0, 1, 0, 0),
+    (0, 1, 0, 0, 0),
+    (1, 0, 0, 0, 0),
+    (1, 1, 0, 0, 0),
+    (1, 1, 1, 0, 0),
+    (1, 1, 1, 1, 0),
+    (1, 1, 1, 1, 1),
+    (6, 4, 2, 1, 0),
+)
+HCP_WEIGHTS = (4, 3, 2, 1)
+CONTROL_WEIGHTS = (2, 1)
+
+
+_HIGH_RANKS = 7  # ranks A..8 in one look-up table (4**7 entries), 7..2 in another (4**6)
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
+    """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``."""
+    codes = np.arange(4**ranks, dtype=np.int64)
+    digits = (codes[:, None] >> (2 * np.arange(ranks - 1, -1, -1))) & 3  # owner of each rank, first rank first
+    w = np.zeros(ranks, dtype=np.int64)
+    w[: len(weights)] = weights[:ranks]
+    table = np.zeros(codes.size, dtype=np.uint32)
+    for seat in range(4):
+        table |= (((digits == seat) * w).sum(axis=1).astype(np.uint32)) << np.uint32(8 * seat)
+    table.setflags(write=False)
+    return table
+
+
+class Hands:
+    """A batch of deals and the per-hand arrays conditions are made of, each computed once on demand.
+
+    Parameters
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
+        suits S H D C).
+
+    Every per-suit array is ``(n, 4, 4)`` indexed ``[deal, seat, suit]``
+    (seats N E S W, suits S H D C); per-hand totals sum the last axis.
+    """
+
+    def __init__(self, owners: NDArray[np.int8]) -> None:
+        self.owners = np.ascontiguousarray(owners, dtype=np.int8)
+        self.n = self.owners.shape[0]
+        self._counts: dict[tuple[int, ...], NDArray[np.int16]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int16]] = {}
+
+    @functools.cached_property
+    def holding(self) -> NDArray[np.bool_]:
+        """``(n, 4, 4, 13)`` bool: ``[deal, seat, suit, rank A..2]`` held."""
+        by_suit = self.owners.reshape(self.n, 1, 4, 13)
+        return by_suit == np.arange(4, dtype=np.int8).reshape(1, 4, 1, 1)
+
+    @functools.cached_property
+    def _suit_codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """Each suit's owners as two base-4 numbers ``(n, 4)`` ``[deal, suit]``: ranks A..8 and ranks 7..2."""
+        by_suit = self.owners.reshape(self.n, 4, 13)
+        high = np.zeros((self.n, 4), dtype=np.intp)
+        for rank in range(_HIGH_RANKS):
+            high <<= 2
+            high |= by_suit[:, :, rank]
+        low = np.zeros((self.n, 4), dtype=np.intp)
+        for rank in range(_HIGH_RANKS, 13):
+            low <<= 2
+            low |= by_suit[:, :, rank]
+        return high, low
+
+    def _packed(self, weights: tuple[int, ...]) -> NDArray[np.int16]:
+        """:meth:`count` by table look-up: per suit code, the four seats' sums packed in bytes."""
+        high, low = self._suit_codes
+        packed = _seat_table(weights[:_HIGH_RANKS], _HIGH_RANKS)[high]
+        if any(weights[_HIGH_RANKS:]):
+            packed += _seat_table(weights[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
+        by_seat = packed.view(np.uint8).reshape(self.n, 4, 4)  # [deal, suit, seat]: little-endian bytes
+        return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
+
+    @functools.cached_property
+    def lengths(self) -> NDArray[np.int8]:
+        """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
+        return self._packed((1,) * 13).astype(np.int8)
+
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int16]:
+        """``(n, 4)`` per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+        key = ("total", *(int(w) for w in weights))
+        if key not in self._totals:
+            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int16)
+        return self._totals[key]
+
+    def count(self, weights: Sequence[int]) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` int16 weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0)."""
+        key = tuple(int(w) for w in weights)
+        while key and key[-1] == 0:
+            key = key[:-1]
+        if key not in self._counts:
+            if all(w >= 0 for w in key) and sum(key) <= 255:
+                self._counts[key] = self._packed(key + (0,) * (13 - len(key)))
+            else:  # weights too large (or negative) for a byte per seat: compare rank by rank
+                result = np.zeros((self.n, 4, 4), dtype=np.int16)
+                owners = self.owners.reshape(self.n, 1, 4, 13)
+                seats = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
+                for rank, weight in enumerate(key):
+                    if weight:
+                        held = owners[:, :, :, rank] == seats
+                        result += held.astype(np.int16) * np.int16(weight)
+                self._counts[key] = result
+        return self._counts[key]
+
+    @property
+    def hcp(self) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` high-card points (A=4 K=3 Q=2 J=1) per ``[deal, seat, suit]``."""
+        return self.count(HCP_WEIGHTS)
+
+    @property
+    def controls(self) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` controls (A=2 K=1) per ``[deal, seat, suit]``."""
+        return self.count(CONTROL_WEIGHTS)
+
+    def altcount(self, number: int) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` dealer's default ``pt0``..``pt9`` (tens .. aces, top2..top5, c13) per suit."""
+        return self.count(DEFAULT_ALTCOUNTS[number])
+
+    def top(self, k: int) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` number of the top ``k`` honours (``k`` 2..5) per ``[deal, seat, suit]``."""
+        return self.count((1,) * k)
+
+    @property
+    def c13(self) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` dealer's c13 points (A=6 K=4 Q=2 J=1; 13 per suit) per ``[deal, seat, suit]``."""
+        return self.count(DEFAULT_ALTCOUNTS[9])
+
+    @functools.cached_property
+    def losers(self) -> NDArray[np.int8]:
+        """``(n, 4, 4)`` int8 losers per suit (dealer's rule).
+
+        ``min(length, 3)`` less the aces, kings and queens among the top ``min(length, 3)`` ranks.
+        """
+        cap = np.minimum(self.lengths, 3)
+        ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
+        counted = ace + king * (cap >= 2) + queen * (cap >= 3)
+        return (cap - counted).astype(np.int8)
+
+    def masks(self) -> NDArray[np.uint32]:
+        """``(n, 4, 4)`` DDS masks ``[deal, seat, suit]`` (bit ``rank``), for the solver."""
+        from ddsbind.deal import owners_to_masks
+
+        return np.asarray(owners_to_masks(self.owners))
+
+    @functools.cached_property
+    def shape_codes(self) -> NDArray[np.int16]:
+        """``(n, 4)`` int16 shape code ``((s * 14 + h) * 14 + d)`` per ``[deal, seat]`` (clubs follow)."""
+        lengths = self.lengths.astype(np.int16)
+        return (lengths[..., 0] * 14 + lengths[..., 1]) * 14 + lengths[..., 2]
+
+    def __len__(self) -> int:
+        return self.n

@@ -1,0 +1,571 @@
+"""Dealer's input language, parsed with lark and compiled to numpy functions over a batch.
+
+The grammar is ``dealer.lark`` beside this module.  :func:`parse` returns a
+:class:`Script`; its condition and each action's expressions are
+:class:`Expr` objects: ``expr(frame, rows)`` evaluates the expression on the
+deals ``rows`` of a :class:`Frame` as an int64 array (true is 1, false 0),
+with C's integer rules (``/`` and ``%`` truncate toward zero; dividing by zero
+gives 0).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only on
+the rows that need it, so ``tricks()`` behind a cheap test is solved only
+for the deals that pass it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.resources
+import re
+from collections.abc import Callable
+from typing import Any
+
+import lark
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind.dealer.dealing import SEATS, SUITS, DealerError, Hands, Predeal, cards_of
+from ddsbind.dealer.scoring import imps, parse_contract, score
+
+__all__ = ["Action", "Expr", "Frame", "Script", "parse"]
+
+Array = NDArray[np.int64]
+Expr = Callable[["Frame", NDArray[np.intp]], Array]
+
+_COMPASS = {"north": 0, "east": 1, "south": 2, "west": 3}
+_SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
+_ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
+_VULN = {"none": 0, "ns": 1, "ew": 2, "all": 3, "both": 3}
+_RANKS = "AKQJT98765432"
+
+
+class Frame:
+    """One batch being evaluated: its :class:`~ddsbind.dealer.dealing.Hands` and, on demand, DD tables.
+
+    Parameters
+    ----------
+    hands : Hands
+        The deals.
+    solve : callable, optional
+        ``solve(owners (k, 52) int8) -> (k, 5, 4) int8`` tables ``[strain S H D C NT][declarer N E S W]``;
+        needed only by scripts calling ``tricks()``.
+    pointcount, altcounts
+        The script's weights per rank (ace first) for ``hcp`` and ``pt0``..``pt9``.
+    """
+
+    def __init__(
+        self,
+        hands: Hands,
+        solve: Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
+        pointcount: tuple[int, ...] = (4, 3, 2, 1),
+        altcounts: tuple[tuple[int, ...], ...] | None = None,
+    ) -> None:
+        from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
+
+        self.hands = hands
+        self.solve = solve
+        self.pointcount = pointcount
+        self.altcounts = altcounts or DEFAULT_ALTCOUNTS
+        self.tables = np.zeros((hands.n, 5, 4), dtype=np.int8)
+        self.solved = np.zeros(hands.n, dtype=bool)
+
+    def column(self, array: NDArray[Any], rows: NDArray[np.intp], seat: int) -> NDArray[Any]:
+        """``array[rows, seat]`` for an ``(n, 4, ...)`` array; a view, not a copy, when ``rows`` is every deal."""
+        if rows.size == self.hands.n:
+            return array[:, seat]
+        return array[rows, seat]
+
+    def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
+        """DD tables ``(len(rows), 5, 4)`` of the deals ``rows``, each distinct deal solved once per batch."""
+        todo = rows[~self.solved[rows]]
+        if todo.size:
+            if self.solve is None:
+                raise DealerError("tricks() needs a solver")
+            todo = np.unique(todo)
+            owners = self.hands.owners[todo]
+            distinct, inverse = np.unique(owners, axis=0, return_inverse=True)
+            self.tables[todo] = self.solve(distinct)[inverse.reshape(-1)]
+            self.solved[todo] = True
+        return self.tables[rows]
+
+
+@dataclasses.dataclass
+class Action:
+    """One action of the ``action`` list: its name, optional label and expressions, bounds."""
+
+    kind: str  # the grammar's rule name: printall, print_hands (``print(...)``), average, ...
+    label: str | None = None
+    exprs: list[Expr] = dataclasses.field(default_factory=list)
+    bounds: list[int] = dataclasses.field(default_factory=list)
+    items: list[str | Expr] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Script:
+    """A parsed dealer script.
+
+    ``dealer`` and ``vulnerable`` are ``None`` when the script leaves them out
+    (PBN output then rotates them with the board number, as dealer does).
+    """
+
+    generate: int | None = None
+    produce: int | None = None
+    dealer: int | None = None
+    vulnerable: int | None = None
+    predeal: Predeal = dataclasses.field(default_factory=Predeal)
+    condition: Expr | None = None
+    actions: list[Action] = dataclasses.field(default_factory=list)
+    uses_tricks: bool = False
+    pointcount: tuple[int, ...] = (4, 3, 2, 1)
+    altcounts: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def prints(self) -> bool:
+        """True when an action prints each deal."""
+        return any(a.kind.startswith("print") for a in self.actions)
+
+    @property
+    def collects(self) -> bool:
+        """True when an action prints the deals at the end of the run (``print(seats)``)."""
+        return any(a.kind == "print_hands" for a in self.actions)
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> lark.Lark:
+    grammar = importlib.resources.files("ddsbind.dealer").joinpath("dealer.lark").read_text(encoding="utf-8")
+    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+_NAMES = {
+    "INT": "a number",
+    "NAME": "a name",
+    "COMPASS": "a seat (north, east, south, west)",
+    "SUIT": "a suit (spades, hearts, diamonds, clubs)",
+    "STRAIN": "a strain (spades .. clubs, notrump)",
+    "HOLDING": "a holding (suit letter and ranks, e.g. SAQ2)",
+    "CARD": "a card (rank and suit, e.g. TC)",
+    "SHAPE": "a shape (4 digits or x, e.g. 54xx)",
+    "CONTRACT": "a contract (x3N, x4S...)",
+    "SCORE_VUL": "vul or nv",
+    "VULN": "none, NS, EW or all",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "COMMA": "','",
+    "$END": "end of input",
+    "BANG": "'!'",
+    "MINUS": "'-'",
+    "COUNT_FN": "a function (hcp, controls, losers, pt0..pt9...)",
+    "STRING": "a quoted string",
+}
+
+
+def _expected(expected: set[str] | frozenset[str]) -> str:
+    names = sorted({_NAMES.get(e, e.lower().strip('"')) for e in expected if not e.startswith("__")})
+    if len(names) > 6:
+        names = [*names[:6], "..."]
+    return ", ".join(names)
+
+
+# Words that may stand before "(": the language's functions and keywords.
+_CALLABLE = re.compile(
+    r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
+    r"|clubs?|shape|hascard|tricks?|score|imps?|print|printcompact|printoneline|printes|frequency|average"
+    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
+)
+_BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
+
+
+def _unknown_call(text: str, end: int, source: str) -> DealerError | None:
+    """The first ``name(`` before offset ``end`` whose name is no function of the language, as an error."""
+    blanked = _BLANKED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text[:end])
+    for match in re.finditer(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(", blanked):
+        if not _CALLABLE.fullmatch(match.group(1)):
+            line = blanked.count("\n", 0, match.start()) + 1
+            column = match.start() - (blanked.rfind("\n", 0, match.start()) + 1) + 1
+            return DealerError(f"{source}:{line}:{column}: unknown function {match.group(1)!r}")
+    return None
+
+
+def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) -> DealerError:
+    line, column = exc.line or 1, exc.column or 1
+    where = f"{source}:{line}:{column}"
+    offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+    unknown = _unknown_call(text, min(len(text), offset + 1), source)
+    if unknown is not None:
+        return unknown
+    if isinstance(exc, lark.exceptions.UnexpectedToken):
+        token = exc.token
+        got = "end of input" if token.type == "$END" else repr(str(token))
+        if str(token) == "(":
+            before = text.splitlines()[line - 1][: column - 1].rstrip() if line >= 1 else ""
+            name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)$", before)
+            if name:
+                return DealerError(f"{where}: unknown function {name.group(1)!r}")
+        return DealerError(f"{where}: unexpected {got}, expected {_expected(exc.expected)}")
+    if isinstance(exc, lark.exceptions.UnexpectedCharacters):
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else ""
+        return DealerError(f"{where}: unexpected {char!r}, expected {_expected(exc.allowed)}")
+    return DealerError(f"{where}: unexpected end of input")
+
+
+def parse(text: str, source: str = "<script>") -> Script:
+    """Parse dealer's input language into a :class:`Script`.
+
+    Raises
+    ------
+    DealerError
+        One line: ``source:line:column: what was found, what was expected``
+        (or what is wrong: unknown name or function, bad predeal...).
+
+    Examples
+    --------
+    >>> script = parse("produce 3\\ncondition hcp(north) >= 15\\naction printoneline")
+    >>> script.produce, [a.kind for a in script.actions]
+    (3, ['printoneline'])
+    """
+    try:
+        tree = _parser().parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _syntax_error(text, exc, source) from None
+    return _Compiler(source).script(tree, text)
+
+
+def _c_div(a: Array, b: Array) -> Array:
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+    return np.where(b == 0, 0, q)
+
+
+def _c_mod(a: Array, b: Array) -> Array:
+    return np.where(b == 0, 0, a - _c_div(a, b) * b)
+
+
+_BINARY: dict[str, Callable[[Array, Array], Array]] = {
+    "+": np.add,
+    "-": np.subtract,
+    "*": np.multiply,
+    "/": _c_div,
+    "%": _c_mod,
+    "==": lambda a, b: (a == b).astype(np.int64),
+    "!=": lambda a, b: (a != b).astype(np.int64),
+    "<": lambda a, b: (a < b).astype(np.int64),
+    "<=": lambda a, b: (a <= b).astype(np.int64),
+    ">": lambda a, b: (a > b).astype(np.int64),
+    ">=": lambda a, b: (a >= b).astype(np.int64),
+}
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and word not in ("hcps",) else word.removesuffix("s")
+
+
+class _Compiler:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.defines: dict[str, lark.Tree[Any]] = {}
+        self.compiled: dict[str, Expr] = {}
+        self.busy: set[str] = set()
+        self.uses_tricks = False
+        self.pointcount: tuple[int, ...] = (4, 3, 2, 1)
+        self.altcounts: list[tuple[int, ...]] | None = None
+
+    def fail(self, node: lark.Tree[Any] | lark.Token, message: str) -> DealerError:
+        meta = node if isinstance(node, lark.Token) else node.meta
+        line = getattr(meta, "line", "?")
+        column = getattr(meta, "column", "?")
+        return DealerError(f"{self.source}:{line}:{column}: {message}")
+
+    def script(self, tree: lark.Tree[Any], text: str) -> Script:
+        script = Script()
+        condition_tree: lark.Tree[Any] | None = None
+        action_trees: list[lark.Tree[Any]] = []
+        conditions: list[lark.Tree[Any]] = []
+        lengths: list[Expr] = []
+        hands: dict[int, list[int]] = {}
+        for statement in tree.children:
+            kind = statement.data
+            args: list[Any] = list(statement.children)
+            if kind == "generate":
+                script.generate = int(args[0])
+            elif kind == "produce":
+                script.produce = int(args[0])
+            elif kind == "dealer":
+                script.dealer = _COMPASS[str(args[0])]
+            elif kind == "vulnerable":
+                script.vulnerable = _VULN[str(args[0]).lower()]
+            elif kind == "predeal":
+                seat = -1
+                for token in args:
+                    if isinstance(token, lark.Tree):  # suit(seat) == n: a length the deals must have
+                        lengths.append(self.suit_length(token))
+                    elif token.type == "COMPASS":
+                        seat = _COMPASS[str(token)]
+                    else:
+                        try:
+                            cards = cards_of(",".join([str(token)]))
+                        except DealerError as exc:
+                            raise self.fail(token, str(exc)) from None
+                        hands.setdefault(seat, []).extend(cards)
+                        try:
+                            script.predeal = script.predeal.add(seat, cards)
+                        except DealerError as exc:
+                            raise self.fail(token, str(exc)) from None
+            elif kind == "pointcount":
+                self.pointcount = tuple(int(t) for t in args)
+                if len(self.pointcount) > 13:
+                    raise self.fail(statement, "pointcount takes at most 13 numbers (ace down to two)")
+            elif kind == "altcount":
+                number = int(args[0])
+                if not 0 <= number <= 9:
+                    raise self.fail(args[0], "altcount numbers are 0 .. 9")
+                if len(args) - 1 > 13:
+                    raise self.fail(statement, "altcount takes at most 13 weights (ace down to two)")
+                from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
+
+                counts = list(self.altcounts or DEFAULT_ALTCOUNTS)
+                counts[number] = tuple(int(t) for t in args[1:])
+                self.altcounts = counts
+            elif kind in ("condition", "bare_condition"):
+                if kind == "bare_condition":
+                    self.check_call(text, statement)
+                condition_tree = args[0]
+                conditions.append(args[0])
+            elif kind == "action":
+                action_trees.extend(args)
+            elif kind == "define":
+                self.defines[str(args[0])] = args[1]
+        script.pointcount = self.pointcount
+        script.altcounts = tuple(self.altcounts) if self.altcounts else None
+        for other in conditions:
+            self.expr(other)
+        if condition_tree is not None:
+            script.condition = self.expr(condition_tree)
+        if lengths:
+            script.condition = _all_of([*lengths, *([script.condition] if script.condition else [])])
+        script.actions = [self.action(a) for a in action_trees] or [Action("printall")]
+        script.uses_tricks = self.uses_tricks
+        return script
+
+    def suit_length(self, tree: lark.Tree[Any]) -> Expr:
+        """``spades(north) == 1`` in a predeal: the condition that seat holds that many cards of the suit."""
+        suit_token, seat_token, number = list[Any](tree.children)
+        count = int(number)
+        if not 0 <= count <= 13:
+            raise self.fail(number, f"a suit length is 0 .. 13, not {count}")
+        suit = _SUITS[_singular(str(suit_token))]
+        seat = _COMPASS[str(seat_token)]
+        return lambda f, rows: (f.column(f.hands.lengths[:, :, suit], rows, seat) == count).astype(np.int64)
+
+    def check_call(self, text: str, statement: lark.Tree[Any]) -> None:
+        """A condition without ``condition`` starting with ``(`` right after a name: a call of an unknown function."""
+        start = statement.meta.start_pos
+        if text[start] == "(":
+            unknown = _unknown_call(text, start + 1, self.source)
+            if unknown is not None:
+                raise unknown
+
+    def action(self, tree: lark.Tree[Any]) -> Action:
+        kind = str(tree.data)
+        args: list[Any] = list(tree.children)
+        if kind in ("printall", "printew", "printpbn"):
+            return Action(kind)
+        if kind == "print_hands":
+            return Action(kind, bounds=[_COMPASS[str(t)] for t in args])
+        if kind in ("printcompact", "printoneline"):
+            return Action(kind, exprs=[self.expr(args[0])] if args and args[0] is not None else [])
+        if kind == "average":
+            label = str(args[0])[1:-1] if args[0] is not None else None
+            return Action(kind, label, [self.expr(args[1])])
+        if kind == "frequency":
+            label = str(args[0])[1:-1] if args[0] is not None else None
+            exprs = [self.expr(args[1])]
+            bounds = [_signed(args[2]), _signed(args[3])]
+            if args[4] is not None:
+                exprs.append(self.expr(args[4]))
+                bounds += [_signed(args[5]), _signed(args[6])]
+            for low, high, node in zip(bounds[::2], bounds[1::2], (args[2], args[5]), strict=False):
+                if low > high:
+                    raise self.fail(node, f"frequency bounds {low} > {high}")
+            return Action(kind, label, exprs, bounds)
+        items: list[str | Expr] = []
+        for item in args:
+            if isinstance(item, lark.Token) and item.type == "STRING":
+                items.append(str(item)[1:-1])
+            elif isinstance(item, lark.Token) and item.type == "NEWLINE_ESC":
+                items.append("\n")
+            else:
+                items.append(self.expr(item))
+        return Action("printes", items=items)
+
+    def expr(self, node: lark.Tree[Any] | lark.Token) -> Expr:
+        if isinstance(node, lark.Token):
+            raise self.fail(node, f"unexpected {str(node)!r}")
+        kind = node.data
+        c: list[Any] = list(node.children)
+        if kind == "number":
+            value = int(c[0])
+            return lambda f, rows: np.full(rows.size, value, dtype=np.int64)
+        if kind == "variable":
+            name = str(c[0])
+            if name not in self.defines:
+                raise self.fail(c[0], f"unknown name {name!r}")
+            if name not in self.compiled:
+                if name in self.busy:
+                    raise self.fail(c[0], f"{name!r} is defined in terms of itself")
+                self.busy.add(name)
+                self.compiled[name] = self.expr(self.defines[name])
+                self.busy.discard(name)
+            return self.compiled[name]
+        if kind == "binary":
+            left, op, right = self.expr(c[0]), _BINARY[str(c[1])], self.expr(c[2])
+            return lambda f, rows: op(left(f, rows), right(f, rows))
+        if kind == "sign":
+            inner = self.expr(c[1])
+            if str(c[0]) == "+":
+                return inner
+            return lambda f, rows: -inner(f, rows)
+        if kind == "not_":
+            inner = self.expr(c[0])
+            return lambda f, rows: (inner(f, rows) == 0).astype(np.int64)
+        if kind in ("and_", "or_"):
+            left, right = self.expr(c[0]), self.expr(c[1])
+            want = kind == "and_"
+
+            def logic(f: Frame, rows: NDArray[np.intp]) -> Array:
+                first = left(f, rows) != 0
+                out = first.astype(np.int64)
+                pick = first if want else ~first
+                if pick.any():
+                    out[pick] = right(f, rows[pick]) != 0
+                return out
+
+            return logic
+        if kind == "select":
+            test, yes, no = self.expr(c[0]), self.expr(c[1]), self.expr(c[2])
+
+            def select(f: Frame, rows: NDArray[np.intp]) -> Array:
+                t = test(f, rows) != 0
+                out = np.empty(rows.size, dtype=np.int64)
+                if t.any():
+                    out[t] = yes(f, rows[t])
+                if (~t).any():
+                    out[~t] = no(f, rows[~t])
+                return out
+
+            return select
+        if kind == "count_call":
+            return self.count_call(c)
+        if kind == "suit_call":
+            suit = _SUITS[_singular(str(c[0]))]
+            seat = _COMPASS[str(c[1])]
+            return lambda f, rows: f.column(f.hands.lengths[:, :, suit], rows, seat).astype(np.int64)
+        if kind == "shape_call":
+            return self.shape_call(c)
+        if kind == "hascard_call":
+            seat = _COMPASS[str(c[0])]
+            card_text = str(c[1])
+            card = 13 * SUITS.index(card_text[1]) + _RANKS.index(card_text[0])
+            return lambda f, rows: (f.hands.owners[rows, card] == seat).astype(np.int64)
+        if kind == "tricks_call":
+            seat = _COMPASS[str(c[0])]
+            strain = _SUITS[_singular(str(c[1]))]
+            self.uses_tricks = True
+            return lambda f, rows: f.tables_for(rows)[:, strain, seat].astype(np.int64)
+        if kind == "score_call":
+            vul = str(c[0]) == "vul"
+            level, strain = parse_contract(str(c[1]))
+            tricks = self.expr(c[2])
+            return lambda f, rows: score(vul, level, strain, tricks(f, rows))
+        if kind == "imps_call":
+            inner = self.expr(c[0])
+            return lambda f, rows: imps(inner(f, rows))
+        raise self.fail(node, f"unsupported {kind}")  # pragma: no cover - the grammar has no other rule
+
+    def count_call(self, c: list[Any]) -> Expr:
+        name = str(c[0])
+        seat = _COMPASS[str(c[1])]
+        suit = _SUITS[_singular(str(c[2]))] if c[2] is not None else None
+        word = _singular(name) if not name.startswith(("pt", "top", "c13")) else name
+        getter: Callable[[Frame], NDArray[Any]]
+        totals: Callable[[Frame], tuple[int, ...]] | None = None
+        if word in ("hcp", "hcps"):
+            totals = lambda f: f.pointcount  # noqa: E731
+        elif word == "control":
+            totals = lambda f: (2, 1)  # noqa: E731
+        elif word == "loser":
+            getter = lambda f: f.hands.losers  # noqa: E731
+        else:
+            number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
+            totals = lambda f: f.altcounts[number]  # noqa: E731
+        if totals is not None:
+            weights = totals
+            getter = lambda f: f.hands.count(weights(f))  # noqa: E731
+        if suit is None:
+            if totals is not None:
+                return lambda f, rows: f.column(f.hands.totals(totals(f)), rows, seat).astype(np.int64)
+            return lambda f, rows: f.column(getter(f), rows, seat).sum(axis=1, dtype=np.int64)
+        return lambda f, rows: f.column(getter(f)[:, :, suit], rows, seat).astype(np.int64)
+
+    def shape_call(self, c: list[Any]) -> Expr:
+        seat = _COMPASS[str(c[0])]
+        allowed = np.zeros(14**3, dtype=bool)
+        sign = "+"
+        for item in c[1:]:
+            if item.data == "shape_sep":
+                sign = "-" if str(item.children[0]) == "-" else "+"
+                continue
+            codes = self.shape_codes(item)
+            allowed[codes] = sign == "+"
+        return lambda f, rows: allowed[f.column(f.hands.shape_codes, rows, seat)].astype(np.int64)
+
+    def shape_codes(self, term: lark.Tree[Any]) -> list[int]:
+        any_order = term.children[0] is not None
+        pattern = str(term.children[1])
+        fixed = [int(ch) for ch in pattern if ch != "x"]
+        if sum(fixed) > 13 or (("x" not in pattern) and sum(fixed) != 13):
+            raise self.fail(term.children[1], f"shape {pattern} does not add up to 13 cards")
+        codes = []
+        for s in range(14):
+            for h in range(14 - s):
+                for d in range(14 - s - h):
+                    lengths = (s, h, d, 13 - s - h - d)
+                    if _matches(pattern, lengths, any_order):
+                        codes.append((s * 14 + h) * 14 + d)
+        return codes
+
+
+def _all_of(tests: list[Expr]) -> Expr:
+    """The conjunction of ``tests``, each evaluated only on the rows the earlier ones pass."""
+
+    def both(f: Frame, rows: NDArray[np.intp]) -> Array:
+        out = np.ones(rows.size, dtype=np.int64)
+        alive = np.arange(rows.size)
+        for test in tests:
+            passed = test(f, rows[alive]) != 0
+            out[alive[~passed]] = 0
+            alive = alive[passed]
+            if alive.size == 0:
+                break
+        return out
+
+    return both
+
+
+def _signed(node: lark.Tree[Any]) -> int:
+    sign, number = node.children
+    assert isinstance(number, lark.Token)
+    return -int(number) if sign is not None and str(sign) == "-" else int(number)
+
+
+def _matches(pattern: str, lengths: tuple[int, int, int, int], any_order: bool) -> bool:
+    if not any_order:
+        return all(p == "x" or int(p) == n for p, n in zip(pattern, lengths, strict=True))
+    import itertools
+
+    return any(
+        all(p == "x" or int(p) == n for p, n in zip(pattern, perm, strict=True))
+        for perm in set(itertools.permutations(lengths))
+    )
+
+
+SEAT_LETTERS = SEATS

@@ -1,0 +1,175 @@
+"""Dealer's per-deal printing actions and end-of-run summaries, byte for byte as Debian's ``dealer`` prints them.
+
+Hands in text are suits S H D C, ranks ``AKQJT98765432``; seats in the
+order each format names (printall: N E S W; printew: W E).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "average_text",
+    "compact",
+    "deal_pbn",
+    "diagram",
+    "east_west",
+    "frequency_text",
+    "hand_suits",
+    "hands_pages",
+    "oneline",
+    "pbn_record",
+    "summary",
+]
+
+_RANKS = "AKQJT98765432"
+_SEATS = "NESW"
+_VULS = ("None", "NS", "EW", "All")
+
+
+def hand_suits(owners: NDArray[np.int8], seat: int) -> list[str]:
+    """The four suits (S H D C) ``seat`` holds in one owner row ``(52,)``, ranks high first, ``""`` for a void."""
+    row = np.asarray(owners).reshape(4, 13)
+    return ["".join(_RANKS[r] for r in range(13) if row[s, r] == seat) for s in range(4)]
+
+
+def _spaced(suit: str) -> str:
+    return "".join(f"{c} " for c in suit) if suit else "- "
+
+
+def diagram(owners: NDArray[np.int8], number: int) -> str:
+    """``printall``: ``"%4d."`` then four lines of N E S W side by side (20 columns each), a blank line."""
+    hands = [hand_suits(owners, s) for s in range(4)]
+    lines = [f"{number:4d}."]
+    for suit in range(4):
+        cells = [_spaced(hands[s][suit]) for s in range(4)]
+        lines.append("".join(f"{c:<20}" for c in cells[:3]) + cells[3])
+    return "\n".join(lines) + "\n\n"
+
+
+def hands_pages(deals: NDArray[np.int8], seats: list[int]) -> str:
+    """``print(seats)``: for each seat a page of its hands, four deals across, numbered; pages end in a form feed."""
+    names = ("North", "East", "South", "West")
+    parts = []
+    for seat in seats:
+        parts.append(f"\n\n{names[seat]} hands:\n\n\n\n")
+        for start in range(0, len(deals), 4):
+            group = range(start, min(start + 4, len(deals)))
+            parts.append("".join(f"{f'{i + 1:4d}.':<20}" for i in group) + "\n")
+            hands = [hand_suits(deals[i], seat) for i in group]
+            for suit in range(4):
+                cells = [_spaced(h[suit]) for h in hands]
+                parts.append("".join(f"{c:<20}" for c in cells[:-1]) + cells[-1] + "\n")
+            parts.append("\n")
+        parts.append("\f")
+    return "".join(parts)
+
+
+def east_west(owners: NDArray[np.int8]) -> str:
+    """``printew``: West and East side by side (West padded to 20 columns), a blank line."""
+    west, east = hand_suits(owners, 3), hand_suits(owners, 1)
+    return "".join(f"{_spaced(west[s]):<20}{_spaced(east[s])}\n" for s in range(4)) + "\n"
+
+
+def _dotted(owners: NDArray[np.int8], seat: int) -> str:
+    return ".".join(hand_suits(owners, seat))
+
+
+def compact(owners: NDArray[np.int8], value: int | None = None) -> str:
+    """``printcompact``: ``n``/``e``/``s``/``w`` and the dotted hand, one line each; then the value if given."""
+    text = "".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}\n" for s in range(4))
+    return text + (f"{value}\n" if value is not None else "")
+
+
+def oneline(owners: NDArray[np.int8], value: int | None = None) -> str:
+    """``printoneline``: ``n <hand> e <hand> s <hand> w <hand> `` then the value if given, one line."""
+    text = "".join(f"{_SEATS[s].lower()} {_dotted(owners, s)} " for s in range(4))
+    return text + (f"{value}" if value is not None else "") + "\n"
+
+
+def deal_pbn(owners: NDArray[np.int8]) -> str:
+    """PBN deal tag value from North: ``N:hand hand hand hand`` (N E S W)."""
+    return "N:" + " ".join(_dotted(owners, s) for s in range(4))
+
+
+def pbn_record(
+    owners: NDArray[np.int8],
+    board: int,
+    dealer: int | None,
+    vulnerable: int | None,
+    source: str,
+    seed: int,
+    date: datetime.date | None = None,
+) -> str:
+    """``printpbn``: dealer's PBN record (Event names the file and seed), then a blank line.
+
+    ``dealer``/``vulnerable`` ``None`` rotate with the board number as on
+    duplicate boards (board 1: N, None; board 2: E, NS...).
+    """
+    b = board - 1
+    seat = dealer if dealer is not None else b % 4
+    vul = vulnerable if vulnerable is not None else (b + b // 4) % 4
+    vul_name = _VULS[vul] if vulnerable is None else ("None", "NS", "EW", "All")[vul]
+    day = (date or datetime.date.today()).strftime("%Y.%m.%d")
+    tags = [
+        ("Event", f"Hand simulated by dealer with file {source}, seed {seed}"),
+        ("Site", "-"),
+        ("Date", day),
+        ("Board", str(board)),
+        ("West", "-"),
+        ("North", "-"),
+        ("East", "-"),
+        ("South", "-"),
+        ("Dealer", _SEATS[seat]),
+        ("Vulnerable", vul_name),
+        ("Deal", deal_pbn(owners)),
+        ("Declarer", "?"),
+        ("Contract", "?"),
+        ("Result", "?"),
+    ]
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n"
+
+
+def _g(value: float) -> str:
+    return f"{value:g}"
+
+
+def average_text(label: str | None, total: float, count: int) -> str:
+    """``average``: ``"label: "`` (when given) and the mean as C's ``%g``."""
+    mean = total / count if count else 0.0
+    return (f"{label}: " if label else "") + _g(mean) + "\n"
+
+
+def frequency_text(label: str | None, counts: NDArray[np.int64], bounds: list[int]) -> str:
+    """``frequency``: 1-D (``counts`` = low, values, high) or 2-D table with Low/High/Sum, as dealer prints them."""
+    head = f"Frequency {label or ''}:\n"
+    if len(bounds) == 2:
+        low, high = bounds
+        lines = [head]
+        if counts[0]:
+            lines.append(f"Low\t{counts[0]:8d}\n")
+        for i, value in enumerate(range(low, high + 1)):
+            lines.append(f"{value:5d}\t{counts[i + 1]:8d}\n")
+        if counts[-1]:
+            lines.append(f"High\t{counts[-1]:8d}\n")
+        return "".join(lines)
+    low1, high1, low2, high2 = bounds
+    rows = ["Low", *[f"{v:4d}" for v in range(low1, high1 + 1)], "High"]
+    cols = ["Low", *[str(v) for v in range(low2, high2 + 1)], "High", "Sum"]
+    lines = [head, "    " + "".join(f"{c:>7}" for c in cols) + "\n"]
+    for label_row, row in zip(rows, counts, strict=True):
+        lines.append(f"{label_row:<4}" + "".join(f"{v:7d}" for v in row) + f"{row.sum():7d}\n")
+    sums = counts.sum(axis=0)
+    lines.append("Sum " + "".join(f"{v:7d}" for v in sums) + f"{sums.sum():7d}\n")
+    return "".join(lines) + "\n"
+
+
+def summary(generated: int, produced: int, seed: int, seconds: float) -> str:
+    """The closing lines: ``Generated N hands``, ``Produced M hands``, seed, ``Time needed %8.3f sec``."""
+    return (
+        f"Generated {generated} hands\nProduced {produced} hands\n"
+        f"Initial random seed {seed}\nTime needed {seconds:8.3f} sec\n"
+    )

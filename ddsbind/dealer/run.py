@@ -1,0 +1,337 @@
+"""Running a dealer script: deal in batches, filter, print, tabulate; dealer's output and summary lines."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind._typing import Progress
+from ddsbind.dealer import output
+from ddsbind.dealer.dealing import (
+    BATCH,
+    DealerError,
+    Hands,
+    batch_sizes,
+    check_seed,
+    deal_batch,
+    deal_batches,
+    ordered_map,
+)
+from ddsbind.dealer.language import Action, Frame, Script, parse
+
+__all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
+
+#: Deals generated when neither the script nor the caller says (dealer's default).
+DEFAULT_GENERATE = 1_000_000
+#: Deals per solver thread tested at a time by a condition calling ``tricks()``.
+SOLVE_CHUNK_PER_THREAD = 16
+#: Deals produced by a script that prints deals, when neither the script nor the caller says (dealer's default).
+DEFAULT_PRODUCE = 40
+
+
+@dataclasses.dataclass
+class Run:
+    """What a run did: counts, the accepted deals (when kept) and each statistic action's totals.
+
+    ``deals`` are owner rows ``(produced, 52)`` int8 (DDS seats N=0 E=1 S=2
+    W=3) when ``keep`` was asked for; ``tables`` their DD tables
+    ``(produced, 5, 4)`` ``[strain S H D C NT][declarer N E S W]`` when the
+    script solved them.
+    """
+
+    generated: int = 0
+    produced: int = 0
+    seed: int = 0
+    seconds: float = 0.0
+    sums: list[float] = dataclasses.field(default_factory=list)
+    counts: list[NDArray[np.int64]] = dataclasses.field(default_factory=list)
+    deals: NDArray[np.int8] | None = None
+    tables: NDArray[np.int8] | None = None
+
+    def statistics_text(self, script: Script) -> str:
+        """The ``average``/``frequency`` results in action order, as dealer prints them at the end."""
+        parts = []
+        for i, action in enumerate(script.actions):
+            if action.kind == "average":
+                parts.append(output.average_text(action.label, self.sums[i], self.produced))
+            elif action.kind == "frequency":
+                parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
+            elif action.kind == "print_hands" and self.deals is not None:
+                parts.append(output.hands_pages(self.deals, action.bounds))
+        return "".join(parts)
+
+
+def solver_for(threads: int | None = None) -> tuple[Callable[[NDArray[np.int8]], NDArray[np.int8]], Any]:
+    """A ``solve(owners (k, 52)) -> (k, 5, 4)`` function on a :class:`ddsbind.SolverPool`, and the pool to close."""
+    from ddsbind import SolverPool
+    from ddsbind.deal import owners_to_masks
+
+    pool = SolverPool(threads)
+
+    def solve(owners: NDArray[np.int8]) -> NDArray[np.int8]:
+        return np.asarray(pool.dd_tables_array(owners_to_masks(owners)), dtype=np.int8)
+
+    return solve, pool
+
+
+def _counts_shape(action: Action) -> tuple[int, ...]:
+    b = action.bounds
+    if not b:
+        return (0,)
+    if len(b) == 2:
+        return (b[1] - b[0] + 3,)
+    return (b[1] - b[0] + 3, b[3] - b[2] + 3)
+
+
+def _bin(values: NDArray[np.int64], low: int, high: int) -> NDArray[np.int64]:
+    return np.clip(values - low + 1, 0, high - low + 2)
+
+
+def run(
+    script: Script,
+    seed: int,
+    *,
+    generate: int | None = None,
+    produce: int | None = None,
+    threads: int | None = 1,
+    out: TextIO | None = None,
+    source: str = "-",
+    solve: Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
+    keep: bool = False,
+    progress: Progress | None = None,
+    client: Any = None,
+    deals: NDArray[np.int8] | None = None,
+) -> Run:
+    """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
+
+    Parameters
+    ----------
+    script : Script
+        From :func:`ddsbind.dealer.parse`.
+    seed : int
+        ``0 .. 2**128 - 1``; the deals depend on it alone (not on ``threads``).
+    generate, produce : int, optional
+        Override the script's ``generate``/``produce`` (dealer's ``-g``/``-p``).
+    threads : int or None
+        Threads dealing (``None``: one per core).
+    out : text stream, optional
+        Where printing actions write (default: nothing printed).
+    source : str
+        File name shown in PBN's Event tag.
+    solve : callable, optional
+        ``owners (k, 52) -> tables (k, 5, 4)`` for ``tricks()``; a
+        :class:`ddsbind.SolverPool` with ``threads`` is made when the script
+        needs one and none is given.
+    keep : bool
+        Keep the accepted deals (and their tables) in the result.
+    progress : callable, optional
+        Called with the number of deals generated since its last call.
+    client : dask.distributed.Client, optional
+        Deal on Dask; the same deals.
+    deals : ndarray, shape (n, 52), int8, optional
+        Run over these deals (owner rows, DDS seats N=0 E=1 S=2 W=3) instead
+        of dealing: ``generate`` is their number.
+
+    Returns
+    -------
+    Run
+
+    Raises
+    ------
+    DealerError
+        ``produce`` larger than ``generate``, a bad seed.
+    """
+    seed = check_seed(seed)
+    total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
+    if deals is not None:
+        deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
+        total = deals.shape[0]
+    wanted = produce if produce is not None else script.produce
+    if wanted is None:
+        wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
+    if total < 0 or wanted < 0:
+        raise DealerError("generate and produce must not be negative")
+    if wanted > total:
+        raise DealerError(f"produce {wanted} is larger than generate {total}: at most {total} deals can be produced")
+    keep = keep or script.collects
+    pool = None
+    if script.uses_tricks and solve is None:
+        solve, pool = solver_for(threads)
+    result = Run(seed=seed)
+    result.sums = [0.0] * len(script.actions)
+    result.counts = [np.zeros(_counts_shape(a), dtype=np.int64) for a in script.actions]
+    kept: list[NDArray[np.int8]] = []
+    kept_tables: list[NDArray[np.int8]] = []
+    started = time.perf_counter()
+    try:
+        # A condition calling tricks() is tested a chunk of deals at a time (on this thread, the
+        # solver pool doing the work) so that a small `produce` does not solve a whole batch.
+        lazy = script.uses_tricks and script.condition is not None
+        solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
+        batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy)
+        for batch_number, (owners, frame, rows) in enumerate(batches):
+            if result.produced >= wanted:
+                break
+            hands = frame.hands
+            if rows is None:
+                rows = _accept_in_chunks(script, frame, wanted - result.produced, solve_chunk)
+            rows = rows[: wanted - result.produced]
+            full = result.produced + rows.size >= wanted and rows.size > 0
+            generated_here = int(rows[-1]) + 1 if full else hands.n
+            result.generated = batch_number * BATCH + generated_here
+            first_board = result.produced + 1
+            result.produced += rows.size
+            if progress is not None:
+                progress(generated_here)
+            if rows.size == 0:
+                continue
+            if keep:
+                kept.append(owners[rows])
+                if script.uses_tricks:
+                    kept_tables.append(frame.tables_for(rows))
+            texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
+            for i, action in enumerate(script.actions):
+                if action.kind == "average":
+                    result.sums[i] += float(action.exprs[0](frame, rows).sum())
+                elif action.kind == "frequency":
+                    b = action.bounds
+                    first = _bin(action.exprs[0](frame, rows), b[0], b[1])
+                    if len(b) == 2:
+                        result.counts[i] += np.bincount(first, minlength=b[1] - b[0] + 3)
+                    else:
+                        second = _bin(action.exprs[1](frame, rows), b[2], b[3])
+                        np.add.at(result.counts[i], (first, second), 1)
+                elif texts is not None and action.kind != "print_hands":
+                    _print_action(action, frame, rows, owners, texts, first_board, script, source, seed)
+            if out is not None and texts is not None:
+                out.write("".join("".join(t) for t in texts))
+    finally:
+        if pool is not None:
+            pool.close()
+    result.seconds = time.perf_counter() - started
+    if keep:
+        result.deals = np.concatenate(kept) if kept else np.empty((0, 52), dtype=np.int8)
+        if script.uses_tricks:
+            result.tables = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
+    return result
+
+
+Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]
+
+
+def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) -> Filtered:
+    """A batch, its frame, and the rows passing the script's condition (None when ``lazy``: tested later)."""
+    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts)
+    if lazy:
+        return owners, frame, None
+    rows = np.arange(frame.hands.n, dtype=np.intp)
+    if script.condition is not None:
+        rows = rows[script.condition(frame, rows) != 0]
+    return owners, frame, rows
+
+
+def _accept_in_chunks(script: Script, frame: Frame, wanted: int, chunk: int) -> NDArray[np.intp]:
+    """Rows of ``frame`` passing the condition, tested ``chunk`` deals at a time until ``wanted`` pass."""
+    assert script.condition is not None
+    accepted: list[NDArray[np.intp]] = []
+    found = 0
+    for start in range(0, frame.hands.n, chunk):
+        rows = np.arange(start, min(start + chunk, frame.hands.n), dtype=np.intp)
+        passed = rows[script.condition(frame, rows) != 0]
+        accepted.append(passed)
+        found += passed.size
+        if found >= wanted:
+            break
+    return np.concatenate(accepted) if accepted else np.empty(0, dtype=np.intp)
+
+
+def _filtered_batches(
+    script: Script,
+    seed: int,
+    total: int,
+    threads: int | None,
+    client: Any,
+    deals: NDArray[np.int8] | None,
+    solve: Any,
+    lazy: bool,
+) -> Iterator[Filtered]:
+    """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
+    if deals is not None:
+        for start in range(0, total, BATCH):
+            yield _filter(script, solve, lazy, deals[start : start + BATCH])
+        return
+    if client is not None:
+        for owners in deal_batches(seed, total, script.predeal, client=client):
+            yield _filter(script, solve, lazy, owners)
+        return
+
+    def job(item: tuple[int, int]) -> Filtered:
+        return _filter(script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1]))
+
+    yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
+
+
+def _print_action(
+    action: Action,
+    frame: Frame,
+    rows: NDArray[np.intp],
+    owners: NDArray[np.int8],
+    texts: list[list[str]],
+    first_board: int,
+    script: Script,
+    source: str,
+    seed: int,
+) -> None:
+    values = action.exprs[0](frame, rows).tolist() if action.exprs else [None] * rows.size
+    printes = [item(frame, rows).tolist() if callable(item) else item for item in action.items]
+    for j, row in enumerate(rows.tolist()):
+        deal = owners[row]
+        board = first_board + j
+        if action.kind == "printall":
+            texts[j].append(output.diagram(deal, board))
+        elif action.kind == "printew":
+            texts[j].append(output.east_west(deal))
+        elif action.kind == "printpbn":
+            texts[j].append(output.pbn_record(deal, board, script.dealer, script.vulnerable, source, seed))
+        elif action.kind == "printcompact":
+            texts[j].append(output.compact(deal, values[j]))
+        elif action.kind == "printoneline":
+            texts[j].append(output.oneline(deal, values[j]))
+        elif action.kind == "printes":
+            texts[j].append("".join(str(p[j]) if isinstance(p, list) else p for p in printes))
+
+
+def run_file(
+    path: str | os.PathLike[str],
+    seed: int,
+    *,
+    out: TextIO | None = None,
+    **options: Any,
+) -> tuple[Script, Run]:
+    """Parse and run the script in ``path``, printing its deals, statistics and dealer's summary lines to ``out``.
+
+    Options are :func:`run`'s.  Returns the script and the :class:`Run`.
+
+    Raises
+    ------
+    DealerError
+        The script's first error, one line naming file, line and column.
+    OSError
+        The file cannot be read.
+    """
+    name = os.fspath(path)
+    with open(name, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    script = parse(text, name)
+    stream = out if out is not None else sys.stdout
+    result = run(script, seed, out=stream, source=name, **options)
+    stream.write(result.statistics_text(script))
+    stream.write(output.summary(result.generated, result.produced, seed, result.seconds))
+    return script, result

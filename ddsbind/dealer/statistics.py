@@ -1,0 +1,373 @@
+"""Statistics over simulated deals: make probabilities, tricks, score/IMP differences, opening leads.
+
+Tables are DDS's ``(n, 5, 4)`` ``[strain S H D C NT][declarer N E S W]``.
+Contracts are written ``3NS`` (3NT by South), ``4SN`` (4 spades by North):
+level 1-7, strain S H D C N (or NT), declarer N E S W.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind._typing import Progress
+from ddsbind.dealer.dealing import SEATS, DealerError, card_name
+from ddsbind.dealer.scoring import imps, score
+
+__all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate", "solve_tables"]
+
+_STRAINS = "SHDCN"
+_VUL_SIDES = {
+    "none": (False, False),
+    "ns": (True, False),
+    "ew": (False, True),
+    "all": (True, True),
+    "both": (True, True),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Contract:
+    """An undoubled contract: ``level`` 1..7, ``strain`` 0..4 (S H D C NT), ``declarer`` 0..3 (N E S W)."""
+
+    level: int
+    strain: int
+    declarer: int
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """``"3NS"``, ``"3NTS"``, ``"4SN"`` -> :class:`Contract`; :class:`DealerError` otherwise."""
+        t = text.strip().upper().replace("NT", "N")
+        if len(t) != 3 or t[0] not in "1234567" or t[1] not in _STRAINS or t[2] not in SEATS:
+            raise DealerError(f"contract {text!r}: expected level, strain, declarer as in 3NS or 4SN")
+        return cls(int(t[0]), _STRAINS.index(t[1]), SEATS.index(t[2]))
+
+    def __str__(self) -> str:
+        return f"{self.level}{'SHDCNT'[self.strain] if self.strain < 4 else 'NT'}{SEATS[self.declarer]}"
+
+
+def solve_tables(
+    owners: NDArray[np.int8], threads: int | None = None, progress: Progress | None = None
+) -> NDArray[np.int8]:
+    """DD tables ``(n, 5, 4)`` of owner rows ``(n, 52)`` through a :class:`ddsbind.SolverPool`.
+
+    Each distinct deal is solved once; ``progress`` gets the number of deals solved.
+    """
+    from ddsbind import SolverPool
+    from ddsbind.deal import owners_to_masks
+
+    owners = np.asarray(owners, dtype=np.int8)
+    if owners.shape[0] == 0:
+        return np.empty((0, 5, 4), dtype=np.int8)
+    distinct, inverse = np.unique(owners, axis=0, return_inverse=True)
+    with SolverPool(threads) as pool:
+        tables = np.asarray(pool.dd_tables_array(owners_to_masks(distinct), progress=progress), dtype=np.int8)
+    return tables[inverse.reshape(-1)]
+
+
+@dataclasses.dataclass
+class ContractReport:
+    """Per contract: deals, make probability and its standard error, mean tricks and their distribution, mean score.
+
+    ``differences`` compares each later contract with the first: mean score
+    difference and mean IMPs (later minus first, from the first declarer's
+    side), each with a standard error.
+    """
+
+    contracts: list[Contract]
+    deals: int
+    make: list[float]
+    make_se: list[float]
+    mean_tricks: list[float]
+    distribution: NDArray[np.int64]
+    mean_score: list[float]
+    differences: list[dict[str, float | str]]
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dict."""
+        return {
+            "deals": self.deals,
+            "contracts": [
+                {
+                    "contract": str(c),
+                    "make": self.make[i],
+                    "make_se": self.make_se[i],
+                    "mean_tricks": self.mean_tricks[i],
+                    "tricks": self.distribution[i].tolist(),
+                    "mean_score": self.mean_score[i],
+                }
+                for i, c in enumerate(self.contracts)
+            ],
+            "differences": self.differences,
+        }
+
+    def render(self, how: str = "text") -> str:
+        """The report as ``"text"`` (a table for people), ``"csv"`` or ``"json"``."""
+        if how == "json":
+            return json.dumps(self.as_dict(), indent=2) + "\n"
+        if how == "csv":
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(
+                [
+                    "contract",
+                    "deals",
+                    "make",
+                    "make_se",
+                    "mean_tricks",
+                    "mean_score",
+                    *[f"tricks_{t}" for t in range(14)],
+                ]
+            )
+            for i, c in enumerate(self.contracts):
+                writer.writerow(
+                    [
+                        str(c),
+                        self.deals,
+                        f"{self.make[i]:.6f}",
+                        f"{self.make_se[i]:.6f}",
+                        f"{self.mean_tricks[i]:.4f}",
+                        f"{self.mean_score[i]:.2f}",
+                        *self.distribution[i].tolist(),
+                    ]
+                )
+            return buf.getvalue()
+        lines = [f"{self.deals} deals", "contract   makes           mean tricks  mean score"]
+        for i, c in enumerate(self.contracts):
+            lines.append(
+                f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
+                f"{self.mean_tricks[i]:11.2f}  {self.mean_score[i]:10.1f}"
+            )
+        for d in self.differences:
+            lines.append(
+                f"{d['contract']} vs {d['against']}: {d['score']:+.1f} ± {d['score_se']:.1f} points, "
+                f"{d['imps']:+.2f} ± {d['imps_se']:.2f} IMPs a deal"
+            )
+        return "\n".join(lines) + "\n"
+
+    def plot(self, path: str) -> None:
+        """Bar charts of the trick distributions, saved to ``path`` (needs matplotlib)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 4))
+        width = 0.8 / max(1, len(self.contracts))
+        for i, c in enumerate(self.contracts):
+            share = self.distribution[i] / max(1, self.deals)
+            ax.bar(np.arange(14) + i * width, share, width, label=f"{c} ({100 * self.make[i]:.1f}% make)")
+        ax.set_xlabel("tricks taken by declarer")
+        ax.set_ylabel("share of deals")
+        ax.set_xticks(np.arange(14))
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+
+
+def _se(values: NDArray[np.float64]) -> float:
+    n = values.size
+    return float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+
+
+def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract], vul: str = "none") -> ContractReport:
+    """Make probabilities and more of ``contracts`` over DD ``tables`` ``(n, 5, 4)`` ``[strain][declarer N E S W]``.
+
+    Parameters
+    ----------
+    tables : ndarray, shape (n, 5, 4)
+        DD tables of the deals (strains S H D C NT, declarers N E S W).
+    contracts : sequence of str or Contract
+        ``"3NS"`` style.
+    vul : str
+        ``none``, ``ns``, ``ew`` or ``all``: for the scores.
+
+    Returns
+    -------
+    ContractReport
+        The make probability ``p`` has standard error ``sqrt(p (1 - p) / n)``.
+
+    Examples
+    --------
+    >>> t = np.zeros((2, 5, 4), dtype=np.int8); t[:, 4, 2] = [9, 8]
+    >>> contract_report(t, ["3NS"]).make
+    [0.5]
+    """
+    parsed = [c if isinstance(c, Contract) else Contract.parse(c) for c in contracts]
+    if not parsed:
+        raise DealerError("no contract given")
+    sides = _VUL_SIDES[vul.lower()]
+    t = np.asarray(tables, dtype=np.int64)
+    n = t.shape[0]
+    make, make_se, mean_tricks, mean_score = [], [], [], []
+    dist = np.zeros((len(parsed), 14), dtype=np.int64)
+    scores = []
+    for i, c in enumerate(parsed):
+        tricks = t[:, c.strain, c.declarer]
+        made = tricks >= c.level + 6
+        p = float(made.mean()) if n else float("nan")
+        make.append(p)
+        make_se.append(math.sqrt(p * (1 - p) / n) if n else float("nan"))
+        mean_tricks.append(float(tricks.mean()) if n else float("nan"))
+        dist[i] = np.bincount(tricks, minlength=14)[:14]
+        s = score(sides[c.declarer % 2], c.level, c.strain, tricks)
+        scores.append(s)
+        mean_score.append(float(s.mean()) if n else float("nan"))
+    differences: list[dict[str, float | str]] = []
+    base = parsed[0]
+    for i, c in enumerate(parsed[1:], start=1):
+        same_side = (c.declarer % 2) == (base.declarer % 2)
+        diff = (scores[i] if same_side else -scores[i]) - scores[0]
+        imp = imps(diff).astype(np.float64)
+        differences.append(
+            {
+                "contract": str(c),
+                "against": str(base),
+                "score": float(diff.mean()) if n else float("nan"),
+                "score_se": _se(diff.astype(np.float64)),
+                "imps": float(imp.mean()) if n else float("nan"),
+                "imps_se": _se(imp),
+            }
+        )
+    return ContractReport(parsed, n, make, make_se, mean_tricks, dist, mean_score, differences)
+
+
+@dataclasses.dataclass
+class LeadTable:
+    """Each opening lead's mean declarer tricks and set percentage, over the deals where the leader held it."""
+
+    contract: Contract
+    deals: int
+    cards: list[str]
+    held: list[int]
+    mean_tricks: list[float]
+    set_rate: list[float]
+
+    def render(self, how: str = "text") -> str:
+        """As ``"text"``, ``"csv"`` or ``"json"``; best lead (highest set rate) first."""
+        order = sorted(range(len(self.cards)), key=lambda i: (-self.set_rate[i], self.mean_tricks[i]))
+        rows = [
+            {"lead": self.cards[i], "deals": self.held[i], "mean_tricks": self.mean_tricks[i], "set": self.set_rate[i]}
+            for i in order
+        ]
+        if how == "json":
+            return json.dumps({"contract": str(self.contract), "deals": self.deals, "leads": rows}, indent=2) + "\n"
+        if how == "csv":
+            buf = io.StringIO()
+            writer = csv.DictWriter(buf, ["lead", "deals", "mean_tricks", "set"], lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+            return buf.getvalue()
+        lines = [f"Opening leads against {self.contract} ({self.deals} deals)", "lead  deals  declarer tricks  set"]
+        for i in order:
+            lines.append(
+                f"{self.cards[i]:<4}  {self.held[i]:5d}  {self.mean_tricks[i]:15.2f}  {100 * self.set_rate[i]:5.1f}%"
+            )
+        return "\n".join(lines) + "\n"
+
+
+def lead_table(
+    owners: NDArray[np.int8], contract: str | Contract, threads: int | None = None, progress: Progress | None = None
+) -> LeadTable:
+    """Score every opening lead against ``contract`` on each deal (``SolveBoard``, ``solutions=3``) and tabulate.
+
+    Parameters
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        Deals, DDS seats N=0 E=1 S=2 W=3.
+    contract : str or Contract
+        ``"3NS"`` style; the leader is the seat after the declarer.
+
+    Returns
+    -------
+    LeadTable
+        Per card the leader held: deals, mean declarer tricks after that
+        lead, and the share of those deals the contract is set.
+    """
+    from ddsbind import SolverPool
+    from ddsbind.deal import Deal
+    from ddsbind.dealer.output import deal_pbn
+
+    c = contract if isinstance(contract, Contract) else Contract.parse(contract)
+    leader = (c.declarer + 1) % 4
+    deals = np.asarray(owners, dtype=np.int8)
+    boards = [(Deal.from_pbn(deal_pbn(row)), c.strain, leader) for row in deals]
+    tricks = np.zeros(52)
+    sets = np.zeros(52)
+    held = np.zeros(52, dtype=np.int64)
+    with SolverPool(threads) as pool:
+        chunk = 256
+        for start in range(0, len(boards), chunk):
+            results = pool.solve_boards(boards[start : start + chunk], solutions=3)
+            for solutions in results:
+                for scored in solutions:
+                    declarer_tricks = 13 - scored.score
+                    for card in {scored.card, *scored.equals}:
+                        index = card.index
+                        held[index] += 1
+                        tricks[index] += declarer_tricks
+                        sets[index] += declarer_tricks < c.level + 6
+            if progress is not None:
+                progress(len(results))
+    cards = np.flatnonzero(held)
+    return LeadTable(
+        c,
+        len(boards),
+        [card_name(int(i)) for i in cards],
+        [int(held[i]) for i in cards],
+        [float(tricks[i] / held[i]) for i in cards],
+        [float(sets[i] / held[i]) for i in cards],
+    )
+
+
+def simulate(
+    script: str,
+    contracts: Sequence[str | Contract],
+    seed: int,
+    *,
+    vul: str = "none",
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> ContractReport:
+    """Run a dealer ``script`` (its text), solve the produced deals and report on ``contracts``.
+
+    The question a simulation answers: "North opens 1NT, South holds this
+    hand: how often do 3NT and 4S make?"
+
+    Parameters
+    ----------
+    script : str
+        Dealer's language; its ``produce`` (default: every accepted deal of
+        ``generate``) sets the sample size.
+    contracts : sequence of str or Contract
+        ``"3NS"`` style (level, strain, declarer N E S W).
+    seed : int
+        ``0 .. 2**128 - 1``; the deals depend on it alone.
+    vul : str
+        ``none``, ``ns``, ``ew`` or ``all``.
+    threads : int or None
+        Dealing and solving threads (``None``: one per core).
+    progress : callable, optional
+        Called with the number of deals solved since its last call.
+
+    Returns
+    -------
+    ContractReport
+    """
+    from ddsbind.dealer.language import parse
+    from ddsbind.dealer.run import run
+
+    parsed = parse(script)
+    parsed.actions = [a for a in parsed.actions if not a.kind.startswith("print")]
+    result = run(parsed, seed, threads=threads, keep=True)
+    assert result.deals is not None
+    tables = result.tables if result.tables is not None else solve_tables(result.deals, threads, progress)
+    return contract_report(tables, contracts, vul)

@@ -1,0 +1,168 @@
+"""Statistics: contract reports, opening-lead tables, scores/IMPs, deals written through the format registry."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ddsbind.cli import main
+from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
+from ddsbind.dealer.statistics import Contract, contract_report, lead_table, solve_tables
+
+
+def test_scores_of_known_contracts():
+    """Duplicate scores: partscores, games, slams, overtricks, undertricks at both vulnerabilities."""
+    assert score(False, 3, 4, [9, 10, 7]).tolist() == [400, 430, -100]
+    assert score(True, 4, 0, [10, 11, 6]).tolist() == [620, 650, -400]
+    assert score(False, 2, 3, 8).tolist() == 90
+    assert score(True, 6, 2, 12).tolist() == 1370
+    assert score(False, 7, 4, 13).tolist() == 1520
+    assert score(False, 5, 3, 11).tolist() == 400
+
+
+def test_imp_scale_boundaries():
+    """IMPs change exactly at the WBF scale's boundaries, with the difference's sign."""
+    assert imps([10, 20, 40, 50, 80, 90, 420, 430, 3990, 4000, -4000, -10]).tolist() == [
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        9,
+        10,
+        23,
+        24,
+        -24,
+        0,
+    ]
+
+
+def test_contract_report_on_known_tables():
+    """Make rate, its standard error, mean tricks, distribution and IMP difference from hand-made tables."""
+    tables = np.zeros((4, 5, 4), dtype=np.int8)
+    tables[:, 4, 2] = [9, 9, 8, 10]  # NT by South
+    tables[:, 0, 2] = [10, 9, 10, 11]  # spades by South
+    report = contract_report(tables, ["3NS", "4SS"], "none")
+    assert report.make == [0.75, 0.75]
+    assert math.isclose(report.make_se[0], math.sqrt(0.75 * 0.25 / 4))
+    assert report.mean_tricks == [9.0, 10.0]
+    assert report.distribution[0, 8:11].tolist() == [1, 2, 1]
+    assert report.mean_score == [(400 + 400 - 50 + 430) / 4, (420 - 50 + 420 + 450) / 4]
+    diff = report.differences[0]
+    assert diff["score"] == ((420 - 400) + (-50 - 400) + (420 + 50) + (450 - 430)) / 4
+    assert diff["imps"] == (1 - 10 + 10 + 1) / 4
+    assert json.loads(report.render("json"))["contracts"][1]["contract"] == "4SS"
+    assert report.render("csv").splitlines()[1].startswith("3NTS,4,0.750000")
+
+
+def test_contract_parsing():
+    """Contracts read as level, strain, declarer; nonsense is refused."""
+    assert Contract.parse("3nts") == Contract(3, 4, 2)
+    assert str(Contract.parse("4SN")) == "4SN"
+    with pytest.raises(ValueError, match="3NS or 4SN"):
+        Contract.parse("8NS")
+
+
+@pytest.mark.slow
+def test_lead_table_matches_solve_board():
+    """Each lead's mean tricks is the mean of SolveBoard's scores for that card over the deals."""
+    from ddsbind import solve_board
+    from ddsbind.deal import Deal
+    from ddsbind.dealer.output import deal_pbn
+
+    pre = Predeal.from_hands({"W": "SKJ4,HQT62,DA93,C752"})
+    deals = deal_batch(8, 0, pre, size=6)
+    table = lead_table(deals, "3NS", threads=2)
+    assert table.held == [6] * 13
+    spade_jack = table.cards.index("SJ")
+    expected = []
+    for row in deals:
+        solutions = solve_board(Deal.from_pbn(deal_pbn(row)), 4, 3, solutions=3)
+        expected.append(13 - solutions.score_of("SJ"))
+    assert math.isclose(table.mean_tricks[spade_jack], np.mean(expected))
+    assert math.isclose(table.set_rate[spade_jack], np.mean(np.array(expected) < 9))
+
+
+@pytest.mark.parametrize("suffix", [".pbn", ".zbd", ".zrd"])
+def test_deals_written_through_the_registry_read_back(tmp_path: Path, suffix: str):
+    """Produced deals (and tables for ZRD) saved as PBN/ZBD/ZRD read back the same."""
+    from ddsbind.formats.convert import read_any
+
+    deals = deal_batch(2, 0, size=5)
+    tables = np.arange(5 * 20, dtype=np.int8).reshape(5, 5, 4) % 14
+    path = tmp_path / f"d{suffix}"
+    write_deals(path, deals, tables if suffix == ".zrd" else None)
+    back = list(read_any(path))
+    owners = np.concatenate([np.asarray(b[0]) for b in back])
+    assert np.array_equal(owners, deals)
+    if suffix == ".zrd":
+        assert np.array_equal(np.concatenate([np.asarray(b[1]) for b in back]), tables)
+
+
+@pytest.mark.slow
+def test_cli_statistics_and_zrd_output(tmp_path: Path):
+    """`ddsbind dealer --contract --json -o x.zrd` reports make rates equal to the solved tables saved."""
+    from ddsbind.formats.files import read_records
+
+    script = tmp_path / "s.dl"
+    script.write_text(
+        "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n"
+    )
+    out = tmp_path / "x.zrd"
+    result = CliRunner().invoke(
+        main,
+        [
+            "dealer",
+            str(script),
+            "-s",
+            "1",
+            "-t",
+            "2",
+            "--contract",
+            "4SS",
+            "--contract",
+            "3NS",
+            "--json",
+            "-o",
+            str(out),
+            "--plot",
+            str(tmp_path / "t.png"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout.split("Time needed")[1].split("\n", 1)[1])
+    chunk = read_records(out)
+    tables = np.asarray(chunk.tables)
+    assert tables.shape == (6, 5, 4)
+    assert report["contracts"][0]["make"] == float(np.mean(tables[:, 0, 2] >= 10))
+    assert np.array_equal(tables, solve_tables(chunk.owners))
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_docstring_examples():
+    """The examples in the dealer modules' docstrings run as shown."""
+    import doctest
+
+    from ddsbind.dealer import dealing, language, scoring, statistics
+
+    for module in (dealing, language, scoring, statistics):
+        assert doctest.testmod(module).failed == 0, module.__name__
+
+
+@pytest.mark.slow
+def test_simulate_from_python():
+    """simulate(): a script and contracts in, make rates equal to the tables of the script's deals out."""
+    from ddsbind.dealer import parse, run, simulate
+
+    text = "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 12\n"
+    report = simulate(text, ["4SS", "6SS"], 3, threads=2)
+    deals = run(parse(text), 3, keep=True).deals
+    tables = solve_tables(deals)
+    assert report.deals == 6
+    assert report.make == [float(np.mean(tables[:, 0, 2] >= 10)), float(np.mean(tables[:, 0, 2] >= 12))]

@@ -1,4 +1,4 @@
-"""One fault, one class, from every Python entry point (issue 15, section 2).
+"""One fault, one class, from every Python entry point.
 
 The same bad inputs -- a bad leader, a bad trump, a card not held, a revoke,
 a bad deal, a bad current trick -- go to every entry point that takes them;
@@ -165,3 +165,27 @@ def test_faults_ddsbind_finds_alone_do_not_print_dds_general_error():
     assert str(errors.InvalidArgumentError("x is wrong", function="Par").at(3, "board")) == "Par: board 3: x is wrong"
     # A fault DDS has a code for keeps DDS's own text first.
     assert "DDS code -19" in str(errors.FirstWrongError("first 7", function="SolveBoard"))
+
+
+CLI_CASES = [f for f, (c, _) in CASES.items() if "position" in c.kinds and c.deal != 42]
+
+
+@pytest.mark.parametrize("command", ["solve", "line"])
+@pytest.mark.parametrize("fault", CLI_CASES)
+def test_the_cli_reports_the_same_fault_in_one_line(fault, command, in_tmp_cwd):
+    """The console's `solve` and `line` say what `solve_board` says, in one line (exit 1), or refuse the option (2)."""
+    from click.testing import CliRunner
+
+    from ddsbind.cli import main
+
+    case, expected = CASES[fault]
+    deal = case.deal.to_pbn() if isinstance(case.deal, Deal) else case.deal
+    args = [command, deal, "--trump", str(case.trump), "--leader", str(case.first), "--trick", ",".join(case.trick)]
+    result = CliRunner().invoke(main, args)
+    if expected in (errors.FirstWrongError, errors.TrumpWrongError):
+        assert result.exit_code == 2 and ("--leader" in result.output or "--trump" in result.output), result.output
+        return
+    with pytest.raises(expected) as info:
+        ddsbind.solve_board(deal, case.trump, case.first, current_trick=case.trick)
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [f"ddsbind: error: {info.value}"]

@@ -1,4 +1,4 @@
-"""Hostile use of best_line, the pool and play strings: refused clearly, or the right answer (issue 20).
+"""Hostile use of best_line, the pool and play strings: refused clearly, or the right answer.
 
 Cases that could hang (a line played past its end) run in a subprocess.
 """

@@ -179,21 +179,19 @@ def calc_tables(masks: NDArray[np.uint32], progress: Progress | None = None) -> 
     return out
 
 
-#: The path :func:`dd_tables` and :func:`dd_tables_array` take (private: a
-#: measured choice, not an API): ``"batch"`` (DDS's ``CalcAllTables``, calls
-#: of ``dll.max_tables(5)``) or ``"pool"`` (a :class:`~ddsbind.SolverPool`
-#: for the call).  Chosen from ``benchmarks/bench_pool.py``.
-_TABLES_ROUTE = "batch"
-
-
 def _tables(masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
-    """Tables of ``(N, 4, 4)`` masks by the :data:`_TABLES_ROUTE` path."""
-    if _TABLES_ROUTE == "pool" and len(masks):
-        from ddsbind.pool import SolverPool  # pool builds on this module
+    """Tables of ``(N, 4, 4)`` masks on a :class:`~ddsbind.SolverPool` of every DDS thread, for the call.
 
-        with SolverPool() as pool:
-            return pool.dd_tables_array(masks, progress=progress)
-    return calc_tables(masks, progress)
+    The pool solves each distinct deal once (DDS's batch only sees repeats
+    inside one call of 40) and measured at least as fast as ``CalcAllTables``
+    at 1 and 2 threads (``benchmarks/bench_pool.py``, docs/performance.md).
+    """
+    if len(masks) == 0:
+        return np.zeros((0, 5, 4), dtype=np.int8)
+    from ddsbind.pool import SolverPool  # pool builds on this module
+
+    with SolverPool() as pool:
+        return pool.dd_tables_array(masks, progress=progress)
 
 
 def dd_table(deal: Deal | str) -> DDTable:
@@ -222,8 +220,9 @@ def dd_tables(
     """Double-dummy tables of any number of deals, solved on all of DDS's threads.
 
     ``deals`` is a sequence of ``Deal`` objects or PBN strings, or an
-    ``(N, 4, 4)`` remainCards array.  ``CalcAllTables`` runs as often as
-    needed, each call with as many tables as DDS takes.  ``progress`` is called with the number of
+    ``(N, 4, 4)`` remainCards array.  The deals are solved on a
+    :class:`~ddsbind.SolverPool` of every DDS thread, each distinct deal
+    once (its table is copied to every repeat).  ``progress`` is called with the number of
     deals finished since its last call.  Endings are solved as in
     :func:`dd_table`.  A bad deal raises its ``DDSError`` with ``index`` set
     to its position in ``deals``.

@@ -125,3 +125,23 @@ def test_table_filler_remembers_a_bounded_number_of_deals(list100, searches):
     assert (filler.solved, filler.reused, len(filler)) == (4, 2, 2)
     assert searches[hands[0].deal.remain_cards.tobytes()] == 40  # solved twice: the bound, not a leak
     assert searches[hands[2].deal.remain_cards.tobytes()] == 20
+
+
+def test_analyse_plays_analyses_an_exact_repeat_once(list100, monkeypatch):
+    """Without this, a session's repeated played boards are each analysed again by DDS."""
+    from ddsbind.play import analyse_plays
+
+    boards = []
+    real = dll.raising.AnalyseAllPlaysBin
+
+    def counting(bo, *args, **kwargs):
+        boards.append(bo.noOfBoards)
+        return real(bo, *args, **kwargs)
+
+    monkeypatch.setattr(dll.raising, "AnalyseAllPlaysBin", counting)
+    a, b = list100[3], list100[4]
+    jobs = [(h.deal, h.trump, h.first, h.play) for h in (a, b, a, a)]
+    progress = []
+    got = analyse_plays(jobs, progress=progress.append)
+    assert got == [list(h.trace) for h in (a, b, a, a)]
+    assert sum(boards) == 2 and sum(progress) == 4

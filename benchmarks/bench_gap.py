@@ -28,14 +28,12 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
-from _common import LoadMeter, batch_tables, reference_file
+from _common import LoadMeter, add_deal_arguments, batch_tables, deal_masks
 
 import ddsbind
 from ddsbind import dll, pool
-from ddsbind.formats.ddsref import read_reference
 
 
 def searches(masks: np.ndarray, strains: Sequence[int], later_mode: int) -> tuple[float, np.ndarray]:
@@ -75,21 +73,9 @@ def pool1(masks: np.ndarray) -> np.ndarray:
 def main(argv: Sequence[str] | None = None) -> int:
     """Time each variant, check they agree, print CPU seconds and ratios to the batch."""
     p = argparse.ArgumentParser(description="Where the pool's per-deal time goes, one thread, CPU clocks.")
-    p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N deals of the file")
-    p.add_argument("--random", type=int, default=None, metavar="N", help="N random deals (seed --seed) instead")
-    p.add_argument("--seed", type=int, default=1, help="seed of the --random deals (default 1)")
+    add_deal_arguments(p)
     args = p.parse_args(argv)
-    if args.random is not None:
-        from ddsbind.database.recipe import make_deals
-        from ddsbind.deal import owners_to_masks
-
-        masks = owners_to_masks(make_deals(args.seed, 0, args.random))
-        source = f"{args.random} random deals, seed {args.seed}"
-    else:
-        path = (args.hands or reference_file("list1000.txt")).resolve()
-        masks = np.stack([h.deal.remain_cards for h in read_reference(path)[: args.limit]])
-        source = str(path)
+    masks, source = deal_masks(args)
     first, _ = pool.distinct_deals(masks)
     masks = masks[first]
     n = len(masks)

@@ -45,7 +45,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from _common import BenchError, LoadMeter, batch_tables, build_driver, driver_tables, fnv1a, reference_file
+from _common import (
+    BenchError,
+    LoadMeter,
+    batch_tables,
+    build_driver,
+    driver_tables,
+    fnv1a,
+    random_masks,
+    reference_file,
+)
 
 import ddsbind
 from ddsbind.formats.ddsref import read_reference
@@ -83,10 +92,7 @@ class Variant:
 
 def random_deals(n: int, seed: int, folder: Path) -> tuple[np.ndarray, Path]:
     """``n`` distinct random deals as masks, and a file of their PBN lines the driver reads."""
-    from ddsbind.database.recipe import make_deals
-    from ddsbind.deal import owners_to_masks
-
-    masks = owners_to_masks(make_deals(seed, 0, n))
+    masks = random_masks(n, seed)
     if len(np.unique(masks.reshape(n, 16), axis=0)) != n:
         raise BenchError(f"seed {seed} deals a repeat among its first {n} deals; pick another --seed")
     path = folder / f"random-{seed}-{n}.txt"

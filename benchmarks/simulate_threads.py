@@ -47,14 +47,12 @@ import heapq
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
-from _common import LoadMeter, batch_tables, reference_file
+from _common import BenchError, LoadMeter, add_deal_arguments, batch_tables, deal_masks
 
 import ddsbind
 from ddsbind import dll, pool
-from ddsbind.formats.ddsref import read_reference
 
 THREADS = (1, 2, 4, 8, 16, 32)
 STRAINS = (4, 0, 1, 2, 3)
@@ -141,26 +139,15 @@ def batch_work_factor(masks: np.ndarray, pool_cpu: float) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure, simulate, validate, print."""
     p = argparse.ArgumentParser(description="Predict pool and batch tables/s at 1..32 threads.")
-    p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N deals")
-    p.add_argument("--random", type=int, default=None, metavar="N", help="N random deals (seed --seed) instead")
-    p.add_argument("--seed", type=int, default=1, help="seed of the --random deals (default 1)")
+    add_deal_arguments(p)
     p.add_argument("--order", choices=("input", "hardest"), default="input", help="the pool's task order")
     p.add_argument("--no-validate", action="store_true", help="skip the real runs at 1 and 2 threads")
     args = p.parse_args(argv)
-    if args.random is not None:
-        from ddsbind.database.recipe import make_deals
-        from ddsbind.deal import owners_to_masks
-
-        masks = owners_to_masks(make_deals(args.seed, 0, args.random))
-        source = f"{args.random} random deals, seed {args.seed}"
-    else:
-        path = (args.hands or reference_file("list1000.txt")).resolve()
-        if not path.is_file():
-            print(f"simulate_threads: no hands file at {path}", file=sys.stderr)
-            return 1
-        masks = np.stack([h.deal.remain_cards for h in read_reference(path)[: args.limit]])
-        source = str(path)
+    try:
+        masks, source = deal_masks(args)
+    except BenchError as exc:
+        print(f"simulate_threads: {exc}", file=sys.stderr)
+        return 1
     n = len(masks)
     first, inverse = pool.distinct_deals(masks)  # the pool's own dedupe
     distinct = masks[first]

@@ -331,8 +331,8 @@ def test_sigint_stops_a_long_call(tmp_path):
     assert proc.returncode == 0, err
 
 
-def test_module_dd_tables_through_the_pool(list100):
-    """ddsbind.dd_tables (through a pool of every DDS thread) gives the TABLE lines and feeds progress."""
+def test_module_dd_tables_gives_tables_and_progress(list100):
+    """ddsbind.dd_tables gives the TABLE lines and feeds progress every deal."""
     hands = list100[30:33]
     seen = []
     tables = ddsbind.dd_tables([h.deal for h in hands], progress=seen.append)

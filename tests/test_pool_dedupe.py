@@ -75,17 +75,24 @@ def test_repeats_first_and_last_1000_apart_solved_once(list100, searches, thread
         assert t.tolist() == tables[d.remain_cards.tobytes()]
 
 
-def test_module_dd_tables_solves_a_repeat_once(list100, searches):
-    """Without this, ddsbind.dd_tables pays again for each repeated deal of a call."""
+def test_module_dd_tables_solves_a_repeat_once(list100, monkeypatch):
+    """Without this, ddsbind.dd_tables pays again for each repeated deal of a call, even 40 deals apart."""
     a, b = list100[11], list100[12]
-    tables = ddsbind.dd_tables([a.deal, b.deal, a.deal, a.deal])
-    assert [t.array.tolist() for t in tables] == [
-        a.table.tolist(),
-        b.table.tolist(),
-        a.table.tolist(),
-        a.table.tolist(),
-    ]
-    assert searches == {a.deal.remain_cards.tobytes(): 20, b.deal.remain_cards.tobytes(): 20}
+    sent = []
+    real = dll.raising.CalcAllTables
+
+    def counting(tdeals, *args, **kwargs):
+        sent.extend(bytes(memoryview(dll.ffi.buffer(tdeals.deals))[: 64 * tdeals.noOfTables]))
+        return real(tdeals, *args, **kwargs)
+
+    monkeypatch.setattr(dll.raising, "CalcAllTables", counting)
+    fillers = [h.deal for h in list100[50:90]]
+    deals = [a.deal, b.deal, a.deal, *fillers, a.deal]
+    progress = []
+    tables = ddsbind.dd_tables(deals, progress=progress.append)
+    assert [t.array.tolist() for t in tables[:3]] == [h.table.tolist() for h in (a, b, a)]
+    assert tables[-1].array.tolist() == a.table.tolist()
+    assert len(sent) == 64 * 42 and sum(progress) == len(deals)  # a, b and 40 fillers, each once
 
 
 def test_imap_tables_waits_for_a_repeat_in_its_window(list100, searches):

@@ -6,7 +6,10 @@ and search memory).  A :class:`SolverPool` starts one worker thread per
 index it was given; a worker keeps its index for life, so DDS's memory for
 that index only ever sees that worker's searches.
 
-Tables are solved as *tasks* of one (deal, strain): the worker solves the
+A table call solves each distinct deal once (:func:`ddsbind._marshal.distinct_deals`
+over the whole call, first-appearance order) and copies its table to every
+repeat; ``imap_tables`` shares the job of a repeat still in its read-ahead
+window.  Tables are solved as *tasks* of one (deal, strain): the worker solves the
 four leaders N, S, E, W back to back, the first with ``mode=1`` and the
 others with ``mode=2`` (DDS reuses the transposition table of the previous
 call: same deal, same strain, only ``first`` changes, which DDS's

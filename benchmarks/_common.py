@@ -24,6 +24,7 @@ beside its target and renamed, so a concurrent run never executes a half-written
 
 from __future__ import annotations
 
+import argparse
 import ast
 import hashlib
 import os
@@ -230,6 +231,34 @@ def batch_tables(masks: NDArray[np.integer], threads: int = 0) -> NDArray[np.int
         if threads:
             dll.SetMaxThreads(0)
     return out
+
+
+def random_masks(n: int, seed: int) -> NDArray[np.uint32]:
+    """``(n, 4, 4)`` masks of deals ``0 .. n-1`` of database seed ``seed`` (``ddsbind.database``'s recipe)."""
+    from ddsbind.database.recipe import make_deals
+    from ddsbind.deal import owners_to_masks
+
+    return owners_to_masks(make_deals(seed, 0, n))
+
+
+def add_deal_arguments(p: argparse.ArgumentParser) -> None:
+    """``--hands``, ``--limit``, ``--random N`` and ``--seed``: where a benchmark's deals come from."""
+    p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N deals of the file")
+    p.add_argument("--random", type=int, default=None, metavar="N", help="N random deals (seed --seed) instead")
+    p.add_argument("--seed", type=int, default=1, help="seed of the --random deals (default 1)")
+
+
+def deal_masks(args: argparse.Namespace) -> tuple[NDArray[np.uint32], str]:
+    """The deals :func:`add_deal_arguments` chose, as ``(N, 4, 4)`` masks, and where they came from."""
+    from ddsbind.formats.ddsref import read_reference
+
+    if args.random is not None:
+        return random_masks(args.random, args.seed), f"{args.random} random deals, seed {args.seed}"
+    path = (args.hands or reference_file("list1000.txt")).resolve()
+    if not path.is_file():
+        raise BenchError(f"no hands file at {path} (give one with --hands)")
+    return np.stack([h.deal.remain_cards for h in read_reference(path)[: args.limit]]), str(path)
 
 
 # -- timing ---------------------------------------------------------------------------------

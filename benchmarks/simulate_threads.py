@@ -2,7 +2,13 @@
 
 This machine has 2 cores, so 16 threads cannot be measured.  Instead:
 
-1. **Measure.**  Every task of the hands file -- one (deal, strain): the four
+Both models solve each deal once where the real solver does: the pool
+solves each distinct deal of the call once (``SolverPool`` dedupes the
+whole call), DDS's batch each distinct deal of one ``CalcAllTables`` call
+of 40 (its scheduler copies repeats inside a call, not across calls).
+list1000.txt holds 639 distinct deals of 1000, most repeats inside a call.
+
+1. **Measure.**  Every task of the file's distinct deals -- one (deal, strain): the four
    leaders N S E W through ``dll.SolveBoard`` on threadIndex 0, mode 1 then
    2, exactly as a ``SolverPool`` worker does -- is timed on one thread by
    that thread's CPU clock (``time.thread_time``: the work, not the wait,
@@ -10,12 +16,14 @@ This machine has 2 cores, so 16 threads cannot be measured.  Instead:
    a little less work per task (it seeds later leaders inside DDS): its
    one-thread CPU time over the pool's, measured on the same deals, scales
    the batch's task times.
-2. **Simulate.**  *Pool*: every task of the call queued in the pool's
-   order (``SolverPool.order``: input order, or hardest first by the cheap
-   estimate ``ddsbind.pool.hardness``, never by the measured times), each
+2. **Simulate.**  *Pool*: every task of the distinct deals queued in the
+   pool's order (``--order``, ``SolverPool(order=...)``'s: input order, or
+   hardest first by the cheap estimate ``ddsbind.pool.hardness``, never by
+   the measured times), each
    started on whichever thread is free first; the call ends when the last
    task does.  *Batch*: ``CalcAllTables`` in calls of
-   ``dll.max_tables(5)`` (40) deals; within a call DDS's scheduler also
+   ``dll.max_tables(5)`` (40) deals, each solving the call's distinct
+   deals; within a call DDS's scheduler also
    orders its 200 tasks hardest first by a fanout estimate (modelled with
    the same estimate), and the next call starts only when the slowest
    thread of this one ends.  ``batch LPT`` is the batch with each call's
@@ -29,6 +37,7 @@ This machine has 2 cores, so 16 threads cannot be measured.  Instead:
 Short run::
 
     .venv/bin/python benchmarks/simulate_threads.py --limit 40
+    .venv/bin/python benchmarks/simulate_threads.py --random 300
 """
 
 from __future__ import annotations
@@ -38,14 +47,12 @@ import heapq
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
-from _common import LoadMeter, batch_tables, reference_file
+from _common import BenchError, LoadMeter, add_deal_arguments, batch_tables, deal_masks
 
 import ddsbind
 from ddsbind import dll, pool
-from ddsbind.formats.ddsref import read_reference
 
 THREADS = (1, 2, 4, 8, 16, 32)
 STRAINS = (4, 0, 1, 2, 3)
@@ -86,25 +93,33 @@ def simulate_pool(times: np.ndarray, order: np.ndarray, threads: int) -> float:
     return list_schedule(times[order].ravel().tolist(), threads)
 
 
-def simulate_batch(times: np.ndarray, estimate: np.ndarray | None, threads: int, per_call: int) -> float:
-    """Seconds for the batch: calls of ``per_call`` deals, each waiting for its slowest thread.
+def simulate_batch(
+    times: np.ndarray, inverse: np.ndarray, estimate: np.ndarray | None, threads: int, per_call: int
+) -> float:
+    """Seconds for the batch: calls of ``per_call`` input deals, each waiting for its slowest thread.
 
-    Within a call, deals go in descending ``estimate``; None: tasks by true time (LPT).
+    ``times`` and ``estimate`` are of the distinct deals; input deal ``i`` is
+    distinct deal ``inverse[i]``.  A call solves its distinct deals only (DDS
+    copies a repeat inside the call).  Within a call, deals go in descending
+    ``estimate``; None: tasks by true time (LPT).
     """
     total = 0.0
-    for start in range(0, len(times), per_call):
-        chunk = times[start : start + per_call]
+    for start in range(0, len(inverse), per_call):
+        part = inverse[start : start + per_call]
+        _, where = np.unique(part, return_index=True)
+        ids = part[np.sort(where)]
+        chunk = times[ids]
         if estimate is None:
             call = np.sort(chunk.ravel())[::-1]
         else:
-            call = chunk[np.argsort(-estimate[start : start + per_call], kind="stable")].ravel()
+            call = chunk[np.argsort(-estimate[ids], kind="stable")].ravel()
         total += list_schedule(call.tolist(), threads)
     return total
 
 
-def measure(masks: np.ndarray, threads: int) -> tuple[float, float]:
+def measure(masks: np.ndarray, threads: int, order: str) -> tuple[float, float]:
     """Wall seconds of a real pool run and a real batch run at ``threads``."""
-    with ddsbind.SolverPool(threads) as p:
+    with ddsbind.SolverPool(threads, order=order) as p:
         t0 = time.perf_counter()
         p.dd_tables_array(masks)
         pool_s = time.perf_counter() - t0
@@ -115,7 +130,7 @@ def measure(masks: np.ndarray, threads: int) -> tuple[float, float]:
 
 
 def batch_work_factor(masks: np.ndarray, pool_cpu: float) -> float:
-    """One-thread CPU of DDS's batch over the pool's task CPU, same deals."""
+    """One-thread CPU of DDS's batch over the pool's task CPU, same (distinct) deals."""
     c0 = time.process_time()
     batch_tables(masks, 1)
     return (time.process_time() - c0) / pool_cpu
@@ -124,27 +139,29 @@ def batch_work_factor(masks: np.ndarray, pool_cpu: float) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure, simulate, validate, print."""
     p = argparse.ArgumentParser(description="Predict pool and batch tables/s at 1..32 threads.")
-    p.add_argument("--hands", type=Path, default=None, help="DDS reference-hands file (default list1000.txt)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N deals")
+    add_deal_arguments(p)
+    p.add_argument("--order", choices=("input", "hardest"), default="input", help="the pool's task order")
     p.add_argument("--no-validate", action="store_true", help="skip the real runs at 1 and 2 threads")
     args = p.parse_args(argv)
-    path = (args.hands or reference_file("list1000.txt")).resolve()
-    if not path.is_file():
-        print(f"simulate_threads: no hands file at {path}", file=sys.stderr)
+    try:
+        masks, source = deal_masks(args)
+    except BenchError as exc:
+        print(f"simulate_threads: {exc}", file=sys.stderr)
         return 1
-    hands = read_reference(path)[: args.limit]
-    masks = np.stack([h.deal.remain_cards for h in hands])
     n = len(masks)
+    first, inverse = pool.distinct_deals(masks)  # the pool's own dedupe
+    distinct = masks[first]
     per_call = dll.max_tables(5)
+    in_calls = sum(len(np.unique(inverse[s : s + per_call])) for s in range(0, n, per_call))
 
     with LoadMeter() as load:
-        times = task_times(masks)
-    factor = batch_work_factor(masks, times.sum())
-    estimate = pool.hardness(masks)
-    hardest = pool.SolverPool.order == "hardest"
-    order = np.argsort(-estimate, kind="stable") if hardest else np.arange(n)
+        times = task_times(distinct)
+    factor = batch_work_factor(distinct, times.sum())
+    estimate = pool.hardness(distinct)
+    order = np.argsort(-estimate, kind="stable") if args.order == "hardest" else np.arange(len(distinct))
 
-    print(f"hands   {path} ({n} deals, {n * 5} tasks); pool order: {pool.SolverPool.order}")
+    print(f"hands   {source} ({n} deals, {len(distinct)} distinct; {in_calls} distinct within calls of {per_call})")
+    print(f"pool    order: {args.order}; {len(distinct) * 5} tasks")
     print(f"tasks   {times.sum():.2f} CPU s on one thread; longest {times.max():.3f} s, median {np.median(times):.4f}")
     print(f"batch   one-thread work {factor:.3f} x the pool's (scales its task times)")
     if load.others is not None:
@@ -153,8 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'threads':>7}{'pool t/s':>11}{'batch t/s':>11}{'pool/batch':>12}{'batch LPT t/s':>15}   (predicted)")
     for t in THREADS:
         ps = simulate_pool(times, order, t)
-        bs = simulate_batch(times * factor, estimate, t, per_call)
-        lpt = simulate_batch(times * factor, None, t, per_call)
+        bs = simulate_batch(times * factor, inverse, estimate, t, per_call)
+        lpt = simulate_batch(times * factor, inverse, None, t, per_call)
         print(f"{t:>7}{n / ps:>11.3f}{n / bs:>11.3f}{bs / ps:>12.3f}{n / lpt:>15.3f}")
     if args.no_validate:
         return 0
@@ -162,9 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'threads':>7}{'pool pred':>11}{'pool meas':>11}{'batch pred':>12}{'batch meas':>12}   (seconds)")
     for t in (1, 2):
         with LoadMeter() as load:
-            pm, bm = measure(masks, t)
+            pm, bm = measure(masks, t, args.order)
         ps = simulate_pool(times, order, t)
-        bs = simulate_batch(times * factor, estimate, t, per_call)
+        bs = simulate_batch(times * factor, inverse, estimate, t, per_call)
         busy = "" if load.others is None else f"   others busy {load.others:.2f}"
         print(f"{t:>7}{ps:>11.3f}{pm:>11.3f}{bs:>12.3f}{bm:>12.3f}{busy}")
     return 0

@@ -39,6 +39,7 @@ __all__ = [
     "as_deal",
     "check_table_deals",
     "decode_future",
+    "distinct_deals",
     "fill_deal",
     "hand_lengths",
     "int_view",
@@ -283,6 +284,28 @@ def table_masks(deals: Sequence[Deal | str] | ArrayLike) -> NDArray[np.uint32]:
         except DDSError as exc:
             raise exc.at(i, "deal") from None
     return out
+
+
+def distinct_deals(masks: NDArray[np.integer]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The distinct deals of ``(N, 4, 4)`` masks, in order of first appearance, and the map back.
+
+    Returns ``(first, inverse)``: ``masks[first]`` are the distinct deals
+    (``first[k]`` is the input position of deal ``k``'s first appearance,
+    increasing), and ``masks[first][inverse]`` equals ``masks``.  Tables
+    solved for ``masks[first]`` give every input deal's table as
+    ``tables[inverse]``.  First-appearance order keeps a long call's work
+    in input order, so progress and memory stay local.
+    """
+    n = len(masks)
+    if n == 0:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    rows = np.ascontiguousarray(masks, dtype=np.uint32).reshape(n, 16)
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    # np.unique sorts by value; renumber the groups by first appearance.
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), np.intp)
+    rank[order] = np.arange(len(order))
+    return first[order].astype(np.intp), rank[inverse.reshape(-1)]
 
 
 def hand_lengths(masks: NDArray[np.uint32]) -> NDArray[np.int64]:

@@ -264,6 +264,9 @@ def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Car
 def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) -> list[list[int]]:
     """``analyse_play`` for many played deals at once, with DDS's ``AnalyseAllPlaysBin``.
 
+    A played deal repeated exactly (same deal, trump, leader and cards) is
+    analysed once; ``progress`` still counts every input deal.
+
     This is the one seam for the batch path: DDS's own threads today; a
     pool of single ``AnalysePlayBin`` calls can be measured against it
     (``benchmarks/bench_play.py``) and swapped in here.
@@ -281,13 +284,28 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
         Per deal, declarer's DD tricks before the first card and after each card.
     """
     prepared = _prepare(jobs)
-    out: list[list[int]] = []
+    # A played deal repeated exactly (same deal, trump, leader and cards) is
+    # analysed once and its trace copied: records of a session repeat boards.
+    first: dict[tuple[bytes, int, int, tuple[tuple[int, int], ...]], int] = {}
+    which = [
+        first.setdefault((d.remain_cards.tobytes(), int(t), int(f), tuple((c.suit, c.rank) for c in cards)), len(first))
+        for d, t, f, cards in prepared
+    ]
+    distinct = [-1] * len(first)
+    for i, k in enumerate(which):
+        if distinct[k] < 0:
+            distinct[k] = i
+    weights = [0] * len(first)
+    for k in which:
+        weights[k] += 1
+    traces: list[list[int]] = []
     bo, plays, solved = dll.boards(), dll.playTracesBin(), dll.solvedPlays()
     step = min(len(bo.deals), len(plays.plays))
-    for start in range(0, len(prepared), step):
-        chunk = prepared[start : start + step]
+    for start in range(0, len(distinct), step):
+        chunk = distinct[start : start + step]
         bo.noOfBoards = plays.noOfBoards = len(chunk)
-        for i, (d, t, f, cards) in enumerate(chunk):
+        for i, j in enumerate(chunk):
+            d, t, f, cards = prepared[j]
             fill_deal(bo.deals[i], Position(d, t, f, ()))
             bo.target[i], bo.solutions[i], bo.mode[i] = -1, 1, 1
             tr = plays.plays[i]
@@ -298,14 +316,14 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
             dll.raising.AnalyseAllPlaysBin(bo, plays, solved, 1)
         except DDSError as exc:
             if exc.index is not None and exc.item == "board":
-                exc.at(start + exc.index, "deal")
+                exc.at(chunk[exc.index], "deal")
             raise
         for i in range(len(chunk)):
             s = solved.solved[i]
-            out.append(list(s.tricks[0 : s.number]))
+            traces.append(list(s.tricks[0 : s.number]))
         if progress is not None:
-            progress(len(chunk))
-    return out
+            progress(sum(weights[start : start + step]))
+    return [list(traces[k]) for k in which]
 
 
 def costly_cards_batch(

@@ -6,7 +6,10 @@ and search memory).  A :class:`SolverPool` starts one worker thread per
 index it was given; a worker keeps its index for life, so DDS's memory for
 that index only ever sees that worker's searches.
 
-Tables are solved as *tasks* of one (deal, strain): the worker solves the
+A table call solves each distinct deal once (:func:`ddsbind._marshal.distinct_deals`
+over the whole call, first-appearance order) and copies its table to every
+repeat; ``imap_tables`` shares the job of a repeat still in its read-ahead
+window.  Tables are solved as *tasks* of one (deal, strain): the worker solves the
 four leaders N, S, E, W back to back, the first with ``mode=1`` and the
 others with ``mode=2`` (DDS reuses the transposition table of the previous
 call: same deal, same strain, only ``first`` changes, which DDS's
@@ -60,6 +63,7 @@ from ddsbind._marshal import (
     as_deal,
     check_table_deals,
     decode_future,
+    distinct_deals,
     hand_lengths,
     new_deal,
     position,
@@ -479,9 +483,19 @@ class SolverPool:
     # -- tables -------------------------------------------------------------------------
 
     def _table_tasks(
-        self, job: _Job, masks: NDArray[np.uint32], out: NDArray[np.int8], base: int = 0
+        self,
+        job: _Job,
+        masks: NDArray[np.uint32],
+        out: NDArray[np.int8],
+        positions: Sequence[int],
+        weights: Sequence[int] | None = None,
     ) -> Iterator[_Task]:
-        """Tasks of one (deal, strain) each; ``job.finished_units`` counts whole deals."""
+        """Tasks of one (deal, strain) each for distinct ``masks``.
+
+        ``positions[d]`` is deal ``d``'s input position (named by errors);
+        ``job.finished_units`` gains ``weights[d]`` (default 1: the deal
+        and its repeats) when deal ``d``'s last strain finishes.
+        """
         n = len(masks)
         tricks = hand_lengths(masks)[:, 0].tolist()
         left = [5] * n
@@ -500,28 +514,34 @@ class SolverPool:
                     try:
                         dll.solve_board(dl, -1, 1, mode, fut, thread)
                     except DDSError as exc:
-                        raise exc.at(base + d, "deal") from None
+                        raise exc.at(positions[d], "deal") from None
                     # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
                     out[d, strain, (leader + 3) % 4] = tricks[d] - fut.score[0]
                     mode = later_mode
                 with done_lock:
                     left[d] -= 1
-                    return int(left[d] == 0)
+                    if left[d]:
+                        return 0
+                return 1 if weights is None else weights[d]
 
             return run
 
         hardest = self._order == "hardest" and n > 1
-        deals = np.argsort(-hardness(masks), kind="stable") if hardest else range(n)
-        return (_Task(job, base + int(d), task(int(d), s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
+        deals = np.argsort(-hardness(masks), kind="stable").tolist() if hardest else range(n)
+        return (_Task(job, positions[d], task(d, s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
 
     def _tables(self, masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
-        out = np.zeros((len(masks), 5, 4), dtype=np.int8)
+        """Tables of ``(N, 4, 4)`` masks: each distinct deal solved once, copied to its repeats."""
         if len(masks) == 0:
-            return out
+            return np.zeros((0, 5, 4), dtype=np.int8)
         _check_deals(masks)
-        job = _Job(len(masks) * 5, len(masks))
-        self._run(job, self._table_tasks(job, masks, out), progress)
-        return out
+        first, inverse = distinct_deals(masks)
+        distinct = masks[first]
+        out = np.zeros((len(first), 5, 4), dtype=np.int8)
+        weights = np.bincount(inverse, minlength=len(first)).tolist()
+        job = _Job(len(first) * 5, len(masks))
+        self._run(job, self._table_tasks(job, distinct, out, first.tolist(), weights), progress)
+        return out[inverse]
 
     def dd_tables(
         self,
@@ -578,7 +598,11 @@ class SolverPool:
         """
         ahead = READ_AHEAD_PER_THREAD * self.threads
         source = iter(deals)
-        window: deque[tuple[_Job, NDArray[np.int8]]] = deque()
+        # Each window entry: (deal key, its job, its table).  A repeat of a
+        # deal still in the window shares that deal's job and table instead of
+        # queueing its own tasks; ``pending`` counts the entries per key.
+        window: deque[tuple[bytes, _Job, NDArray[np.int8]]] = deque()
+        pending: dict[bytes, tuple[_Job, NDArray[np.int8], list[int]]] = {}
         counter = itertools.count()
         end = object()  # not None: None in the stream is a bad item, not its end
         if self._closed:
@@ -597,6 +621,12 @@ class SolverPool:
                         if exc.index is not None and exc.item == "deal":
                             raise
                         raise exc.at(i, "deal") from None
+                    key = mask.tobytes()
+                    shared = pending.get(key)
+                    if shared is not None:
+                        shared[2][0] += 1
+                        window.append((key, shared[0], shared[1]))
+                        continue
                     out = np.zeros((1, 5, 4), dtype=np.int8)
                     job = _Job(5, 1)
                     try:
@@ -604,18 +634,23 @@ class SolverPool:
                     except StateError:
                         # Closed by another thread while this stream was being consumed.
                         raise KeyboardInterrupt("the SolverPool was closed while this call was solving") from None
-                    for task in self._table_tasks(job, mask, out, base=i):
+                    for task in self._table_tasks(job, mask, out, [i]):
                         self._tasks.put(task)
-                    window.append((job, out))
+                    pending[key] = (job, out, [1])
+                    window.append((key, job, out))
                 if not window:
                     return
-                job, out = window.popleft()
+                key, job, out = window.popleft()
+                refs = pending[key][2]
+                refs[0] -= 1
+                if refs[0] == 0:
+                    del pending[key]
                 self._wait(job)
                 yield DDTable(out[0])
         finally:
-            for job, _ in window:
+            for _, job, _ in window:
                 job.cancel()
-            for job, _ in window:
+            for _, job, _ in window:
                 self._drain(job)
 
 

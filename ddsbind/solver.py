@@ -28,6 +28,7 @@ from ddsbind._marshal import (
     as_deal,
     check_table_deals,
     decode_future,
+    distinct_deals,
     hand_lengths,
     int_view,
     new_deal,
@@ -179,21 +180,32 @@ def calc_tables(masks: NDArray[np.uint32], progress: Progress | None = None) -> 
     return out
 
 
-#: The path :func:`dd_tables` and :func:`dd_tables_array` take (private: a
-#: measured choice, not an API): ``"batch"`` (DDS's ``CalcAllTables``, calls
-#: of ``dll.max_tables(5)``) or ``"pool"`` (a :class:`~ddsbind.SolverPool`
-#: for the call).  Chosen from ``benchmarks/bench_pool.py``.
-_TABLES_ROUTE = "batch"
-
-
 def _tables(masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
-    """Tables of ``(N, 4, 4)`` masks by the :data:`_TABLES_ROUTE` path."""
-    if _TABLES_ROUTE == "pool" and len(masks):
-        from ddsbind.pool import SolverPool  # pool builds on this module
+    """Tables of ``(N, 4, 4)`` masks: each distinct deal solved once by DDS's batch, copied to its repeats.
 
-        with SolverPool() as pool:
-            return pool.dd_tables_array(masks, progress=progress)
-    return calc_tables(masks, progress)
+    The dedupe is the pool's (:func:`~ddsbind._marshal.distinct_deals`, the
+    whole call, where DDS's batch only sees repeats inside one call of 40);
+    the solving is ``CalcAllTables`` in calls of ``dll.max_tables(5)``,
+    which measured faster than the pool on distinct random deals at 1 and 2
+    threads (pool / batch 0.963 and 0.961, docs/performance.md).
+    ``progress`` counts every input deal.
+    """
+    check_table_deals(masks, hand_lengths(masks))
+    first, inverse = distinct_deals(masks)
+    distinct = masks[first]
+    weights = np.bincount(inverse, minlength=len(first))
+    out = np.empty((len(first), 5, 4), dtype=np.int8)
+    step = dll.max_tables(5)
+    for start in range(0, len(first), step):
+        try:
+            out[start : start + step] = calc_tables(distinct[start : start + step])
+        except DDSError as exc:
+            if exc.index is not None:
+                exc.at(int(first[start + exc.index]), "deal")
+            raise
+        if progress is not None:
+            progress(int(weights[start : start + step].sum()))
+    return out[inverse]
 
 
 def dd_table(deal: Deal | str) -> DDTable:
@@ -222,8 +234,9 @@ def dd_tables(
     """Double-dummy tables of any number of deals, solved on all of DDS's threads.
 
     ``deals`` is a sequence of ``Deal`` objects or PBN strings, or an
-    ``(N, 4, 4)`` remainCards array.  ``CalcAllTables`` runs as often as
-    needed, each call with as many tables as DDS takes.  ``progress`` is called with the number of
+    ``(N, 4, 4)`` remainCards array.  Each distinct deal of the call is
+    solved once (its table is copied to every repeat), by ``CalcAllTables``
+    on DDS's threads, calls of as many tables as DDS takes.  ``progress`` is called with the number of
     deals finished since its last call.  Endings are solved as in
     :func:`dd_table`.  A bad deal raises its ``DDSError`` with ``index`` set
     to its position in ``deals``.

@@ -331,12 +331,8 @@ def test_sigint_stops_a_long_call(tmp_path):
     assert proc.returncode == 0, err
 
 
-@pytest.mark.parametrize("route", ["pool", "batch"])
-def test_module_dd_tables_on_either_route(list100, monkeypatch, route):
-    """ddsbind.dd_tables gives the TABLE lines and feeds progress whichever path it is routed to."""
-    from ddsbind import solver
-
-    monkeypatch.setattr(solver, "_TABLES_ROUTE", route)
+def test_module_dd_tables_gives_tables_and_progress(list100):
+    """ddsbind.dd_tables gives the TABLE lines and feeds progress every deal."""
     hands = list100[30:33]
     seen = []
     tables = ddsbind.dd_tables([h.deal for h in hands], progress=seen.append)

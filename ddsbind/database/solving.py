@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,7 +17,7 @@ from ddsbind.formats import zbd, zdd
 if TYPE_CHECKING:
     from ddsbind.pool import SolverPool
 
-__all__ = ["TableFiller", "ThreadsWarning", "make_records", "solve_tables", "solver_pool"]
+__all__ = ["FILLER_CACHE", "TableFiller", "ThreadsWarning", "make_records", "solve_tables", "solver_pool"]
 
 
 class ThreadsWarning(UserWarning):
@@ -117,13 +118,29 @@ def shard_bytes(seed: int, start: int, stop: int, format: str, threads: int | No
     return make_records(seed, start, stop, format, threads=threads).tobytes()
 
 
+#: Distinct deals whose tables a :class:`TableFiller` remembers (about 200
+#: bytes each with the dict's overhead: some 50 MB at most).
+FILLER_CACHE = 1 << 18
+
+
 class TableFiller:
-    """Fills unknown DD results (15) by solving each distinct deal once.
+    """Fills unknown DD results (15), solving each distinct deal once while it is remembered.
 
     Call it with each batch of ``(owners, tables)`` (tables None = all unknown,
     DDS order, uint8); it returns the tables with every unknown entry solved.
-    Deals seen before (in this batch or an earlier one, solved or complete in
-    the input) are not solved again.
+    Within a batch, repeats are found by :func:`ddsbind._marshal.distinct_deals`
+    (the pool's own dedupe) and each distinct deal is solved once.  Across
+    batches, the tables of the last ``cache_size`` distinct deals used
+    (solved, or complete in the input) are remembered in a least-recently-used
+    map, and a deal found there is not solved again.
+
+    Why an LRU of fixed size: a 10-million-deal input would otherwise keep
+    every distinct deal's table in memory (gigabytes of Python objects),
+    while repeated boards in game records sit close together (the boards of
+    one session, the same board at several tables), so the recently used
+    deals catch nearly every repeat.  A repeat further back than
+    ``cache_size`` distinct deals is solved again: the same table, more time,
+    never a wrong result.
 
     Attributes
     ----------
@@ -131,52 +148,71 @@ class TableFiller:
         Distinct deals sent to the solver.
     reused : int
         Records filled from a deal solved (or given complete) elsewhere.
-
-    Notes
-    -----
-    It keeps every distinct deal's table (about 100 bytes each) for the whole
-    run, which is what lets repeated deals anywhere in a file be solved once.
+    cache_size : int
+        The most distinct deals remembered (default :data:`FILLER_CACHE`).
     """
 
-    def __init__(self, *, threads: int | None = None, progress: Progress | None = None) -> None:
+    def __init__(
+        self, *, threads: int | None = None, progress: Progress | None = None, cache_size: int = FILLER_CACHE
+    ) -> None:
+        if cache_size < 0:
+            raise ValueError(f"cache_size must be >= 0, got {cache_size}")
         self.threads = threads
         self.progress = progress
+        self.cache_size = cache_size
         self.solved = 0
         self.reused = 0
-        self._known: dict[bytes, bytes] = {}
+        # ZBD bytes of a deal -> its (5, 4) uint8 table bytes, least recently used first.
+        self._known: OrderedDict[bytes, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        """How many distinct deals' tables are remembered now (at most ``cache_size``)."""
+        return len(self._known)
+
+    def _remember(self, key: bytes, table: bytes) -> None:
+        self._known[key] = table
+        self._known.move_to_end(key)
+        while len(self._known) > self.cache_size:
+            self._known.popitem(last=False)
+
+    def _recall(self, key: bytes) -> bytes | None:
+        table = self._known.get(key)
+        if table is not None:
+            self._known.move_to_end(key)
+        return table
 
     def __call__(self, owners: NDArray[np.int8], tables: NDArray[np.uint8] | None) -> NDArray[np.uint8]:
+        from ddsbind._marshal import distinct_deals
+        from ddsbind.deal import owners_to_masks
+
         n = owners.shape[0]
         t = np.full((n, 5, 4), zdd.UNKNOWN, np.uint8) if tables is None else np.array(tables, dtype=np.uint8)
         keys = zbd.encode_zbd(owners)
         complete = (t <= 13).all(axis=(1, 2))
         for i in np.flatnonzero(complete).tolist():
-            self._known.setdefault(keys[i].tobytes(), t[i].tobytes())
+            self._remember(keys[i].tobytes(), t[i].tobytes())
         need = np.flatnonzero(~complete)
-        fresh: dict[bytes, list[int]] = {}
-        for i in need.tolist():
-            k = keys[i].tobytes()
-            if k in self._known:
-                self._fill(t, i, self._known[k])
-                self.reused += 1
+        if need.size == 0:
+            return t
+        masks = owners_to_masks(owners[need])
+        first, inverse = distinct_deals(masks)
+        full = np.empty((len(first), 5, 4), np.uint8)
+        todo = []
+        for k, f in enumerate(first.tolist()):
+            known = self._recall(keys[need[f]].tobytes())
+            if known is None:
+                todo.append(k)
             else:
-                fresh.setdefault(k, []).append(int(i))
-        if fresh:
-            from ddsbind.deal import owners_to_masks
-
-            first = [rows[0] for rows in fresh.values()]
-            solved = solve_tables(owners_to_masks(owners[first]), threads=self.threads, progress=self.progress)
-            self.solved += len(first)
-            for (k, rows), table in zip(fresh.items(), solved.astype(np.uint8), strict=True):
-                self._known[k] = table.tobytes()
-                for i in rows:
-                    self._fill(t, i, self._known[k])
-                self.reused += len(rows) - 1
+                full[k] = np.frombuffer(known, np.uint8).reshape(5, 4)
+        if todo:
+            solved = solve_tables(masks[first[todo]], threads=self.threads, progress=self.progress)
+            full[todo] = solved.astype(np.uint8)
+            for k in todo:
+                self._remember(keys[need[first[k]]].tobytes(), full[k].tobytes())
+        self.solved += len(todo)
+        self.reused += len(need) - len(todo)
+        rows = t[need]
+        unknown = rows == zdd.UNKNOWN
+        rows[unknown] = full[inverse][unknown]
+        t[need] = rows
         return t
-
-    @staticmethod
-    def _fill(t: NDArray[np.uint8], i: int, table: bytes) -> None:
-        full = np.frombuffer(table, np.uint8).reshape(5, 4)
-        row = t[i]
-        unknown = row == zdd.UNKNOWN
-        row[unknown] = full[unknown]

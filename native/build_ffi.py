@@ -239,12 +239,17 @@ def _configure() -> dict:
     how, tree = choose_dds(os.environ, system_dds_found, FETCH_CACHE / "source")
     if how == "system":
         return {"libraries": ["dds"], "header": "#include <dds/dll.h>\n", "glue": GLUE}
+    why = (
+        "DDSBIND_NO_SYSTEM_DDS is set"
+        if os.environ.get("DDSBIND_NO_SYSTEM_DDS", "") not in ("", "0")
+        else "no system DDS found"
+    )
     if how == "fetch":
-        print(f"ddsbind: no system DDS found; fetching DDS's upstream release into {FETCH_CACHE}", file=sys.stderr)
+        print(f"ddsbind: {why}; fetching DDS's upstream release into {FETCH_CACHE}", file=sys.stderr)
         tree = fetch_release(FETCH_CACHE)
     assert tree is not None
     if not os.environ.get("DDS_SOURCE_DIR"):
-        print(f"ddsbind: no system DDS found; compiling DDS's release from {tree}", file=sys.stderr)
+        print(f"ddsbind: {why}; compiling DDS's release from {tree}", file=sys.stderr)
     return _source_config(tree)
 
 

@@ -217,10 +217,11 @@ def choose_dds(env: Mapping[str, str], system_found: Callable[[], bool], fetched
 
 
 NO_DDS = (
-    "ddsbind: no DDS to build against. The system DDS was not found (the C compiler could not "
-    "compile <dds/dll.h> and link -ldds), and DDS's upstream release could not be fetched into {cache} "
-    "({reason}). Install the system library (Debian: apt-get install libdds-dev), or set "
-    "DDS_SOURCE_DIR=/path/to/dds to an unpacked DDS source tree (src/*.cpp, include/dll.h)."
+    "ddsbind: no DDS to build against. The system DDS was not used (the C compiler could not "
+    "compile <dds/dll.h> and link -ldds, or DDSBIND_NO_SYSTEM_DDS is set), and DDS's upstream release "
+    "could not be fetched into {cache} ({reason}). Install the system library (Debian: apt-get install "
+    "libdds-dev), or set DDS_SOURCE_DIR=/path/to/dds to an unpacked DDS source tree (src/*.cpp, "
+    "include/dll.h), or run `make fetch-dds` where the network is reachable."
 )
 
 

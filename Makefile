@@ -33,7 +33,7 @@ STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
 WHEEL_RAW   := build/wheel-raw
 DIST        ?= dist
 
-.PHONY: setup system-deps demo test check test-source test-wheel fetch-dds wheel lint bench clean
+.PHONY: setup system-deps test-deps demo test check test-source test-wheel fetch-dds wheel lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -49,6 +49,13 @@ system-deps:
 	  echo "installing Debian packages:$$missing"; \
 	  $(APT) update -qq && $(APT) install -y -qq $$missing; \
 	fi
+
+# What only the tests need: Debian's dealer, the reference implementation the
+# dealer-language tests compare against.
+test-deps:
+	@command -v dealer >/dev/null 2>&1 || [ -x /usr/games/dealer ] || { \
+	  echo "installing Debian packages: dealer"; \
+	  $(APT) update -qq && $(APT) install -y -qq dealer; }
 
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -74,13 +81,13 @@ demo: setup
 	  $(VENV)/bin/ddsbind stats $(DEMO_DB) --plot demo.png; \
 	else $(VENV)/bin/ddsbind stats $(DEMO_DB); fi
 
-test: setup fetch-dds
+test: setup test-deps fetch-dds
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest $(PYTEST_ARGS)
 
 # The developer's loop: the same checks without the tests marked slow.
-check: setup fetch-dds
+check: setup test-deps fetch-dds
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -97,7 +104,7 @@ $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,distributed,plot]"
 	touch $@
 
-test-source: system-deps
+test-source: system-deps test-deps
 	$(PYTHON) native/fetch_dds_source.py $(DDS_CACHE)
 	$(MAKE) $(STAMP_SOURCE)
 	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
@@ -152,6 +159,8 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_pool.py --limit 100 --repeat 1
 	$(PY) benchmarks/bench_play.py --limit 200
 	$(PY) benchmarks/simulate_threads.py --limit 100
+	$(PY) benchmarks/bench_prove.py
+	$(PY) benchmarks/bench_dealer.py
 
 clean:
 	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

@@ -640,6 +640,10 @@ class SolverPool:
                     window.append((key, job, out))
                 if not window:
                     return
+                if self._closed:
+                    # Closed by another thread between two items: a repeat whose deal was already
+                    # solved would otherwise still be yielded, as if nothing had happened.
+                    raise KeyboardInterrupt("the SolverPool was closed while this stream was consumed")
                 key, job, out = window.popleft()
                 refs = pending[key][2]
                 refs[0] -= 1

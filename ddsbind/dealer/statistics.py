@@ -60,7 +60,7 @@ def solve_tables(
 
     Each distinct deal is solved once; ``progress`` gets the number of deals solved.
     """
-    from ddsbind import SolverPool
+    from ddsbind.pool import SolverPool
     from ddsbind.deal import owners_to_masks
 
     owners = np.asarray(owners, dtype=np.int8)
@@ -292,7 +292,7 @@ def lead_table(
         Per card the leader held: deals, mean declarer tricks after that
         lead, and the share of those deals the contract is set.
     """
-    from ddsbind import SolverPool
+    from ddsbind.pool import SolverPool
     from ddsbind.deal import Deal
     from ddsbind.dealer.output import deal_pbn
 

@@ -70,8 +70,8 @@ class Run:
 
 def solver_for(threads: int | None = None) -> tuple[Callable[[NDArray[np.int8]], NDArray[np.int8]], Any]:
     """A ``solve(owners (k, 52)) -> (k, 5, 4)`` function on a :class:`ddsbind.SolverPool`, and the pool to close."""
-    from ddsbind.pool import SolverPool
     from ddsbind.deal import owners_to_masks
+    from ddsbind.pool import SolverPool
 
     pool = SolverPool(threads)
 

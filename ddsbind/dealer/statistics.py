@@ -60,8 +60,8 @@ def solve_tables(
 
     Each distinct deal is solved once; ``progress`` gets the number of deals solved.
     """
-    from ddsbind.pool import SolverPool
     from ddsbind.deal import owners_to_masks
+    from ddsbind.pool import SolverPool
 
     owners = np.asarray(owners, dtype=np.int8)
     if owners.shape[0] == 0:
@@ -292,9 +292,9 @@ def lead_table(
         Per card the leader held: deals, mean declarer tricks after that
         lead, and the share of those deals the contract is set.
     """
-    from ddsbind.pool import SolverPool
     from ddsbind.deal import Deal
     from ddsbind.dealer.output import deal_pbn
+    from ddsbind.pool import SolverPool
 
     c = contract if isinstance(contract, Contract) else Contract.parse(contract)
     leader = (c.declarer + 1) % 4

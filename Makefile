@@ -60,7 +60,7 @@ test-deps:
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,distributed,plot]"
+	$(PY) -m pip install -q -e ".[test,distributed,plot,pandas]"
 	touch $@
 
 # DDS's upstream release, through apt's own source mechanism (see the
@@ -101,7 +101,7 @@ check: setup test-deps fetch-dds
 $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 	test -x $(VENV_SOURCE)/bin/python || $(PYTHON) -m venv $(VENV_SOURCE)
 	$(VENV_SOURCE)/bin/python -m pip install -q --upgrade pip
-	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,distributed,plot]"
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,distributed,plot,pandas]"
 	touch $@
 
 test-source: system-deps test-deps

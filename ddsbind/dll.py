@@ -455,17 +455,41 @@ def _filter_list(trumpFilter: Any, fn: str) -> list[int]:
     return vals
 
 
-def _calc_all_checks(fn: str, n: int, mode: int, filt: list[int], capacity: int) -> None:
+def _calc_all(
+    fn: str, dealsp: object, mode: object, trumpFilter: object, resp: object, presp: object, pbn: bool
+) -> int:
+    """CalcAllTables(PBN): every argument checked (each table's deal by its index), then one call on every slot."""
+    kind = "ddTableDealsPBN" if pbn else "ddTableDeals"
+    p = _ptr(dealsp, kind, fn, "dealsp")
+    out = _ptr(resp, "ddTablesRes", fn, "resp")
+    par = _ptr(presp, "allParResults", fn, "presp")
+    mode = _int(mode, fn, "mode")
+    filt = _filter_list(trumpFilter, fn)
     strains = sum(1 for f in filt if not f)
     if strains == 0:
         raise NoSuitError("trumpFilter leaves out all 5 strains", field="trumpFilter")
     # Stricter than DDS below 1: DDS would solve one uninitialised deal for noOfTables 0.
-    if n < 1 or n > min(max_tables(strains), capacity):
+    n = p.noOfTables
+    if n < 1 or n > min(max_tables(strains), len(p.deals)):
         raise TooManyTablesError(
             f"noOfTables {n}: one call takes 1..{max_tables(strains)} tables for {strains} strain(s)",
             field="noOfTables",
         )
     _validate.vulnerable(mode, allow_none=True)
+    if pbn:
+        canon = ffi.new(f"struct {kind} *")
+        canon.noOfTables = n
+        for i in range(n):
+            masks = _in_batch(i, "table", _masks_from_pbn, ffi.string(p.deals[i].cards))
+            _in_batch(i, "table", _validate.table_deal, masks)
+            canon.deals[i].cards = _canonical_pbn(masks)
+        p = canon
+    else:
+        for i in range(n):
+            _in_batch(i, "table", _validate.table_deal, _masks(p.deals[i].cards))
+    call = lib.CalcAllTablesPBN if pbn else lib.CalcAllTables
+    with slots.all():
+        return check(call(p, mode, ffi.new("int[5]", filt), out, par), fn)
 
 
 @_dds_function
@@ -476,37 +500,13 @@ def CalcAllTables(dealsp: object, mode: int, trumpFilter: object, resp: object, 
     non-zero leaves strain ``s`` out.  See :func:`max_tables` for the limit.
     Full deals only (see :func:`CalcDDtable`).
     """
-    fn = "CalcAllTables"
-    p = _ptr(dealsp, "ddTableDeals", fn, "dealsp")
-    out = _ptr(resp, "ddTablesRes", fn, "resp")
-    par = _ptr(presp, "allParResults", fn, "presp")
-    mode = _int(mode, fn, "mode")
-    filt = _filter_list(trumpFilter, fn)
-    _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
-    for i in range(p.noOfTables):
-        _in_batch(i, "table", _validate.table_deal, _masks(p.deals[i].cards))
-    with slots.all():
-        return check(lib.CalcAllTables(p, mode, ffi.new("int[5]", filt), out, par), fn)
+    return _calc_all("CalcAllTables", dealsp, mode, trumpFilter, resp, presp, pbn=False)
 
 
 @_dds_function
 def CalcAllTablesPBN(dealsp: object, mode: int, trumpFilter: object, resp: object, presp: object) -> int:
     """``CalcAllTablesPBN(struct ddTableDealsPBN *dealsp, int mode, int trumpFilter[5], struct ddTablesRes *resp, struct allParResults *presp)``."""
-    fn = "CalcAllTablesPBN"
-    p = _ptr(dealsp, "ddTableDealsPBN", fn, "dealsp")
-    out = _ptr(resp, "ddTablesRes", fn, "resp")
-    par = _ptr(presp, "allParResults", fn, "presp")
-    mode = _int(mode, fn, "mode")
-    filt = _filter_list(trumpFilter, fn)
-    _calc_all_checks(fn, p.noOfTables, mode, filt, len(p.deals))
-    canon = ffi.new("struct ddTableDealsPBN *")
-    canon.noOfTables = p.noOfTables
-    for i in range(p.noOfTables):
-        masks = _in_batch(i, "table", _masks_from_pbn, ffi.string(p.deals[i].cards))
-        _in_batch(i, "table", _validate.table_deal, masks)
-        canon.deals[i].cards = _canonical_pbn(masks)
-    with slots.all():
-        return check(lib.CalcAllTablesPBN(canon, mode, ffi.new("int[5]", filt), out, par), fn)
+    return _calc_all("CalcAllTablesPBN", dealsp, mode, trumpFilter, resp, presp, pbn=True)
 
 
 # -- batches of boards --------------------------------------------------------------
@@ -693,34 +693,39 @@ def ConvertToSidesTextFormat(pres: object, resp: object) -> int:
     return check(lib.ConvertToSidesTextFormat(p, out), fn)
 
 
-@_dds_function
-def CalcPar(tableDeal: object, vulnerable: int, tablep: object, presp: object) -> int:
-    """``CalcPar(struct ddTableDeal tableDeal, int vulnerable, struct ddTableResults *tablep, struct parResults *presp)`` (deprecated by DDS)."""
-    fn = "CalcPar"
-    p = _ptr(tableDeal, "ddTableDeal", fn, "tableDeal")
+def _calc_par(
+    fn: str, masks: list[list[int]], tablep: object, vulnerable: int, presp: object, call: Callable[..., int]
+) -> int:
+    """The checks of both deprecated CalcPar forms, then ``call(tablep, vulnerable, presp)`` on every slot."""
     t = _ptr(tablep, "ddTableResults", fn, "tablep")
     out = _ptr(presp, "parResults", fn, "presp")
     vulnerable = _int(vulnerable, fn, "vulnerable")
-    _validate.table_deal(_masks(p.cards))
+    _validate.table_deal(masks)
     _validate.vulnerable(vulnerable)
     with slots.all():
-        return check(lib.CalcPar(p[0], vulnerable, t, out), fn)
+        return check(call(t, vulnerable, out), fn)
+
+
+@_dds_function
+def CalcPar(tableDeal: object, vulnerable: int, tablep: object, presp: object) -> int:
+    """``CalcPar(struct ddTableDeal tableDeal, int vulnerable, struct ddTableResults *tablep, struct parResults *presp)`` (deprecated by DDS)."""
+    p = _ptr(tableDeal, "ddTableDeal", "CalcPar", "tableDeal")
+    return _calc_par(
+        "CalcPar", _masks(p.cards), tablep, vulnerable, presp, lambda t, v, out: lib.CalcPar(p[0], v, t, out)
+    )
 
 
 @_dds_function
 def CalcParPBN(tableDealPBN: object, tablep: object, vulnerable: int, presp: object) -> int:
     """``CalcParPBN(struct ddTableDealPBN tableDealPBN, struct ddTableResults *tablep, int vulnerable, struct parResults *presp)`` (deprecated by DDS)."""
-    fn = "CalcParPBN"
-    p = _ptr(tableDealPBN, "ddTableDealPBN", fn, "tableDealPBN")
-    t = _ptr(tablep, "ddTableResults", fn, "tablep")
-    out = _ptr(presp, "parResults", fn, "presp")
-    vulnerable = _int(vulnerable, fn, "vulnerable")
+    p = _ptr(tableDealPBN, "ddTableDealPBN", "CalcParPBN", "tableDealPBN")
     masks = _masks_from_pbn(ffi.string(p.cards))
-    _validate.table_deal(masks)
-    _validate.vulnerable(vulnerable)
-    canon = ffi.new("struct ddTableDealPBN *", {"cards": _canonical_pbn(masks)})
-    with slots.all():
-        return check(lib.CalcParPBN(canon[0], t, vulnerable, out), fn)
+
+    def call(t: CData, v: int, out: CData) -> int:
+        canon = ffi.new("struct ddTableDealPBN *", {"cards": _canonical_pbn(masks)})  # after the checks
+        return lib.CalcParPBN(canon[0], t, v, out)
+
+    return _calc_par("CalcParPBN", masks, tablep, vulnerable, presp, call)
 
 
 # -- play analysis ----------------------------------------------------------------------

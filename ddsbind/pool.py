@@ -54,21 +54,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind import _validate, dll
+from ddsbind import _marshal, _validate, dll
 from ddsbind._binding import CData, slots
-from ddsbind._marshal import (
-    DDTable,
-    Position,
-    Solutions,
-    as_deal,
-    check_table_deals,
-    decode_future,
-    distinct_deals,
-    hand_lengths,
-    new_deal,
-    position,
-    table_masks,
-)
 from ddsbind._typing import Progress
 from ddsbind.deal import Deal, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, StateError
@@ -425,7 +412,7 @@ class SolverPool:
         target: int = -1,
         solutions: int = 3,
         mode: int = 1,
-    ) -> list[Solutions]:
+    ) -> list[_marshal.Solutions]:
         """Solve many positions in parallel (DDS's ``SolveBoard`` on the pool's threads).
 
         Parameters
@@ -459,10 +446,10 @@ class SolverPool:
         structs = []
         for i, board in enumerate(boards):
             try:
-                structs.append(new_deal(_board(board)))
+                structs.append(_marshal.new_deal(_board(board)))
             except DDSError as exc:
                 raise exc.at(i, "board") from None
-        out: list[Solutions | None] = [None] * len(structs)
+        out: list[_marshal.Solutions | None] = [None] * len(structs)
         job = _Job(len(structs), len(structs))
 
         def task(i: int, dl: CData) -> Callable[[int], int]:
@@ -472,7 +459,7 @@ class SolverPool:
                     dll.solve_board(dl, target, solutions, mode, fut, thread)
                 except DDSError as exc:
                     raise exc.at(i, "board") from None
-                out[i] = decode_future(fut)
+                out[i] = _marshal.decode_future(fut)
                 return 1
 
             return run
@@ -497,7 +484,7 @@ class SolverPool:
         and its repeats) when deal ``d``'s last strain finishes.
         """
         n = len(masks)
-        tricks = hand_lengths(masks)[:, 0].tolist()
+        tricks = _marshal.hand_lengths(masks)[:, 0].tolist()
         left = [5] * n
         leaders, later_mode = self._leaders, self._later_mode
         # Race guarded: the five strain tasks of one deal finish on different
@@ -535,7 +522,7 @@ class SolverPool:
         if len(masks) == 0:
             return np.zeros((0, 5, 4), dtype=np.int8)
         _check_deals(masks)
-        first, inverse = distinct_deals(masks)
+        first, inverse = _marshal.distinct_deals(masks)
         distinct = masks[first]
         out = np.zeros((len(first), 5, 4), dtype=np.int8)
         weights = np.bincount(inverse, minlength=len(first)).tolist()
@@ -548,7 +535,7 @@ class SolverPool:
         deals: Sequence[Deal | str] | ArrayLike,
         *,
         progress: Progress | None = None,
-    ) -> list[DDTable]:
+    ) -> list[_marshal.DDTable]:
         """Double-dummy tables of many deals, solved on the pool's threads.
 
         Parameters
@@ -571,13 +558,13 @@ class SolverPool:
         KeyboardInterrupt
             Ctrl-C, or the pool closed, while solving.
         """
-        return [DDTable(t) for t in self._tables(table_masks(deals), progress)]
+        return [_marshal.DDTable(t) for t in self._tables(_marshal.table_masks(deals), progress)]
 
     def dd_tables_array(self, masks: ArrayLike, *, progress: Progress | None = None) -> NDArray[np.int8]:
         """As :meth:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
-        return self._tables(table_masks(np.asarray(masks)), progress)
+        return self._tables(_marshal.table_masks(np.asarray(masks)), progress)
 
-    def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[DDTable]:
+    def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[_marshal.DDTable]:
         """Tables of any stream of deals, yielded in input order as they are solved.
 
         At most ``READ_AHEAD_PER_THREAD * threads`` deals are read ahead of
@@ -615,7 +602,7 @@ class SolverPool:
                         break
                     i = next(counter)
                     try:
-                        mask = as_deal(item).remain_cards[None]
+                        mask = _marshal.as_deal(item).remain_cards[None]
                         _check_deals(mask, base=i)
                     except DDSError as exc:
                         if exc.index is not None and exc.item == "deal":
@@ -650,7 +637,7 @@ class SolverPool:
                 if refs[0] == 0:
                     del pending[key]
                 self._wait(job)
-                yield DDTable(out[0])
+                yield _marshal.DDTable(out[0])
         finally:
             for _, job, _ in window:
                 job.cancel()
@@ -670,7 +657,7 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
     for start in range(0, len(masks), chunk):
         part = masks[start : start + chunk]
         try:
-            check_table_deals(part, hand_lengths(part))
+            _marshal.check_table_deals(part, _marshal.hand_lengths(part))
         except DDSError as exc:
             assert exc.index is not None
             raise exc.at(base + start + exc.index, "deal") from None
@@ -682,11 +669,11 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
                 raise exc.at(d, "deal") from None
 
 
-def _board(board: tuple[Any, ...]) -> Position:
+def _board(board: tuple[Any, ...]) -> _marshal.Position:
     """The position of ``(deal, trump, first[, current_trick])``, checked as :func:`ddsbind.solve_board` checks it."""
     if not isinstance(board, tuple | list) or len(board) not in (3, 4):
         raise InvalidArgumentError(
             f"a board is (deal, trump, first) or (deal, trump, first, current_trick), got {board!r:.80}"
         )
     deal, trump, first, *rest = board
-    return position(deal, trump, first, rest[0] if rest else (), function="SolveBoard")
+    return _marshal.position(deal, trump, first, rest[0] if rest else (), function="SolveBoard")

@@ -24,6 +24,8 @@ from ddsbind.errors import Error
 SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
 STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
 VUL = click.Choice(["none", "both", "ns", "ew"], case_sensitive=False)
+COUNT = click.IntRange(min=0)
+POSITIVE = click.IntRange(min=1)
 
 
 class FormatChoice(click.Choice):
@@ -87,13 +89,11 @@ class Group(click.Group):
 @contextlib.contextmanager
 def about(path: str | os.PathLike[str]) -> Iterator[None]:
     """Name ``path`` in any library error raised inside (``"games.pbn: record 3: ..."``), once."""
+    name = os.fspath(path)
     try:
         yield
     except Error as exc:
-        name = os.fspath(path)
-        if name not in str(exc):
-            fail(f"{name}: {exc}")
-        raise
+        fail(str(exc) if name in str(exc) else f"{name}: {exc}")
 
 
 @contextlib.contextmanager

@@ -3,33 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
-from ddsbind.cli._common import about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
 
 
 @click.command()
 @click.argument("out", type=click.Path(dir_okay=False))
-@click.option("--count", type=click.IntRange(min=1), required=True, help="Number of deals.")
+@click.option("--count", type=POSITIVE, required=True, help="Number of deals.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**128 - 1), required=True, help="Seed (0 .. 2**128-1).")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads per process.")
+@click.option("--threads", type=POSITIVE, default=None, help="Solver threads per process.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run of the same OUT, count and seed.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Solve on a local Dask cluster of W workers.")
+@click.option("--workers", type=POSITIVE, default=None, help="Solve on a local Dask cluster of W workers.")
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Solve on an existing Dask cluster (tcp://...).")
-@click.option("--shard", type=click.IntRange(min=1), default=256, show_default=True, help="Deals per Dask task.")
-@click.option("--batch", type=click.IntRange(min=1), default=None, help="Deals made and synced at a time.")
-def generate(
-    out: str,
-    count: int,
-    seed: int,
-    threads: int | None,
-    resume: bool,
-    workers: int | None,
-    scheduler: str | None,
-    shard: int,
-    batch: int | None,
-) -> None:
+@click.option("--shard", type=POSITIVE, default=256, show_default=True, help="Deals per Dask task.")
+@click.option("--batch", type=POSITIVE, default=None, help="Deals made and synced at a time.")
+def generate(out: str, count: int, seed: int, **options: Any) -> None:
     """Make a database of COUNT random deals of SEED: OUT.zrd (with DD tables) or OUT.zbd (deals only).
 
     Deal k depends only on (SEED, k).  Records are written in order and
@@ -40,19 +31,7 @@ def generate(
     from ddsbind import database
 
     with progress("generating", total=count, unit="deal") as tick:
-        man = database.generate(
-            out,
-            count,
-            seed,
-            threads=threads,
-            resume=resume,
-            workers=workers,
-            scheduler=scheduler,
-            shard=shard,
-            batch=batch,
-            progress=tick,
-            log=lambda msg: click.echo(msg, err=True),
-        )
+        man = database.generate(out, count, seed, progress=tick, log=lambda msg: click.echo(msg, err=True), **options)
     click.echo(f"{man.count} deals in {out} ({man.seconds:.1f} s), checksum {man.checksum}")
 
 
@@ -60,12 +39,12 @@ def generate(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--sample",
-    type=click.IntRange(min=0),
+    type=COUNT,
     default=100,
     show_default=True,
     help="Records re-solved and compared (all if >= count).",
 )
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads.")
+@click.option("--threads", type=POSITIVE, default=None, help="Solver threads.")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON document on stdout.")
 def verify(file: str, sample: int, threads: int | None, as_json: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
@@ -90,7 +69,7 @@ def verify(file: str, sample: int, threads: int | None, as_json: bool) -> None:
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), help="Also draw the statistics into this PNG.")
 @click.option(
     "--par-sample",
-    type=click.IntRange(min=0),
+    type=COUNT,
     default=10_000,
     show_default=True,
     help="Deals (spread over FILE) whose par is computed (0: none).",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+from typing import Any
 
 import click
 
-from ddsbind.cli._common import about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, about, progress
 
 
 @click.command()
@@ -14,16 +16,12 @@ from ddsbind.cli._common import about, fail, progress
 @click.option(
     "-s", "--seed", type=click.IntRange(min=0, max=2**128 - 1), default=None, help="Seed (default: random, printed)."
 )
-@click.option(
-    "-g", "--generate", type=click.IntRange(min=0), default=None, help="Deals to generate (overrides the script)."
-)
-@click.option(
-    "-p", "--produce", type=click.IntRange(min=0), default=None, help="Deals to produce (overrides the script)."
-)
+@click.option("-g", "--generate", type=COUNT, default=None, help="Deals to generate (overrides the script).")
+@click.option("-p", "--produce", type=COUNT, default=None, help="Deals to produce (overrides the script).")
 @click.option(
     "-t",
     "--threads",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     default=None,
     help="Threads dealing and solving (default: one per core).",
 )
@@ -68,15 +66,13 @@ from ddsbind.cli._common import about, fail, progress
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=POSITIVE,
     default=None,
     help="Deal on a local Dask cluster of W workers (same deals).",
 )
 def dealer(
     file: str,
     seed: int | None,
-    generate: int | None,
-    produce: int | None,
     threads: int | None,
     output: str | None,
     to_format: str | None,
@@ -88,6 +84,7 @@ def dealer(
     as_csv: bool,
     plot: str | None,
     workers: int | None,
+    **run_options: Any,
 ) -> None:
     """Run dealer script FILE (dealer's language): deals, actions and summary lines as dealer prints them.
 
@@ -96,38 +93,18 @@ def dealer(
     the solver pool and a statistics report follows dealer's output.
     """
     from ddsbind import dealer as sim
-    from ddsbind.dealer import statistics
+    from ddsbind._dask import dask_client
+    from ddsbind.dealer import DealerError, statistics
 
     if seed is None:
         seed = secrets.randbits(32)
     keep = bool(output or contracts or lead or solve)
-    client = None
-    cluster = None
-    if workers:
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            fail("--workers needs Dask: pip install 'ddsbind[distributed]'")
-
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    try:
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(dask_client(workers, error=DealerError)) if workers else None
         with about(file), progress("dealing", unit="deal") as tick:
             _, result = sim.run_file(
-                file,
-                seed,
-                generate=generate,
-                produce=produce,
-                threads=threads,
-                keep=keep,
-                progress=tick,
-                client=client,
+                file, seed, keep=keep, progress=tick, client=client, threads=threads, **run_options
             )
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
     deals = result.deals
     tables = result.tables
     if deals is not None and (solve or contracts) and tables is None:

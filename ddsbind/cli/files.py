@@ -6,7 +6,7 @@ import contextlib
 
 import click
 
-from ddsbind.cli._common import FormatChoice, about, fail, progress
+from ddsbind.cli._common import POSITIVE, FormatChoice, about, fail, progress
 from ddsbind.deal import SEAT_LETTERS
 
 
@@ -23,7 +23,7 @@ from ddsbind.deal import SEAT_LETTERS
     help="Hand whose makes a hand-makes output stores.",
 )
 @click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Solver threads for --solve.")
+@click.option("--threads", type=POSITIVE, default=None, help="Solver threads for --solve.")
 def convert(
     src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str, solve: bool, threads: int | None
 ) -> None:

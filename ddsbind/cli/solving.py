@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, VUL, progress
+from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, progress
 
 if TYPE_CHECKING:
     from ddsbind.deal import Deal
@@ -90,10 +90,8 @@ def info() -> None:
 
 
 @click.command()
-@click.option("--deals", "count", type=click.IntRange(min=1), default=4, show_default=True, help="Random deals.")
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=2026, show_default=True, help="The same seed, the same deals."
-)
+@click.option("--deals", "count", type=POSITIVE, default=4, show_default=True, help="Random deals.")
+@click.option("--seed", type=COUNT, default=2026, show_default=True, help="The same seed, the same deals.")
 def demo(count: int, seed: int) -> None:
     """Solve a few random deals and print each one's table and par (boards 1, 2, ... of the 16-board cycle)."""
     import numpy as np

@@ -32,13 +32,14 @@ import importlib.metadata
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind._dask import dask_client
 from ddsbind._typing import Progress
 from ddsbind.database._args import optional_whole, whole
 from ddsbind.database.check import RECORD, database_format, find_fault
@@ -305,7 +306,7 @@ def generate(
         threads = max(1, (os.cpu_count() or 1) // (workers or 1))
     with contextlib.ExitStack() as stack:
         # Dask is checked (and its scheduler reached) before anything is written.
-        client = stack.enter_context(_dask_client(workers, scheduler)) if distributed else None
+        client = stack.enter_context(dask_client(workers, scheduler, error=DatabaseError)) if distributed else None
         lock = _start(out, side, want, fresh)
         stack.callback(os.close, lock)
         started = time.perf_counter()
@@ -460,38 +461,6 @@ def _run_local(
             b = min(a + batch, nxt, count)
             app.append(make_records(seed, a, b, fmt, pool=pool, progress=progress))
             app.absorb()
-
-
-@contextlib.contextmanager
-def _dask_client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
-    """A Dask client of a new ``LocalCluster`` of ``workers``, or of the ``scheduler`` at its address.
-
-    ``DatabaseError`` when Dask is missing or the scheduler cannot be reached
-    (a malformed address included).
-    """
-    try:
-        import logging
-
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise DatabaseError("--workers and --scheduler need Dask: pip install 'ddsbind[distributed]'") from None
-    if scheduler is not None:
-        try:
-            client = Client(scheduler)
-        except (OSError, ValueError, TypeError) as exc:
-            raise DatabaseError(f"cannot use the Dask scheduler {scheduler!r}: {exc}") from None
-        with contextlib.closing(client):
-            yield client
-        return
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
-    with contextlib.closing(cluster), contextlib.closing(Client(cluster)) as client:
-        yield client
 
 
 def _run_dask(

@@ -283,54 +283,36 @@ def _dump_lin(r: Records) -> bytes:
 # --------------------------------------------------------------------------
 # The built-in formats.
 
-register(
-    Format(
-        "zbd",
-        (".zbd",),
-        deals=True,
-        results=False,
-        record_size=_dtypes.ZBD.itemsize,
-        check=zbd.check_records,
-        decode=lambda recs: Records(zbd.owners_from_zbd(recs)),
-        encode=lambda r: zbd.encode_zbd(_need_owners(r, "zbd")),
+# Fixed-size records: name, extensions, holds deals, holds results, record
+# dtype, check, decode, encode.
+_FIXED = (
+    ("zbd", (".zbd",), True, False, _dtypes.ZBD, zbd.check_records,
+     lambda recs: Records(zbd.owners_from_zbd(recs)),
+     lambda r: zbd.encode_zbd(_need_owners(r, "zbd"))),
+    ("zrd", (".zrd",), True, True, _dtypes.ZRD, zrd.check_records,
+     lambda recs: Records(zbd.owners_from_zbd(recs[:, :13]), zdd.tables_from_nibbles(recs[:, 13:])),
+     lambda r: zrd.encode_zrd(_need_owners(r, "zrd"), r.tables)),
+    ("zdd", (".zdd",), False, True, _dtypes.ZDD, zdd.check_records,
+     lambda recs: Records(tables=zdd.tables_from_nibbles(recs)),
+     lambda r: zdd.encode_zdd(_tables_or_unknown(r))),
+    ("hand-makes", (), True, True, _dtypes.HAND_MAKES, handmakes.check_records,
+     _decode_hand_makes, _encode_hand_makes),
+)  # fmt: skip
+for _name, _extensions, _deals, _results, _dtype, _check, _decode, _encode in _FIXED:
+    register(
+        Format(
+            _name,
+            _extensions,
+            deals=_deals,
+            results=_results,
+            record_size=_dtype.itemsize,
+            check=_check,
+            decode=_decode,
+            encode=_encode,
+        )
     )
-)
-register(
-    Format(
-        "zrd",
-        (".zrd",),
-        deals=True,
-        results=True,
-        record_size=_dtypes.ZRD.itemsize,
-        check=zrd.check_records,
-        decode=lambda recs: Records(zbd.owners_from_zbd(recs[:, :13]), zdd.tables_from_nibbles(recs[:, 13:])),
-        encode=lambda r: zrd.encode_zrd(_need_owners(r, "zrd"), r.tables),
-    )
-)
-register(
-    Format(
-        "zdd",
-        (".zdd",),
-        deals=False,
-        results=True,
-        record_size=_dtypes.ZDD.itemsize,
-        check=zdd.check_records,
-        decode=lambda recs: Records(tables=zdd.tables_from_nibbles(recs)),
-        encode=lambda r: zdd.encode_zdd(_tables_or_unknown(r)),
-    )
-)
-register(
-    Format(
-        "hand-makes",
-        (),
-        deals=True,
-        results=True,
-        record_size=_dtypes.HAND_MAKES.itemsize,
-        check=handmakes.check_records,
-        decode=_decode_hand_makes,
-        encode=_encode_hand_makes,
-    )
-)
+
+# ZRJ: fixed-size records that are played games (written from games only).
 register(
     Format(
         "zrj",
@@ -345,6 +327,8 @@ register(
         dump_games=zrjgame.games_to_zrj_bytes,
     )
 )
+
+# Whole files.
 register(
     Format(
         "zbs",
@@ -368,9 +352,7 @@ register(
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
     )
 )
-register(
-    Format("gib", (".gib",), deals=True, results=True, load=_load_gib, dump=_dump_gib),
-)
+register(Format("gib", (".gib",), deals=True, results=True, load=_load_gib, dump=_dump_gib))
 register(
     Format(
         "dds",

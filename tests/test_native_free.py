@@ -71,3 +71,16 @@ def test_native_names_still_import_from_the_package():
     assert callable(dd_table) and callable(solve_board) and callable(dds_info)
     assert ddsbind.DDTable is DDTable
     assert set(ddsbind.__all__) <= set(dir(ddsbind))
+
+
+def test_every_lazy_name_is_the_public_object_of_its_module():
+    """The package top's lazy table and the modules' ``__all__`` agree: each name is its module's object."""
+    import importlib
+
+    import ddsbind
+
+    for name, module_name in ddsbind._NATIVE.items():
+        module = importlib.import_module(module_name)
+        assert name in getattr(module, "__all__", [name]), f"{name} is not public in {module_name}"
+        assert getattr(ddsbind, name) is getattr(module, name)
+        assert name in ddsbind.__all__, f"{name} resolves lazily but is missing from ddsbind.__all__"

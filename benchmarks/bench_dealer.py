@@ -29,19 +29,18 @@ import io
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from _common import BenchError, LoadMeter, build_driver, fnv1a, run_driver
+
+from ddsbind import Deal
+from ddsbind.dealer import run_file
+from ddsbind.dealer.statistics import solve_tables
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import bench_binding as bb  # noqa: E402  (the driver, its build, FNV-1a, LoadMeter)
-
-from ddsbind import Deal  # noqa: E402
-from ddsbind.dealer import run_file  # noqa: E402
-from ddsbind.dealer.statistics import solve_tables  # noqa: E402
+DRIVER_SOURCE = HERE / "dds_driver.c"
 
 SCRIPT = """generate {n}
 condition hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 4432 + any 5332 - 5xxx - x5xx)
@@ -58,7 +57,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dealer", default=shutil.which("dealer") or "/usr/games/dealer", help="Debian's dealer")
     ap.add_argument("--no-driver", action="store_true", help="skip the native driver in part 2")
-    ap.add_argument("--driver", type=Path, default=bb.DEFAULT_DRIVER, help="path of the compiled driver")
+    ap.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="path of the compiled driver")
     return ap.parse_args(argv)
 
 
@@ -69,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         script.write_text(SCRIPT.format(n=args.generate))
         theirs = None
         if Path(args.dealer).exists():
-            with bb.LoadMeter() as load:
+            with LoadMeter() as load:
                 started = time.perf_counter()
                 out = subprocess.run(
                     [args.dealer, "-s", str(args.seed), str(script)], capture_output=True, text=True, check=True
@@ -86,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"dealer:           not found at {args.dealer} (apt-get install dealer)")
         for threads in sorted({1, args.threads}):
-            with bb.LoadMeter() as load:
+            with LoadMeter() as load:
                 _, result = run_file(script, args.seed, out=io.StringIO(), threads=threads)
             ours = result.generated / result.seconds
             ratio = f", ratio ours/dealer {ours / theirs:.2f}" if theirs else ""
@@ -105,12 +104,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(deals) / seconds:.1f} deals/s"
         )
         if not args.no_driver:
-            driver = bb.build_driver(args.driver)
+            driver = build_driver(DRIVER_SOURCE, args.driver.resolve())
             pbn = Path(tmp) / "deals.txt"
             pbn.write_text("".join(f'PBN 0 0 0 0 "{Deal.from_owners(o).to_pbn()}"\n' for o in deals))
-            res = bb.run_driver(driver, "tables", pbn, args.threads)
-            if int(res["checksum"], 16) != bb.fnv1a(tables):
-                raise bb.BenchError("the driver's tables differ from the pool's")
+            res = run_driver(driver, "tables", pbn, args.threads)
+            if int(res["checksum"], 16) != fnv1a(tables):
+                raise BenchError("the driver's tables differ from the pool's")
             native = len(deals) / float(res["seconds"])
             print(
                 f"native driver, threads={res['threads']}: {float(res['seconds']):.2f} s: {native:.1f} deals/s, "

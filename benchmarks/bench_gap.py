@@ -34,6 +34,7 @@ from _common import LoadMeter, add_deal_arguments, batch_tables, deal_masks
 
 import ddsbind
 from ddsbind import dll, pool
+from ddsbind._marshal import distinct_deals
 
 
 def searches(masks: np.ndarray, strains: Sequence[int], later_mode: int) -> tuple[float, np.ndarray]:
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_deal_arguments(p)
     args = p.parse_args(argv)
     masks, source = deal_masks(args)
-    first, _ = pool.distinct_deals(masks)
+    first, _ = distinct_deals(masks)
     masks = masks[first]
     n = len(masks)
     rows: list[tuple[str, float, float | None]] = []

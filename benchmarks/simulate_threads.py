@@ -53,6 +53,7 @@ from _common import BenchError, LoadMeter, add_deal_arguments, batch_tables, dea
 
 import ddsbind
 from ddsbind import dll, pool
+from ddsbind._marshal import distinct_deals
 
 THREADS = (1, 2, 4, 8, 16, 32)
 STRAINS = (4, 0, 1, 2, 3)
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"simulate_threads: {exc}", file=sys.stderr)
         return 1
     n = len(masks)
-    first, inverse = pool.distinct_deals(masks)  # the pool's own dedupe
+    first, inverse = distinct_deals(masks)  # the pool's own dedupe
     distinct = masks[first]
     per_call = dll.max_tables(5)
     in_calls = sum(len(np.unique(inverse[s : s + per_call])) for s in range(0, n, per_call))

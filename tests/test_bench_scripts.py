@@ -60,3 +60,16 @@ def test_bench_formats_short_run(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = re.findall(r"^(.+?) +2000 +[\d,]+$", proc.stdout, re.M)
     assert "ZRD decode" in rows and "convert ZRD file -> ZBD" in rows, proc.stdout
+
+
+@needs_cc
+@pytest.mark.skipif(shutil.which("dealer") is None and not shutil.which("/usr/games/dealer"), reason="no dealer")
+def test_bench_dealer_short_run(tmp_path):
+    """Debian's dealer and ddsbind dealer run the same script; the pool's tables match the native driver's."""
+    args = ["--generate", 20_000, "--solve", 4, "--driver", tmp_path / "dds_driver"]
+    proc = run_script(BENCHMARKS / "bench_dealer.py", *args, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^dealer: +20000 deals, \d+ accepted", proc.stdout, re.M), proc.stdout
+    for threads in (1, 2):
+        assert re.search(rf"^ddsbind threads={threads}: 20000 deals, .* ratio ours/dealer \d", proc.stdout, re.M)
+    assert re.search(r"^native driver, threads=\d+: .* ratio pool/native \d", proc.stdout, re.M), proc.stdout

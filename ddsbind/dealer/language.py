@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.resources
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -524,14 +525,13 @@ class _Compiler:
         fixed = [int(ch) for ch in pattern if ch != "x"]
         if sum(fixed) > 13 or (("x" not in pattern) and sum(fixed) != 13):
             raise self.fail(term.children[1], f"shape {pattern} does not add up to 13 cards")
-        codes = []
-        for s in range(14):
-            for h in range(14 - s):
-                for d in range(14 - s - h):
-                    lengths = (s, h, d, 13 - s - h - d)
-                    if _matches(pattern, lengths, any_order):
-                        codes.append((s * 14 + h) * 14 + d)
-        return codes
+        wanted = tuple(-1 if ch == "x" else int(ch) for ch in pattern)
+        shapes = {
+            lengths for lengths in _ALL_SHAPES if all(w < 0 or w == n for w, n in zip(wanted, lengths, strict=True))
+        }
+        if any_order:
+            shapes = {perm for lengths in shapes for perm in itertools.permutations(lengths)}
+        return sorted((s * 14 + h) * 14 + d for s, h, d, _ in shapes)
 
 
 def _all_of(tests: list[Expr]) -> Expr:
@@ -557,15 +557,8 @@ def _signed(node: lark.Tree[Any]) -> int:
     return -int(number) if sign is not None and str(sign) == "-" else int(number)
 
 
-def _matches(pattern: str, lengths: tuple[int, int, int, int], any_order: bool) -> bool:
-    if not any_order:
-        return all(p == "x" or int(p) == n for p, n in zip(pattern, lengths, strict=True))
-    import itertools
-
-    return any(
-        all(p == "x" or int(p) == n for p, n in zip(pattern, perm, strict=True))
-        for perm in set(itertools.permutations(lengths))
-    )
+#: Every hand shape (spades, hearts, diamonds, clubs), 560 of them.
+_ALL_SHAPES = tuple((s, h, d, 13 - s - h - d) for s in range(14) for h in range(14 - s) for d in range(14 - s - h))
 
 
 SEAT_LETTERS = SEATS

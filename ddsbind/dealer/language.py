@@ -526,7 +526,7 @@ class _Compiler:
         if sum(fixed) > 13 or (("x" not in pattern) and sum(fixed) != 13):
             raise self.fail(term.children[1], f"shape {pattern} does not add up to 13 cards")
         wanted = tuple(-1 if ch == "x" else int(ch) for ch in pattern)
-        shapes = {
+        shapes: set[tuple[int, ...]] = {
             lengths for lengths in _ALL_SHAPES if all(w < 0 or w == n for w, n in zip(wanted, lengths, strict=True))
         }
         if any_order:

@@ -495,10 +495,11 @@ def _lowest(cards: tuple[Card, ...]) -> Card:
 
 
 class _Prover:
-    def __init__(self, deal: Deal, trump: Strain, leader: Seat, side: int, target: int, max_nodes: int) -> None:
+    target: int  #: tricks the good guys must take; set once the root's value is known
+
+    def __init__(self, deal: Deal, trump: Strain, side: int, max_nodes: int) -> None:
         self.trump = trump
         self.side = side
-        self.target = target
         self.max_nodes = max_nodes
         self.count = 0
         self.dds_calls = 0
@@ -627,7 +628,7 @@ def prove(
         raise InvalidArgumentError(f"max_nodes {max_nodes!r} is not a positive int", field="max_nodes")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= n):
         raise InvalidArgumentError(f"target {target!r} is not 0..{n} (the tricks in the ending)", field="target")
-    prover = _Prover(d, t, leader, side, 0, max_nodes)
+    prover = _Prover(d, t, side, max_nodes)
     root = _Pos(d, leader, (), 0)
     scores = prover.score(root, root.play(t))
     best = max(scores.values())
@@ -880,10 +881,11 @@ class _Reader:
                     raise FormatError(f"card {k + 1} of the cell: {idx} is not a card index 0..51", offset=off)
                 card = Card.from_index(idx)
                 play = cur.play(self.trump)
-                if card not in play.legal_cards():
+                legal = play.legal_cards()
+                if card not in legal:
                     raise FormatError(f"{card} is not a legal card at {play.where()}", offset=off)
                 seat = play.to_play
-                klass = next(c for c in _classes(pos.start, seat, play.legal_cards()) if card in c)
+                klass = next(c for c in _classes(pos.start, seat, legal) if card in c)
                 cur = _after(cur, card, self.trump, self.side)
                 move = next((m for m in node.moves if m.cards[0] == card), None)
                 if move is not None and move is not node.moves[-1]:

@@ -24,7 +24,7 @@ import lark
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind.dealer.dealing import SEATS, SUITS, DealerError, Hands, Predeal, cards_of
+from ddsbind.dealer.dealing import SUITS, DealerError, Hands, Predeal, cards_of
 from ddsbind.dealer.scoring import imps, parse_contract, score
 
 __all__ = ["Action", "Expr", "Frame", "Script", "parse"]
@@ -81,10 +81,7 @@ class Frame:
         if todo.size:
             if self.solve is None:
                 raise DealerError("tricks() needs a solver")
-            todo = np.unique(todo)
-            owners = self.hands.owners[todo]
-            distinct, inverse = np.unique(owners, axis=0, return_inverse=True)
-            self.tables[todo] = self.solve(distinct)[inverse.reshape(-1)]
+            self.tables[todo] = self.solve(self.hands.owners[todo])  # the solver solves each distinct deal once
             self.solved[todo] = True
         return self.tables[rows]
 
@@ -278,11 +275,9 @@ class _Compiler:
 
     def script(self, tree: lark.Tree[Any], text: str) -> Script:
         script = Script()
-        condition_tree: lark.Tree[Any] | None = None
         action_trees: list[lark.Tree[Any]] = []
         conditions: list[lark.Tree[Any]] = []
         lengths: list[Expr] = []
-        hands: dict[int, list[int]] = {}
         for statement in tree.children:
             kind = statement.data
             args: list[Any] = list(statement.children)
@@ -303,10 +298,9 @@ class _Compiler:
                         seat = _COMPASS[str(token)]
                     else:
                         try:
-                            cards = cards_of(",".join([str(token)]))
+                            cards = cards_of(str(token))
                         except DealerError as exc:
                             raise self.fail(token, str(exc)) from None
-                        hands.setdefault(seat, []).extend(cards)
                         try:
                             script.predeal = script.predeal.add(seat, cards)
                         except DealerError as exc:
@@ -329,7 +323,6 @@ class _Compiler:
             elif kind in ("condition", "bare_condition"):
                 if kind == "bare_condition":
                     self.check_call(text, statement)
-                condition_tree = args[0]
                 conditions.append(args[0])
             elif kind == "action":
                 action_trees.extend(args)
@@ -337,10 +330,8 @@ class _Compiler:
                 self.defines[str(args[0])] = args[1]
         script.pointcount = self.pointcount
         script.altcounts = tuple(self.altcounts) if self.altcounts else None
-        for other in conditions:
-            self.expr(other)
-        if condition_tree is not None:
-            script.condition = self.expr(condition_tree)
+        compiled = [self.expr(c) for c in conditions]  # every condition is checked; the last one counts
+        script.condition = compiled[-1] if compiled else None
         if lengths:
             script.condition = _all_of([*lengths, *([script.condition] if script.condition else [])])
         script.actions = [self.action(a) for a in action_trees] or [Action("printall")]
@@ -559,6 +550,3 @@ def _signed(node: lark.Tree[Any]) -> int:
 
 #: Every hand shape (spades, hearts, diamonds, clubs), 560 of them.
 _ALL_SHAPES = tuple((s, h, d, 13 - s - h - d) for s in range(14) for h in range(14 - s) for d in range(14 - s - h))
-
-
-SEAT_LETTERS = SEATS

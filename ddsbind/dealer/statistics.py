@@ -20,17 +20,11 @@ from numpy.typing import NDArray
 from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
+from ddsbind.game import Vulnerability
 
 __all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate", "solve_tables"]
 
 _STRAINS = "SHDCN"
-_VUL_SIDES = {
-    "none": (False, False),
-    "ns": (True, False),
-    "ew": (False, True),
-    "all": (True, True),
-    "both": (True, True),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,7 +52,7 @@ def solve_tables(
 ) -> NDArray[np.int8]:
     """DD tables ``(n, 5, 4)`` of owner rows ``(n, 52)`` through a :class:`ddsbind.SolverPool`.
 
-    Each distinct deal is solved once; ``progress`` gets the number of deals solved.
+    Each distinct deal is solved once (the pool's dedupe); ``progress`` gets the number of deals finished.
     """
     from ddsbind.deal import owners_to_masks
     from ddsbind.pool import SolverPool
@@ -66,10 +60,8 @@ def solve_tables(
     owners = np.asarray(owners, dtype=np.int8)
     if owners.shape[0] == 0:
         return np.empty((0, 5, 4), dtype=np.int8)
-    distinct, inverse = np.unique(owners, axis=0, return_inverse=True)
     with SolverPool(threads) as pool:
-        tables = np.asarray(pool.dd_tables_array(owners_to_masks(distinct), progress=progress), dtype=np.int8)
-    return tables[inverse.reshape(-1)]
+        return np.asarray(pool.dd_tables_array(owners_to_masks(owners), progress=progress), dtype=np.int8)
 
 
 @dataclasses.dataclass
@@ -204,7 +196,7 @@ def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract
     parsed = [c if isinstance(c, Contract) else Contract.parse(c) for c in contracts]
     if not parsed:
         raise DealerError("no contract given")
-    sides = _VUL_SIDES[vul.lower()]
+    vulnerability = Vulnerability.parse(vul)
     t = np.asarray(tables, dtype=np.int64)
     n = t.shape[0]
     make, make_se, mean_tricks, mean_score = [], [], [], []
@@ -218,7 +210,7 @@ def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract
         make_se.append(math.sqrt(p * (1 - p) / n) if n else float("nan"))
         mean_tricks.append(float(tricks.mean()) if n else float("nan"))
         dist[i] = np.bincount(tricks, minlength=14)[:14]
-        s = score(sides[c.declarer % 2], c.level, c.strain, tricks)
+        s = score(vulnerability.is_vulnerable(c.declarer), c.level, c.strain, tricks)
         scores.append(s)
         mean_score.append(float(s.mean()) if n else float("nan"))
     differences: list[dict[str, float | str]] = []
@@ -293,13 +285,12 @@ def lead_table(
         lead, and the share of those deals the contract is set.
     """
     from ddsbind.deal import Deal
-    from ddsbind.dealer.output import deal_pbn
     from ddsbind.pool import SolverPool
 
     c = contract if isinstance(contract, Contract) else Contract.parse(contract)
     leader = (c.declarer + 1) % 4
     deals = np.asarray(owners, dtype=np.int8)
-    boards = [(Deal.from_pbn(deal_pbn(row)), c.strain, leader) for row in deals]
+    boards = [(Deal.from_owners(row), c.strain, leader) for row in deals]
     tricks = np.zeros(52)
     sets = np.zeros(52)
     held = np.zeros(52, dtype=np.int64)

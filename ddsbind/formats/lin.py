@@ -306,10 +306,8 @@ class _Reader:
                     if calls and closing_passes(calls) == 0:
                         raise FormatError(f"a call after the auction ended ({' '.join(calls[-4:])})")
                     call, mark = _call(value)
-                    if call in ("X", "XX"):
-                        probe = [*calls, call]
-                        if contract_of_auction(0, probe)[0] is None:
-                            raise FormatError(f"{call} before any bid")
+                    if call in ("X", "XX") and all(c == "Pass" for c in calls):
+                        raise FormatError(f"{call} before any bid")
                     calls.append(call)
                     marks.append(mark)
                 elif tag == "an":

@@ -166,3 +166,16 @@ def test_simulate_from_python():
     tables = solve_tables(deals)
     assert report.deals == 6
     assert report.make == [float(np.mean(tables[:, 0, 2] >= 10)), float(np.mean(tables[:, 0, 2] >= 12))]
+
+
+def test_contract_report_takes_every_spelling_of_vulnerability_and_names_a_bad_one() -> None:
+    """PBN's and the CLI's spellings score alike; a bad one is a ddsbind.Error naming it, not a KeyError."""
+    import ddsbind
+
+    t = np.zeros((2, 5, 4), dtype=np.int8)
+    t[:, 4, 2] = [9, 8]
+    assert contract_report(t, ["3NS"], "love").mean_score == contract_report(t, ["3NS"], "none").mean_score
+    assert contract_report(t, ["3NS"], "All").mean_score == contract_report(t, ["3NS"], "ns").mean_score
+    assert contract_report(t, ["3NS"], "ew").mean_score == contract_report(t, ["3NS"], "none").mean_score
+    with pytest.raises(ddsbind.Error, match="sideways"):
+        contract_report(t, ["3NS"], "sideways")

@@ -153,6 +153,8 @@ def test_lin_deals_convert_to_binary_and_back(tmp_path):
         ("md|1" + SUITED + "|sv|x|", "board 1", "sv|"),
         ("md|1" + SUITED + "|ah|Board 4|mb|9S|", "Board 4", "mb|"),
         ("md|1" + SUITED + "|mb|d|", "board 1", "mb|"),
+        ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|d|", "board 1", "mb|"),  # three passes, still no bid
+        ("md|1" + SUITED + "|mb|p|mb|r|", "board 1", "mb|"),
         ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|p|mb|1S|", "board 1", "mb|"),
         ("md|1" + SUITED + "|an|why|", "board 1", "an|"),
         ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|SA|", "board 1", "pc|"),  # S holds spades; W leads

@@ -381,6 +381,8 @@ class Hands:
         DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
         suits S H D C).
 
+    Notes
+    -----
     Every per-suit array is ``(n, 4, 4)`` indexed ``[deal, seat, suit]``
     (seats N E S W, suits S H D C); per-hand totals sum the last axis.
     """

@@ -388,8 +388,8 @@ class Hands:
     def __init__(self, owners: NDArray[np.int8]) -> None:
         self.owners = np.ascontiguousarray(owners, dtype=np.int8)
         self.n = self.owners.shape[0]
-        self._counts: dict[tuple[int, ...], NDArray[np.int16]] = {}
-        self._totals: dict[tuple[object, ...], NDArray[np.int16]] = {}
+        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:
@@ -425,29 +425,31 @@ class Hands:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
         return self._packed((1,) * 13).astype(np.int8)
 
-    def totals(self, weights: Sequence[int]) -> NDArray[np.int16]:
-        """``(n, 4)`` per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
+        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
         key = ("total", *(int(w) for w in weights))
         if key not in self._totals:
-            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int16)
+            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int64)
         return self._totals[key]
 
-    def count(self, weights: Sequence[int]) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` int16 weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0)."""
+    def count(self, weights: Sequence[int]) -> NDArray[Any]:
+        """``(n, 4, 4)`` weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0).
+
+        int16 when every weight is at least 0 and they sum to at most 255, else int64."""
         key = tuple(int(w) for w in weights)
         while key and key[-1] == 0:
             key = key[:-1]
         if key not in self._counts:
             if all(w >= 0 for w in key) and sum(key) <= 255:
                 self._counts[key] = self._packed(key + (0,) * (13 - len(key)))
-            else:  # weights too large (or negative) for a byte per seat: compare rank by rank
-                result = np.zeros((self.n, 4, 4), dtype=np.int16)
+            else:  # weights too large (or negative) for a byte per seat: compare rank by rank, in 64 bits
+                result = np.zeros((self.n, 4, 4), dtype=np.int64)
                 owners = self.owners.reshape(self.n, 1, 4, 13)
                 seats = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
                 for rank, weight in enumerate(key):
                     if weight:
                         held = owners[:, :, :, rank] == seats
-                        result += held.astype(np.int16) * np.int16(weight)
+                        result += held.astype(np.int64) * np.int64(weight)
                 self._counts[key] = result
         return self._counts[key]
 

@@ -29,7 +29,7 @@ from ddsbind.dealer.language import Action, Frame, Script, parse
 __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
 
 #: Deals generated when neither the script nor the caller says (dealer's default).
-DEFAULT_GENERATE = 1_000_000
+DEFAULT_GENERATE = 10_000_000
 #: Deals per solver thread tested at a time by a condition calling ``tricks()``.
 SOLVE_CHUNK_PER_THREAD = 16
 #: Deals produced by a script that prints deals, when neither the script nor the caller says (dealer's default).
@@ -50,7 +50,7 @@ class Run:
     produced: int = 0
     seed: int = 0
     seconds: float = 0.0
-    sums: list[float] = dataclasses.field(default_factory=list)
+    sums: list[int] = dataclasses.field(default_factory=list)
     counts: list[NDArray[np.int64]] = dataclasses.field(default_factory=list)
     deals: NDArray[np.int8] | None = None
     tables: NDArray[np.int8] | None = None
@@ -64,7 +64,7 @@ class Run:
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
             elif action.kind == "print_hands" and self.deals is not None:
-                parts.append(output.hands_pages(self.deals, action.bounds))
+                parts.append(output.hands_pages(self.deals, action.seats))
         return "".join(parts)
 
 
@@ -90,8 +90,15 @@ def _counts_shape(action: Action) -> tuple[int, ...]:
     return (b[1] - b[0] + 3, b[3] - b[2] + 3)
 
 
+def _exact_sum(values: NDArray[np.int64]) -> int:
+    """The exact sum of int64 ``values`` (no wrap-around): high and low 32-bit halves summed apart."""
+    high = int((values >> 32).sum())
+    low = int((values & 0xFFFFFFFF).sum())
+    return (high << 32) + low
+
+
 def _bin(values: NDArray[np.int64], low: int, high: int) -> NDArray[np.int64]:
-    return np.clip(values - low + 1, 0, high - low + 2)
+    return np.clip(values, low - 1, high + 1) - (low - 1)  # clipped first: no overflow near the int64 limits
 
 
 def run(
@@ -146,7 +153,8 @@ def run(
     Raises
     ------
     DealerError
-        ``produce`` larger than ``generate``, a bad seed.
+        A negative ``generate`` or ``produce``, a bad seed.  Both are upper
+        limits, as in dealer: the run stops at whichever comes first.
     """
     seed = check_seed(seed)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
@@ -158,14 +166,12 @@ def run(
         wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
     if total < 0 or wanted < 0:
         raise DealerError("generate and produce must not be negative")
-    if wanted > total:
-        raise DealerError(f"produce {wanted} is larger than generate {total}: at most {total} deals can be produced")
     keep = keep or script.collects
     pool = None
     if script.uses_tricks and solve is None:
         solve, pool = solver_for(threads)
     result = Run(seed=seed)
-    result.sums = [0.0] * len(script.actions)
+    result.sums = [0] * len(script.actions)
     result.counts = [np.zeros(_counts_shape(a), dtype=np.int64) for a in script.actions]
     kept: list[NDArray[np.int8]] = []
     kept_tables: list[NDArray[np.int8]] = []
@@ -199,7 +205,7 @@ def run(
             texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
-                    result.sums[i] += float(action.exprs[0](frame, rows).sum())
+                    result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
                 elif action.kind == "frequency":
                     b = action.bounds
                     first = _bin(action.exprs[0](frame, rows), b[0], b[1])
@@ -226,9 +232,11 @@ def run(
 Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]
 
 
-def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) -> Filtered:
-    """A batch, its frame, and the rows passing the script's condition (None when ``lazy``: tested later)."""
-    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts)
+def _filter(
+    script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
+) -> Filtered:
+    """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
+    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts, seed, first)
     if lazy:
         return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
@@ -265,15 +273,15 @@ def _filtered_batches(
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
         for start in range(0, total, BATCH):
-            yield _filter(script, solve, lazy, deals[start : start + BATCH])
+            yield _filter(script, solve, lazy, deals[start : start + BATCH], seed, start)
         return
     if client is not None:
-        for owners in deal_batches(seed, total, script.predeal, client=client):
-            yield _filter(script, solve, lazy, owners)
+        for k, owners in enumerate(deal_batches(seed, total, script.predeal, client=client)):
+            yield _filter(script, solve, lazy, owners, seed, k * BATCH)
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        return _filter(script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1]))
+        return _filter(script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1]), seed, item[0] * BATCH)
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 

@@ -215,11 +215,11 @@ MALFORMED = {
     "bad predeal": ("predeal north SAK, XQ\n", r"x\.dl:1:20: unexpected 'XQ', expected a holding"),
     "card predealt twice": ("predeal north SAK\npredeal east SK\n", r"x\.dl:2:14: predeal: SK is predealt twice"),
     "14 cards": ("predeal north SAKQJT98765432, HA\n", r"x\.dl:1:31: predeal: N is given 14 cards"),
-    "produce larger than generate": ("generate 10\nproduce 20\n", r"produce 20 is larger than generate 10"),
+    "literal too large": ("condition hcp(north) > 9223372036854775808\n", r"x\.dl:1:24: .*too large"),
     "bad shape": ("condition shape(north, 5444)\n", r"x\.dl:1:24: shape 5444 does not add up to 13"),
     "unterminated": ("condition (hcp(north) > 3\n", r"x\.dl:\d+:\d+: unexpected end of input, expected '\)'"),
     "stray character": ("condition hcp(north) @ 3\n", r"x\.dl:1:22: unexpected '@'"),
-    "unknown function in an action": ("action average cccc(north)\n", r"x\.dl:1:16: unknown function 'cccc'"),
+    "unknown function in an action": ("action average dddd(north)\n", r"x\.dl:1:16: unknown function 'dddd'"),
     "self reference": ("a = a + 1\ncondition a\n", r"x\.dl:1:5: 'a' is defined in terms of itself"),
 }
 

@@ -128,8 +128,8 @@ def test_same_seed_same_output_at_one_and_two_threads(tmp_path: Path) -> None:
     """A seed gives the same printed deals whatever -t says."""
     path = tmp_path / "t.dl"
     path.write_text("generate 50000\nproduce 20\ncondition hcp(north) > 15\naction printoneline\n")
-    one = cli(str(path), "-s", "99", "-t", "1")[1]
-    two = cli(str(path), "-s", "99", "-t", "2")[1]
+    one = cli(str(path), "-s", "99", "--threads", "1")[1]
+    two = cli(str(path), "-s", "99", "--threads", "2")[1]
     strip = lambda text: text.split("Time needed")[0]  # noqa: E731
     assert strip(one) == strip(two)
     assert strip(one) != strip(cli(str(path), "-s", "98")[1])
@@ -145,7 +145,7 @@ def test_tricks_equal_dd_tables_on_printed_deals(tmp_path: Path) -> None:
         "produce 5\ncondition hcp(north) + hcp(south) >= 20\n"
         "action printoneline(tricks(south, notrump) * 100 + tricks(east, hearts)), average tricks(north, spades)\n"
     )
-    code, out, err = cli(str(path), "-s", "4", "-t", "2")
+    code, out, err = cli(str(path), "-s", "4", "--threads", "2")
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if ln.startswith("n ")]
     deals = np.array([owners_from_oneline(ln) for ln in lines], dtype=np.int8)

@@ -132,7 +132,8 @@ EXTRA_SCRIPTS = {
     "formats.dl": (
         "produce 12\ndealer south\nvulnerable ns\nx = top3(east) * 2 + c13(west, hearts)\n"
         "condition shape(east, any 5431 5332 + 4333) or hascard(west, TC)\n"
-        "action printcompact(x), printoneline(hcp(north) > 10 ? controls(north) : 0 - losers(south)), printew, printpbn,\n"
+        "action printcompact(x), printoneline(hcp(north) > 10 ? controls(north) : 0 - losers(south)),\n"
+        "  printew, printpbn,\n"
         '  printall, frequency "fx" (x, 2, 12, spades(north), 1, 5), average "c" c13(north) % 7,\n'
         "  frequency (tens(south) - jacks(north), -2, 2)\n"
     ),
@@ -249,7 +250,7 @@ def test_swapping_arranges_hands_as_dealer_does(tmp_path: Path, swap: int):
 
 
 def test_dealer_differs_where_docs_say_summary_after_pbn(tmp_path: Path):
-    """docs/dealer-differences.md: the closing lines follow any number of printpbn deals; dealer drops them after an odd one."""
+    """docs/dealer-differences.md: closing lines follow any count of printpbn deals; dealer: not after an odd one."""
     (tmp_path / "p.dl").write_text("produce 3\naction printpbn\n")
     assert "Generated" not in dealer("-s", "1", str(tmp_path / "p.dl"))
     out = io.StringIO()

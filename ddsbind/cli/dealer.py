@@ -235,6 +235,8 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
 
 
 def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) -> None:
+    if result.deals is None and not o["as_json"]:
+        return  # nothing kept, nothing to report: the statistics and formats modules stay unloaded
     from ddsbind.dealer import statistics
     from ddsbind.dealer.files import write_deals
 

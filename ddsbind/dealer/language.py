@@ -167,7 +167,9 @@ class Script:
 @functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
     grammar = importlib.resources.files("ddsbind.dealer").joinpath("dealer.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # cache=True: lark keeps the analysed grammar in the temporary folder, and a fresh process loads it
+    # instead of building the LALR tables again (most of a small script's start-up otherwise).
+    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 _NAMES = {

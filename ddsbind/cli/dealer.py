@@ -155,8 +155,29 @@ def dealer(
         seed += 2**64
     if vul is None:
         vul = _VUL_NAMES[script.vulnerable or 0]
+    options = {
+        "file": file,
+        "generate": generate,
+        "produce": produce,
+        "time_limit": time_limit,
+        "threads": threads,
+        "quiet_pbn": quiet_pbn,
+        "no_summary": no_summary,
+        "meter": meter,
+        "swap": swap,
+        "output": output,
+        "to_format": to_format,
+        "solve": solve,
+        "contracts": contracts,
+        "vul": vul,
+        "lead": lead,
+        "as_json": as_json,
+        "as_csv": as_csv,
+        "plot": plot,
+        "workers": workers,
+    }
     try:
-        _run(script, source, seed, locals())
+        _run(script, source, seed, options)
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -122,6 +122,16 @@ class GameRecord:
     sections : dict
         The section lines (e.g. a table's rows) of tags this module does not
         own, name -> lines, written back after their tag.
+    notes : dict
+        Note number -> text: PBN's ``[Note "n:text"]`` tags, LIN's ``an|``
+        explanations.
+    call_notes, card_notes : dict
+        Call index (0-based, from the dealer) or card index (0-based, play
+        order) -> the numbers of its notes (PBN's ``=n=`` after the token).
+    alerts : set of int
+        Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
+        note on the call (an empty one when the alert has no explanation), so
+        every call with a note reads back as alerted.
     """
 
     deal: Deal
@@ -137,6 +147,10 @@ class GameRecord:
     play_marks: list[int] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
     sections: dict[str, list[str]] = field(default_factory=dict)
+    notes: dict[int, str] = field(default_factory=dict)
+    call_notes: dict[int, list[int]] = field(default_factory=dict)
+    card_notes: dict[int, list[int]] = field(default_factory=dict)
+    alerts: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.vulnerable = Vulnerability.parse(self.vulnerable)
@@ -195,17 +209,16 @@ class GameRecord:
         return sum(1 for t in self.tricks() if t.winner is not None and t.winner % 2 == side)
 
     def check_auction(self) -> None:
-        """Refuse an auction that goes on after it has ended (``FormatError`` naming the call).
+        """Refuse an auction the rules do not allow (``FormatError`` naming the call, 1-based, and its seat).
 
-        An auction ends with three passes after a bid or double, or with four
-        passes when nobody bid; it may stop earlier (an auction not finished).
+        Each bid ranks above the last bid; a double only of the opponents'
+        last bid (not yet doubled), a redouble only of the opponents' double;
+        nothing after the auction ended (three passes after a bid or double,
+        four passes when nobody bid).  An auction may stop early (not finished).
         """
-        for k in range(1, len(self.auction)):
-            if closing_passes(self.auction[:k]) == 0:
-                raise FormatError(
-                    f"auction call {k} ({self.auction[k]}) comes after the auction ended "
-                    f"({' '.join(self.auction[max(0, k - 4) : k])})"
-                )
+        fault = auction_fault(self.auction, self.dealer)
+        if fault is not None:
+            raise FormatError(f"auction {fault}")
 
     def check_result(self) -> None:
         """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.
@@ -282,6 +295,52 @@ def closing_passes(calls: Sequence[str]) -> int:
     trailing = len(calls) - next((k + 1 for k in range(len(calls) - 1, -1, -1) if calls[k] != "Pass"), 0)
     needed = 3 if trailing < len(calls) else 4  # 3 after the last bid or double, 4 when nobody bid
     return max(0, needed - trailing)
+
+
+_BID_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
+
+
+def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str | None:
+    """What is wrong with the auction ``calls`` by the rules, or None when nothing is.
+
+    ``calls`` are ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"`` from the
+    dealer (DDS seat, N=0 E=1 S=2 W=3; only used to name seats).  The message
+    names the call by its 1-based position, e.g. ``"call 3 (1C, S): 1C does
+    not rank above 1NT"``.
+    """
+    last_bid: tuple[int, int] | None = None  # (rank, caller parity)
+    last_bid_text = ""
+    state = ""  # "" undoubled, "X" doubled, "XX" redoubled
+    doubler = -1
+    for k, call in enumerate(calls):
+        seat = "" if dealer is None else f", {Seat((int(dealer) + k) % 4).name}"
+        where = f"call {k + 1} ({call}{seat})"
+        if k and closing_passes(calls[:k]) == 0:
+            return f"{where} comes after the auction ended ({' '.join(calls[max(0, k - 4) : k])})"
+        side = k % 2
+        if call == "Pass":
+            continue
+        if call == "X":
+            if last_bid is None:
+                return f"{where}: a double with no bid to double"
+            if last_bid[1] == side:
+                return f"{where}: doubles partner's {last_bid_text}"
+            if state:
+                return f"{where}: {last_bid_text} is already {'doubled' if state == 'X' else 'redoubled'}"
+            state, doubler = "X", side
+            continue
+        if call == "XX":
+            if state != "X":
+                return f"{where}: a redouble with no double to redouble"
+            if doubler == side:
+                return f"{where}: redoubles partner's double"
+            state = "XX"
+            continue
+        rank = (int(call[0]) - 1) * 5 + _BID_RANK[call[1:]]
+        if last_bid is not None and rank <= last_bid[0]:
+            return f"{where}: {call} does not rank above {last_bid_text}"
+        last_bid, last_bid_text, state = (rank, side), call, ""
+    return None
 
 
 def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:

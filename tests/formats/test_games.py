@@ -70,10 +70,10 @@ def test_zrj_of_an_ap_auction_stores_the_legal_calls():
 
 def test_calls_after_the_auction_ended_are_refused():
     """Without this, a call after three closing passes would be stored as if the bidding went on."""
-    with pytest.raises(FormatError, match=r"record 0: .*call 4 \(5H\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"record 0: .*call 5 \(5H, N\) comes after the auction ended"):
         parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None))
     g = GameRecord(deal=Deal.from_pbn(DEAL0), dealer=Seat.N, contract="Pass", auction=["Pass"] * 6)
-    with pytest.raises(FormatError, match=r"game 2: auction call 4 \(Pass\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"game 2: auction call 5 \(Pass, N\) comes after the auction ended"):
         game_to_zrj(g, index=2)
 
 

@@ -1,0 +1,133 @@
+"""Hand records as players have them (tests/data/records, see NOTES.md there): read, written, nothing lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ddsbind.deal import Card, Seat
+from ddsbind.errors import FormatError
+from ddsbind.formats.lin import format_lin, parse_lin
+from ddsbind.formats.pbngame import GameRecord
+
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
+LIN_FILES = sorted(RECORDS.glob("*.lin"))
+PBN_FILES = sorted(RECORDS.glob("*.pbn"))
+
+#: Every field of a game record that LIN holds.
+LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes")
+LIN_FIELDS += ("contract", "declarer", "result", "play", "tags")
+
+
+def _fields(g: GameRecord, names: tuple[str, ...] = LIN_FIELDS) -> dict[str, object]:
+    return {n: getattr(g, n) for n in names}
+
+
+def _lin(name: str) -> list[GameRecord]:
+    path = RECORDS / name
+    return parse_lin(path.read_bytes(), name=path.name)
+
+
+def test_corpus_is_there():
+    """Without this, the round trips below could pass over an empty folder."""
+    assert len(LIN_FILES) >= 4 and len(PBN_FILES) >= 2
+    assert (RECORDS / "NOTES.md").read_text().count(".lin`") >= 4
+
+
+@pytest.mark.parametrize("path", LIN_FILES, ids=lambda p: p.name)
+def test_lin_to_lin_keeps_every_field(path):
+    """Without this, a BBO or Bridge Composer file read and written again would lose boards, names, alerts or play."""
+    games = parse_lin(path.read_bytes(), name=path.name)
+    assert games
+    back = parse_lin(format_lin(games))
+    assert [_fields(g) for g in back] == [_fields(g) for g in games]
+
+
+def test_vugraph_boards_rooms_names_and_header():
+    """Without this, a vugraph archive's rooms, team names and multi-line boards would be mixed up or refused."""
+    games = _lin("vugraph_final.lin")
+    assert [(g.board, g.tags["Room"]) for g in games] == [(b, r) for b in (9, 10, 11) for r in ("Open", "Closed")]
+    assert [g.tags["LinQx"] for g in games] == ["o9", "c9", "o10", "c10", "o11", "c11"]
+    assert [(g.tags["South"], g.tags["West"], g.tags["North"], g.tags["East"]) for g in games[:2]] == [
+        ("Ada", "Bo", "Cai", "Dee"),
+        ("Eli", "Fay", "Gus", "Hal"),
+    ]
+    assert games[0].tags["LinHeader"].startswith("vg|Club Teams Final,") and "rs|" in games[0].tags["LinHeader"]
+    assert all("LinHeader" not in g.tags for g in games[1:])
+    assert all(len(g.play) == (52 if g.tags["Room"] == "Open" else 20) for g in games)
+    assert games[2].tags["LinNotes"] == "Cai thinks for a long time before leading"
+    assert games[0].alerts == {2} and games[0].notes == {1: "15-17", 2: "Stayman"}
+    assert games[0].call_notes == {0: [1], 2: [2]}  # 1NT explained without an alert, 2C alerted
+    written = format_lin(games)
+    assert "ah|" not in written  # qx| names the board; no title is made up
+    assert written.splitlines()[0].startswith("vg|Club Teams Final,")
+
+
+def test_vugraph_undo_takes_the_card_back():
+    """Without this, an operator's corrected slip (up|) would be read as a card played (or a revoke)."""
+    text = (RECORDS / "vugraph_final.lin").read_text()
+    assert "|up|1|" in text
+    undone = text[: text.index("|up|1|")].rsplit("pc|", 1)[1]  # the card taken back
+    board11 = _lin("vugraph_final.lin")[4]
+    assert board11.board == 11 and Card.parse(undone) not in board11.play[:4]
+    assert len(board11.play) == 52 and board11.result is not None
+
+
+def test_one_line_session_names_follow_their_boards():
+    """Without this, the players of board 3 in a one-line BBO session would be written onto board 1."""
+    games = _lin("bbo_session_oneline.lin")
+    assert [g.board for g in games] == [1, 2, 3]
+    assert [g.tags["West"] for g in games] == ["Bob", "Bob", "Eve"]
+    assert [g.tags["East"] for g in games] == ["Di", "Di", "Fred"]
+    assert all(g.tags["LinQx"] == f"o{g.board}" and "LinTitle" in g.tags for g in games)
+
+
+def test_bridge_composer_board_over_several_lines():
+    """Without this, a Bridge Composer export (a trick a line) is refused as tags with no deal."""
+    games = _lin("bridgecomposer.lin")
+    assert [g.board for g in games] == [5, 6] and [len(g.play) for g in games] == [52, 52]
+    assert games[0].alerts == {0} and games[0].notes == {}
+    assert [g.dealer for g in games] == [Seat.N, Seat.E]
+
+
+#: Illegal calls spliced into the vugraph file's first board (dealer N: 1NT by N is call 1).
+ILLEGAL = [
+    ("mb|1n|an|15-17|mb|p|", "mb|1n|an|15-17|mb|1c|", "call 2 (1C, E): 1C does not rank above 1NT"),
+    ("mb|1n|an|15-17|mb|p|mb|2c!|", "mb|1n|an|15-17|mb|p|mb|1n|", "call 3 (1NT, S): 1NT does not rank above 1NT"),
+    ("mb|1n|an|15-17|mb|p|", "mb|1n|an|15-17|mb|p|mb|d|", "call 3 (X, S): doubles partner's 1NT"),
+    ("mb|1n|an|15-17|mb|p|", "mb|1n|an|15-17|mb|r|", "call 2 (XX, E): a redouble with no double to redouble"),
+    ("mb|1n|an|15-17|mb|p|", "mb|1n|an|15-17|mb|d|mb|p|mb|d|", "call 4 (X, W): 1NT is already doubled"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "why"), ILLEGAL)
+def test_illegal_auction_is_refused_naming_board_and_call(old, new, why):
+    """Without this, an impossible auction would be accepted and a contract invented from it."""
+    text = (RECORDS / "vugraph_final.lin").read_text()
+    assert old in text
+    with pytest.raises(FormatError) as info:
+        parse_lin(text.replace(old, new, 1), name="vugraph_final.lin")
+    msg = str(info.value)
+    assert "\n" not in msg
+    assert "vugraph_final.lin: board 1 of the file (Board 9, open room): tag mb|" in msg and why in msg
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "tag"),
+    [
+        ("qx|c10|st||md|4", "qx|c10|st||md|5", "md|"),
+        ("qx|c10|st||md|4SA97HAT", "qx|c10|st||md|4SA97HAK", "md|"),
+        ("|sv|n|", "|sv|q|", "sv|"),
+        ("|up|1|", "|up|x|", "up|"),
+        ("|mc|6|", "|mc|14|", "mc|"),
+    ],
+)
+def test_malformed_corpus_variant_is_one_line_naming_board_and_tag(old, new, tag):
+    """Without this, a damaged board in a long vugraph file is reported without saying which one."""
+    text = (RECORDS / "vugraph_final.lin").read_text()
+    assert old in text
+    with pytest.raises(FormatError) as info:
+        parse_lin(text.replace(old, new, 1), name="vugraph_final.lin")
+    msg = str(info.value)
+    assert "\n" not in msg and "(Board " in msg and f"tag {tag}" in msg, msg

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +68,8 @@ _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 #: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
 _ESCAPED = re.compile(r'\\([\\"])')
 _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
+#: A tag's new value and section lines, or None to remove it (:func:`set_tags`).
+TagUpdate = tuple[str, Sequence[str]] | None
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
@@ -183,25 +185,47 @@ def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
     return lines
 
 
-def quote(value: str) -> str:
-    """A tag value as written between quotes: ``"`` and a backslash that would read as an escape get one.
+def quote(value: str, tag: str = "") -> str:
+    """A tag value as written between quotes: each ``"`` and backslash escaped with a backslash (PBN 2.1, as PGN).
 
-    Public in the package (game records write tags too); :func:`split_games`
-    reads it back to ``value``.
+    A value that holds a line break or another control character cannot be
+    written (a PBN string is one line of printing characters): ``FormatError``
+    naming the tag.  Public in the package (game records write tags too);
+    :func:`split_games` reads the result back to ``value``.
     """
-    return _TO_ESCAPE.sub(lambda m: "\\" + m.group(0), value)
+    bad = _NOT_TEXT.search(value) or re.search("[\n\r\t\f\v]", value)
+    if bad:
+        what = "a line break" if bad.group() in "\n\r" else f"the control character 0x{ord(bad.group()):02x}"
+        name = f"[{tag}] " if tag else ""
+        raise FormatError(f"PBN: tag {name}value {value[:40]!r} holds {what}; a PBN tag value is one line of text")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 @dataclass
 class GameText:
-    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too)."""
+    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too).
+
+    Line numbers are 0-based indexes into ``text.split("\\n")`` for ``start``,
+    ``end`` (one past the game's last line) and ``spans`` (each tag's first
+    occurrence: its line and one past its section's last line); ``line`` is
+    the 1-based line of the first tag, for messages.
+    """
 
     line: int  # 1-based line of the game's first tag
     tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
     sections: dict[str, list[str]] = field(default_factory=dict)
+    start: int = 0
+    end: int = 0
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Sections per occurrence of a repeated tag (``Note``), in order.
+    notes: list[str] = field(default_factory=list)
 
     def names(self) -> set[str]:
         return {name for name, _, _ in self.tags}
+
+
+#: Tags that may repeat within one game (PBN 2.1's notes); any other repeated tag starts a new game.
+REPEATABLE = ("Note",)
 
 
 def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
@@ -250,7 +274,12 @@ def split_games(text: str, name: str) -> list[GameText]:
     current: str | None = None
     in_brace = False
     brace_line = 0
-    for lineno, raw in enumerate(text.split("\n"), start=1):
+
+    def close(g: GameText) -> None:
+        games.append(g)
+
+    for index, raw in enumerate(text.split("\n")):
+        lineno = index + 1
         raw = raw.removesuffix("\r")
         bad = _NOT_TEXT.search(raw)
         if bad:
@@ -258,7 +287,7 @@ def split_games(text: str, name: str) -> list[GameText]:
         if not in_brace:
             if not raw.strip():
                 if game is not None:
-                    games.append(game)
+                    close(game)
                 game, current = None, None
                 continue
             if raw.startswith("%"):
@@ -267,31 +296,79 @@ def split_games(text: str, name: str) -> list[GameText]:
         line, in_brace = _strip_commentary(raw, in_brace)
         if in_brace and not was_open:
             brace_line = lineno
+        if game is not None:
+            game.end = index + 1
         pos = 0
         for m in _TAG.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
                 raise FormatError(f"{name}: line {lineno}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
-            if game is not None and tag in game.names():
-                games.append(game)  # no empty line before this game
+            if game is not None and tag in game.names() and tag not in REPEATABLE:
+                close(game)  # no empty line before this game
                 game = None
             if game is None:
-                game = GameText(lineno)
-            game.tags.append((tag, _ESCAPED.sub(r"\1", m.group(2)), lineno))
-            game.sections[tag] = []
+                game = GameText(lineno, start=index, end=index + 1)
+            value = _ESCAPED.sub(r"\1", m.group(2))
+            game.tags.append((tag, value, lineno))
+            if tag in REPEATABLE:
+                game.notes.append(value)
+            else:
+                game.sections[tag] = []
+                game.spans[tag] = (index, index + 1)
             current = tag
             pos = m.end()
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
                 raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+            if current in REPEATABLE:
+                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} follows a [{current}] tag (no section)")
             game.sections[current].append(rest)
+            game.spans[current] = (game.spans[current][0], index + 1)
     if in_brace:
         raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")
     if game is not None:
-        games.append(game)
+        close(game)
     return games
+
+
+def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str, TagUpdate]]) -> str:
+    """``text`` with tags of its games set, replaced or removed, every other byte kept.
+
+    ``games`` is :func:`split_games` of ``text``; ``updates[k]`` maps a tag
+    name of game k to ``(value, section_lines)`` (set: the tag line and its
+    section replace the old ones in place, or are added after the game's
+    last line) or None (removed with its section).  A tag line that holds
+    more than the tag (several tags on one line, commentary) has only the
+    tag itself replaced.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
+    """
+    lines = text.split("\n")
+    edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines)
+    for game, update in zip(games, updates, strict=True):
+        if not update:
+            continue
+        eol = "\r" if lines[game.start].endswith("\r") else ""
+        added: list[str] = []
+        for tag, change in update.items():
+            new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
+            if tag in game.spans:
+                first, last = game.spans[tag]
+                own = lines[first].removesuffix("\r")
+                alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
+                if alone:
+                    edits.append((first, last, [x + eol for x in new]))
+                else:  # the tag shares its line: replace the tag's text only
+                    m = next(m for m in _TAG.finditer(own) if m.group(1) == tag)
+                    head = own[: m.start()] + (new[0] if new else "") + own[m.end() :]
+                    edits.append((first, last, [head + eol] + [x + eol for x in new[1:]]))
+            elif new:
+                added += new
+        if added:
+            edits.append((game.end, game.end, [x + eol for x in added]))
+    for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        lines[first:last] = new
+    return "\n".join(lines)
 
 
 def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:

@@ -70,7 +70,9 @@ _CALL = re.compile(r"^(PASS|XX|X|AP|[1-7](?:NT|[SHDCN]))([!?]*)$", re.IGNORECASE
 _CARD = re.compile(r"^([SHDC](?:10|[2-9TJQKA]))([!?]*)$", re.IGNORECASE)
 _CONTRACT = re.compile(r"^([1-7])(NT|N|S|H|D|C)(XX|X)?$", re.IGNORECASE)
 #: Tags whose values :class:`GameRecord` holds in its fields (written from them, not from ``tags``).
-_OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+_OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Note")
+_NOTE_REF = re.compile(r"^=(\d+)=$")
+_NOTE = re.compile(r"^(\d+):(.*)$", re.DOTALL)
 #: Tags that say a PBN game is a game record (bid or played), not only a deal.
 _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
 
@@ -151,6 +153,8 @@ class GameRecord:
     call_notes: dict[int, list[int]] = field(default_factory=dict)
     card_notes: dict[int, list[int]] = field(default_factory=dict)
     alerts: set[int] = field(default_factory=set)
+    #: The PBN text the record was read from, to write it back unchanged (:func:`format_games`).
+    source: _Source | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.vulnerable = Vulnerability.parse(self.vulnerable)
@@ -343,10 +347,26 @@ def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str
     return None
 
 
-def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:
+def _note_refs(tokens: list[str]) -> tuple[list[str], dict[int, list[int]]]:
+    """Tokens without ``=n=`` notes and NAGs, and the note numbers after each kept token (by its index)."""
+    kept: list[str] = []
+    refs: dict[int, list[int]] = {}
+    for tok in tokens:
+        m = _NOTE_REF.match(tok)
+        if m:
+            if kept:
+                refs.setdefault(len(kept) - 1, []).append(int(m.group(1)))
+        elif not _skip(tok):
+            kept.append(tok)
+    return kept, refs
+
+
+def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int], dict[int, list[int]]]:
     calls: list[str] = []
     marks: list[int] = []
-    for k, tok in enumerate(t for t in tokens if not _skip(t)):
+    notes: dict[int, list[int]] = {}
+    kept, refs = _note_refs(tokens)
+    for k, tok in enumerate(kept):
         if tok == "*":
             break
         m = _CALL.match(tok)
@@ -360,12 +380,17 @@ def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int]]:
         else:
             calls.append(_normal_call(call))
             marks.append(mark)
-    return calls, marks
+        if k in refs and calls:
+            notes.setdefault(len(calls) - 1, []).extend(refs[k])
+    return calls, marks, notes
 
 
-def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> tuple[list[Card], list[int]]:
-    """Tokens of a Play section (tricks by seat from ``first``) in play order, checked."""
+def _play(
+    tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int, refs: dict[int, list[int]] | None = None
+) -> tuple[list[Card], list[int], dict[int, list[int]]]:
+    """Tokens of a Play section (tricks by seat from ``first``) in play order, checked; notes by play index."""
     toks = list(tokens)
+    card_notes: dict[int, list[int]] = {}
     if "*" in toks:
         end = toks.index("*")
         extra = [t for t in toks[end + 1 :] if t != "-"]
@@ -404,9 +429,11 @@ def _play(tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int) -> 
                 table.play(card)
             except DDSError as exc:
                 raise FormatError(f"PBN: {_play_fault(k + j, exc)}", index=g) from None
+            if refs and k + (seat - first) % 4 in refs:
+                card_notes[len(plays)] = list(refs[k + (seat - first) % 4])
             plays.append(card)
             marks.append(_mark(m.group(2), where))
-    return plays, marks
+    return plays, marks, card_notes
 
 
 def _tag_values(games: list[pbn.GameText]) -> list[dict[str, str]]:
@@ -445,7 +472,10 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
         contradicts, naming the game (``index``), the play's position and the card.
     """
     out: list[GameRecord] = []
-    games = pbn.split_games(pbn.decode_pbn(text, name), name)
+    decoded = pbn.decode_pbn(text, name)
+    games = pbn.split_games(decoded, name)
+    lines = decoded.split("\n")
+    chunk_start = 0
     for g, (game, values) in enumerate(zip(games, _tag_values(games), strict=True)):
         if not values.get("Deal"):
             continue
@@ -456,8 +486,14 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
             raise FormatError(f"PBN: bad Deal {values['Deal']!r}: {exc}", index=g) from None
         if not deal.is_full:
             raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
+        values.pop("Note", None)
         rec = GameRecord(deal=deal, tags=dict(values))
         rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
+        for text_note in game.notes:
+            m = _NOTE.match(text_note)
+            if not m:
+                raise FormatError(f'PBN: line {game.line}: [Note "{text_note[:30]}"] is not "n:text"', index=g)
+            rec.notes[int(m.group(1))] = m.group(2)
         board = values.get("Board", "").strip()
         if board:
             if not board.isdigit():
@@ -482,8 +518,9 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
                     f"PBN: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g
                 )
             rec.dealer = rec.dealer if rec.dealer is not None else opener
-            rec.auction, rec.auction_marks = _auction(sections.get("Auction", []), g)
-        tokens = [t for t in sections.get("Play", []) if not _skip(t)]
+            rec.auction, rec.auction_marks, rec.call_notes = _auction(sections.get("Auction", []), g)
+            rec.alerts = set(rec.call_notes)
+        tokens, refs = _note_refs(sections.get("Play", []))
         if "Play" in values and tokens and tokens != ["*"]:
             first = _seat_tag(values["Play"], "Play", g)
             trump, declarer, leader = rec.trump, rec.declarer, rec.leader
@@ -495,14 +532,67 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
                     f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads",
                     index=g,
                 )
-            rec.play, rec.play_marks = _play(tokens, deal, trump, leader, g)
+            rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
         try:
             rec.check_auction()
             rec.check_result()
         except FormatError as exc:
             raise FormatError(f"PBN: {exc}", index=g) from None
+        rec.source = _Source("\n".join(lines[chunk_start : game.end]), game.start - chunk_start, _snapshot(rec))
+        chunk_start = game.end
         out.append(rec)
+    if out:
+        last = out[-1].source
+        assert last is not None
+        last.tail = "\n".join(lines[chunk_start:])
     return out
+
+
+# --------------------------------------------------------------------------
+# Writing back what was read
+
+
+@dataclass
+class _Source:
+    """A record's PBN text: ``text`` runs from the end of the previous record (comments, blank lines and
+    games without a deal before it included) to the record's last line; ``lead`` is the number of lines
+    before the game's first tag; ``tail`` is the file's text after the last record (on the last one)."""
+
+    text: str
+    lead: int
+    snapshot: tuple[object, ...]
+    tail: str | None = None
+
+
+def _snapshot(rec: GameRecord) -> tuple[object, ...]:
+    """What the record holds, to tell whether it changed since it was read."""
+    return (
+        rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
+        rec.contract, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
+        {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
+        set(rec.alerts), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
+    )  # fmt: skip
+
+
+def _written_back(rec: GameRecord, source: _Source) -> str:
+    """The record's source text, with tags set where only tags (or sections) changed; ``""`` if more changed."""
+    now = _snapshot(rec)
+    if now == source.snapshot:
+        return source.text
+    if now[:-2] != source.snapshot[:-2]:
+        return ""
+    old_tags, old_sections = source.snapshot[-2], source.snapshot[-1]
+    assert isinstance(old_tags, dict) and isinstance(old_sections, dict)
+    update: dict[str, pbn.TagUpdate] = {}
+    for tag in {*old_tags, *rec.tags}:
+        if tag in _OWNED:
+            continue
+        if tag not in rec.tags:
+            update[tag] = None
+        elif old_tags.get(tag) != rec.tags[tag] or old_sections.get(tag, []) != rec.sections.get(tag, []):
+            update[tag] = (rec.tags[tag], rec.sections.get(tag, []))
+    (game,) = [g for g in pbn.split_games(source.text, "PBN") if g.tags][-1:]
+    return pbn.set_tags(source.text, [game], [update])
 
 
 # --------------------------------------------------------------------------
@@ -510,35 +600,92 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
 
 
 def format_games(games: Sequence[GameRecord]) -> str:
-    """PBN text for game records (see the module docstring for what is written)."""
-    out = ["% PBN 2.1", "% EXPORT", ""]
+    """PBN text for game records (see the module docstring for what is written).
+
+    A record read by :func:`parse_games` and not changed is written back as
+    it was read, byte for byte (its comments, commentary, blank lines, tag
+    order and games without a deal around it included); one whose tags only
+    changed has those tag lines set in place; any other is written anew.
+    So ``format_games(parse_games(text)) == text`` for every PBN text read.
+
+    Raises
+    ------
+    FormatError
+        A tag value that cannot be written in PBN (a line break in it).
+    """
+    pieces: list[str] = []
+    if not games or games[0].source is None:
+        pieces.append("% PBN 2.1\n% EXPORT")
     for rec in games:
-        for name in ("Event", "Site", "Date"):
-            if name in rec.tags:
-                out.append(f'[{name} "{pbn.quote(rec.tags[name])}"]')
-                out += rec.sections.get(name, [])
-        if rec.board is not None:
-            out.append(f'[Board "{rec.board}"]')
-        if rec.dealer is not None:
-            out.append(f'[Dealer "{rec.dealer.name}"]')
-        out.append(f'[Vulnerable "{rec.vulnerable.pbn}"]')
-        out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
-        for name, value in rec.tags.items():
-            if name not in _OWNED and name not in ("Event", "Site", "Date"):
-                out.append(f'[{name} "{pbn.quote(value)}"]')
-                out += rec.sections.get(name, [])
-        out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
-        out.append(f'[Contract "{rec.contract or ""}"]')
-        out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
-        if rec.auction and rec.dealer is not None:
-            out.append(f'[Auction "{rec.dealer.name}"]')
-            marks = rec.auction_marks or [0] * len(rec.auction)
-            calls = [c + _MARK_TEXT[m] for c, m in zip(rec.auction, marks, strict=True)]
-            out += [" ".join(calls[k : k + 4]) for k in range(0, len(calls), 4)]
-        if rec.play:
-            out += _play_lines(rec)
-        out.append("")
-    return "\n".join(out)
+        source = rec.source
+        text = _written_back(rec, source) if source is not None else ""
+        if not text:
+            old = source.text.split("\n") if source is not None else []
+            lead = old[: source.lead] if source is not None else ([""] if pieces else [])
+            eol = "\r" if old and old[-1].endswith("\r") else ""  # the file's line ends
+            text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
+        pieces.append(text)
+    tail = games[-1].source.tail if games and games[-1].source is not None else None
+    pieces.append("" if tail is None else tail)
+    return "\n".join(pieces)
+
+
+def _note_numbers(rec: GameRecord) -> tuple[dict[int, list[int]], dict[int, str]]:
+    """Each call's note numbers and every note's text, an empty note added for an alert that has none."""
+    call_notes = {k: list(v) for k, v in rec.call_notes.items()}
+    notes = dict(rec.notes)
+    for k in sorted(rec.alerts):
+        if not call_notes.get(k):
+            n = max([*notes, *(x for v in rec.card_notes.values() for x in v)], default=0) + 1
+            notes[n] = ""
+            call_notes[k] = [n]
+    return call_notes, notes
+
+
+def _note_tags(numbers: list[int], notes: dict[int, str], written: set[int]) -> list[str]:
+    out = []
+    for n in numbers:
+        if n in notes and n not in written:
+            written.add(n)
+            out.append(f'[Note "{n}:{pbn.quote(notes[n], "Note")}"]')
+    return out
+
+
+def _game_lines(rec: GameRecord) -> list[str]:
+    out: list[str] = []
+    for name in ("Event", "Site", "Date"):
+        if name in rec.tags:
+            out.append(f'[{name} "{pbn.quote(rec.tags[name], name)}"]')
+            out += rec.sections.get(name, [])
+    if rec.board is not None:
+        out.append(f'[Board "{rec.board}"]')
+    if rec.dealer is not None:
+        out.append(f'[Dealer "{rec.dealer.name}"]')
+    out.append(f'[Vulnerable "{rec.vulnerable.pbn}"]')
+    out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
+    for name, value in rec.tags.items():
+        if name not in _OWNED and name not in ("Event", "Site", "Date"):
+            out.append(f'[{name} "{pbn.quote(value, name)}"]')
+            out += rec.sections.get(name, [])
+    out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
+    out.append(f'[Contract "{rec.contract or ""}"]')
+    out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
+    call_notes, notes = _note_numbers(rec)
+    written: set[int] = set()
+    if rec.auction and rec.dealer is not None:
+        out.append(f'[Auction "{rec.dealer.name}"]')
+        marks = rec.auction_marks or [0] * len(rec.auction)
+        calls = [
+            c + _MARK_TEXT[m] + "".join(f" ={n}=" for n in call_notes.get(k, []))
+            for k, (c, m) in enumerate(zip(rec.auction, marks, strict=True))
+        ]
+        out += [" ".join(calls[k : k + 4]) for k in range(0, len(calls), 4)]
+        out += _note_tags([n for k in sorted(call_notes) for n in call_notes[k]], notes, written)
+    if rec.play:
+        out += _play_lines(rec)
+        out += _note_tags([n for k in sorted(rec.card_notes) for n in rec.card_notes[k]], notes, written)
+    out += _note_tags(sorted(notes), notes, written)  # notes nothing refers to
+    return out
 
 
 def _play_lines(rec: GameRecord) -> list[str]:
@@ -550,7 +697,8 @@ def _play_lines(rec: GameRecord) -> list[str]:
     for t in rec.tricks():
         row = ["-"] * 4
         for j, c in enumerate(t.cards):
-            row[(t.leader + j - first) % 4] = str(c) + _MARK_TEXT[marks[k]]
+            refs = "".join(f" ={n}=" for n in rec.card_notes.get(k, []))
+            row[(t.leader + j - first) % 4] = str(c) + _MARK_TEXT[marks[k]] + refs
             k += 1
         lines.append(" ".join(row))
     if len(rec.play) < 52:

@@ -9,15 +9,17 @@ import pytest
 from ddsbind.deal import Card, Seat
 from ddsbind.errors import FormatError
 from ddsbind.formats.lin import format_lin, parse_lin
-from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats.pbn import encode_pbn
+from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.game import Vulnerability
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 LIN_FILES = sorted(RECORDS.glob("*.lin"))
 PBN_FILES = sorted(RECORDS.glob("*.pbn"))
 
 #: Every field of a game record that LIN holds.
-LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes")
-LIN_FIELDS += ("contract", "declarer", "result", "play", "tags")
+LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "contract")
+LIN_FIELDS = (*LIN_FIELDS, "declarer", "result", "play", "tags")
 
 
 def _fields(g: GameRecord, names: tuple[str, ...] = LIN_FIELDS) -> dict[str, object]:
@@ -131,3 +133,127 @@ def test_malformed_corpus_variant_is_one_line_naming_board_and_tag(old, new, tag
         parse_lin(text.replace(old, new, 1), name="vugraph_final.lin")
     msg = str(info.value)
     assert "\n" not in msg and "(Board " in msg and f"tag {tag}" in msg, msg
+
+
+# --------------------------------------------------------------------------
+# PBN
+
+
+REPO = Path(__file__).resolve().parents[2]
+#: Every PBN file of the tests and examples.
+ALL_PBN = PBN_FILES + sorted((REPO / "examples" / "data").glob("*.pbn"))
+
+
+@pytest.mark.parametrize("path", ALL_PBN, ids=lambda p: p.name)
+def test_pbn_read_then_written_is_the_same_text(path):
+    """Without this, reading and writing a club's PBN file would drop its comments, notes, commentary or odd tags."""
+    data = path.read_bytes()
+    games = parse_games(data, name=path.name)
+    assert games
+    assert encode_pbn(format_games(games)) == data
+
+
+def test_club_file_notes_alerts_and_escapes_are_read():
+    """Without this, the notes of a club's hand records (=1= and [Note]) would be lost or put on the wrong call."""
+    games = parse_games((RECORDS / "club_handrecord.pbn").read_bytes())
+    first = games[0]
+    assert first.notes == {1: "15-17 HCP", 2: "Stayman", 3: "count signal"}
+    assert first.call_notes == {0: [1], 2: [2]} and first.alerts == {0, 2} and first.card_notes == {1: [3]}
+    assert first.auction_marks == [0] * len(first.auction)
+    assert games[1].tags["Site"] == 'Harbour Club "Ace" room \\ annex'  # "#" repeats the escaped value
+    assert games[1].tags["BCFlags"] == "1f" and "Note" not in first.tags
+
+
+def test_changing_one_tag_changes_only_its_line():
+    """Without this, editing one tag of a read file would rewrite (and reformat) the whole file."""
+    data = (RECORDS / "club_handrecord.pbn").read_bytes()
+    games = parse_games(data)
+    games[1].tags["Scoring"] = "IMP"
+    games[2].tags["Room"] = "Open"
+    out = encode_pbn(format_games(games))
+    old, new = data.split(b"\r\n"), out.split(b"\r\n")
+    assert len(new) == len(old) + 1
+    assert [x for x in new if x not in old] == [b'[Scoring "IMP"]', b'[Room "Open"]']
+    assert [x for x in old if x not in new] == []  # board 1's Scoring "MP" line is still there
+    assert new.count(b'[Scoring "MP"]') == old.count(b'[Scoring "MP"]') - 1
+
+
+def test_changed_game_is_written_anew_and_reads_back_the_same():
+    """Without this, a record changed after reading would be written with its old text."""
+    data = (RECORDS / "club_handrecord.pbn").read_bytes().decode("latin-1")
+    games = parse_games(data)
+    games[0].vulnerable = Vulnerability.BOTH
+    out = format_games(games)
+    assert out.count('[Vulnerable "All"]') == data.count('[Vulnerable "All"]') + 1
+    assert out.endswith(data[data.index('[Event "#"]') - 4 :])  # the other games as read
+    back = parse_games(out)
+    assert back[0].tags.pop("Vulnerable") == "All" and games[0].tags.pop("Vulnerable") == "None"
+    assert _fields(back[0], PBN_FIELDS) == _fields(games[0], PBN_FIELDS)
+    assert [_fields(g, PBN_FIELDS) for g in back[1:]] == [_fields(g, PBN_FIELDS) for g in games[1:]]
+
+
+#: Every field of a game record PBN holds.
+PBN_FIELDS = (*LIN_FIELDS, "auction_marks", "card_notes", "play_marks", "sections")
+
+
+@pytest.mark.parametrize("bad", ["two\nlines", "carriage\rreturn", "tab\there"])
+def test_tag_value_with_a_line_break_is_refused_when_written(bad):
+    """Without this, a tag value with a newline would be written raw and the file could not be read back."""
+    (g,) = parse_games((RECORDS / "club_handrecord.pbn").read_bytes())[:1]
+    g.tags["Annotator"] = bad
+    g.source = None
+    with pytest.raises(FormatError, match=r"\[Annotator\] value .* a PBN tag value is one line"):
+        format_games([g])
+
+
+def test_quotes_and_backslashes_are_escaped_and_read_back():
+    """Without this, a player name with a quote or a backslash would break the PBN file written."""
+    (g,) = parse_games((RECORDS / "club_handrecord.pbn").read_bytes())[:1]
+    g.tags["North"] = 'Ann "the Axe" O\\Neil'
+    g.source = None
+    text = format_games([g])
+    assert '[North "Ann \\"the Axe\\" O\\\\Neil"]' in text
+    assert parse_games(text)[0].tags["North"] == g.tags["North"]
+
+
+@pytest.mark.parametrize("path", LIN_FILES, ids=lambda p: p.name)
+def test_lin_to_pbn_to_lin_keeps_every_field(path, tmp_path):
+    """Without this, a BBO file taken through PBN would come back without alerts, explanations, rooms or play."""
+    games = parse_lin(path.read_bytes())
+    text = format_games(games)
+    assert "!" not in text.replace("%", "")  # an alert is a note in PBN, never "good call"
+    back = parse_lin(format_lin(parse_games(text)))
+    for a, b in zip(games, back, strict=True):
+        # PBN reads a call with a note as alerted: an explanation without '!' comes back alerted.
+        assert b.alerts == a.alerts | set(a.call_notes)
+        assert _fields(b) == dict(_fields(a), alerts=b.alerts, tags=b.tags)
+        assert {k: v for k, v in b.tags.items() if k in a.tags} == a.tags
+
+
+def test_lin_alert_with_text_becomes_a_pbn_note():
+    """Without this, LIN's 2C! with its explanation would land in PBN as "2C!" (a good call) and lose the text."""
+    text = format_games(_lin("vugraph_final.lin")[:1])
+    assert "1NT =1= Pass 2C =2= Pass" in text
+    assert '[Note "1:15-17"]' in text and '[Note "2:Stayman"]' in text
+
+
+@pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
+def test_pbn_to_lin_to_pbn_keeps_what_lin_holds(path):
+    """Without this, a club file taken through LIN would lose boards, calls, notes on calls, players or play."""
+    games = parse_games(path.read_bytes())
+    back = parse_games(format_games(parse_lin(format_lin(games))))
+    held = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "contract")
+    held += ("declarer", "result", "play")
+    for a, b in zip(games, back, strict=True):
+        expect = _fields(a, held)
+        expect["notes"] = {n: t for n, t in a.notes.items() if any(n in v for v in a.call_notes.values())}
+        got = _fields(b, held)
+        # LIN numbers explanations afresh, in call order.
+        assert [got["notes"][n] for k in sorted(b.call_notes) for n in b.call_notes[k]] == [
+            expect["notes"][n] for k in sorted(a.call_notes) for n in a.call_notes[k]
+        ]
+        assert {k: v for k, v in got.items() if k not in ("notes", "call_notes")} == {
+            k: v for k, v in expect.items() if k not in ("notes", "call_notes")
+        }
+        for name in ("North", "East", "South", "West"):
+            assert b.tags.get(name) == a.tags.get(name)

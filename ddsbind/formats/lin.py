@@ -587,3 +587,47 @@ def _check_value(text: str, k: int) -> str:
         where = f"game {k}: " if k >= 0 else ""
         raise FormatError(f"LIN: {where}{text[:40]!r} holds a '|', which LIN values cannot", index=max(k, 0))
     return text
+
+
+def extras(games: Sequence[GameRecord]) -> list[str]:
+    """What LIN game records hold beyond their deals, in words (for a warning when a conversion drops it)."""
+    out = []
+    if any(g.board is not None for g in games):
+        out.append("board numbers")
+    out += ["dealers", "vulnerability"] if games else []
+    if any(g.auction or g.play for g in games):
+        out.append("auctions and play")
+    if any(t not in _DERIVED for g in games for t in g.tags):
+        out.append("player names and other tags")
+    return out
+
+
+#: Tags a LIN record holds in its own pairs (written from the record's fields or kept whole).
+_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinNotes", "LinHeader", "LinOther", *_NAME_TAGS)
+#: PBN tags whose content LIN holds in its fields (the deal, the auction, ...).
+_PBN_FIELDS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+
+
+def unheld(games: Sequence[GameRecord]) -> list[str]:
+    """What of these game records LIN cannot hold, in words: other tags, notes on cards, PBN's ``!``/``?`` marks.
+
+    Examples
+    --------
+    >>> from ddsbind.deal import Deal
+    >>> deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...")
+    >>> unheld([GameRecord(deal, tags={"Event": "x"})])
+    ['tags Event']
+    """
+    out = []
+    tags: list[str] = []
+    for g in games:
+        tags += [t for t in g.tags if t not in _DERIVED and t not in _PBN_FIELDS and t not in tags]
+    if tags:
+        out.append(f"tags {', '.join(tags[:4])}{', ...' if len(tags) > 4 else ''}")
+    if any(g.card_notes for g in games):
+        out.append("notes on cards")
+    if any(any(g.auction_marks) or any(g.play_marks) for g in games):
+        out.append("PBN's good/bad-call marks (! ?)")
+    if any(g.sections for g in games):
+        out.append("tables of other tags")
+    return out

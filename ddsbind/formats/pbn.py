@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +49,7 @@ from ddsbind.deal import SEAT_LETTERS, Deal, Strain
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import atomic_output, decode_text
+from ddsbind.game import Vulnerability
 
 __all__ = [
     "PBNBoard",
@@ -175,14 +176,28 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
 
 
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
+    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, columns right-aligned to
+    the header's width 2 (``\\2R``): ``N NT 10``, ``N  S  7``."""
     t = np.asarray(table).reshape(5, 4)
     lines = []
-    for seat, decl in enumerate(SEAT_LETTERS):
+    for decl in "NSEW":
+        seat = SEAT_LETTERS.index(decl)
         for strain in _RESULT_STRAINS:
             v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {Strain(strain).symbol} {v}")
+                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>2}")
     return lines
+
+
+class Verbatim(str):
+    """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
+
+    __slots__ = ()
+
+
+#: The header of the OptimumResultTable as Bridge Composer writes it (``\2R``: width 2, right-aligned):
+#: its backslashes stay single, as every reader of the tag expects.
+OPTIMUM_HEADER = Verbatim("Declarer;Denomination\\2R;Result\\2R")
 
 
 def quote(value: str, tag: str = "") -> str:
@@ -193,6 +208,8 @@ def quote(value: str, tag: str = "") -> str:
     naming the tag.  Public in the package (game records write tags too);
     :func:`split_games` reads the result back to ``value``.
     """
+    if isinstance(value, Verbatim):
+        return str(value)
     bad = _NOT_TEXT.search(value) or re.search("[\n\r\t\f\v]", value)
     if bad:
         what = "a line break" if bad.group() in "\n\r" else f"the control character 0x{ord(bad.group()):02x}"
@@ -470,7 +487,7 @@ def format_pbn(
                 out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
             rows = _format_optimum(table) if optimum_table else []
             if rows:
-                out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+                out.append(f'[OptimumResultTable "{OPTIMUM_HEADER}"]')
                 out.extend(rows)
         out.append("")
     return "\n".join(out)
@@ -495,3 +512,169 @@ def _deals(deals: NDArray[np.integer] | Sequence[Deal | ArrayLike]) -> list[Deal
     if isinstance(deals, np.ndarray):
         return [Deal.from_owners(o) for o in deals.reshape(-1, 52)]
     return [d if isinstance(d, Deal) else Deal.from_owners(d) for d in deals]
+
+
+# --------------------------------------------------------------------------
+# Adding double-dummy results to a PBN file, keeping everything else
+
+#: ``fill(owners, tables) -> tables``: unknown entries (15) of DDS-order tables solved.
+Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
+#: ``par(tables, dealers, vulnerabilities) -> [(ns_score, contracts), ...]``: DDS's ``DealerPar`` for each
+#: complete table (dealer a DDS seat, vulnerability a :class:`~ddsbind.game.Vulnerability`), its score from
+#: North-South's view and its contracts as DDS writes them (``"4S*-EW-1"``, ``"3N-N+1"``).
+ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
+
+_DDS_PAR = re.compile(r"^([1-7])([SHDCN])(\*?)-([NESW]{1,2})(?:[+-]\d+)?$")
+
+
+def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
+    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer.
+
+    ``OptimumScore`` is North-South's par score, ``"NS 620"`` or
+    ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
+    each the declaring seats and the contract, a sacrifice doubled:
+    ``"EW 4S"``, ``"NS 5HX"``, ``"N 3NT"``; ``"Pass"`` when nobody makes
+    anything (the layout Bridge Composer and Bridge Solver Online write).
+
+    Examples
+    --------
+    >>> format_par(-300, ["5H*-NS-2"])
+    ('NS -300', 'NS 5HX')
+    >>> format_par(630, ["3N-N+1"])
+    ('NS 630', 'N 3NT')
+    """
+    out = []
+    for c in contracts:
+        m = _DDS_PAR.match(c.strip())
+        if not m:
+            raise FormatError(f"par contract {c!r} is not as DDS writes one (e.g. 4S*-EW-1)")
+        strain = "NT" if m.group(2) == "N" else m.group(2)
+        out.append(f"{m.group(4)} {m.group(1)}{strain}{'X' if m.group(3) else ''}")
+    return f"NS {ns_score}", "; ".join(out) if out else "Pass"
+
+
+def _existing_table(values: dict[str, str], sections: dict[str, list[str]]) -> NDArray[np.uint8] | None:
+    table = None
+    if values.get("DoubleDummyTricks"):
+        table = parse_double_dummy_tricks(values["DoubleDummyTricks"])
+    if "OptimumResultTable" in values:
+        opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
+        if table is not None and not np.array_equal(table, opt):
+            raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
+        table = opt
+    return table
+
+
+def add_results(
+    data: bytes | str, name: str = "PBN", *, fill: Fill | None = None, par: ParFunc | None = None
+) -> tuple[bytes, int]:
+    """A PBN file's bytes with double-dummy results added to every game with a deal; everything else kept.
+
+    Each game with a ``Deal`` gets ``DoubleDummyTricks`` and
+    ``OptimumResultTable`` (from ``fill``, which solves what the file does not
+    already give) and, with ``par``, ``OptimumScore`` and ``ParContract``
+    (:func:`format_par`), in the layouts Bridge Composer and Bridge Solver
+    Online write.  A result tag the file has already, with the same
+    results, is left as it is; another value replaces it in place; new tags
+    go after the game's last line.  Every other byte is kept: tags and their
+    order, game records' auctions, play and notes, comments, commentary, line
+    ends, the encoding (a UTF-8 file with a byte-order mark stays one).
+    Without ``fill`` the file is checked and returned unchanged.
+
+    The dealer is the game's ``Dealer`` (else the board's, by the 16-board
+    cycle; else North), the vulnerability its ``Vulnerable`` (else the
+    board's; else none).
+
+    Returns
+    -------
+    (bytes, int)
+        The new file and the number of games with a deal.
+
+    Raises
+    ------
+    FormatError
+        A malformed file (as :func:`parse_pbn`), or a deal to solve that is
+        not full (naming its line).
+    """
+    raw = data.encode("latin-1") if isinstance(data, str) else bytes(data)
+    text = decode_pbn(raw, name)
+    boards = parse_pbn(text, name=name)  # checks every game
+    games = split_games(text, name)
+    if fill is None or not boards:
+        return raw, len(boards)
+    with_deal = []
+    previous: dict[str, str] = {}
+    for g, game in enumerate(games):
+        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
+        previous = {**previous, **values}
+        if "Deal" in values:
+            with_deal.append((g, game, values))
+    assert len(with_deal) == len(boards)
+    for (_, game, _), board in zip(with_deal, boards, strict=True):
+        if not board.deal.is_full:
+            raise FormatError(f"{name}: line {game.spans['Deal'][0] + 1}: cannot solve a deal that is not full")
+    owners = np.stack([b.deal.owners() for b in boards])
+    known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards]
+    tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)
+    pars: Sequence[tuple[int, Sequence[str]]] = []
+    if par is not None:
+        dealers, vuls = zip(*(_dealer_vul(values) for _, _, values in with_deal), strict=True)
+        pars = par(tables, list(dealers), list(vuls))
+    updates: list[dict[str, TagUpdate]] = [{} for _ in games]
+    for k, ((g, game, values), table) in enumerate(zip(with_deal, tables, strict=True)):
+        old = _existing_table(values, {t: lines for t, lines in game.sections.items()})
+        update = updates[g]
+        complete = bool(np.all(table <= 13))
+        if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
+            update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
+        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
+            update["OptimumResultTable"] = (OPTIMUM_HEADER, _format_optimum(table))
+        if pars:
+            score, contract = format_par(*pars[k])
+            for tag, value in (("OptimumScore", score), ("ParContract", contract)):
+                if values.get(tag) != value:
+                    update[tag] = (value, [])
+    out = set_tags(text, games, updates)
+    if raw.startswith(_BOM):
+        return _BOM + out.encode("utf-8"), len(boards)
+    return encode_pbn(out), len(boards)
+
+
+def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
+    board = values.get("Board", "").strip()
+    number = int(board) if board.isdigit() and int(board) > 0 else None
+    letter = values.get("Dealer", "").strip().upper()
+    if len(letter) == 1 and letter in SEAT_LETTERS:
+        dealer = SEAT_LETTERS.index(letter)
+    else:
+        dealer = int(_order.board_dealer(number)) if number is not None else 0
+    try:
+        vul = Vulnerability.parse(values["Vulnerable"].strip())
+    except (KeyError, DDSError):
+        vul = _order.board_vulnerability(number) if number is not None else Vulnerability.NONE
+    return dealer, vul
+
+
+#: Tags whose content a conversion deal by deal carries (deals and results), and the words for the others.
+_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable")
+_EXTRA_WORDS = {"Board": "board numbers", "Dealer": "dealers", "Vulnerable": "vulnerability"}
+
+
+def extras(data: bytes | str, name: str = "PBN") -> list[str]:
+    """What a PBN file holds beyond deals and double-dummy results, in words (for a warning when dropped).
+
+    ``"board numbers"``, ``"dealers"``, ``"vulnerability"``, ``"auctions and
+    play"``, and ``"other tags (Event, ...)"`` naming up to three of them.
+    """
+    games = split_games(decode_pbn(data, name), name)
+    names: list[str] = []
+    for game in games:
+        if "Deal" in game.names():
+            names += [t for t, _, _ in game.tags if t not in names]
+    out = [words for tag, words in _EXTRA_WORDS.items() if tag in names]
+    if {"Auction", "Play", "Contract"} & set(names):
+        out.append("auctions and play")
+    other = [t for t in names if t not in (*_CARRIED, *_EXTRA_WORDS, "Auction", "Play", "Contract")]
+    if other:
+        out.append(f"other tags ({', '.join(other[:3])}{', ...' if len(other) > 3 else ''})")
+    return out

@@ -198,13 +198,19 @@ def test_convert_pbn_deals_to_pbn_still_goes_deal_by_deal(tmp_path):
     assert convert(src, tmp_path / "out.pbn") == 2
 
 
-def test_solving_game_records_is_refused_not_silently_dropped(tmp_path):
-    """Without this, `convert --solve games.pbn out.pbn` would drop either the play or the request to solve."""
+def test_solving_game_records_keeps_the_play_or_is_refused(tmp_path):
+    """Without this, `convert --solve games.pbn out` would drop either the play or the request to solve."""
     src = tmp_path / "games.pbn"
     src.write_text(_game("Pass Pass Pass 1S\nPass 2S AP"), encoding="latin-1")
-    with pytest.raises(FormatError, match="game records"):
-        convert(src, tmp_path / "out.pbn", fill=lambda owners, tables: np.zeros((len(owners), 5, 4), np.uint8))
-    assert not (tmp_path / "out.pbn").exists()
+    seven = lambda owners, tables: np.full((len(owners), 5, 4), 7, np.uint8)  # noqa: E731
+    assert convert(src, tmp_path / "out.pbn", fill=seven) == 1
+    out = (tmp_path / "out.pbn").read_text(encoding="latin-1")
+    assert out.startswith(src.read_text(encoding="latin-1").rstrip("\n"))  # the game as it was, play included
+    assert '[DoubleDummyTricks "77777777777777777777"]' in out
+    assert read_games(tmp_path / "out.pbn")[0].play == read_games(src)[0].play
+    with pytest.raises(FormatError, match="game records, and zrj files cannot hold double-dummy results"):
+        convert(src, tmp_path / "out.zrj", fill=seven)
+    assert not (tmp_path / "out.zrj").exists()
 
 
 # --------------------------------------------------------------------------

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import ddsbind
 from ddsbind.deal import Card, Seat
 from ddsbind.errors import FormatError
 from ddsbind.formats.lin import format_lin, parse_lin
-from ddsbind.formats.pbn import encode_pbn
+from ddsbind.formats.pbn import encode_pbn, format_par, parse_pbn
 from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
 from ddsbind.game import Vulnerability
 
@@ -257,3 +259,107 @@ def test_pbn_to_lin_to_pbn_keeps_what_lin_holds(path):
         }
         for name in ("North", "East", "South", "West"):
             assert b.tags.get(name) == a.tags.get(name)
+
+
+# --------------------------------------------------------------------------
+# convert --solve on any PBN
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from ddsbind.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _results_of(path: Path) -> list[tuple[int | None, np.ndarray, str, str]]:
+    """(board, table, OptimumScore, ParContract) of each game, read back by the PBN reader."""
+    return [
+        (int(b.tags["Board"]) if "Board" in b.tags else None, b.table, b.tags["OptimumScore"], b.tags["ParContract"])
+        for b in parse_pbn(path.read_bytes())
+    ]
+
+
+@pytest.mark.parametrize("name", ["club_deals.pbn", "club_handrecord.pbn"])
+def test_convert_solve_adds_results_and_keeps_every_byte(name, tmp_path):
+    """Without this, `convert x.pbn y.pbn --solve` renumbers boards, rewrites dealers or drops tags and play."""
+    src = RECORDS / name
+    out = tmp_path / "solved.pbn"
+    res = _cli("convert", src, out, "--solve")
+    assert res.exit_code == 0, res.output
+    assert "warning" not in res.stderr
+    added = ("[DoubleDummyTricks ", "[OptimumResultTable ", "[OptimumScore ", "[ParContract ")
+    kept, in_table = [], False
+    for line in out.read_bytes().split(b"\n"):
+        text = line.decode("latin-1")
+        if text.startswith(added):
+            in_table = text.startswith("[OptimumResultTable ")
+            continue
+        if in_table and not text.startswith("["):
+            continue
+        in_table = False
+        kept.append(line)
+    assert b"\n".join(kept) == src.read_bytes()  # the file as it was, apart from the results added
+    boards = parse_pbn(src.read_bytes())
+    results = _results_of(out)
+    assert [r[0] for r in results] == [int(b.tags["Board"]) for b in boards]
+    for (number, table, score, contracts), board in zip(results, boards, strict=True):
+        assert np.array_equal(table, np.asarray(ddsbind.dd_table(board.deal)))  # both tags, read back, agree
+        game = next(g for g in parse_games(src.read_bytes()) if g.board == number)
+        par = ddsbind.dealer_par(ddsbind.dd_table(board.deal), game.dealer, game.vulnerable)
+        assert score == f"NS {par.score}"
+        assert contracts.split("; ")[0].split()[0] in ("N", "S", "E", "W", "NS", "EW", "Pass")
+    if name == "club_handrecord.pbn":
+        assert [(g.auction, g.play, g.notes) for g in parse_games(out.read_bytes())] == [
+            (g.auction, g.play, g.notes) for g in parse_games(src.read_bytes())
+        ]
+
+
+def test_convert_solve_again_changes_nothing(tmp_path):
+    """Without this, solving a file that already has its results would rewrite (or duplicate) them."""
+    once, twice = tmp_path / "once.pbn", tmp_path / "twice.pbn"
+    assert _cli("convert", RECORDS / "club_deals.pbn", once, "--solve").exit_code == 0
+    res = _cli("convert", once, twice, "--solve")
+    assert res.exit_code == 0 and "0 deals solved" in res.output
+    assert twice.read_bytes() == once.read_bytes()
+
+
+def test_par_layout():
+    """Without this, ParContract would be written in DDS's own notation instead of the one PBN readers know."""
+    assert format_par(620, ["4S-NS"]) == ("NS 620", "NS 4S")
+    assert format_par(-300, ["5H*-NS-2", "5S*-NS-2"]) == ("NS -300", "NS 5HX; NS 5SX")
+    assert format_par(430, ["3N-N+1"]) == ("NS 430", "N 3NT")
+    assert format_par(0, []) == ("NS 0", "Pass")
+    with pytest.raises(FormatError, match="not as DDS writes one"):
+        format_par(0, ["4 spades"])
+
+
+def test_lin_session_to_pbn_with_solve(tmp_path):
+    """Without this, a BBO session could not be turned into a PBN hand-record file with its DD results."""
+    out = tmp_path / "vugraph.pbn"
+    res = _cli("convert", RECORDS / "vugraph_final.lin", out, "--solve")
+    assert res.exit_code == 0, res.output
+    games = parse_games(out.read_bytes())
+    assert [(g.board, g.tags["Room"]) for g in games] == [(g.board, g.tags["Room"]) for g in _lin("vugraph_final.lin")]
+    for b in parse_pbn(out.read_bytes()):
+        assert np.array_equal(b.table, np.asarray(ddsbind.dd_table(b.deal)))
+
+
+def test_convert_to_zrd_says_once_what_it_drops(tmp_path):
+    """Without this, board numbers, dealers and vulnerability would vanish in a ZRD file without a word."""
+    res = _cli("convert", RECORDS / "club_deals.pbn", tmp_path / "d.zrd")
+    assert res.exit_code == 0, res.output
+    warnings_ = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
+    assert len(warnings_) == 1
+    assert "zrd cannot hold" in warnings_[0] and "board numbers, dealers, vulnerability" in warnings_[0]
+    res = _cli("convert", tmp_path / "d.zrd", tmp_path / "again.zrd")
+    assert res.exit_code == 0 and "warning" not in res.stderr  # nothing more to drop
+
+
+def test_convert_pbn_to_lin_says_what_lin_cannot_hold(tmp_path):
+    """Without this, a club file's Event, Scoring and notes on cards would vanish in LIN without a word."""
+    res = _cli("convert", RECORDS / "club_handrecord.pbn", tmp_path / "c.lin")
+    assert res.exit_code == 0, res.output
+    (line,) = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
+    assert "lin cannot hold" in line and "Event" in line and "notes on cards" in line

@@ -14,8 +14,9 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   over several.  Once the board being read has its ``md|``, a new board
   starts at a header tag (``qx|``, ``pn|``, ``vg|``, ``mn|``, ``rs|``, ...,
   :data:`HEADER_TAGS`), at the next ``md|``, or at the start of a line that
-  holds an ``md|``.  So headers before a board's deal belong to that board;
-  headers and commentary after the last board belong to the last board.
+  holds an ``md|`` with no call, card or claim ahead of it on the line.  So
+  headers before a board's deal belong to that board; headers and commentary
+  after the last board belong to the last board.
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
@@ -149,7 +150,16 @@ def _pairs(text: str, name: str) -> list[_Pair]:
 
 
 def _boards(pairs: list[_Pair]) -> list[_Board]:
-    deal_lines = {p.line for p in pairs if p.tag == "md"}
+    # A line opens a board when it holds a deal and nothing of the board before (calls, cards, a claim)
+    # comes ahead of that deal on the line: "ah|Board 2|md|..." does; "pc|SA|...|qx|o2|md|..." does not
+    # (there qx| opens the next board).
+    deal_lines: set[int] = set()
+    played: set[int] = set()
+    for p in pairs:
+        if p.tag == "md" and p.line not in played:
+            deal_lines.add(p.line)
+        elif p.tag in ("mb", "an", "pc", "mc", "up"):
+            played.add(p.line)
     boards: list[_Board] = []
     cur = _Board()
     previous_line = -1
@@ -491,10 +501,9 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
             raise FormatError(f"{name}: {_label(k, board)}: tags {tags} but no deal (md|)", index=k)
         try:
             out.append(reader.read(board))
-        except FormatError as exc:
-            raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
-        except Error as exc:
-            raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
+        except Error as exc:  # one line: a value cut by a missing '|' may hold a line break
+            why = str(exc).replace("\r", "\\r").replace("\n", "\\n")
+            raise FormatError(f"{name}: {_label(k, board)}: {why}", index=k) from None
     return out
 
 

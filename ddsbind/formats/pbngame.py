@@ -457,6 +457,68 @@ def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
     return any(values.get(tag, "").strip() not in ("", "?") for values in _tag_values(games) for tag in _GAME_TAGS)
 
 
+def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:
+    """One game's record (``values``: its tags, ``#`` resolved), checked; ``FormatError`` naming what is wrong."""
+    sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
+    try:
+        deal = Deal.from_pbn(values["Deal"])
+    except (DDSError, ValueError) as exc:
+        raise FormatError(f"PBN: bad Deal {values['Deal']!r}: {exc}", index=g) from None
+    if not deal.is_full:
+        raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
+    values.pop("Note", None)
+    rec = GameRecord(deal=deal, tags=dict(values))
+    rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
+    for text_note in game.notes:
+        m = _NOTE.match(text_note)
+        if not m:
+            raise FormatError(f'PBN: [Note "{text_note[:30]}"] is not "n:text"', index=g)
+        rec.notes[int(m.group(1))] = m.group(2)
+    board = values.get("Board", "").strip()
+    if board:
+        if not board.isdigit():
+            raise FormatError(f"PBN: Board {board!r} is not a number", index=g)
+        rec.board = int(board)
+    rec.dealer = _seat_tag(values.get("Dealer"), "Dealer", g)
+    try:
+        rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
+    except DDSError:
+        raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g) from None
+    rec.contract = _parse_contract(values.get("Contract", ""), g)
+    rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
+    result = values.get("Result", "").strip()
+    if result:
+        if not result.isdigit() or int(result) > 13:
+            raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
+        rec.result = int(result)
+    if "Auction" in values:
+        opener = _seat_tag(values["Auction"], "Auction", g)
+        if rec.dealer is not None and opener is not None and opener != rec.dealer:
+            raise FormatError(f"PBN: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g)
+        rec.dealer = rec.dealer if rec.dealer is not None else opener
+        rec.auction, rec.auction_marks, rec.call_notes = _auction(sections.get("Auction", []), g)
+        rec.alerts = set(rec.call_notes)
+    tokens, refs = _note_refs(sections.get("Play", []))
+    if "Play" in values and tokens and tokens != ["*"]:
+        first = _seat_tag(values["Play"], "Play", g)
+        trump, declarer, leader = rec.trump, rec.declarer, rec.leader
+        if trump is None or declarer is None or leader is None:
+            raise FormatError("PBN: a Play section needs a Contract (not Pass) and a Declarer", index=g)
+        if first != leader:
+            raise FormatError(
+                f"PBN: wrong leader: Play starts with {first.name if first is not None else '?'} "
+                f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads",
+                index=g,
+            )
+        rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
+    try:
+        rec.check_auction()
+        rec.check_result()
+    except FormatError as exc:
+        raise FormatError(f"PBN: {exc}", index=g) from None
+    return rec
+
+
 def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
     """Parse PBN text into :class:`GameRecord` s (games without a ``Deal`` tag are skipped).
 
@@ -479,65 +541,12 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
     for g, (game, values) in enumerate(zip(games, _tag_values(games), strict=True)):
         if not values.get("Deal"):
             continue
-        sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
         try:
-            deal = Deal.from_pbn(values["Deal"])
-        except (DDSError, ValueError) as exc:
-            raise FormatError(f"PBN: bad Deal {values['Deal']!r}: {exc}", index=g) from None
-        if not deal.is_full:
-            raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
-        values.pop("Note", None)
-        rec = GameRecord(deal=deal, tags=dict(values))
-        rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
-        for text_note in game.notes:
-            m = _NOTE.match(text_note)
-            if not m:
-                raise FormatError(f'PBN: line {game.line}: [Note "{text_note[:30]}"] is not "n:text"', index=g)
-            rec.notes[int(m.group(1))] = m.group(2)
-        board = values.get("Board", "").strip()
-        if board:
-            if not board.isdigit():
-                raise FormatError(f"PBN: Board {board!r} is not a number", index=g)
-            rec.board = int(board)
-        rec.dealer = _seat_tag(values.get("Dealer"), "Dealer", g)
-        try:
-            rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
-        except DDSError:
-            raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g) from None
-        rec.contract = _parse_contract(values.get("Contract", ""), g)
-        rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
-        result = values.get("Result", "").strip()
-        if result:
-            if not result.isdigit() or int(result) > 13:
-                raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
-            rec.result = int(result)
-        if "Auction" in values:
-            opener = _seat_tag(values["Auction"], "Auction", g)
-            if rec.dealer is not None and opener is not None and opener != rec.dealer:
-                raise FormatError(
-                    f"PBN: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g
-                )
-            rec.dealer = rec.dealer if rec.dealer is not None else opener
-            rec.auction, rec.auction_marks, rec.call_notes = _auction(sections.get("Auction", []), g)
-            rec.alerts = set(rec.call_notes)
-        tokens, refs = _note_refs(sections.get("Play", []))
-        if "Play" in values and tokens and tokens != ["*"]:
-            first = _seat_tag(values["Play"], "Play", g)
-            trump, declarer, leader = rec.trump, rec.declarer, rec.leader
-            if trump is None or declarer is None or leader is None:
-                raise FormatError("PBN: a Play section needs a Contract (not Pass) and a Declarer", index=g)
-            if first != leader:
-                raise FormatError(
-                    f"PBN: wrong leader: Play starts with {first.name if first is not None else '?'} "
-                    f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads",
-                    index=g,
-                )
-            rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
-        try:
-            rec.check_auction()
-            rec.check_result()
+            rec = _read_game(game, values, g)
         except FormatError as exc:
-            raise FormatError(f"PBN: {exc}", index=g) from None
+            board = values.get("Board", "").strip() or "?"
+            why = str(exc).removeprefix(f"record {g}: ").removeprefix("PBN: ")
+            raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
         rec.source = _Source("\n".join(lines[chunk_start : game.end]), game.start - chunk_start, _snapshot(rec))
         chunk_start = game.end
         out.append(rec)

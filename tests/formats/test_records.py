@@ -363,3 +363,188 @@ def test_convert_pbn_to_lin_says_what_lin_cannot_hold(tmp_path):
     assert res.exit_code == 0, res.output
     (line,) = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
     assert "lin cannot hold" in line and "Event" in line and "notes on cards" in line
+
+
+# --------------------------------------------------------------------------
+# Hypothesis: records built from valid pieces, and damaged corpus files
+
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ddsbind.deal import Deal  # noqa: E402
+from ddsbind.formats.lin import _hand_text  # noqa: E402
+from ddsbind.game import Play  # noqa: E402
+
+_HEADERS = ["vg|Teams,Seg 1,I,1,8,A,0,B,0|", "mn|Final|", "rs|4SN=,,|", "pn|a,b,c,d|", "pn|a,b,c,d,e,f,g,h|"]
+#: Legal auctions (from the dealer), with alerts, explanations and an undo.
+_AUCTIONS = [
+    ["mb|1n!|", "an|15-17|", "mb|p|", "mb|3n|", "mb|p|", "mb|p|", "mb|p|"],
+    ["mb|p|", "mb|1s|", "mb|d|", "an|takeout|", "mb|r|", "mb|2c|", "mb|p|", "mb|p|", "mb|p|"],
+    ["mb|1c|", "mb|1h|", "up|1|", "mb|1d|", "mb|p|", "mb|p|", "mb|p|"],
+    ["mb|p|", "mb|p|", "mb|p|", "mb|p|"],
+    ["mb|2d!|", "mb|p|"],
+    [],
+]
+#: Pieces that may break a board (a call out of turn, a card not held, a second deal...).
+_JUNK = ["mb|1c|", "mb|d|", "mb|r|", "pc|SA|", "mc|13|", "up|3|", "an|late|", "md|1SA|", "sv|q|", "zz|x|", "\n"]
+
+
+@st.composite
+def _lin_session(draw):
+    """A LIN session as BBO writes it: headers, deals, legal auctions and plays, claims, undos; maybe a junk piece."""
+    pieces: list[str] = []
+    for board in range(1, draw(st.integers(1, 3)) + 1):
+        pieces += draw(st.lists(st.sampled_from(_HEADERS), max_size=2, unique=True))
+        if draw(st.booleans()):
+            pieces.append(f"qx|{draw(st.sampled_from('oc'))}{board}|")
+        deal = Deal.random(draw(st.integers(0, 2**16)))
+        digit = draw(st.integers(1, 4))
+        hands = [_hand_text(deal, s) for s in (Seat.S, Seat.W, Seat.N, Seat.E)]
+        if draw(st.booleans()):
+            hands[3] = ""
+        pieces.append(f"st||md|{digit}{','.join(hands)}|rh||")
+        if draw(st.booleans()):
+            pieces.append(f"ah|Board {board}|")
+        pieces.append(f"sv|{draw(st.sampled_from('oneb'))}|")
+        auction = draw(st.sampled_from(_AUCTIONS))
+        pieces += auction
+        calls = parse_lin(f"md|{digit}{','.join(hands)}|" + "".join(auction))[0]
+        if calls.contract not in (None, "Pass") and calls.declarer is not None:
+            assert calls.trump is not None
+            table = Play(deal, calls.trump, calls.declarer.next())
+            for _ in range(draw(st.integers(0, 52))):
+                legal = table.legal_cards()
+                card = legal[draw(st.integers(0, len(legal) - 1))]
+                if draw(st.integers(0, 9)) == 0 and len(legal) > 1:
+                    wrong = next(c for c in legal if c != card)
+                    pieces += [f"pc|{wrong}|", "up|1|"]
+                table.play(card)
+                pieces.append(f"pc|{str(card).lower() if draw(st.booleans()) else card}|")
+                if table.cards_left % 4 == 0:
+                    pieces.append("pg||" + ("\n" if draw(st.booleans()) else ""))
+            if table.cards_left and draw(st.booleans()):
+                mine = sum(1 for t in table.all_tricks() if t.winner is not None and t.winner % 2 == calls.declarer % 2)
+                pieces.append(f"mc|{mine + table.cards_left // 8}|")
+        if draw(st.booleans()):
+            pieces.append("nt|nice hand|")
+        pieces.append(draw(st.sampled_from(["\n", ""])))
+    if draw(st.integers(0, 3)) == 0:
+        pieces.insert(draw(st.integers(0, len(pieces))), draw(st.sampled_from(_JUNK)))
+    return "".join(pieces)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_lin_session())
+def test_random_lin_from_valid_pieces_round_trips_or_fails_in_one_line(text):
+    """Without this, a LIN session we accept could be written back reading differently, or fail with a traceback."""
+    try:
+        games = parse_lin(text, name="random.lin")
+    except FormatError as exc:
+        assert "\n" not in str(exc) and "random.lin" in str(exc)
+        event("refused: " + str(exc).rsplit(": ", 1)[-1][:50])
+        return
+    event(f"{len(games)} boards, {'with' if any(g.play for g in games) else 'no'} play")
+    back = parse_lin(format_lin(games))
+    assert [_fields(g) for g in back] == [_fields(g) for g in games]
+    again = parse_lin(format_lin(parse_games(format_games(games))))  # through PBN
+    assert [(g.deal, g.auction, g.play, g.result, g.board, g.notes) for g in again] == [
+        (g.deal, g.auction, g.play, g.result, g.board, g.notes) for g in games
+    ]
+
+
+_CALLS = ["Pass", "1C", "1H =1=", "1NT", "2S", "X", "XX", "AP", "3NT!", "4H"]
+_PBN_LINES = [
+    "% a comment line", '[Event "Club \\"Night\\" \\\\ 2"]', '[Event "#"]', '[Site "Harbour"]', '[Scoring "IMP"]',
+    '[Dealer "N"]', '[Dealer "E"]', '[Vulnerable "EW"]', '[Vulnerable "None"]', '[North "Ann"]', '[BCFlags "1f"]',
+    '[Contract "1NT"]', '[Declarer "S"]', '[Result "7"]', "{a commentary\nover two lines}", "; to the end",
+    '[Note "1:strong"]', '[Note "2:"]',
+]  # fmt: skip
+
+
+@st.composite
+def _pbn_text(draw):
+    games = []
+    for board in range(1, draw(st.integers(1, 3)) + 1):
+        deal = Deal.random(draw(st.integers(0, 2**16)))
+        lines = [f'[Board "{board}"]', f'[Deal "{deal.to_pbn()}"]']
+        lines += draw(st.lists(st.sampled_from(_PBN_LINES), max_size=6))
+        if draw(st.booleans()):
+            lines += ['[Auction "N"]', " ".join(draw(st.lists(st.sampled_from(_CALLS), min_size=1, max_size=8)))]
+        games.append("\n".join(draw(st.permutations(lines))))
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    return ("\n\n".join(games) + "\n").replace("\n", eol)
+
+
+@st.composite
+def _pbn_of_played_games(draw):
+    """Game records (auctions, alerts, notes, play, claims) as PBN, with comments and tags spliced in."""
+    try:
+        games = parse_lin(draw(_lin_session()))
+    except FormatError:
+        games = []
+    lines = format_games(games).split("\n")
+    for _ in range(draw(st.integers(0, 4))):
+        lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(_PBN_LINES)))
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_pbn_text(), _pbn_of_played_games()))
+def test_random_pbn_from_valid_pieces_reads_back_the_same_text_or_fails_in_one_line(text):
+    """Without this, a PBN file we accept could be written back differently, or fail with a traceback."""
+    try:
+        games = parse_games(text, name="random.pbn")
+    except FormatError as exc:
+        assert "\n" not in str(exc) and ("line" in str(exc) or "Board" in str(exc))
+        event("refused")
+        return
+    played = "with" if any(g.play for g in games) else "no"
+    event(f"read, {played} play, {'with' if any(g.notes for g in games) else 'no'} notes")
+    if not games:
+        return  # no record to keep the text in (a file of comments only)
+    assert format_games(games) == text
+    for g in games:
+        g.source = None  # written anew: the same records again (the tags the model owns are written from it)
+    assert [_unowned(g) for g in parse_games(format_games(games))] == [_unowned(g) for g in games]
+
+
+def _unowned(g: GameRecord) -> dict[str, object]:
+    owned = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+    return dict(_fields(g, PBN_FIELDS), tags={k: v for k, v in g.tags.items() if k not in owned})
+
+
+def _damaged(data: str, at: int, how: int, junk: str) -> str:
+    at %= len(data)
+    if how == 0:
+        return data[:at] + data[at + 1 :]
+    if how == 1:
+        return data[:at] + junk + data[at + 1 :]
+    return data[:at] + junk + data[at:]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(LIN_FILES), st.integers(0, 10**6), st.integers(0, 2), st.sampled_from(list("|x1sSpnd!\n,9")))
+def test_damaged_lin_file_fails_in_one_line_naming_where(path, at, how, junk):
+    """Without this, a damaged BBO download gives a traceback, or an error that does not say where to look."""
+    text = _damaged(path.read_text(), at, how, junk)
+    try:
+        parse_lin(text, name=path.name)
+    except FormatError as exc:
+        msg = str(exc)
+        assert "\n" not in msg and path.name in msg
+        assert ("board " in msg and "tag " in msg) or "(character " in msg or "no deal (md|)" in msg, msg
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PBN_FILES), st.integers(0, 10**6), st.integers(0, 2), st.sampled_from(list('"[]{}1SX=\n %#')))
+def test_damaged_pbn_file_fails_in_one_line_naming_where(path, at, how, junk):
+    """Without this, a damaged club PBN file gives a traceback, or an error that does not say where to look."""
+    text = _damaged(path.read_bytes().decode("latin-1"), at, how, junk)
+    try:
+        games = parse_games(text, name=path.name)
+    except FormatError as exc:
+        msg = str(exc)
+        assert "\n" not in msg and path.name in msg
+        assert "line " in msg, msg
+        return
+    assert format_games(games) == text

@@ -8,7 +8,13 @@ PBN with contracts, auctions or plays) converted to a format that holds them
 (``pbn``, ``zrj``) keeps everything -- deal, board, dealer, vulnerability,
 auction, contract, declarer, result, play and PBN's other tags
 (:mod:`ddsbind.formats.games` decides, :func:`~ddsbind.formats.games.carries_games`);
-into any other format a game file gives its deals.
+into any other format a game file gives its deals.  PBN to PBN keeps the
+file as it is, byte for byte, and with ``fill`` adds the double-dummy results
+and par in place (:func:`ddsbind.formats.pbn.add_results`), for bare deals and
+game records alike.  What the target cannot hold and the input has (a PBN
+file's board numbers, dealers, vulnerability, other tags into ZRD; a PBN
+game's Event or notes on cards into LIN) is named once in a
+:class:`DroppedDataWarning`.
 Every input is read as :class:`~ddsbind.formats.registry.Records`: deals
 ``(N, 52)`` owners and/or tables ``(N, 5, 4)`` (DDS order, 15 = unknown);
 every output takes what it can hold:

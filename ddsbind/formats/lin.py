@@ -623,7 +623,7 @@ def unheld(games: Sequence[GameRecord]) -> list[str]:
     Examples
     --------
     >>> from ddsbind.deal import Deal
-    >>> deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...")
+    >>> deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
     >>> unheld([GameRecord(deal, tags={"Event": "x"})])
     ['tags Event']
     """

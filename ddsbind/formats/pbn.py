@@ -28,7 +28,20 @@ Specification (our reading, with sources)
 * Reading takes both tags; when both are present they must agree
   (``FormatError`` otherwise).  Writing emits both: ``DoubleDummyTricks``
   only for a complete table, ``OptimumResultTable`` rows for the known
-  values (no section when none is known).
+  values (no section when none is known), in Bridge Composer's layout:
+  header ``Declarer;Denomination\2R;Result\2R`` (its backslashes single),
+  declarers N S E W, strains NT S H D C, columns right-aligned to width 2
+  (``N  S  7``, ``N NT 10``).
+* ``[OptimumScore "NS 620"]`` (North-South's par score, signed) and
+  ``[ParContract "NS 4S; NS 5C"]`` (the par contracts, seats then contract,
+  a sacrifice doubled ``EW 5HX``, ``Pass`` when nobody makes anything), as
+  Bridge Composer and Bridge Solver Online write them; from DDS's
+  ``DealerPar`` (:func:`format_par`).
+* :func:`add_results` adds all four to every game of a file, keeping every
+  other byte (``ddsbind convert x.pbn y.pbn --solve``).
+* Tag values: ``\"`` is a quote and ``\\`` a backslash (PBN 2.1, after
+  PGN); any other backslash reads as itself (``\2R``).  Written values
+  escape both (:func:`quote`); a value with a line break cannot be written.
 * In memory, tables are DDS order ``(5, 4)`` uint8, strains S H D C NT,
   hands N E S W, 15 = unknown; orders convert through
   :mod:`ddsbind.formats._order`.

@@ -19,12 +19,20 @@ Specification (PBN 2.1, with our reading where noted)
   (tricks won by declarer, 0..13).  Every tag is kept in ``tags``.
 * ``[Auction "F"]`` section: the calls from seat F (the dealer), tokens
   ``Pass``, ``X``, ``XX``, ``1C`` .. ``7NT``; ``AP`` stands for the closing
-  passes (3 after a bid, 4 when nobody bid); ``*`` ends the auction; notes
-  ``=n=`` and NAGs ``$n`` are skipped.  ``AP`` adds only the passes still
-  missing (``4H Pass AP`` is ``4H Pass Pass Pass``, ``Pass Pass AP`` four
-  passes); a call after the auction has ended (three passes after a bid or
-  double, four passes at the start) is an error.  A call may carry ``!``,
-  ``?`` or ``!?`` (our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+  passes (3 after a bid, 4 when nobody bid); ``*`` ends the auction; NAGs
+  ``$n`` are skipped.  ``AP`` adds only the passes still missing (``4H Pass
+  AP`` is ``4H Pass Pass Pass``, ``Pass Pass AP`` four passes).  The auction
+  is checked by the rules (:func:`auction_fault`): each bid above the last,
+  a double only of the opponents' bid, a redouble only of their double,
+  nothing after the auction ended (three passes after a bid or double, four
+  at the start).  A call may carry ``!``, ``?`` or ``!?`` (PBN's good, bad,
+  interesting call; our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+* Notes: ``=n=`` after a call or a card refers to the game's
+  ``[Note "n:text"]`` tag (the one tag that may repeat in a game, written
+  after the section it serves).  Kept in ``notes``, ``call_notes`` and
+  ``card_notes``; a call with a note is an alerted call (``alerts``; an
+  alert without explanation is written as an empty note), which is how
+  LIN's alerts (``!`` and ``an|``) travel through PBN.
 * ``[Play "L"]`` section: L is the opening leader (declarer's left-hand
   opponent).  Each trick is four tokens **by seat, starting from L** -- not
   in play order -- so a trick's leader is the previous trick's winner and
@@ -33,11 +41,20 @@ Specification (PBN 2.1, with our reading where noted)
   stopped: a claim); ``*`` ends the play.  A card after a ``-`` or ``*``
   (in play order) is an error: a card after the claim.  Cards carry ``!``,
   ``?``, ``!?`` as calls do.
-* Writing emits ``Event``/``Site``/``Date`` only if read, then ``Board``,
+* Writing back: a record read from PBN and not changed is written as it
+  was read, byte for byte (its comments, ``{...}`` commentary, blank lines,
+  tag order, line ends and games without a deal around it), so PBN to PBN
+  loses nothing; if only its tags changed, those lines are set in place.
+* Tag values are written with ``"`` and backslash escaped by a backslash
+  (PBN 2.1, after PGN: a string is one line of printing characters); a value
+  with a line break or another control character is refused
+  (``FormatError`` naming the tag).
+* Writing a record anew emits ``Event``/``Site``/``Date`` only if read, then ``Board``,
   ``Dealer``, ``Vulnerable``, ``Deal``, every other tag read (with its
   section's lines), ``Declarer``, ``Contract``, ``Result``, the ``Auction``
-  section, then the ``Play`` section (one trick a line, by seat
-  from L; ``-`` for cards not played; ``*`` after an unfinished play).
+  section and its notes, then the ``Play`` section (one trick a line, by
+  seat from L; ``-`` for cards not played; ``*`` after an unfinished play)
+  and its notes.
 * ``Result`` must agree with the play: after a complete play it is the tricks
   declarer's side won; after a play cut short (a claim) it lies between the
   tricks declarer's side has won and that plus the tricks not finished.

@@ -132,13 +132,17 @@ def _pairs(text: str, name: str) -> list[_Pair]:
         if bar < 0:
             rest = text[pos:].strip()
             if rest:
-                raise FormatError(f"{name}: {rest[:20]!r} (character {pos}) is not a tag|value| pair", offset=pos)
+                raise FormatError(
+                    f"{name}: {_where(text, pos)}: {rest[:20]!r} (character {pos}) is not a tag|value| pair", offset=pos
+                )
             break
         raw = text[pos:bar]
         line += raw.count("\n")
         tag = raw.strip()
         if not _TAG.fullmatch(tag):
-            raise FormatError(f"{name}: {tag[:20]!r} (character {pos}) is not a two-letter tag", offset=pos)
+            raise FormatError(
+                f"{name}: {_where(text, pos)}: {tag[:20]!r} (character {pos}) is not a two-letter tag", offset=pos
+            )
         end = text.find("|", bar + 1)
         if end < 0:  # the file's last '|' missing
             value, pos = text[bar + 1 :].rstrip("\r\n"), n
@@ -147,6 +151,12 @@ def _pairs(text: str, name: str) -> list[_Pair]:
         out.append(_Pair(tag.lower(), value, line))
         line += value.count("\n")
     return out
+
+
+def _where(text: str, pos: int) -> str:
+    """``board 3 of the file`` for text that is not LIN at ``pos``: the board whose deal came last before it."""
+    deals = len(re.findall(r"(?:^|\|)\s*md\|", text[:pos], re.IGNORECASE))
+    return f"board {deals} of the file" if deals else "before the first board"
 
 
 def _boards(pairs: list[_Pair]) -> list[_Board]:

@@ -305,15 +305,20 @@ def split_games(text: str, name: str) -> list[GameText]:
     in_brace = False
     brace_line = 0
 
+    board = ""  # the last Board tag read, to name the board in messages
+
     def close(g: GameText) -> None:
         games.append(g)
+
+    def at(lineno: int) -> str:
+        return f"line {lineno}" + (f" (after Board {board})" if board else "")
 
     for index, raw in enumerate(text.split("\n")):
         lineno = index + 1
         raw = raw.removesuffix("\r")
         bad = _NOT_TEXT.search(raw)
         if bad:
-            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad.group()):02x} is not PBN text")
+            raise FormatError(f"{name}: {at(lineno)}: byte 0x{ord(bad.group()):02x} is not PBN text")
         if not in_brace:
             if not raw.strip():
                 if game is not None:
@@ -332,7 +337,7 @@ def split_games(text: str, name: str) -> list[GameText]:
         for m in _TAG.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
-                raise FormatError(f"{name}: line {lineno}: {before[:40]!a} is not a PBN tag")
+                raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
             if game is not None and tag in game.names() and tag not in REPEATABLE:
                 close(game)  # no empty line before this game
@@ -341,6 +346,8 @@ def split_games(text: str, name: str) -> list[GameText]:
                 game = GameText(lineno, start=index, end=index + 1)
             value = _ESCAPED.sub(r"\1", m.group(2))
             game.tags.append((tag, value, lineno))
+            if tag == "Board" and value != "#":
+                board = value
             if tag in REPEATABLE:
                 game.notes.append(value)
             else:
@@ -351,13 +358,13 @@ def split_games(text: str, name: str) -> list[GameText]:
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
-                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
             if current in REPEATABLE:
-                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} follows a [{current}] tag (no section)")
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} follows a [{current}] tag (no section)")
             game.sections[current].append(rest)
             game.spans[current] = (game.spans[current][0], index + 1)
     if in_brace:
-        raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")
+        raise FormatError(f"{name}: {at(brace_line)}: '{{' commentary is never closed")
     if game is not None:
         close(game)
     return games

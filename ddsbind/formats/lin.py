@@ -50,7 +50,7 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   the next ``pn|``; more than four names (both rooms: open S W N E, then
   closed S W N E) are kept whole in ``LinPlayers``, and a closed-room board
   (``qx|c..|``) takes the second four.
-* ``nt|`` commentary is kept in the tag ``LinNotes`` (joined by ``|``).
+* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``).
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
   display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
   ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
@@ -62,7 +62,7 @@ Writing gives one board a line: ``LinHeader``, ``qx|`` (if kept, or
 ``ah|`` (the kept title, or ``Board N`` when no ``qx|`` gives the number),
 ``sv|...|``, the calls (``!`` for an alerted call, ``an|`` after each of its
 notes with text), ``pg||``, the cards, ``mc|N|`` when the result is known and
-the play is not complete, then ``nt|`` and ``LinOther``.  All four hands are
+the play is not complete, then ``nt|`` (the commentary) and ``LinOther``.  All four hands are
 written.  LIN has no mark for a good or bad call (PBN's ``!``/``?``), no
 notes on cards, and no alert other than on a call: those are left out.
 
@@ -419,6 +419,7 @@ class _Reader:
         rec = GameRecord(deal=deal, dealer=dealer, vulnerable=vul, board=number if number is not None else qx_board)
         rec.auction, rec.auction_marks = calls, [0] * len(calls)
         rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
+        rec.commentary = comments
         rec.contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.play = cards
         rec.play_marks = [0] * len(cards)
@@ -427,8 +428,6 @@ class _Reader:
         if len(every) >= 8 and tags.get("Room") == "Closed":
             players.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
         tags.update(players)
-        if comments:
-            tags["LinNotes"] = "|".join(comments)
         if header:
             tags["LinHeader"] = "".join(header)
         if other:
@@ -579,8 +578,7 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         out += [f"pc|{c}|" for c in g.play]
         if g.result is not None and len(g.play) < 52 and not g.passed_out:
             out.append(f"mc|{g.result}|")
-        if "LinNotes" in g.tags:
-            out += [f"nt|{_check_value(t, k)}|" for t in g.tags["LinNotes"].split("|")]
+        out += [f"nt|{_check_value(t, k)}|" for t in g.commentary]
         out.append(g.tags.get("LinOther", ""))
         lines.append("".join(out))
     return "\n".join(lines) + ("\n" if lines else "")
@@ -622,7 +620,7 @@ def extras(games: Sequence[GameRecord]) -> list[str]:
 
 
 #: Tags a LIN record holds in its own pairs (written from the record's fields or kept whole).
-_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinNotes", "LinHeader", "LinOther", *_NAME_TAGS)
+_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinHeader", "LinOther", *_NAME_TAGS)
 #: PBN tags whose content LIN holds in its fields (the deal, the auction, ...).
 _PBN_FIELDS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
 

@@ -247,8 +247,10 @@ class GameText:
     start: int = 0
     end: int = 0
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Sections per occurrence of a repeated tag (``Note``), in order.
+    #: Values of the repeated tag ``Note``, in order.
     notes: list[str] = field(default_factory=list)
+    #: The text of each ``{...}`` and ``;`` commentary in the game (or before it, after the previous one).
+    commentary: list[str] = field(default_factory=list)
 
     def names(self) -> set[str]:
         return {name for name, _, _ in self.tags}
@@ -258,8 +260,12 @@ class GameText:
 REPEATABLE = ("Note",)
 
 
-def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
-    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open."""
+def _strip_commentary(line: str, in_brace: bool, found: list[str] | None = None) -> tuple[str, bool]:
+    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open.
+
+    With ``found``, each commentary's text is appended to it (a ``{`` still
+    open extends its last item, a line break included).
+    """
     out = []
     in_quote = False
     i = 0
@@ -268,6 +274,8 @@ def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
         if in_brace:
             if ch == "}":
                 in_brace = False
+            elif found is not None:
+                found[-1] += ch
             i += 1
             continue
         if in_quote:
@@ -283,11 +291,17 @@ def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
         elif ch == "{":
             in_brace = True
             out.append(" ")
+            if found is not None:
+                found.append("")
         elif ch == ";":
+            if found is not None:
+                found.append(line[i + 1 :].strip())
             break
         else:
             out.append(ch)
         i += 1
+    if in_brace and found is not None:
+        found[-1] += "\n"
     return "".join(out), in_brace
 
 
@@ -306,6 +320,7 @@ def split_games(text: str, name: str) -> list[GameText]:
     brace_line = 0
 
     board = ""  # the last Board tag read, to name the board in messages
+    pending: list[str] = []  # commentary before the next game's first tag
 
     def close(g: GameText) -> None:
         games.append(g)
@@ -328,7 +343,13 @@ def split_games(text: str, name: str) -> list[GameText]:
             if raw.startswith("%"):
                 continue
         was_open = in_brace
-        line, in_brace = _strip_commentary(raw, in_brace)
+        if was_open and pending:
+            found = [pending.pop()]  # the commentary still open
+        elif was_open and game is not None and game.commentary:
+            found = [game.commentary.pop()]
+        else:
+            found = []
+        line, in_brace = _strip_commentary(raw, in_brace, found)
         if in_brace and not was_open:
             brace_line = lineno
         if game is not None:
@@ -344,6 +365,7 @@ def split_games(text: str, name: str) -> list[GameText]:
                 game = None
             if game is None:
                 game = GameText(lineno, start=index, end=index + 1)
+                game.commentary, pending = pending, []
             value = _ESCAPED.sub(r"\1", m.group(2))
             game.tags.append((tag, value, lineno))
             if tag == "Board" and value != "#":
@@ -355,6 +377,10 @@ def split_games(text: str, name: str) -> list[GameText]:
                 game.spans[tag] = (index, index + 1)
             current = tag
             pos = m.end()
+        if game is not None:
+            game.commentary += found
+        else:
+            pending += found
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:

@@ -27,6 +27,9 @@ Specification (PBN 2.1, with our reading where noted)
   nothing after the auction ended (three passes after a bid or double, four
   at the start).  A call may carry ``!``, ``?`` or ``!?`` (PBN's good, bad,
   interesting call; our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+* Commentary: the text of each ``{...}`` (and ``;``) comment of a game is
+  kept in ``commentary`` (written anew after the game's sections; LIN's
+  ``nt|``).
 * Notes: ``=n=`` after a call or a card refers to the game's
   ``[Note "n:text"]`` tag (the one tag that may repeat in a game, written
   after the section it serves).  Kept in ``notes``, ``call_notes`` and
@@ -147,6 +150,8 @@ class GameRecord:
     call_notes, card_notes : dict
         Call index (0-based, from the dealer) or card index (0-based, play
         order) -> the numbers of its notes (PBN's ``=n=`` after the token).
+    commentary : list of str
+        The game's commentary: PBN's ``{...}`` (and ``;``) text, LIN's ``nt|``.
     alerts : set of int
         Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
         note on the call (an empty one when the alert has no explanation), so
@@ -170,6 +175,7 @@ class GameRecord:
     call_notes: dict[int, list[int]] = field(default_factory=dict)
     card_notes: dict[int, list[int]] = field(default_factory=dict)
     alerts: set[int] = field(default_factory=set)
+    commentary: list[str] = field(default_factory=list)
     #: The PBN text the record was read from, to write it back unchanged (:func:`format_games`).
     source: _Source | None = field(default=None, compare=False, repr=False)
 
@@ -486,6 +492,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     values.pop("Note", None)
     rec = GameRecord(deal=deal, tags=dict(values))
     rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
+    rec.commentary = list(game.commentary)
     for text_note in game.notes:
         m = _NOTE.match(text_note)
         if not m:
@@ -596,7 +603,7 @@ def _snapshot(rec: GameRecord) -> tuple[object, ...]:
         rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
         rec.contract, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
         {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
-        set(rec.alerts), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
+        set(rec.alerts), list(rec.commentary), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
     )  # fmt: skip
 
 
@@ -711,6 +718,10 @@ def _game_lines(rec: GameRecord) -> list[str]:
         out += _play_lines(rec)
         out += _note_tags([n for k in sorted(rec.card_notes) for n in rec.card_notes[k]], notes, written)
     out += _note_tags(sorted(notes), notes, written)  # notes nothing refers to
+    for text in rec.commentary:
+        if "}" in text:
+            raise FormatError(f"PBN: commentary {text[:40]!r} holds a '}}', which would end it early")
+        out.append("{" + text + "}")
     return out
 
 

@@ -20,7 +20,8 @@ LIN_FILES = sorted(RECORDS.glob("*.lin"))
 PBN_FILES = sorted(RECORDS.glob("*.pbn"))
 
 #: Every field of a game record that LIN holds.
-LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "contract")
+LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "commentary")
+LIN_FIELDS = (*LIN_FIELDS, "contract")
 LIN_FIELDS = (*LIN_FIELDS, "declarer", "result", "play", "tags")
 
 
@@ -60,7 +61,7 @@ def test_vugraph_boards_rooms_names_and_header():
     assert games[0].tags["LinHeader"].startswith("vg|Club Teams Final,") and "rs|" in games[0].tags["LinHeader"]
     assert all("LinHeader" not in g.tags for g in games[1:])
     assert all(len(g.play) == (52 if g.tags["Room"] == "Open" else 20) for g in games)
-    assert games[2].tags["LinNotes"] == "Cai thinks for a long time before leading"
+    assert games[2].commentary == ["Cai thinks for a long time before leading"]
     assert games[0].alerts == {2} and games[0].notes == {1: "15-17", 2: "Stayman"}
     assert games[0].call_notes == {0: [1], 2: [2]}  # 1NT explained without an alert, 2C alerted
     written = format_lin(games)
@@ -241,11 +242,12 @@ def test_lin_alert_with_text_becomes_a_pbn_note():
 
 @pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
 def test_pbn_to_lin_to_pbn_keeps_what_lin_holds(path):
-    """Without this, a club file taken through LIN would lose boards, calls, notes on calls, players or play."""
+    """Without this, a club file taken through LIN would lose boards, calls, notes, players, play or commentary."""
     games = parse_games(path.read_bytes())
+    assert path.name != "club_handrecord.pbn" or games[1].commentary
     back = parse_games(format_games(parse_lin(format_lin(games))))
     held = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "contract")
-    held += ("declarer", "result", "play")
+    held += ("declarer", "result", "play", "commentary")
     for a, b in zip(games, back, strict=True):
         expect = _fields(a, held)
         expect["notes"] = {n: t for n, t in a.notes.items() if any(n in v for v in a.call_notes.values())}

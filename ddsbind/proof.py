@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, Error, FormatError, InvalidArgumentError, TargetTooHighError
+from ddsbind.errors import DDSError, Error, FormatError, InvalidArgumentError, StateError, TargetTooHighError
 from ddsbind.game import Play
 
 __all__ = [
@@ -455,7 +455,7 @@ class _Pos:
 
     def play(self, trump: Strain) -> Play:
         if self.start is None:
-            raise ValueError("no cards left to play")
+            raise StateError("no cards left to play")
         p = Play(self.start, trump, self.leader)
         p.play_all(self.trick)
         return p

@@ -39,7 +39,7 @@ from ddsbind._marshal import (
 )
 from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, PlayFaultError
+from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
 
 __all__ = [
@@ -270,10 +270,10 @@ def _either(levels: Sequence[str]) -> str:
 
 
 def _declarer_words(seats: str) -> str:
-    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either side)"`` (either partner can declare)."""
+    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either partner)"`` (either partner can declare)."""
     if len(seats) == 1:
         return _SEAT_NAMES[seats]
-    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either side)"
+    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either partner)"
 
 
 def _score_words(ns_score: int) -> str:
@@ -311,16 +311,19 @@ class Par:
         """The par contracts and score as a person reads them, when ``first`` (``"NS"`` or ``"EW"``) bids first.
 
         DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
-        ``"4\u2660 or 5\u2660 by East or West (either side): EW +450"``; a
+        ``"4\u2660 or 5\u2660 by East or West (either partner): EW +450"``; a
         sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
         when nobody can make anything, ``"passed out: 0"``.
 
         Examples
         --------
         >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
-        '2\u2660 by East or West (either side): EW +110'
+        '2\u2660 by East or West (either partner): EW +110'
         """
-        k = ("NS", "EW").index(first.upper())
+        side = first.strip().upper().replace("-", "").replace("/", "") if isinstance(first, str) else None
+        if side not in ("NS", "EW"):
+            raise InvalidArgumentError(f"first {first!r:.40} is not NS or EW (the side that bids first)", field="first")
+        k = ("NS", "EW").index(side)
         score = int(self.score_text[k].split()[-1]) * (1 if k == 0 else -1)
         items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
         if not items:
@@ -339,14 +342,14 @@ class DealerPar:
         """The par contracts and score as a person reads them.
 
         DDS's ``"4S*-EW-1"`` (a sacrifice in 4 spades by East or West, one
-        down) reads ``"4\u2660 doubled by East or West (either side), 1 down"``;
+        down) reads ``"4\u2660 doubled by East or West (either partner), 1 down"``;
         ``"3N-N+1"`` reads ``"3NT by North, 1 overtrick"``; several contracts
         are joined by ``"; or "``, then the score from the gaining side.
 
         Examples
         --------
         >>> DealerPar(-110, ("2S-EW",)).words()
-        '2\u2660 by East or West (either side): EW +110'
+        '2\u2660 by East or West (either partner): EW +110'
         """
         parts = []
         for c in self.contracts:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, about, progress
+from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, progress
 
 
 @click.command()
@@ -45,7 +45,7 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, progress
 )
 @click.option(
     "--vul",
-    type=click.Choice(["none", "ns", "ew", "all"], case_sensitive=False),
+    type=VUL,
     default="none",
     show_default=True,
     help="Vulnerability for scores.",

@@ -41,6 +41,7 @@ from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
+from ddsbind.scoring import Contract, score
 
 __all__ = [
     "DDTable",
@@ -50,6 +51,7 @@ __all__ = [
     "Solutions",
     "analyse_play",
     "calc_tables",
+    "dd_score",
     "dd_table",
     "dd_tables",
     "dd_tables_array",
@@ -403,6 +405,56 @@ def dealer_par(
     out = dll.parResultsDealer()
     dll.raising.DealerPar(res, out, Seat.parse(dealer, "dealer"), Vulnerability.parse(vulnerable))
     return DealerPar(out.score, tuple(text(out.contracts[i]) for i in range(out.number)))
+
+
+# -- scores ----------------------------------------------------------------------------
+
+
+def dd_score(
+    deal: Deal | str,
+    contract: Contract | str,
+    declarer: Seat | int | str | None = None,
+    vulnerable: Vulnerability | int | str = Vulnerability.NONE,
+) -> int:
+    """What ``contract`` scores double dummy: declarer's score by the Laws for the tricks DDS says it takes.
+
+    Parameters
+    ----------
+    deal : Deal or PBN string
+        A full deal.
+    contract : Contract or str
+        ``"4SX"``, ``"3NT by S"`` (:meth:`ddsbind.Contract.parse`).
+    declarer : Seat, 0..3 or name, optional
+        Needed unless the contract names its declarer (they must agree if both do).
+    vulnerable : Vulnerability, 0..3 or name
+        Who is vulnerable (``"none"``, ``"NS"``, ``"EW"``, ``"all"``...).
+
+    Returns
+    -------
+    int
+        Declarer's score (negative when the contract goes down).  One
+        ``SolveBoard`` call, with the opening leader (declarer's left) on lead.
+
+    Examples
+    --------
+    >>> dd_score("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "1SX", "N")
+    160
+    """
+    c = Contract.parse(contract)
+    if declarer is not None:
+        seat = Seat.parse(declarer, "declarer")
+        if c.declarer is not None and c.declarer != seat:
+            raise InvalidArgumentError(f"the contract {c} and declarer {seat} disagree", field="declarer")
+    elif c.declarer is not None:
+        seat = c.declarer
+    else:
+        raise InvalidArgumentError(f"give the declarer of {c} (or write it in the contract: '{c} by N')")
+    d = as_deal(deal)
+    if not d.is_full:
+        raise InvalidArgumentError(f"a contract is scored on a full deal; this one holds {d.n_cards} cards")
+    defence = solve_board(d, c.strain, seat.next()).best_score
+    vul = Vulnerability.parse(vulnerable).is_vulnerable(seat)
+    return int(score(c.level, int(c.strain), c.doubled, 13 - defence, vul))
 
 
 # -- play analysis ----------------------------------------------------------------------

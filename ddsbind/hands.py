@@ -27,7 +27,7 @@ Examples
 >>> from ddsbind.deal import Deal
 >>> owners = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765").owners()
 >>> hcp(owners).tolist(), suit_lengths(owners)[0].tolist(), losers(owners).tolist()
-([10, 10, 10, 10], [4, 3, 3, 3], [6, 6, 6, 6])
+([10, 10, 10, 10], [4, 3, 3, 3], [9, 9, 9, 9])
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from ddsbind.errors import InvalidArgumentError
 __all__ = [
     "CONTROL_WEIGHTS",
     "HCP_WEIGHTS",
+    "HandArrays",
     "controls",
     "count",
     "hcp",
@@ -224,3 +225,77 @@ def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     if not by_suit:
         return out.sum(axis=2, dtype=np.int8).reshape((*shape, 4))
     return out.reshape((*shape, 4, 4))
+
+
+class HandArrays:
+    """A batch of deals and their hand evaluations as arrays, each computed once, on first use.
+
+    What a condition of :func:`ddsbind.dealer.deal_to` receives.  Seats index
+    the second axis (``Seat.N`` = 0 .. ``Seat.W`` = 3), suits the third
+    (``Strain.S`` = 0 .. ``Strain.C`` = 3).
+
+    Attributes
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        DDS seat holding each card (module docstring).
+    hcp, controls, losers : ndarray, shape (n, 4)
+        Per hand.
+    lengths : ndarray, shape (n, 4, 4), int8
+        ``[deal, seat, suit]``.
+    hcp_by_suit, controls_by_suit, losers_by_suit : ndarray, shape (n, 4, 4)
+
+    Examples
+    --------
+    >>> from ddsbind.dealer import deal_batch
+    >>> h = HandArrays(deal_batch(1, 0, size=1000))
+    >>> mask = (h.hcp[:, 0] >= 15) & (h.lengths[:, 0, 0] >= 5)  # North: 15+ HCP and five spades
+    >>> mask.shape
+    (1000,)
+    """
+
+    def __init__(self, owners: ArrayLike) -> None:
+        rows, shape = _rows(owners)
+        if len(shape) != 1:
+            raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
+        self.owners = rows
+        self.n = rows.shape[0]
+
+    def __len__(self) -> int:
+        return self.n
+
+    @functools.cached_property
+    def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
+        return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
+
+    def count(self, weights: Sequence[int], *, by_suit: bool = False) -> NDArray[np.int16] | NDArray[np.int32]:
+        """:func:`count` of the batch: any weights per rank, ace first."""
+        out = count_rows(self.owners, weights, self._codes)
+        return out if by_suit else out.sum(axis=2, dtype=out.dtype)
+
+    @functools.cached_property
+    def lengths(self) -> NDArray[np.int8]:
+        return lengths_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def hcp_by_suit(self) -> NDArray[np.int16]:
+        return count_rows(self.owners, HCP_WEIGHTS, self._codes).astype(np.int16)
+
+    @functools.cached_property
+    def hcp(self) -> NDArray[np.int16]:
+        return self.hcp_by_suit.sum(axis=2, dtype=np.int16)
+
+    @functools.cached_property
+    def controls_by_suit(self) -> NDArray[np.int16]:
+        return count_rows(self.owners, CONTROL_WEIGHTS, self._codes).astype(np.int16)
+
+    @functools.cached_property
+    def controls(self) -> NDArray[np.int16]:
+        return self.controls_by_suit.sum(axis=2, dtype=np.int16)
+
+    @functools.cached_property
+    def losers_by_suit(self) -> NDArray[np.int8]:
+        return losers_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def losers(self) -> NDArray[np.int8]:
+        return self.losers_by_suit.sum(axis=2, dtype=np.int8)

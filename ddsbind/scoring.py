@@ -35,7 +35,9 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError
 
-__all__ = ["IMP_BOUNDS", "Contract", "imps", "matchpoints", "score"]
+__all__ = ["IMP_BOUNDS", "Contract", "PayoffTable", "imps", "matchpoints", "payoff", "score"]
 
 #: A score difference above ``IMP_BOUNDS[i]`` (absolute value) is worth at least ``i + 1`` IMPs (WBF scale).
 IMP_BOUNDS = np.array(
@@ -274,3 +276,106 @@ class Contract:
     def __str__(self) -> str:
         text = f"{self.level}{self.strain}{('', 'X', 'XX')[self.doubled]}"
         return text if self.declarer is None else f"{text} by {self.declarer}"
+
+
+@dataclass(frozen=True)
+class PayoffTable:
+    """Each pair of strategies compared deal by deal: the mean gain of the row over the column and its standard error.
+
+    As redeal's payoff tables: ``mean[i, j]`` is the mean over the deals of
+    what strategy ``i`` gains over ``j`` on the same deal (IMPs, or the
+    share of the board in matchpoints, 1 a win, 1/2 a tie, 0 a loss, or
+    total points), ``se[i, j]`` its standard error (the deals' standard
+    deviation over the square root of their number).
+
+    Attributes
+    ----------
+    names : tuple of str
+    mean, se : ndarray, shape (k, k), float64
+    scoring : str
+        ``"imps"``, ``"matchpoints"`` or ``"total"``.
+    deals : int
+    """
+
+    names: tuple[str, ...]
+    mean: NDArray[np.float64]
+    se: NDArray[np.float64]
+    scoring: str
+    deals: int
+
+    def __str__(self) -> str:
+        width = max(8, *(len(n) for n in self.names)) + 1
+        unit = {"imps": "IMPs", "matchpoints": "MP share", "total": "points"}[self.scoring]
+        lines = [f"{unit} of the row against the column, mean (standard error), {self.deals} deals"]
+        lines.append(" " * width + "".join(f"{n:>{2 * width}}" for n in self.names))
+        for i, name in enumerate(self.names):
+            cells = "".join(
+                f"{'':>{2 * width}}" if i == j else f"{f'{self.mean[i, j]:+.2f} ({self.se[i, j]:.2f})':>{2 * width}}"
+                for j in range(len(self.names))
+            )
+            lines.append(f"{name:<{width}}{cells}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from ddsbind import _html
+
+        rows = [
+            (
+                escape(name),
+                [
+                    "" if i == j else f"{self.mean[i, j]:+.2f}&nbsp;({self.se[i, j]:.2f})"
+                    for j in range(len(self.names))
+                ],
+            )
+            for i, name in enumerate(self.names)
+        ]
+        header = ["", *(escape(n) for n in self.names)]
+        caption = f"{self.scoring}: row against column, mean (standard error), {self.deals} deals"
+        return _html.grid("payoff", header, rows, caption)
+
+
+def payoff(scores: Mapping[str, ArrayLike], scoring: str = "imps") -> PayoffTable:
+    """A redeal-style payoff table of strategies scored on the same deals.
+
+    Parameters
+    ----------
+    scores : mapping of name -> array_like, shape (n,)
+        Each strategy's score on deal ``0 .. n-1``, all from one side's view
+        (e.g. ``{"3NT": ..., "4S": ...}`` from :meth:`Contract.scores` over the
+        deals' double-dummy tricks).
+    scoring : ``"imps"``, ``"matchpoints"`` or ``"total"``
+        How one deal's two scores compare: :func:`imps` of the difference;
+        matchpoints (1 the better score, 1/2 each on a tie, 0); or the difference in points.
+
+    Examples
+    --------
+    >>> t = payoff({"3NT": [400, 400, -50], "5C": [400, -50, -50]})
+    >>> round(float(t.mean[0, 1]), 2), round(float(t.mean[1, 0]), 2)
+    (3.33, -3.33)
+    """
+    if scoring not in ("imps", "matchpoints", "total"):
+        raise ContractError(f"scoring {scoring!r} is not 'imps', 'matchpoints' or 'total'")
+    if not scores:
+        raise ContractError("a payoff table needs at least one strategy")
+    names = tuple(str(n) for n in scores)
+    arrays = [np.asarray(v, dtype=np.float64) for v in scores.values()]
+    n = arrays[0].shape
+    if any(a.ndim != 1 or a.shape != n for a in arrays):
+        shapes = [a.shape for a in arrays]
+        raise ContractError(f"every strategy needs one score per deal, the same deals: shapes {shapes}")
+    k, deals = len(arrays), n[0]
+    mean = np.zeros((k, k))
+    se = np.zeros((k, k))
+    for i, j in itertools.product(range(k), repeat=2):
+        diff = arrays[i] - arrays[j]
+        if scoring == "imps":
+            gain = imps(diff).astype(np.float64)
+        elif scoring == "matchpoints":
+            gain = (np.sign(diff) + 1) / 2
+        else:
+            gain = diff
+        mean[i, j] = gain.mean() if deals else np.nan
+        se[i, j] = gain.std(ddof=1) / np.sqrt(deals) if deals > 1 else np.nan
+    return PayoffTable(names, mean, se, scoring, deals)

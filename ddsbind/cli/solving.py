@@ -110,9 +110,8 @@ def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
     sol = solve_board(deal, trump, leader, current_trick=trick)
     to_play = leader.next(len(parse_trick(trick)))
     side = "NS" if to_play % 2 == 0 else "EW"
-    click.echo(
-        f"{to_play} to play, {'notrump' if trump == 4 else f'{trump} trumps'}: tricks for {side} from this trick on"
-    )
+    strain = "notrump" if trump == 4 else f"{trump} trumps"
+    click.echo(f"{to_play} to play, {strain}: tricks for {side} ({to_play}'s side) from this trick on")
     click.echo("card  tricks  equivalent cards")
     for c in sol:
         click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())

@@ -39,6 +39,13 @@ def card(text: str) -> str:
     return f'<span class="ddsbind-card" data-card="{escape(text)}">{symbol}{escape(text[1:])}</span>'
 
 
+def short_card(text: str) -> str:
+    """A card written ``"SA"`` as symbol and rank in the fewest bytes (red hearts and diamonds), for large trees."""
+    suit = SUITS.index(text[0])
+    body = f"{_SYMBOLS[suit]}{escape(text[1:])}"
+    return f'<span style="color:{_COLOURS[suit]}">{body}</span>' if suit in (1, 2) else body
+
+
 def _hand(seat: str, holdings: Sequence[str]) -> str:
     rows = "".join(
         f'<div data-suit="{SUITS[s]}">{suit_symbol(s)}&nbsp;{escape(h) if h else "&mdash;"}</div>'

@@ -332,6 +332,18 @@ class Par:
             return f"passed out: {_score_words(score)}"
         return f"{'; or '.join(_par_contract_words(i) for i in items)}: {_score_words(score)}"
 
+    def _repr_html_(self) -> str:
+        """Par in notebooks: a row for each side bidding first, DDS's text and the words."""
+        from html import escape
+
+        from ddsbind import _html
+
+        rows = [
+            (f"{side} bid first", [escape(self.score_text[k]), escape(self.contracts[k]), escape(self.words(side))])
+            for k, side in enumerate(("NS", "EW"))
+        ]
+        return _html.grid("par", ["", "score", "contracts", "in words"], rows)
+
 
 @dataclass(frozen=True)
 class DealerPar:
@@ -370,6 +382,15 @@ class DealerPar:
         if not parts:
             return f"passed out: {_score_words(self.score)}"
         return f"{'; or '.join(parts)}: {_score_words(self.score)}"
+
+    def _repr_html_(self) -> str:
+        """Dealer par in notebooks: the score, DDS's contracts and the words."""
+        from html import escape
+
+        from ddsbind import _html
+
+        row = [f"{self.score:+d}", escape(" ".join(self.contracts)), escape(self.words())]
+        return _html.grid("dealerpar", ["", "NS score", "contracts", "in words"], [("par", row)])
 
 
 def _results(table: DDTable | ArrayLike) -> CData:

@@ -33,7 +33,7 @@ _HAND = (
     "background:transparent;width:8em;min-width:8em;font-family:sans-serif;line-height:1.3"
 )
 _ROW = '<tr style="background:transparent">'
-_CAPTION = "text-align:left;caption-side:top;padding:2px"
+_CAPTION = "text-align:left;caption-side:top;padding:2px;white-space:nowrap"
 _DIAGRAM = (
     "border-collapse:collapse;border:none;margin:0;table-layout:fixed;width:auto;background:transparent;"
     "color:inherit;font-size:inherit"
@@ -93,12 +93,11 @@ def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:
         "&nbsp;N&nbsp;<br>W&nbsp;&nbsp;E<br>&nbsp;S&nbsp;</td>"
     )
     empty = f'<td style="{_HAND}"></td>'
-    cap = (
-        f'<caption style="text-align:left;caption-side:top;padding:2px">{escape(caption)}</caption>' if caption else ""
-    )
-    row = '<tr style="background:transparent">'
+    # Above the table, not a <caption>: a caption is as wide as its table, and wraps there.
+    cap = f'<div class="ddsbind-caption" style="{_CAPTION}">{escape(caption)}</div>' if caption else ""
+    row = _ROW
     return (
-        f'<table class="ddsbind-deal" style="{_DIAGRAM}">{cap}'
+        f'{cap}<table class="ddsbind-deal" style="{_DIAGRAM}">'
         f"{row}{empty}{_hand('N', hands['N'])}{empty}</tr>"
         f"{row}{_hand('W', hands['W'])}{compass}{_hand('E', hands['E'])}</tr>"
         f"{row}{empty}{_hand('S', hands['S'])}{empty}</tr></table>"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, FormatError, StateError
-from ddsbind.scoring import Contract, imps, matchpoints
+from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
@@ -95,6 +95,7 @@ __all__ = [
     "Error",
     "FormatError",
     "Par",
+    "PayoffTable",
     "ProofTree",
     "ScoredCard",
     "Seat",
@@ -115,6 +116,7 @@ __all__ = [
     "imps",
     "matchpoints",
     "par",
+    "payoff",
     "prove",
     "solve_board",
 ]

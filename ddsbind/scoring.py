@@ -169,7 +169,10 @@ def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float
     >>> matchpoints([420, 450, 450, -50]).tolist()
     [1.0, 2.5, 2.5, 0.0]
     """
-    s = np.asarray(scores, dtype=np.float64)
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ContractError(f"matchpoints need numbers, got {scores!r:.60}") from None
     if s.ndim == 0:
         raise ContractError("matchpoints need a field: an array of scores, one per table")
     beaten = (s[..., :, None] > s[..., None, :]).sum(axis=-1)
@@ -360,7 +363,10 @@ def payoff(scores: Mapping[str, ArrayLike], scoring: str = "imps") -> PayoffTabl
     if not scores:
         raise ContractError("a payoff table needs at least one strategy")
     names = tuple(str(n) for n in scores)
-    arrays = [np.asarray(v, dtype=np.float64) for v in scores.values()]
+    try:
+        arrays = [np.asarray(v, dtype=np.float64) for v in scores.values()]
+    except (TypeError, ValueError):
+        raise ContractError("every strategy's scores must be numbers") from None
     n = arrays[0].shape
     if any(a.ndim != 1 or a.shape != n for a in arrays):
         shapes = [a.shape for a in arrays]

@@ -245,6 +245,8 @@ def test_payoff_refuses_mismatched_scores():
         payoff({"a": [1, 2]}, "rubber")
     with pytest.raises(ContractError):
         payoff({})
+    with pytest.raises(ContractError):
+        payoff({"a": ["x", "y"]})
 
 
 def test_simulation_from_condition_to_payoff():

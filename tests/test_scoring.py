@@ -170,6 +170,7 @@ def test_score_takes_the_vulnerability_of_the_declarers_side():
         lambda: Contract.parse(4),
         lambda: imps(["x"]),
         lambda: matchpoints(5),
+        lambda: matchpoints(["a", "b"]),
     ],
 )
 def test_impossible_values_are_contract_errors(bad):

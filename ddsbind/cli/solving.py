@@ -38,11 +38,14 @@ def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat |
 def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerability | None]]:
     """``(board, deal, dealer, vulnerability)`` of a PBN deal string, or of each deal in a file."""
     import os
+    import re
 
     from ddsbind.deal import Deal
 
-    if not os.path.isfile(source):
+    if re.match(r"\s*[NESWnesw]\s*:", source):
         return [(None, Deal.from_pbn(source), None, None)]
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"{source}: neither a PBN deal (N:...) nor a file")
     from ddsbind.formats import registry
     from ddsbind.formats.files import read_records
 
@@ -83,7 +86,8 @@ def table(deal: str, vul: Vulnerability | None, dealer: Seat | None) -> None:
         v = vul if vul is not None else own_vul if own_vul is not None else Vulnerability.NONE
         who = dealer if dealer is not None else own_dealer
         if board is not None:
-            click.echo(("\n" if k else "") + f"Board {board}, dealer {who or '?'}, vulnerable {v}")
+            dealt = f", dealer {who}" if who is not None else ""
+            click.echo(("\n" if k else "") + f"Board {board}{dealt}, vulnerable {v}")
         click.echo("\n".join(_render_table(d, t, v, who)))
 
 

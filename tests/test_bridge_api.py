@@ -250,20 +250,21 @@ def test_payoff_refuses_mismatched_scores():
 
 
 def test_simulation_from_condition_to_payoff():
-    """Deal to a condition, score two contracts from DD tricks, compare: the redeal workflow end to end."""
+    """Deal to a condition, score two contracts double dummy, compare: the redeal workflow end to end."""
     from ddsbind.dealer.statistics import solve_tables
 
     sample = deal_to(lambda h: (h.hcp[:, 0] + h.hcp[:, 2] >= 25) & (h.lengths[:, 0, 0] >= 5), 8, seed=4)
     tables = solve_tables(sample.owners, threads=1)
-    three_nt, four_s = Contract.parse("3NT by S"), Contract.parse("4S by N")
-    t = payoff(
-        {
-            "3NT": three_nt.scores(tables[:, 4, 2], vulnerable="none"),
-            "4S": four_s.scores(tables[:, 0, 0], vulnerable="none"),
-        }
-    )
+    np.testing.assert_array_equal(sample.dd_tables(threads=1), tables)
+    three_nt = sample.dd_scores("3NT by S", "none", threads=1)
+    four_s = sample.dd_scores("4S by N", "none", threads=1)
+    assert three_nt.tolist() == [Contract.parse("3NT").score(int(t)) for t in tables[:, 4, 2]]
+    assert four_s.tolist() == [Contract.parse("4S").score(int(t)) for t in tables[:, 0, 0]]
+    t = payoff({"3NT": three_nt, "4S": four_s})
     assert t.deals == 8 and t.mean.shape == (2, 2)
-    assert t.mean[0, 1] == pytest.approx(-t.mean[1, 0])
+    assert t.mean[0, 1] == pytest.approx(np.mean([ddsbind.imps(a - b) for a, b in zip(three_nt, four_s, strict=True)]))
+    with pytest.raises(DealerError, match="declarer"):
+        sample.dd_scores("4S")
 
 
 # -- the command line ---------------------------------------------------------------------

@@ -27,8 +27,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.deal import Vulnerability
 from ddsbind.dealer.dealing import BATCH, DealerError, Predeal, check_seed, deal_batch, ordered_map
 from ddsbind.hands import HandArrays
+from ddsbind.scoring import Contract
 
 __all__ = ["Sample", "deal_to"]
 
@@ -65,6 +67,29 @@ class Sample:
     def hands(self) -> HandArrays:
         """The accepted deals' :class:`~ddsbind.hands.HandArrays`."""
         return HandArrays(self.owners)
+
+    def dd_tables(self, threads: int | None = None) -> NDArray[np.int8]:
+        """Double-dummy tables ``(k, 5, 4)`` ``[deal, strain S H D C NT, declarer N E S W]``, solved once, kept."""
+        cached = self.__dict__.get("_tables")
+        if cached is None:
+            from ddsbind.dealer.statistics import solve_tables
+
+            cached = solve_tables(self.owners, threads)
+            object.__setattr__(self, "_tables", cached)
+        return cached
+
+    def dd_scores(
+        self, contract: str | Contract, vulnerable: Vulnerability | str | int = "none", threads: int | None = None
+    ) -> NDArray[np.int64]:
+        """Declarer's double-dummy score of ``contract`` (with its declarer: ``"4S by N"``) on every deal.
+
+        For :func:`ddsbind.payoff`: ``payoff({"3NT": s.dd_scores("3NT by S"), "4S": s.dd_scores("4S by N")})``.
+        """
+        c = Contract.parse(contract)
+        if c.declarer is None:
+            raise DealerError(f"give the declarer of {c}: '{c} by N'")
+        tricks = self.dd_tables(threads)[:, int(c.strain), int(c.declarer)]
+        return c.scores(tricks, Vulnerability.parse(vulnerable).is_vulnerable(c.declarer))
 
     def deals(self) -> list[Any]:
         """The accepted deals as :class:`ddsbind.Deal` objects (for a diagram, a solve...)."""

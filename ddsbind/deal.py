@@ -619,18 +619,18 @@ class Deal:
         --------
         >>> print(Deal.from_pbn("N:A... K... Q... J...").diagram(dealer="N", vulnerable="all"))
         Dealer N, vulnerable All
-                    S A
-                    H -
-                    D -
-                    C -
-        S J                     S K
-        H -                     H -
-        D -                     D -
-        C -                     C -
-                    S Q
-                    H -
-                    D -
-                    C -
+                            S A
+                            H -
+                            D -
+                            C -
+        S J                                     S K
+        H -                                     H -
+        D -                                     D -
+        C -                                     C -
+                            S Q
+                            H -
+                            D -
+                            C -
         """
         head = []
         if board is not None:
@@ -642,7 +642,7 @@ class Deal:
         lines = [", ".join(head)] if head else []
         rows = self._masks.tolist()
         n, e, s, w = ([f"{SUITS[k]} {_holding_text(rows[h][k]) or '-'}" for k in range(4)] for h in range(4))
-        width = max(12, *(len(x) + 2 for x in w + n + s))
+        width = max(20, *(len(x) + 2 for x in w + n + s))
         pad = " " * width
         lines += [pad + x for x in n]
         lines += [f"{x:<{2 * width}}{y}".rstrip() for x, y in zip(w, e, strict=True)]

@@ -183,13 +183,13 @@ def test_diagram_is_the_conventional_layout():
     text = deal.diagram(dealer="E", vulnerable="both", board=2)
     lines = text.splitlines()
     assert lines[0] == "Board 2, dealer E, vulnerable All"
-    pad = " " * 12
+    pad = " " * 20
     assert lines[1:5] == [pad + "S AKQJ", pad + "H T98", pad + "D 765", pad + "C 432"]
     assert lines[5:9] == [
-        "S 86432                 S 75",
-        "H 6543                  H AJ2",
-        "D 8432                  D Q9",
-        "C -                     C AKQJT9",
+        "S 86432" + " " * 33 + "S 75",
+        "H 6543" + " " * 34 + "H AJ2",
+        "D 8432" + " " * 34 + "D Q9",
+        "C -" + " " * 37 + "C AKQJT9",
     ]
     assert lines[9:] == [pad + "S T9", pad + "H KQ7", pad + "D AKJT", pad + "C 8765"]
     assert deal.diagram().splitlines()[0] == pad + "S AKQJ"

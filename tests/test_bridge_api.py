@@ -35,6 +35,14 @@ def test_print_of_seats_strains_and_vulnerability_gives_bridge_words():
     assert f"{Seat.E:>3}|{Strain.NT:<3}|{Vulnerability.EW:^6}" == "  E|NT |  EW  "
 
 
+def test_a_game_prints_its_diagram_with_board_dealer_and_vulnerability():
+    """print(game.diagram()) heads the deal with 'Board 5, dealer N, vulnerable NS' as a hand record does."""
+    game = GameRecord(Deal.from_pbn(_FULL), dealer=Seat.N, vulnerable="NS", board=5)
+    lines = game.diagram().splitlines()
+    assert lines[0] == "Board 5, dealer N, vulnerable NS"
+    assert lines[1:] == Deal.from_pbn(_FULL).diagram().splitlines()
+
+
 def test_numeric_format_still_gives_dds_numbers():
     """f'{seat:d}' and int(seat) keep DDS's numbers, for code that writes numbers on purpose."""
     assert f"{Seat.W:d} {Strain.NT:d} {Vulnerability.BOTH:d}" == "3 4 1"

@@ -199,6 +199,10 @@ class GameRecord:
         except DDSError as exc:
             raise FormatError(_play_fault(exc.index or 0, exc)) from None
 
+    def diagram(self) -> str:
+        """The deal as a text diagram headed by the board, dealer and vulnerability (:meth:`ddsbind.Deal.diagram`)."""
+        return self.deal.diagram(self.dealer, self.vulnerable, self.board)
+
     def score(self) -> int | None:
         """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
         from ddsbind.scoring import Contract

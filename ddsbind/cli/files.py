@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import POSITIVE, FormatChoice, about, fail, progress
-from ddsbind.deal import SEAT_LETTERS
+from ddsbind.cli._common import POSITIVE, SEAT, FormatChoice, about, fail, progress
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
 @click.option("--to", "dst_format", type=FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",
-    type=click.Choice(list(SEAT_LETTERS), case_sensitive=False),
+    type=SEAT,
     default="N",
     show_default=True,
     help="Hand whose makes a hand-makes output stores.",
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 @click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads for --solve.")
 def convert(
-    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str, solve: bool, threads: int | None
+    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: int, solve: bool, threads: int | None
 ) -> None:
     """Convert deals (and their results) from SRC to DST ('-' for stdout).
 
@@ -66,7 +65,7 @@ def convert(
             dst,
             src_format=fmts[0],
             dst_format=fmts[1],
-            hand=SEAT_LETTERS.index(hand.upper()),
+            hand=int(hand),
             progress=tick,
             fill=filler,
             par=par,

@@ -76,6 +76,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
@@ -111,6 +112,17 @@ def _mark(text: str, what: str) -> int:
 
 # --------------------------------------------------------------------------
 # The model
+
+
+class CostlyLike(Protocol):
+    """What :meth:`GameRecord.to_html` reads of a costly card (:class:`ddsbind.play.CostlyCard`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def cost(self) -> int: ...
+    @property
+    def better(self) -> Sequence[Card]: ...
 
 
 @dataclass
@@ -227,6 +239,71 @@ class GameRecord:
             return play_out(self.deal, self.trump, self.leader, self.play)
         except DDSError as exc:
             raise FormatError(_play_fault(exc.index or 0, exc)) from None
+
+    def diagram(self) -> str:
+        """The deal as a text diagram headed by the board, dealer and vulnerability (:meth:`ddsbind.Deal.diagram`)."""
+        return self.deal.diagram(self.dealer, self.vulnerable, self.board)
+
+    def score(self) -> int | None:
+        """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
+        from ddsbind.scoring import Contract
+
+        if self.result is None or self.declarer is None or self.trump is None:
+            return None
+        contract = Contract(self.level, self.trump, self.doubled, self.declarer)
+        return contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+
+    def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyLike] = ()) -> str:
+        """The game for notebooks: diagram (board, dealer, vulnerability), auction, result, the play trick by trick.
+
+        ``trace`` (declarer's double-dummy tricks before the lead and after
+        each card, :func:`ddsbind.analyse_play`'s answer) adds the double-dummy
+        result and a column of declarer's DD tricks after each trick;
+        ``costly`` (:func:`ddsbind.costly_cards`'s answer) marks those cards.
+        :func:`ddsbind.play.analyse_game` gives both.
+        """
+        from ddsbind import _html
+
+        head = [f"Board {self.board}"] if self.board is not None else []
+        if self.dealer is not None:
+            head.append(f"dealer {self.dealer}")
+        head.append(f"vulnerable {self.vulnerable}")
+        diagram = _html.diagram(_html.hands_of_pbn(self.deal.to_pbn("N")), ", ".join(head))
+        auction = _html.auction(self.auction, int(self.dealer)) if self.auction and self.dealer is not None else ""
+        rows = []
+        index = 0
+        for t in self.tricks():
+            cards = [(int(t.leader.next(k)), str(c), index + k) for k, c in enumerate(t.cards)]
+            index += len(t.cards)
+            # DDS's trace stops before the last trick (it is forced): its value then is the last one.
+            dd = trace[min(index, len(trace) - 1)] if trace and len(t.cards) == 4 else None
+            rows.append((t.number, int(t.leader), cards, None if t.winner is None else int(t.winner), dd))
+        marks = {int(c.index): (int(c.cost), [str(b) for b in c.better])
+                 for c in costly}  # fmt: skip
+        play = _html.play_table(rows, marks, "declarer's DD tricks") if rows else ""
+        return _html.game(diagram, auction, play, self._result_words(trace, len(marks)))
+
+    def _result_words(self, trace: Sequence[int] | None, costly: int) -> str:
+        if self.passed_out:
+            return "Passed out"
+        if self.contract is None or self.declarer is None:
+            return "Contract unknown"
+        words = f"{self.contract} by {self.declarer}"
+        if self.result is not None:
+            score = self.score()
+            words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
+        if trace:
+            from ddsbind.scoring import Contract
+
+            assert self.trump is not None
+            dd = Contract(self.level, self.trump, self.doubled, self.declarer)
+            dd_score = dd.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+            words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
+            words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
+        return words
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
     def declarer_tricks_played(self) -> int:
         """Tricks declarer's side won among the finished tricks of the play."""

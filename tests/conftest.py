@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import ddsbind
-from ddsbind.formats.ddsref import ReferenceHand, find_reference_dir, read_reference
+from ddsbind.formats.ddsref import ReferenceHand, read_reference
+from tests import oracles
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -62,19 +63,15 @@ def children_run_the_build_under_test() -> Iterator[None]:
         yield
 
 
-#: Where DDS's reference hands are: ``DDSBIND_REFERENCE``, else
-#: ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks into
-#: ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
-REFERENCE = find_reference_dir(
-    REPO / ".cache" / "dds" / "source" / "hands", REPO.parent / "shared" / "reference" / "dds-hands"
-)
+#: Where DDS's reference hands are (None when missing): ``DDSBIND_REFERENCE``,
+#: else ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks
+#: into ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
+REFERENCE = oracles.find("dds-hands")
 
 
 def reference_file(name: str) -> Path:
-    """The path of DDS's reference file ``name``; skips the test when none was found."""
-    if REFERENCE is None:
-        pytest.skip("DDS's reference hands not found: run `make fetch-dds` or set DDSBIND_REFERENCE")
-    path = REFERENCE / name
+    """The path of DDS's reference file ``name``; fails the test (an oracle is never skipped) when none was found."""
+    path = oracles.require("dds-hands") / name
     if not path.is_file():
         pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
     return path
@@ -123,3 +120,21 @@ def calc_all_tables_spy(monkeypatch):
 
     monkeypatch.setattr(dll, "lib", Spy())
     return events
+
+
+@pytest.fixture(scope="session")
+def debian_dealer() -> Path:
+    """Debian's dealer, the reference the dealer language is compared with; a missing one fails the test."""
+    return oracles.require("dealer")
+
+
+@pytest.fixture(scope="session")
+def dealer_examples() -> Path:
+    """The folder of dealer's example scripts (``Descr.*``) with dealer's own outputs (``Refer.*``)."""
+    return oracles.require("dealer-examples")
+
+
+@pytest.fixture(scope="session")
+def c_compiler() -> Path:
+    """A C compiler for the native DDS drivers in ``benchmarks/``; a missing one fails the test."""
+    return oracles.require("cc")

@@ -7,14 +7,13 @@ has one) built into a temporary directory and linked to the same DDS.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
 from tests.conftest import REPO, reference_file, run_script
 
 BENCHMARKS = REPO / "benchmarks"
-needs_cc = pytest.mark.skipif(not any(shutil.which(c) for c in ("cc", "gcc", "clang")), reason="no C compiler")
+needs_cc = pytest.mark.usefixtures("c_compiler")  # a missing compiler fails the test (tests/oracles.py)
 
 
 @pytest.mark.slow
@@ -63,7 +62,7 @@ def test_bench_formats_short_run(tmp_path):
 
 
 @needs_cc
-@pytest.mark.skipif(shutil.which("dealer") is None and not shutil.which("/usr/games/dealer"), reason="no dealer")
+@pytest.mark.usefixtures("debian_dealer")
 def test_bench_dealer_short_run(tmp_path):
     """Debian's dealer and ddsbind dealer run the same script; the pool's tables match the native driver's."""
     args = ["--generate", 20_000, "--solve", 4, "--driver", tmp_path / "dds_driver"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 
 import ddsbind
 from ddsbind import dll
+from tests import oracles
 from tests.conftest import REPO
 
 ffi = dll.ffi
@@ -33,9 +33,7 @@ def _c_layout(tmp_path) -> dict[str, int]:
         + "\n".join(lines)
         + "\nreturn 0;\n}\n"
     )
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to compute the real layout with")
+    cc = str(oracles.require("cc"))
     exe = tmp_path / "layout"
     include = [f"-I{d}" for d in cfg.get("include_dirs", [])]
     subprocess.run([cc, "-x", "c", *include, str(src), "-o", str(exe)], check=True, capture_output=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import math
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +15,10 @@ from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.dealer import DealerError, Predeal, parse, run
+from tests import oracles
 
-DEALER = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
-needs_dealer = pytest.mark.skipif(DEALER is None, reason="Debian's dealer is not installed (apt-get install dealer)")
+DEALER = str(oracles.find("dealer"))
+needs_dealer = pytest.mark.usefixtures("debian_dealer")  # a missing dealer fails these tests (tests/oracles.py)
 RANKS = "AKQJT98765432"
 
 
@@ -170,7 +170,7 @@ def test_score_and_imps_in_scripts() -> None:
 EXAMPLES = Path("/usr/share/doc/dealer/examples")
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="dealer's examples are not installed (apt-get install dealer)")
+@pytest.mark.usefixtures("dealer_examples")
 @pytest.mark.parametrize(
     "name",
     [
@@ -198,9 +198,7 @@ def test_dealer_examples_parse(name: str) -> None:
 @needs_dealer
 def test_operator_order_example_prints_as_dealer(tmp_path: Path) -> None:
     """dealer's own operator-precedence example prints the same lines (printes, ?:, && ||, / %, unary minus)."""
-    script = EXAMPLES / "Descr.test_operator_order"
-    if not script.is_file():
-        pytest.skip("dealer's examples are not installed")
+    script = oracles.require("dealer-examples") / "Descr.test_operator_order"
     theirs = subprocess.run([DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True).stdout
     code, ours, err = cli(str(script), "-s", "1")
     assert code == 0, err

@@ -10,12 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import ddsbind
 from ddsbind.formats.ddsref import ReferenceHand, read_reference
 from tests import oracles
 
 REPO = Path(__file__).resolve().parents[1]
+
+# No hypothesis deadline anywhere: how long one example takes depends on the machine and its load
+# (DDS's threads, seven engineers on two cores), never on whether the answer is right.
+settings.register_profile("ddsbind", deadline=None)
+settings.load_profile("ddsbind")
 
 #: The directory this test process imported ``ddsbind`` from: the checkout
 #: for an editable or in-place build (``make test``), the environment's
@@ -138,3 +144,20 @@ def dealer_examples() -> Path:
 def c_compiler() -> Path:
     """A C compiler for the native DDS drivers in ``benchmarks/``; a missing one fails the test."""
     return oracles.require("cc")
+
+
+def threads_dds_configures(cores: int) -> int | None:
+    """How many threads DDS 2.9's ``SetResources`` runs on this machine with ``cores`` cores; None when unsure.
+
+    Derived by hand from DDS's ``Init.cpp``: every core gets a thread as long
+    as 70% of the free memory (``MemAvailable``, which ddsbind's probe fix
+    feeds DDS) holds a small thread's 30 MB per core; with less, DDS runs
+    fewer threads.  Free memory moves while the suite runs, so within a factor
+    of two of that limit the answer is None (any count from 1 to ``cores``).
+    """
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemAvailable:"))
+    usable_mb = 0.70 * kb / 1024
+    if usable_mb >= 2 * 30 * cores:
+        return cores
+    return None

@@ -350,7 +350,7 @@ def test_bad_dealer_and_non_deal_name_their_fault():
     assert info.value.field == "dealer"
     with pytest.raises(errors.ArgumentError, match="a deal must be"):
         ddsbind.solve_board(42, 4, 0)
-    with pytest.raises(TypeError):
+    with pytest.raises(errors.ArgumentError, match="a deal must be"):
         ddsbind.dd_table(42)
 
 

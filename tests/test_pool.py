@@ -277,7 +277,7 @@ def test_close_from_another_thread_stops_the_call(list100):
     p.close()
     t.join()
     assert len(caught) == 1 and isinstance(caught[0], KeyboardInterrupt)
-    with pytest.raises(RuntimeError, match="closed"):
+    with pytest.raises(errors.StateError, match="closed"):
         p.dd_tables([hands[0].deal])
     dll.SetMaxThreads(0)  # no pool open: settings may change again
     with ddsbind.SolverPool() as fresh:
@@ -286,7 +286,7 @@ def test_close_from_another_thread_stops_the_call(list100):
 
 def test_settings_refused_while_a_pool_is_open():
     """DDS's thread count cannot change under an open pool's workers."""
-    with ddsbind.SolverPool(), pytest.raises(RuntimeError, match="SolverPool is open"):
+    with ddsbind.SolverPool(), pytest.raises(errors.StateError, match="SolverPool is open"):
         dll.SetMaxThreads(1)
 
 

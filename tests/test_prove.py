@@ -252,7 +252,7 @@ def test_bad_arguments_are_refused():
         prove(SQUEEZE, "NT", "S", goodguys="NE")
     with pytest.raises(InvalidArgumentError, match="target"):
         prove(SQUEEZE, "NT", "S", target=4)
-    with pytest.raises(ddsbind.DDSError):
+    with pytest.raises(ddsbind.errors.CardCountError, match="N=3 E=2 S=3"):
         prove("N:J.A2.. ..98. .3.2.A Q.KQ..", "NT", "S")
 
 

@@ -253,9 +253,9 @@ def test_dealer_error_is_a_value_error() -> None:
     """Callers can catch script errors as ddsbind.Error or ValueError."""
     from ddsbind import Error
 
-    with pytest.raises(Error):
+    with pytest.raises(DealerError, match="unexpected end of input"):
         parse("condition (")
-    assert issubclass(DealerError, ValueError)
+    assert issubclass(DealerError, Error) and issubclass(DealerError, ValueError)
 
 
 def test_tricks_in_condition_solves_only_what_produce_needs() -> None:

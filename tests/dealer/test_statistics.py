@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
-from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
+from ddsbind.dealer import DealerError, Predeal, deal_batch, imps, score, write_deals
 from ddsbind.dealer.statistics import Contract, contract_report, lead_table, solve_tables
+from ddsbind.errors import InvalidArgumentError
 
 
 def test_scores_of_known_contracts():
@@ -65,7 +66,7 @@ def test_contract_parsing():
     """Contracts read as level, strain, declarer; nonsense is refused."""
     assert Contract.parse("3nts") == Contract(3, 4, 2)
     assert str(Contract.parse("4SN")) == "4SN"
-    with pytest.raises(ValueError, match="3NS or 4SN"):
+    with pytest.raises(DealerError, match="3NS or 4SN"):
         Contract.parse("8NS")
 
 
@@ -170,12 +171,11 @@ def test_simulate_from_python():
 
 def test_contract_report_takes_every_spelling_of_vulnerability_and_names_a_bad_one() -> None:
     """PBN's and the CLI's spellings score alike; a bad one is a ddsbind.Error naming it, not a KeyError."""
-    import ddsbind
 
     t = np.zeros((2, 5, 4), dtype=np.int8)
     t[:, 4, 2] = [9, 8]
     assert contract_report(t, ["3NS"], "love").mean_score == contract_report(t, ["3NS"], "none").mean_score
     assert contract_report(t, ["3NS"], "All").mean_score == contract_report(t, ["3NS"], "ns").mean_score
     assert contract_report(t, ["3NS"], "ew").mean_score == contract_report(t, ["3NS"], "none").mean_score
-    with pytest.raises(ddsbind.Error, match="sideways"):
+    with pytest.raises(InvalidArgumentError, match="sideways"):
         contract_report(t, ["3NS"], "sideways")

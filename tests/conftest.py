@@ -161,3 +161,30 @@ def threads_dds_configures(cores: int) -> int | None:
     if usable_mb >= 2 * 30 * cores:
         return cores
     return None
+
+
+@pytest.fixture(scope="session")
+def dds_oracle(tmp_path_factory, c_compiler) -> Path:
+    """``tests/dds_solve_oracle.c`` (DDS's SolveBoardPBN and GetDDSInfo from plain C) built against the DDS the
+    installed ddsbind uses, by ``benchmarks/_common.build_driver``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("benchmarks_common", REPO / "benchmarks" / "_common.py")
+    assert spec is not None and spec.loader is not None
+    common = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, common)  # dataclasses look their module up there
+    spec.loader.exec_module(common)
+    out = tmp_path_factory.mktemp("oracle") / "dds_solve_oracle"
+    return common.build_driver(REPO / "tests" / "dds_solve_oracle.c", out)
+
+
+def ask_dds(oracle: Path, requests: list[str], cwd: Path) -> list[list[str]]:
+    """DDS's answers (each line's words) to ``requests`` (lines as ``tests/dds_solve_oracle.c`` reads them).
+
+    ``cwd``: DDS writes a dump.txt there for each request it refuses.
+    """
+    text = "".join(r + "\n" for r in requests)
+    proc = subprocess.run([str(oracle)], input=text, capture_output=True, text=True, timeout=900, cwd=cwd, check=True)
+    answers = [line.split() for line in proc.stdout.splitlines()]
+    assert len(answers) == len(requests), proc.stderr
+    return answers

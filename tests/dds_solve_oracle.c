@@ -16,10 +16,13 @@
  * PBN the remaining cards ("N:AK.Q.. ...", no spaces inside hands' dots).
  * Each request is solved with SolveBoardPBN on thread 0, in input order.
  *
+ * or the one word "info".
+ *
  * Output, one line per request:
  *
  *     ok NODES CARDS SUIT RANK EQUALS SCORE ...   (CARDS quadruples)
  *     err CODE                                    (DDS's return code)
+ *     info MAJOR MINOR PATCH THREADS CORES        (GetDDSInfo)
  *
  * Leaves with _exit: Debian's libdds 2.9.0 may crash in its destructors
  * after a normal return from main (see benchmarks/dds_driver.c).
@@ -44,6 +47,12 @@ int main(void)
         struct futureTricks fut;
         int target, solutions, mode, n, used = 0;
         memset(&dl, 0, sizeof dl);
+        if (strncmp(line, "info", 4) == 0) {
+            struct DDSInfo info;
+            GetDDSInfo(&info);
+            printf("info %d %d %d %d %d\n", info.major, info.minor, info.patch, info.noOfThreads, info.numCores);
+            continue;
+        }
         if (sscanf(line, "%d %d %d %d %d %d %d %d %d %d %d %d %n", &dl.trump, &dl.first, &target, &solutions,
                    &mode, &n, &dl.currentTrickSuit[0], &dl.currentTrickRank[0], &dl.currentTrickSuit[1],
                    &dl.currentTrickRank[1], &dl.currentTrickSuit[2], &dl.currentTrickRank[2], &used) != 12

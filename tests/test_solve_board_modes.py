@@ -13,18 +13,14 @@ target -1, mode 1) are checked elsewhere (tests/test_reference.py).
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
 
 import ddsbind
 from ddsbind import errors
-from tests.conftest import REPO
+from tests.conftest import ask_dds
 
 RANKS = "23456789TJQKA"  # index + 2 is DDS's rank
 SUITS = "SHDC"  # DDS's suit order
@@ -104,32 +100,16 @@ def _line(pos: Position, target: int, solutions: int, mode: int) -> str:
     return f"{trump} {first} {target} {solutions} {mode} {len(trick)} {flat} {pbn}"
 
 
-@pytest.fixture(scope="module")
-def oracle(tmp_path_factory, c_compiler) -> Path:
-    """tests/dds_solve_oracle.c built against the DDS ddsbind runs (benchmarks/_common.build_driver)."""
-    spec = importlib.util.spec_from_file_location("benchmarks_common", REPO / "benchmarks" / "_common.py")
-    assert spec is not None and spec.loader is not None
-    common: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = common  # dataclasses look their module up there
-    spec.loader.exec_module(common)
-    out = tmp_path_factory.mktemp("oracle") / "dds_solve_oracle"
-    return common.build_driver(REPO / "tests" / "dds_solve_oracle.c", out)
-
-
 def _dds_answers(oracle: Path, requests, cwd: Path) -> list[tuple]:
     """DDS's answers from C: ("err", code) or ("ok", ((suit, rank, equals, score), ...))."""
-    text = "".join(_line(*r) + "\n" for r in requests)
-    proc = subprocess.run([str(oracle)], input=text, capture_output=True, text=True, timeout=600, cwd=cwd, check=True)
     answers = []
-    for line in proc.stdout.splitlines():
-        words = line.split()
+    for words in ask_dds(oracle, [_line(*r) for r in requests], cwd):
         if words[0] == "err":
             answers.append(("err", int(words[1])))
         else:
             nums = list(map(int, words[3:]))
-            assert len(nums) == 4 * int(words[2])
+            assert words[0] == "ok" and len(nums) == 4 * int(words[2])
             answers.append(("ok", tuple(tuple(nums[i : i + 4]) for i in range(0, len(nums), 4))))
-    assert len(answers) == len(requests)
     return answers
 
 
@@ -158,12 +138,12 @@ def _compare(requests, dds: list[tuple]) -> None:
     assert not wrong, f"{len(wrong)} of {len(requests)} differ from DDS, first: {wrong[:3]}"
 
 
-def test_endings_every_mode_solutions_and_target_as_dds(oracle, tmp_path):
+def test_endings_every_mode_solutions_and_target_as_dds(dds_oracle, tmp_path):
     """solve_board gives DDS's own answer (cards, equals, scores, or the error code) for every mode, solutions and
     target; a user asking for one card, the best cards, or a target gets what DDS says."""
     positions = _positions()
     requests = _requests(positions, lambda pos: range(-1, pos[4] + 1)) + _out_of_range(positions)
-    dds = _dds_answers(oracle, requests, tmp_path)
+    dds = _dds_answers(dds_oracle, requests, tmp_path)
     _compare(requests, dds)
     # The oracle's answers cover what they should: unsearched singletons, unreachable targets (no card), errors.
     scores = {score for kind, cards in dds if kind == "ok" for (_, _, _, score) in cards}
@@ -183,7 +163,7 @@ def dll_code(name: str) -> int:
 
 
 @pytest.mark.slow
-def test_full_deals_every_mode_solutions_and_target_as_dds(oracle, tmp_path, list100):
+def test_full_deals_every_mode_solutions_and_target_as_dds(dds_oracle, tmp_path, list100):
     """On full deals of DDS's list100.txt too: the targets around the double-dummy result, every solutions and
     mode."""
     positions = [(h.trump, h.first, [], h.deal.to_pbn(), 13) for h in list100[:3]]
@@ -194,5 +174,5 @@ def test_full_deals_every_mode_solutions_and_target_as_dds(oracle, tmp_path, lis
         return sorted({-1, 0, max(b - 1, 0), b, min(b + 1, 13)})
 
     requests = _requests(positions, targets)
-    dds = _dds_answers(oracle, requests, tmp_path)
+    dds = _dds_answers(dds_oracle, requests, tmp_path)
     _compare(requests, dds)

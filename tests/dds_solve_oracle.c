@@ -16,13 +16,19 @@
  * PBN the remaining cards ("N:AK.Q.. ...", no spaces inside hands' dots).
  * Each request is solved with SolveBoardPBN on thread 0, in input order.
  *
- * or the one word "info".
+ * or the one word "info", or
+ *
+ *     dealerpar DEALER VUL T0 ... T19
+ *
+ * for DealerPar of the DD table T (resTable order: strain S H D C NT, then
+ * hand N E S W), DEALER 0..3, VUL 0 none 1 both 2 NS 3 EW.
  *
  * Output, one line per request:
  *
  *     ok NODES CARDS SUIT RANK EQUALS SCORE ...   (CARDS quadruples)
  *     err CODE                                    (DDS's return code)
  *     info MAJOR MINOR PATCH THREADS CORES        (GetDDSInfo)
+ *     par SCORE NUMBER CONTRACT ...               (DealerPar)
  *
  * Leaves with _exit: Debian's libdds 2.9.0 may crash in its destructors
  * after a normal return from main (see benchmarks/dds_driver.c).
@@ -47,6 +53,33 @@ int main(void)
         struct futureTricks fut;
         int target, solutions, mode, n, used = 0;
         memset(&dl, 0, sizeof dl);
+        if (strncmp(line, "dealerpar", 9) == 0) {
+            struct ddTableResults table;
+            struct parResultsDealer par;
+            int dealer, vul, at = 9, n = 0;
+            if (sscanf(line + at, "%d %d%n", &dealer, &vul, &n) != 2) {
+                fprintf(stderr, "dds_solve_oracle: bad request: %s", line);
+                _exit(1);
+            }
+            at += n;
+            for (int i = 0; i < 20; i++) {
+                if (sscanf(line + at, "%d%n", &table.resTable[i / 4][i % 4], &n) != 1) {
+                    fprintf(stderr, "dds_solve_oracle: bad table: %s", line);
+                    _exit(1);
+                }
+                at += n;
+            }
+            int rc = DealerPar(&table, &par, dealer, vul);
+            if (rc != RETURN_NO_FAULT) {
+                printf("err %d\n", rc);
+                continue;
+            }
+            printf("par %d %d", par.score, par.number);
+            for (int i = 0; i < par.number; i++)
+                printf(" %s", par.contracts[i]);
+            printf("\n");
+            continue;
+        }
         if (strncmp(line, "info", 4) == 0) {
             struct DDSInfo info;
             GetDDSInfo(&info);

@@ -72,3 +72,46 @@ def test_bench_dealer_short_run(tmp_path):
     for threads in (1, 2):
         assert re.search(rf"^ddsbind threads={threads}: 20000 deals, .* ratio ours/dealer \d", proc.stdout, re.M)
     assert re.search(r"^native driver, threads=\d+: .* ratio pool/native \d", proc.stdout, re.M), proc.stdout
+
+
+def test_bench_gap_short_run(tmp_path):
+    """`make bench`'s gap breakdown runs: every variant's tables equal DDS's batch, each row beside the batch."""
+    proc = run_script(BENCHMARKS / "bench_gap.py", "--random", 3, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^deals +3 random deals, seed 1: 3 distinct, one thread$", proc.stdout, re.M), proc.stdout
+    for name in ("batch \\(CalcAllTables, 1 thread\\)", "searches NT C D H S", "SolverPool\\(1\\)"):
+        assert re.search(rf"^  {name} +\d+\.\d{{3}}", proc.stdout, re.M), (name, proc.stdout)
+    assert re.search(r"^  batch \(CalcAllTables, 1 thread\) +[\d.]+ +[\d.]+ +1\.000$", proc.stdout, re.M)
+
+
+def test_benchmarks_use_only_public_names():
+    """A benchmark measures what a user can call: no benchmark imports a private ddsbind module or name."""
+    import ast
+
+    for path in sorted(BENCHMARKS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ddsbind"):
+                names = [*node.module.split("."), *(a.name for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [part for a in node.names if a.name.startswith("ddsbind") for part in a.name.split(".")]
+            else:
+                continue
+            assert not [n for n in names if n.startswith("_")], (path.name, ast.unparse(node))
+
+
+def test_common_distinct_keeps_first_appearance_order():
+    """The benchmarks' dedupe gives the distinct deals in order of first appearance and the map back, as the
+    pool's own dedupe does (checked on a hand-made list with repeats)."""
+    import importlib.util
+    import sys
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("benchmarks_common", BENCHMARKS / "_common.py")
+    assert spec is not None and spec.loader is not None
+    common = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, common)
+    spec.loader.exec_module(common)
+    a, b, c = (np.full((4, 4), v, np.uint32) for v in (9, 1, 5))
+    first, inverse = common.distinct(np.stack([a, b, a, c, b]))
+    assert first.tolist() == [0, 1, 3] and inverse.tolist() == [0, 1, 0, 2, 1]

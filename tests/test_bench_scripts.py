@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+import ddsbind
 from tests.conftest import REPO, reference_file, run_script
 
 BENCHMARKS = REPO / "benchmarks"
@@ -24,9 +25,12 @@ def test_bench_pool_short_run(tmp_path):
     args = ["--hands", hands, "--limit", 3, "--repeat", 1, "--hardest", "--driver", tmp_path / "dds_driver"]
     proc = run_script(BENCHMARKS / "bench_pool.py", *args, cwd=tmp_path, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    for name in ("pool 1", "batch 1", "native 1", "pool 2", "pool 2 hardest", "batch 2", "native 2"):
+    names = ("pool 1", "batch 1", "native 1", "pool 2", "pool 2 hardest", "batch 2", "native 2", "native default")
+    for name in (*names, "ddsbind.dd_tables"):
         assert re.search(rf"^  {name} +\d+\.\d{{3}} +\d+\.\d{{3}}", proc.stdout, re.M), (name, proc.stdout)
-    assert re.search(r"^1\. ddsbind\.dd_tables / native 2 \(tables/s\): +\d+\.\d{3}", proc.stdout, re.M)
+    threads = ddsbind.dds_info().threads  # the module function and its native baseline: DDS's default, both
+    want = rf"^1\. ddsbind\.dd_tables / native default \(tables/s, {threads} threads both\): +\d+\.\d{{3}}"
+    assert re.search(want, proc.stdout, re.M), proc.stdout
     assert re.search(r"^2\. pool 2 / native 2 \(tables/s\): +\d+\.\d{3}", proc.stdout, re.M)
     assert re.search(r"^3\. pool 2 / pool 1 \(tables/s\): +\d+\.\d{3}", proc.stdout, re.M)
     assert re.search(r"^deals +3: ", proc.stdout, re.M), proc.stdout

@@ -122,3 +122,13 @@ def test_common_distinct_keeps_first_appearance_order():
     a, b, c = (np.full((4, 4), v, np.uint32) for v in (9, 1, 5))
     first, inverse = common.distinct(np.stack([a, b, a, c, b]))
     assert first.tolist() == [0, 1, 3] and inverse.tolist() == [0, 1, 0, 2, 1]
+
+
+@pytest.mark.usefixtures("debian_dealer")
+def test_bench_dealer_startup_short_run(tmp_path):
+    """`make bench`'s start-up timing runs both commands and prints each figure beside Debian dealer's."""
+    proc = run_script(BENCHMARKS / "bench_dealer_startup.py", "--repeat", 2, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^ddsbind dealer: median \d+\.\d{3} s, min \d+\.\d{3} s \(2 runs\)$", proc.stdout, re.M)
+    assert re.search(r"^Debian dealer: +median \d+\.\d{3} s, min \d+\.\d{3} s$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^ratio ours/dealer \(medians\): \d+", proc.stdout, re.M), proc.stdout

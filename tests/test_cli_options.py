@@ -158,18 +158,20 @@ def test_dealer_contract_vul_json_and_csv_as_dds_and_the_laws(dds_oracle, script
     common = ("dealer", script, "-s", 21, "-p", 6, "--contract", "3NS")
     as_json = run(*common, "--vul", "all", "--json").output
     as_csv = run(*common, "--vul", "none", "--csv").output
-    deals = oneline_pbns(as_json)
-    assert len(deals) == 6 and oneline_pbns(as_csv) == deals
+    printed = run("dealer", script, "-s", 21, "-p", 6).output  # the same seed's deals, as dealer prints them
+    deals = oneline_pbns(printed)
+    assert len(deals) == 6
     # 3NT by South: West leads; DDS's score is the defence's tricks.
     tricks = [13 - int(a[6]) for a in dds_best(dds_oracle, tmp_path, [(d, 4, 3) for d in deals])]
     want_hist = np.bincount(tricks, minlength=14).tolist()
 
-    doc = json.loads(as_json.split("Time needed", 1)[1].split("\n", 1)[1])
-    (report,) = doc.get("contracts", [doc])
+    doc = json.loads(as_json)  # one document
+    assert (doc["generated"], doc["produced"]) == dealer_summary(printed)
+    (report,) = doc["contracts"]
     assert report["mean_score"] == pytest.approx(np.mean([laws_score_3nt(t, True) for t in tricks]), abs=0.005)
     assert str(want_hist).replace(" ", "") in json.dumps(report).replace(" ", "")
 
-    (row,) = csv.DictReader(io.StringIO(as_csv.split("Time needed", 1)[1].split("\n", 1)[1]))
+    (row,) = csv.DictReader(io.StringIO(as_csv))
     assert [int(row[f"tricks_{t}"]) for t in range(14)] == want_hist
     assert int(row["deals"]) == 6
     assert float(row["make"]) == pytest.approx(np.mean([t >= 9 for t in tricks]), abs=1e-6)
@@ -187,8 +189,7 @@ def test_dealer_lead_table_as_dds(dds_oracle, script, tmp_path):
             suit, rank, equals, score = map(int, answer[3 + 4 * i : 7 + 4 * i])
             for r in [rank, *(r for r in range(2, 15) if equals >> r & 1)]:
                 per_card["SHDC"[suit] + RANKS[r - 2]].append(13 - score)
-    out = run("dealer", script, "-s", 5, "-p", 5, "--lead", "3NS", "--json").output
-    doc = json.loads(out[out.index("\n{") + 1 :])
+    doc = json.loads(run("dealer", script, "-s", 5, "-p", 5, "--lead", "3NS", "--json").output)["lead"]
     assert doc["deals"] == 5
     got = {row["lead"]: row for row in doc["leads"]}
     assert set(got) == set(per_card)

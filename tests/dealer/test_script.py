@@ -167,69 +167,8 @@ def test_score_and_imps_in_scripts() -> None:
     assert result.sums == [400.0, -200.0, 10.0]  # 6C vulnerable made: 1370; 1370 - 920 = 450: 10 IMPs
 
 
-EXAMPLES = Path("/usr/share/doc/dealer/examples")
-#: Deals dealt, and at most produced, per example: enough that every example's condition accepts some.
-EXAMPLE_GENERATE, EXAMPLE_PRODUCE = 20_000, 1000
-#: Debian's examples ddsbind does not yet run as dealer does (strict: fixing one makes its test say so).
-EXAMPLE_GAPS = {
-    "evaluation": "cccc() (and quality()) are not implemented: 'unknown function'",
-    "yarb": "a redefined pointcount with frequency (hcp(north), 0, 5) ends in an IndexError in _counts_shape",
-}
-
-
-def dealers_deals(dealer: Path, script_text: str, tmp_path: Path) -> np.ndarray:
-    """The deals Debian's dealer deals for ``script_text``'s predeal with seed 1, as owner rows.
-
-    dealer's stream of deals depends on the seed and the predeal only, so a
-    script holding that predeal, no condition and ``printoneline`` prints the
-    very deals the example's own run looks at, in order.
-    """
-    predeal = re.search(
-        r"^predeal\b.*?(?=^(?:generate|produce|condition|action|dealer|vulnerable|\w+\s*=)\b)",
-        script_text,
-        re.M | re.S,
-    )
-    stream = tmp_path / "stream.dl"
-    stream.write_text(
-        (predeal.group(0) if predeal else "")
-        + f"generate {EXAMPLE_GENERATE}\nproduce {EXAMPLE_GENERATE}\naction printoneline\n"
-    )
-    out = subprocess.run([dealer, "-s", "1", str(stream)], capture_output=True, text=True, check=True).stdout
-    return oneline_deals(out)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(p.name[len("Descr.") :], marks=pytest.mark.xfail(reason=EXAMPLE_GAPS[p.name[6:]], strict=True))
-        if p.name[len("Descr.") :] in EXAMPLE_GAPS
-        else p.name[len("Descr.") :]
-        for p in sorted(EXAMPLES.glob("Descr.*"))
-    ]
-    or ["(dealer's examples are not installed)"],
-)
-def test_dealer_examples_print_as_debian_dealer(debian_dealer, dealer_examples, name: str, tmp_path: Path) -> None:
-    """Every example script shipped with Debian's dealer prints, on dealer's own deals, exactly what dealer
-    prints (its actions, averages and frequencies, up to the summary): a dealer user's scripts run unchanged."""
-    path = dealer_examples / f"Descr.{name}"
-    text = path.read_text(encoding="latin-1")
-    deals = dealers_deals(debian_dealer, text, tmp_path)
-    assert len(deals) == EXAMPLE_GENERATE
-    theirs = subprocess.run(
-        [debian_dealer, "-s", "1", "-g", str(EXAMPLE_GENERATE), "-p", str(EXAMPLE_PRODUCE), str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=tmp_path,
-    ).stdout
-    ours = io.StringIO()
-    parsed = parse(text, str(path))
-    result = run(parsed, 1, deals=deals, out=ours, generate=EXAMPLE_GENERATE, produce=EXAMPLE_PRODUCE, source=str(path))
-    ours.write(result.statistics_text(parsed))
-    assert ours.getvalue() == theirs.split("Generated ")[0]
-    produced = re.search(r"^Produced (\d+) hands$", theirs, re.M)
-    if produced:  # (Debian dealer 20211121 at times omits its summary lines after printpbn)
-        assert result.produced == int(produced.group(1))
+# Debian's example scripts (Descr.*) are compared with Debian's dealer byte for byte, on dealer's own
+# deals, in tests/dealer/test_agreement.py (test_same_deals_same_output_byte_for_byte).
 
 
 @needs_dealer

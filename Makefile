@@ -175,6 +175,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/simulate_threads.py --limit 100
 	$(PY) benchmarks/bench_prove.py
 	$(PY) benchmarks/bench_dealer.py
+	$(PY) benchmarks/bench_dealer_startup.py --repeat 5
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                 str(script),
                 "-s",
                 str(args.seed),
-                "-t",
+                "--threads",
                 str(threads),
             ]
             wall, own, produced, others = run_command(ours_cmd)

@@ -261,6 +261,17 @@ def deal_masks(args: argparse.Namespace) -> tuple[NDArray[np.uint32], str]:
     return np.stack([h.deal.remain_cards for h in read_reference(path)[: args.limit]]), str(path)
 
 
+def distinct(masks: NDArray[np.integer]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """``(first, inverse)``: ``masks[first]`` are the distinct deals of ``(N, 4, 4)`` masks in order of first
+    appearance, and ``masks[first][inverse]`` equals ``masks`` (the pool's dedupe, with numpy's public API)."""
+    n = len(masks)
+    _, first, inverse = np.unique(masks.reshape(n, 16), axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # unique's order is sorted by value; put it in order of first appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[inverse.reshape(-1)]
+
+
 # -- timing ---------------------------------------------------------------------------------
 
 

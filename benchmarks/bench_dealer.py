@@ -4,16 +4,22 @@ Two measurements, printed (nothing asserts a speed):
 
 1. **Dealing and filtering.**  The same script (``--generate`` deals, a
    1NT-opener condition with ``shape()``, ``hcp()`` and an ``average``
-   action) through ``/usr/games/dealer`` (one core: dealer is single
-   threaded) and through :func:`ddsbind.dealer.run_file` at one thread and
-   at ``--threads``.  Deals per second = generated / wall seconds of the
-   whole run (dealer: its own ``Time needed`` line and the process's wall
-   time; ours: the run's own clock, parsing excluded).  **ratio** = ours / dealer.
+   action) run as a command, ``/usr/games/dealer`` and ``ddsbind dealer``,
+   each its own process timed by the same clock: wall seconds of the whole
+   process (start-up and Python's imports included for ours), and each
+   program's own ``Time needed`` line (dealing only).  Debian's dealer is
+   single threaded, so the like-for-like row is ``ddsbind dealer -t 1``;
+   ``-t --threads`` is shown beside it with the same baseline.
+   **ratio** = ours / dealer in deals per second, by wall clock and by the
+   programs' own clocks.
 2. **Accepted deals solved.**  The accepted deals of a short run are solved
    through the pool (:func:`ddsbind.dealer.statistics.solve_tables`) and by
    the native C driver of ``bench_binding.py`` (``CalcAllTablesPBN`` in
-   batches of 32) on the same deals; both tables must agree (FNV-1a).
-   Deals solved per second and the ratio.  ``--no-driver`` skips the driver.
+   batches of 32) on the same deals, at the same threads; both tables must
+   agree (FNV-1a).  Both sides are timed around the solving calls only
+   (the pool by ``perf_counter`` around the call, the driver by its
+   ``CLOCK_MONOTONIC`` around its batches).  Deals solved per second and the
+   ratio.  ``--no-driver`` skips the driver.
 
 ``others`` is how many cores other processes kept busy meanwhile: numbers
 are only comparable when it is near 0.  Run from the repository root::
@@ -29,6 +35,7 @@ import io
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -61,38 +68,58 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def run_command(cmd: list[str]) -> tuple[float, float, int, float]:
+    """Run a dealer command: (wall seconds of the process, its own "Time needed" seconds, deals produced,
+    cores other processes kept busy meanwhile)."""
+    with LoadMeter() as load:
+        started = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        wall = time.perf_counter() - started
+    own = re.search(r"Time needed\s+([\d.]+)", out)
+    produced = re.search(r"Produced (\d+)", out)
+    if own is None or produced is None:
+        raise BenchError(f"{' '.join(cmd)} printed no summary: {out[-300:]!r}")
+    return wall, max(float(own.group(1)), 1e-9), int(produced.group(1)), load.others or 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bench.dl"
         script.write_text(SCRIPT.format(n=args.generate))
-        theirs = None
+        theirs: tuple[float, float] | None = None
         if Path(args.dealer).exists():
-            with LoadMeter() as load:
-                started = time.perf_counter()
-                out = subprocess.run(
-                    [args.dealer, "-s", str(args.seed), str(script)], capture_output=True, text=True, check=True
-                ).stdout
-                wall = time.perf_counter() - started
-            own = float(re.search(r"Time needed\s+([\d.]+)", out).group(1))
-            produced = int(re.search(r"Produced (\d+)", out).group(1))
-            theirs = args.generate / wall
+            wall, own, produced, others = run_command([args.dealer, "-s", str(args.seed), str(script)])
+            theirs = (args.generate / wall, args.generate / own)
             print(
                 f"dealer:           {args.generate} deals, {produced} accepted, "
-                f"{wall:.3f} s wall ({own:.3f} s own clock): "
-                f"{theirs:,.0f} deals/s, {args.generate / max(own, 1e-9):,.0f} by its clock, others={load.others:.2f}"
+                f"{wall:.3f} s wall, {own:.3f} s own clock: {theirs[0]:,.0f} deals/s wall, "
+                f"{theirs[1]:,.0f} by its clock, others={others:.2f}"
             )
         else:
             print(f"dealer:           not found at {args.dealer} (apt-get install dealer)")
         for threads in sorted({1, args.threads}):
-            with LoadMeter() as load:
-                _, result = run_file(script, args.seed, out=io.StringIO(), threads=threads)
-            ours = result.generated / result.seconds
-            ratio = f", ratio ours/dealer {ours / theirs:.2f}" if theirs else ""
+            ours_cmd = [
+                sys.executable,
+                "-m",
+                "ddsbind",
+                "dealer",
+                str(script),
+                "-s",
+                str(args.seed),
+                "--threads",
+                str(threads),
+            ]
+            wall, own, produced, others = run_command(ours_cmd)
+            ours = (args.generate / wall, args.generate / own)
+            ratio = (
+                f", ratio ours/dealer {ours[0] / theirs[0]:.2f} wall, {ours[1] / theirs[1]:.2f} own" if theirs else ""
+            )
+            label = " (like for like: dealer is single threaded)" if threads == 1 else ""
             print(
-                f"ddsbind threads={threads}: {result.generated} deals, {result.produced} accepted, "
-                f"{result.seconds:.3f} s: "
-                f"{ours:,.0f} deals/s{ratio}, others={load.others:.2f}"
+                f"ddsbind threads={threads}: {args.generate} deals, {produced} accepted, "
+                f"{wall:.3f} s wall, {own:.3f} s own clock: "
+                f"{ours[0]:,.0f} deals/s wall{ratio}, others={others:.2f}{label}"
             )
         _, result = run_file(script, args.seed, out=io.StringIO(), threads=args.threads, keep=True, produce=args.solve)
         deals = result.deals

@@ -5,10 +5,17 @@ a short smoke run: N = 100000).  Aims: ZRD decode and encode >= 5 million
 records/s; deal numbers >= 100k/s each way; reading a ZRD file and converting
 it to ZBD (memory-mapped, chunked, written atomically) in the millions/s.
 Timings are the best of a few repeats; nothing here asserts on speed.
+
+Each row has a baseline from the same run, timed the same way: what the
+row's bytes cost with no decoding at all -- a numpy copy of the same input
+array for the in-memory codecs, ``Path.read_bytes`` of the same file for the
+file read, ``shutil.copyfile`` of it for the conversion.  ``x baseline`` is
+the codec's time over the baseline's: how many plain copies it costs.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 import time
@@ -41,13 +48,14 @@ def main(n: int = 1_000_000) -> None:
     n_num = max(n // 10, 1)
     packed = deal_numbers(owners[:n_num])
 
+    # (name, records, the codec, the baseline: the same input bytes copied)
     rows = [
-        ("ZBD decode to remainCards", n, lambda: decode_zbd(zbd, masks=True)),
-        ("ZBD decode to owners", n, lambda: decode_zbd(zbd)),
-        ("ZRD decode", n, lambda: decode_zrd(recs)),
-        ("ZRD encode", n, lambda: encode_zrd(owners, tables)),
-        ("deal -> number", n_num, lambda: deal_numbers(owners[:n_num])),
-        ("number -> deal", n_num, lambda: deals_from_numbers(packed)),
+        ("ZBD decode to remainCards", n, lambda: decode_zbd(zbd, masks=True), zbd.copy),
+        ("ZBD decode to owners", n, lambda: decode_zbd(zbd), zbd.copy),
+        ("ZRD decode", n, lambda: decode_zrd(recs), recs.copy),
+        ("ZRD encode", n, lambda: encode_zrd(owners, tables), lambda: (owners.copy(), tables.copy())),
+        ("deal -> number", n_num, lambda: deal_numbers(owners[:n_num]), owners[:n_num].copy),
+        ("number -> deal", n_num, lambda: deals_from_numbers(packed), packed.copy),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "bench.zrd"
@@ -59,14 +67,20 @@ def main(n: int = 1_000_000) -> None:
             convert(src, dst)
             dst.unlink()
 
+        def copy_file() -> None:
+            dst = Path(tmp) / f"out{next(outs)}.copy"
+            shutil.copyfile(src, dst)
+            dst.unlink()
+
         rows += [
-            ("ZRD file read (chunked)", n, lambda: read_records(src)),
-            ("convert ZRD file -> ZBD", n, to_zbd),
+            ("ZRD file read (chunked)", n, lambda: read_records(src), src.read_bytes),
+            ("convert ZRD file -> ZBD", n, to_zbd, copy_file),
         ]
-        print(f"{'codec':28s} {'records':>10s} {'records/s':>14s}")
-        for name, count, fn in rows:
-            t = best(fn)
-            print(f"{name:28s} {count:10d} {count / t:14,.0f}")
+        print(f"{'codec':28s} {'records':>10s} {'records/s':>14s} {'baseline/s':>14s} {'x baseline':>11s}")
+        for name, count, fn, baseline in rows:
+            # interleaved, so both see the same machine
+            t, b = best(fn), best(baseline)
+            print(f"{name:28s} {count:10d} {count / t:14,.0f} {count / b:14,.0f} {t / b:11.2f}")
 
 
 if __name__ == "__main__":

@@ -30,11 +30,10 @@ import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from _common import LoadMeter, add_deal_arguments, batch_tables, deal_masks
+from _common import LoadMeter, add_deal_arguments, batch_tables, deal_masks, distinct
 
 import ddsbind
 from ddsbind import dll, pool
-from ddsbind._marshal import distinct_deals
 
 
 def searches(masks: np.ndarray, strains: Sequence[int], later_mode: int) -> tuple[float, np.ndarray]:
@@ -77,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_deal_arguments(p)
     args = p.parse_args(argv)
     masks, source = deal_masks(args)
-    first, _ = distinct_deals(masks)
+    first, _ = distinct(masks)
     masks = masks[first]
     n = len(masks)
     rows: list[tuple[str, float, float | None]] = []

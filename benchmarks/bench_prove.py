@@ -6,6 +6,10 @@ and a random suit trump alternately, a random leader, the side not on lead
 proving its double-dummy value.  Prints ``key value`` lines, one row per
 ending and a median per size; no assertions on speed.
 
+Baseline, from the same run and the same clock: ``dd_seconds``, one
+``solve_board`` of the same ending (DDS's double-dummy value, the question a
+proof answers in full); ``x_dd`` is the proof's time over it.
+
     python benchmarks/bench_prove.py                       # 4..7 cards, 5 endings each
     python benchmarks/bench_prove.py --cards 4 5 --endings 2   # a short run
 """
@@ -22,6 +26,7 @@ import numpy as np
 import ddsbind
 from ddsbind.deal import Deal, Seat, Strain
 from ddsbind.proof import check_tree, prove
+from ddsbind.solver import solve_board
 
 
 def random_ending(cards: int, rng: np.random.Generator) -> Deal:
@@ -48,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     print(f"seed {args.seed}")
     for k in args.cards:
-        seconds, nodes = [], []
+        seconds, nodes, ratios = [], [], []
         for e in range(args.endings):
             deal = random_ending(k, rng)
             trump = Strain(int(rng.integers(4)) if e % 2 else 4)
@@ -56,17 +61,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.perf_counter()
             tree = prove(deal, trump, leader, max_nodes=args.max_nodes)
             s = time.perf_counter() - start
+            start = time.perf_counter()
+            solve_board(deal, trump, leader, solutions=1)
+            dd = max(time.perf_counter() - start, 1e-9)
             check_tree(tree)
             seconds.append(s)
             nodes.append(tree.size)
+            ratios.append(s / dd)
             print(
                 f"ending cards={k} trump={trump.symbol} leader={leader.name} goodguys={tree.goodguys} "
                 f"target={tree.target} nodes={tree.size} dds_calls={tree.dds_calls} seconds={s:.3f} "
-                f"deal={deal.to_pbn()}"
+                f"dd_seconds={dd:.6f} x_dd={s / dd:.1f} deal={deal.to_pbn()}"
             )
         print(f"cards_{k}_median_nodes {statistics.median(nodes):.0f}")
         print(f"cards_{k}_median_seconds {statistics.median(seconds):.3f}")
         print(f"cards_{k}_max_seconds {max(seconds):.3f}")
+        print(f"cards_{k}_median_x_dd {statistics.median(ratios):.1f}")
     return 0
 
 

@@ -50,10 +50,10 @@ from collections.abc import Sequence
 
 import numpy as np
 from _common import BenchError, LoadMeter, add_deal_arguments, batch_tables, deal_masks
+from _common import distinct as distinct_deals
 
 import ddsbind
 from ddsbind import dll, pool
-from ddsbind._marshal import distinct_deals
 
 THREADS = (1, 2, 4, 8, 16, 32)
 STRAINS = (4, 0, 1, 2, 3)
@@ -150,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"simulate_threads: {exc}", file=sys.stderr)
         return 1
     n = len(masks)
-    first, inverse = distinct_deals(masks)  # the pool's own dedupe
+    first, inverse = distinct_deals(masks)  # as the pool dedupes
     distinct = masks[first]
     per_call = dll.max_tables(5)
     in_calls = sum(len(np.unique(inverse[s : s + per_call])) for s in range(0, n, per_call))

@@ -7,7 +7,6 @@ benchmark and its C driver from rotting.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
@@ -16,7 +15,7 @@ from tests.conftest import REPO, reference_file, run_script
 SCRIPT = REPO / "benchmarks" / "bench_play.py"
 
 
-@pytest.mark.skipif(not any(shutil.which(c) for c in ("cc", "gcc", "clang")), reason="no C compiler")
+@pytest.mark.usefixtures("c_compiler")
 def test_short_play_benchmark_runs(tmp_path):
     """Without this, `bench_play.py` (and its C driver) could break unnoticed until the next real run."""
     proc = run_script(SCRIPT, "--file", reference_file("list100.txt"), "--limit", 6, cwd=tmp_path, timeout=300)

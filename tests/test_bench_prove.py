@@ -24,13 +24,17 @@ def test_short_prove_benchmark_runs(tmp_path):
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     rows = re.findall(
-        r"^ending cards=(\d) .* nodes=(\d+) dds_calls=(\d+) seconds=\d+\.\d{3} deal=N:\S+", proc.stdout, re.M
+        r"^ending cards=(\d) .* nodes=(\d+) dds_calls=(\d+) seconds=\d+\.\d{3} dd_seconds=\d+\.\d{6} x_dd=\d+\.\d "
+        r"deal=N:\S+",
+        proc.stdout,
+        re.M,
     )
     assert [r[0] for r in rows] == ["2", "2", "3", "3"], proc.stdout
     assert all(int(r[1]) > 0 for r in rows)
     for k in (2, 3):
         assert re.search(rf"^cards_{k}_median_nodes \d+$", proc.stdout, re.M), proc.stdout
         assert re.search(rf"^cards_{k}_median_seconds \d+\.\d{{3}}$", proc.stdout, re.M), proc.stdout
+        assert re.search(rf"^cards_{k}_median_x_dd \d+\.\d$", proc.stdout, re.M), proc.stdout  # its baseline
 
 
 def test_random_endings_hold_the_asked_cards_and_repeat_by_seed():

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import ddsbind
-from ddsbind import _marshal, dll, solver
+from ddsbind import _marshal, dll, errors, solver
 
 
 def _run_together(n: int, fn):
@@ -70,7 +70,7 @@ def test_thread_settings_refused_while_solving(list100, calc_all_tables_spy):
     worker.start()
     calc_all_tables_spy["entered"].wait(timeout=60)
     try:
-        with pytest.raises(RuntimeError, match="while boards are being solved"):
+        with pytest.raises(errors.StateError, match="while boards are being solved"):
             dll.SetMaxThreads(0)
     finally:
         worker.join()

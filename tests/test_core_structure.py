@@ -122,14 +122,16 @@ def test_thread_slot_locks_are_plain_and_a_nested_take_is_refused():
     """A call takes its slot once (so the locks need not be re-entrant); taking a second is a bug, not a deadlock."""
     assert all(type(lock) is type(threading.Lock()) for lock in slots._locks)
     with slots.any() as i:
-        with pytest.raises(RuntimeError, match="already holds"), slots.any():
+        with pytest.raises(RuntimeError, match="already holds") as nested, slots.any():
             pass
-        with pytest.raises(RuntimeError, match="already holds"), slots.slot(i):
+        with pytest.raises(RuntimeError, match="already holds") as again, slots.slot(i):
             pass
         with slots.holding(i) as j:
             assert j == i
-    with pytest.raises(RuntimeError, match="without being held"), slots.holding(0):
+    with pytest.raises(RuntimeError, match="without being held") as unheld, slots.holding(0):
         pass
+    # A bug in ddsbind's own calls, not a user's input: the plain builtin, no ddsbind.Error to catch by mistake.
+    assert {type(nested.value), type(again.value), type(unheld.value)} == {RuntimeError}
 
 
 def test_dll_solve_board_with_a_held_slot_uses_it_without_taking_it_again():
@@ -137,8 +139,9 @@ def test_dll_solve_board_with_a_held_slot_uses_it_without_taking_it_again():
     deal = ddsbind.Deal.from_pbn("N:...T98 ...765 ...432 ...AKQ")
     dl = dll.deal(trump=4, first=0, remainCards=deal.remain_cards.tolist())
     fut = dll.futureTricks()
-    with pytest.raises(RuntimeError, match="without being held"):
+    with pytest.raises(RuntimeError, match="without being held") as unheld:
         dll.solve_board(dl, -1, 1, 1, fut, 0)
+    assert type(unheld.value) is RuntimeError
     with slots.slot(0):
         dll.solve_board(dl, -1, 1, 1, fut, 0)
     assert fut.score[0] == ddsbind.solve_board(deal, 4, 0, solutions=1).best_score

@@ -21,6 +21,7 @@ import pytest
 from ddsbind import database as db
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
+from tests.conftest import ask_dds
 from tests.database_support import COUNT, REC, SEED, copy_db, make_ref, run, wait_for
 
 
@@ -248,18 +249,22 @@ def test_bad_seconds_in_an_unfinished_manifest_stops_resume_before_solving(tmp_p
 # -- par sample (item 7) ----------------------------------------------------------------------
 
 
-def test_par_sample_dealers_rotate_when_the_step_is_a_multiple_of_four(ref):
+def test_par_sample_dealers_rotate_when_the_step_is_a_multiple_of_four(ref, dds_oracle, tmp_path):
     """Without this, a step of 4 records gave North every sampled deal while the text said 'dealer rotating'."""
-    from ddsbind.solver import dealer_par
-
     s = db.stats(ref, par_sample=COUNT // 4)  # step 4: records 0, 4, 8, ...
     assert s.par_deals == 6 and s.par_dealers == (2, 2, 1, 1)
     _, tables = decode_zrd(ref.read_bytes())
     sample = tables[::4]
     assert s.sacrifice is not None
+    assert sorted(s.sacrifice) == ["both", "ew", "none", "ns"]
     for vul, got in s.sacrifice.items():
-        # Oracle: DDS's text par; a doubled contract going down reads like "4S*-EW-2".
-        want = np.mean([any("*-" in c for c in dealer_par(t, j % 4, vul).contracts) for j, t in enumerate(sample)])
+        # Oracle: DDS's DealerPar called from C (tests/dds_solve_oracle.c), dealer rotating N E S W; a doubled
+        # contract going down reads like "4S*-EW-2".  DDS's vulnerability codes: 0 none, 1 both, 2 NS, 3 EW.
+        code = ("none", "both", "ns", "ew").index(vul)
+        asks = [f"dealerpar {j % 4} {code} " + " ".join(map(str, t.ravel())) for j, t in enumerate(sample)]
+        answers = ask_dds(dds_oracle, asks, tmp_path)
+        assert all(a[0] == "par" for a in answers), answers
+        want = np.mean([any("*-" in c for c in a[3:]) for a in answers])
         assert got == pytest.approx(want), vul
     text = "\n".join(s.lines())
     assert "dealer rotating N E S W over the sampled deals" in text

@@ -77,7 +77,7 @@ def test_card_parse_and_index():
     assert Card.parse("h10") == Card(1, 10)
     assert Card.parse("SA").index == 0 and Card.parse("C2").index == 51
     assert Card.from_index(13) == Card.parse("HA")
-    with pytest.raises(ValueError, match="not a card"):
+    with pytest.raises(errors.SuitOrRankError, match="not a card"):
         Card.parse("Z9")
 
 

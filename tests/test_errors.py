@@ -61,6 +61,7 @@ def test_unknown_code_still_raises():
     """A code DDS may add later still raises a DDSError carrying that code."""
     with pytest.raises(errors.DDSError) as info:
         errors.check(-999, "SolveBoard")
+    assert type(info.value) is errors.DDSError  # no subclass claims a code DDS does not have
     assert info.value.code == -999
 
 

@@ -9,9 +9,11 @@ from collections.abc import Callable
 
 from ddsbind import dll
 
-#: What a call holding the GIL could leave another Python thread, generously:
-#: the worker gives the GIL up every switch interval until it enters C.
-HELD_LIMIT = 4 * sys.getswitchinterval()
+
+def held_limit() -> float:
+    """What a call holding the GIL could leave another Python thread, generously: the worker gives the GIL up
+    every switch interval until it enters C."""
+    return 4 * sys.getswitchinterval()
 
 
 def _loop_rate(seconds: float = 0.3) -> float:
@@ -48,7 +50,7 @@ def _python_seconds_during(work: Callable[[], object], events: dict[str, threadi
         time.perf_counter()  # the baseline loop's work per iteration
     worker.join()
     call = stamps[1] - stamps[0]
-    assert call > 20 * HELD_LIMIT, f"the call took {call:.3f} s, too short to tell (give it more work)"
+    assert call > 20 * held_limit(), f"the call took {call:.3f} s, too short to tell (give it more work)"
     return count / rate, call
 
 
@@ -58,7 +60,9 @@ def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
     A worker runs one long ``dll.CalcAllTables`` call (16 full deals).  Were
     the GIL held during it, the main thread would get at most a few switch
     intervals; released, it runs for a good part of the call, sharing the
-    cores with DDS's threads (and whatever else the machine runs).
+    cores with DDS's threads (and whatever else the machine runs).  The switch
+    interval is scaled to the length of a first, unmeasured call, so the call
+    is long in switch intervals whatever the machine's speed and core count.
     """
     tdeals = dll.ddTableDeals()
     tdeals.noOfTables = 16
@@ -67,13 +71,24 @@ def test_python_threads_run_while_dds_solves(list100, calc_all_tables_spy):
             for suit in range(4):
                 tdeals.deals[i].cards[hand][suit] = int(h.deal.remain_cards[hand][suit])
     res, pres = dll.ddTablesRes(), dll.allParResults()
+    t0 = time.perf_counter()
+    assert dll.CalcAllTables(tdeals, -1, [0] * 5, res, pres) == dll.RETURN_NO_FAULT
+    first = time.perf_counter() - t0
+    calc_all_tables_spy["entered"].clear()
+    calc_all_tables_spy["done"].clear()
     status: list[int] = []
-    ran, call = _python_seconds_during(
-        lambda: status.append(dll.CalcAllTables(tdeals, -1, [0] * 5, res, pres)), calc_all_tables_spy
-    )
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(min(default, max(1e-5, first / 1000)))
+    try:
+        ran, call = _python_seconds_during(
+            lambda: status.append(dll.CalcAllTables(tdeals, -1, [0] * 5, res, pres)), calc_all_tables_spy
+        )
+        limit = held_limit()
+    finally:
+        sys.setswitchinterval(default)
     assert status == [dll.RETURN_NO_FAULT]
     assert res.results[15].resTable[4][0] == list100[15].table[4][0]  # the call really solved
-    assert ran > max(5 * HELD_LIMIT, 0.05 * call), f"the main thread ran {ran:.3f} s of a {call:.3f} s call"
+    assert ran > max(5 * limit, 0.05 * call), f"the main thread ran {ran:.3f} s of a {call:.3f} s call"
 
 
 def test_the_measure_sees_a_call_that_holds_the_gil():
@@ -95,4 +110,4 @@ def test_the_measure_sees_a_call_that_holds_the_gil():
         events["done"].set()
 
     ran, call = _python_seconds_during(work, events)
-    assert ran < HELD_LIMIT, f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"
+    assert ran < held_limit(), f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"

@@ -8,7 +8,7 @@ import time
 import pytest
 
 import ddsbind
-from ddsbind import dll
+from ddsbind import dll, errors
 from ddsbind._binding import slots
 
 #: How long the mixed load runs (seconds); long enough for hundreds of toggles.
@@ -96,5 +96,5 @@ def test_settings_toggled_under_load_never_break_a_solve(list100, restore_thread
 
 def test_settings_change_refused_from_a_thread_holding_a_slot():
     """A thread already solving (holding a slot) cannot change DDS's threads under its own call."""
-    with slots.any(), pytest.raises(RuntimeError, match="while boards are being solved"):
+    with slots.any(), pytest.raises(errors.StateError, match="while boards are being solved"):
         dll.SetMaxThreads(0)

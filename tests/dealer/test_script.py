@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import math
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +15,10 @@ from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.dealer import DealerError, Predeal, parse, run
+from tests import oracles
 
-DEALER = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
-needs_dealer = pytest.mark.skipif(DEALER is None, reason="Debian's dealer is not installed (apt-get install dealer)")
+DEALER = str(oracles.find("dealer"))
+needs_dealer = pytest.mark.usefixtures("debian_dealer")  # a missing dealer fails these tests (tests/oracles.py)
 RANKS = "AKQJT98765432"
 
 
@@ -167,40 +167,14 @@ def test_score_and_imps_in_scripts() -> None:
     assert result.sums == [400.0, -200.0, 10.0]  # 6C vulnerable made: 1370; 1370 - 920 = 450: 10 IMPs
 
 
-EXAMPLES = Path("/usr/share/doc/dealer/examples")
-
-
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="dealer's examples are not installed (apt-get install dealer)")
-@pytest.mark.parametrize(
-    "name",
-    [
-        "1c",
-        "2nt",
-        "6c",
-        "blue_team",
-        "controls",
-        "hm1dr2d",
-        "junkstayman",
-        "pbn",
-        "stayman",
-        "test_dealer",
-        "test_operator_order",
-        "vvga2",
-        "weaktwo",
-        "you_hold",
-    ],
-)
-def test_dealer_examples_parse(name: str) -> None:
-    """The example scripts shipped with dealer are read as they are."""
-    parse((EXAMPLES / f"Descr.{name}").read_text(encoding="latin-1"), name)
+# Debian's example scripts (Descr.*) are compared with Debian's dealer byte for byte, on dealer's own
+# deals, in tests/dealer/test_agreement.py (test_same_deals_same_output_byte_for_byte).
 
 
 @needs_dealer
 def test_operator_order_example_prints_as_dealer(tmp_path: Path) -> None:
     """dealer's own operator-precedence example prints the same lines (printes, ?:, && ||, / %, unary minus)."""
-    script = EXAMPLES / "Descr.test_operator_order"
-    if not script.is_file():
-        pytest.skip("dealer's examples are not installed")
+    script = oracles.require("dealer-examples") / "Descr.test_operator_order"
     theirs = subprocess.run([DEALER, "-s", "1", str(script)], capture_output=True, text=True, check=True).stdout
     code, ours, err = cli(str(script), "-s", "1")
     assert code == 0, err
@@ -255,9 +229,9 @@ def test_dealer_error_is_a_value_error() -> None:
     """Callers can catch script errors as ddsbind.Error or ValueError."""
     from ddsbind import Error
 
-    with pytest.raises(Error):
+    with pytest.raises(DealerError, match="unexpected end of input"):
         parse("condition (")
-    assert issubclass(DealerError, ValueError)
+    assert issubclass(DealerError, Error) and issubclass(DealerError, ValueError)
 
 
 def test_tricks_in_condition_solves_only_what_produce_needs() -> None:

@@ -11,8 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
-from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
+from ddsbind.dealer import DealerError, Predeal, deal_batch, imps, score, write_deals
 from ddsbind.dealer.statistics import Contract, contract_report, lead_table, solve_tables
+from ddsbind.errors import InvalidArgumentError
+from tests.conftest import ask_dds
 
 
 def test_scores_of_known_contracts():
@@ -65,28 +67,38 @@ def test_contract_parsing():
     """Contracts read as level, strain, declarer; nonsense is refused."""
     assert Contract.parse("3nts") == Contract(3, 4, 2)
     assert str(Contract.parse("4SN")) == "4SN"
-    with pytest.raises(ValueError, match="3NS or 4SN"):
+    with pytest.raises(DealerError, match="3NS or 4SN"):
         Contract.parse("8NS")
 
 
 @pytest.mark.slow
-def test_lead_table_matches_solve_board():
-    """Each lead's mean tricks is the mean of SolveBoard's scores for that card over the deals."""
-    from ddsbind import solve_board
-    from ddsbind.deal import Deal
-    from ddsbind.dealer.output import deal_pbn
-
+def test_lead_table_matches_dds(dds_oracle, tmp_path: Path):
+    """Each of West's 13 leads against 3NT by South: its mean tricks and set rate are those of DDS's SolveBoard
+    scores for that card over the deals, asked of DDS from C (tests/dds_solve_oracle.c)."""
     pre = Predeal.from_hands({"W": "SKJ4,HQT62,DA93,C752"})
     deals = deal_batch(8, 0, pre, size=6)
     table = lead_table(deals, "3NS", threads=2)
     assert table.held == [6] * 13
-    spade_jack = table.cards.index("SJ")
-    expected = []
-    for row in deals:
-        solutions = solve_board(Deal.from_pbn(deal_pbn(row)), 4, 3, solutions=3)
-        expected.append(13 - solutions.score_of("SJ"))
-    assert math.isclose(table.mean_tricks[spade_jack], np.mean(expected))
-    assert math.isclose(table.set_rate[spade_jack], np.mean(np.array(expected) < 9))
+    ranks = "AKQJT98765432"  # owner column c = 13 * suit + (14 - rank): A first
+
+    def pbn(row: np.ndarray) -> str:
+        return "N:" + " ".join(
+            ".".join("".join(ranks[i] for i in range(13) if row[13 * suit + i] == seat) for suit in range(4))
+            for seat in range(4)
+        )
+
+    answers = ask_dds(dds_oracle, [f"4 3 -1 3 1 0 0 0 0 0 0 0 {pbn(row)}" for row in deals], tmp_path)
+    tricks: dict[str, list[int]] = {card: [] for card in table.cards}
+    for answer in answers:
+        assert answer[0] == "ok", answer
+        for i in range(int(answer[2])):
+            suit, rank, equals, score = map(int, answer[3 + 4 * i : 7 + 4 * i])
+            for r in [rank, *(r for r in range(2, 15) if equals >> r & 1)]:
+                tricks["SHDC"[suit] + ranks[14 - r]].append(13 - score)
+    for k, card in enumerate(table.cards):
+        assert len(tricks[card]) == 6, card
+        assert math.isclose(table.mean_tricks[k], np.mean(tricks[card])), card
+        assert math.isclose(table.set_rate[k], np.mean(np.array(tricks[card]) < 9)), card
 
 
 @pytest.mark.parametrize("suffix", [".pbn", ".zbd", ".zrd"])
@@ -156,26 +168,37 @@ def test_docstring_examples():
 
 
 @pytest.mark.slow
-def test_simulate_from_python():
-    """simulate(): a script and contracts in, make rates equal to the tables of the script's deals out."""
-    from ddsbind.dealer import parse, run, simulate
+def test_simulate_from_python(dds_oracle, tmp_path: Path):
+    """simulate(): a script and contracts in, make rates out, equal to what DDS (asked from C) says South takes
+    in spades on the script's deals with West on lead."""
+    from ddsbind.dealer import parse, simulate
+    from ddsbind.dealer.run import run  # (the package attribute `run` turns into the submodule once it is imported)
 
     text = "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 12\n"
     report = simulate(text, ["4SS", "6SS"], 3, threads=2)
     deals = run(parse(text), 3, keep=True).deals
-    tables = solve_tables(deals)
+    ranks = "AKQJT98765432"  # owner column c = 13 * suit + (14 - rank): A first
+    pbns = [
+        "N:"
+        + " ".join(
+            ".".join("".join(ranks[i] for i in range(13) if row[13 * suit + i] == seat) for suit in range(4))
+            for seat in range(4)
+        )
+        for row in deals
+    ]
+    answers = ask_dds(dds_oracle, [f"0 3 -1 1 1 0 0 0 0 0 0 0 {p}" for p in pbns], tmp_path)
+    south = np.array([13 - int(a[6]) for a in answers])  # DDS's score is the defence's tricks
     assert report.deals == 6
-    assert report.make == [float(np.mean(tables[:, 0, 2] >= 10)), float(np.mean(tables[:, 0, 2] >= 12))]
+    assert report.make == [float(np.mean(south >= 10)), float(np.mean(south >= 12))]
 
 
 def test_contract_report_takes_every_spelling_of_vulnerability_and_names_a_bad_one() -> None:
     """PBN's and the CLI's spellings score alike; a bad one is a ddsbind.Error naming it, not a KeyError."""
-    import ddsbind
 
     t = np.zeros((2, 5, 4), dtype=np.int8)
     t[:, 4, 2] = [9, 8]
     assert contract_report(t, ["3NS"], "love").mean_score == contract_report(t, ["3NS"], "none").mean_score
     assert contract_report(t, ["3NS"], "All").mean_score == contract_report(t, ["3NS"], "ns").mean_score
     assert contract_report(t, ["3NS"], "ew").mean_score == contract_report(t, ["3NS"], "none").mean_score
-    with pytest.raises(ddsbind.Error, match="sideways"):
+    with pytest.raises(InvalidArgumentError, match="sideways"):
         contract_report(t, ["3NS"], "sideways")

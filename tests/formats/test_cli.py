@@ -102,7 +102,6 @@ def test_convert_list1000_to_zrd_and_back_via_pbn(reference, tmp_path):
 
 def test_convert_dds_reference_format(tmp_path, two):
     """Without this, the dds (reference-hands) format name in convert could be broken."""
-    pytest.importorskip("ddsbind.formats.ddsref")
     r = run("convert", two, tmp_path / "ref.txt", "--to", "dds")
     assert r.exit_code == 0, r.output
     r = run("convert", tmp_path / "ref.txt", tmp_path / "back.zrd", "--from", "dds")

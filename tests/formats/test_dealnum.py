@@ -96,5 +96,5 @@ def test_negative_number_rejected():
 
 def test_partial_deal_rejected():
     """Without this, an ending (fewer than 52 cards) would get a meaningless number."""
-    with pytest.raises(ValueError):
+    with pytest.raises(FormatError, match="not a full deal"):
         deal_number(Deal.from_pbn("N:A... .A.. ..A. ...A"))

@@ -43,7 +43,7 @@ def test_gib_refuses_unknown_results():
     """Without this, GIB output could silently contain invented results."""
     t = REF0_TABLE.copy()
     t[0, 0] = 15
-    with pytest.raises(ValueError, match="unknown"):
+    with pytest.raises(FormatError, match="unknown"):
         gib.format_gib_line(REF0, t)
 
 

@@ -66,7 +66,7 @@ def test_calls_and_plays_keep_punctuation_bits():
 def test_truncated_play_string():
     """Without this, a long auction plus 52 plays could not be stored as Pavlicek does (truncated)."""
     p = _played(calls=[5] * 20, plays=[play_byte("SA")] * 52)
-    with pytest.raises(ValueError, match="do not fit"):
+    with pytest.raises(FormatError, match="do not fit"):
         encode_zrj([p])
     rec = encode_zrj([p], truncate=True)[0]
     assert rec[16] == 38 and rec[17] == 80

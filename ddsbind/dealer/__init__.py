@@ -20,11 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 from ddsbind.dealer.dealing import BATCH, DEALER_VERSION, DealerError, Hands, Predeal, deal_batch, deal_batches
 
+# Not lazy: the function ``run`` shares its name with the module ``ddsbind.dealer.run``, and importing
+# that module (as anything may, first) sets the package attribute to the module.  Binding the function
+# here, after the import, keeps ``from ddsbind.dealer import run`` the function whatever came first.
+from ddsbind.dealer.run import Run, run, run_file
+
 if TYPE_CHECKING:
     from ddsbind.dealer.conditions import Sample, deal_to
     from ddsbind.dealer.files import write_deals
     from ddsbind.dealer.language import Script, parse
-    from ddsbind.dealer.run import Run, run, run_file
     from ddsbind.dealer.scoring import imps, score
     from ddsbind.dealer.statistics import Contract, ContractReport, LeadTable, contract_report, lead_table, simulate
 
@@ -36,9 +40,6 @@ _LAZY = {
     "write_deals": "files",
     "Script": "language",
     "parse": "language",
-    "Run": "run",
-    "run": "run",
-    "run_file": "run",
     "imps": "scoring",
     "score": "scoring",
     **dict.fromkeys(

@@ -347,3 +347,14 @@ def test_par_of_thirteen_top_tricks(vulnerable: str, expected: int) -> None:
     text = f"produce 2\n{vulnerable}predeal north SAKQ, HAKQ, DAKQ, CAKQJ\naction average par(ns), average par(ew)\n"
     result = run(parse(text), 3, threads=1)
     assert result.sums == [2 * expected, -2 * expected]
+
+
+def test_run_is_the_function_whatever_was_imported_first():
+    """Without this, ``from ddsbind.dealer import run`` gave the module when ``ddsbind.dealer.run`` was imported first."""
+    code = (
+        "import ddsbind.dealer.run, inspect\n"
+        "from ddsbind.dealer import run\n"
+        "print(inspect.isfunction(run), run.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "ddsbind.dealer.run"]

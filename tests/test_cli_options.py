@@ -266,14 +266,16 @@ def test_convert_threads_solve_as_dds_tables(list100, tmp_path):
 # -- single deals ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("vul", "code"), [("none", 0), ("both", 1), ("ns", 2), ("ew", 3)])
-def test_table_vul_and_dealer_par_as_dds_reference(list100, vul, code):
+@pytest.mark.parametrize(
+    ("vul", "code", "word"), [("none", 0, "None"), ("both", 1, "All"), ("ns", 2, "NS"), ("ew", 3, "EW")]
+)
+def test_table_vul_and_dealer_par_as_dds_reference(list100, vul, code, word):
     """table --vul prints DDS's PAR line for that vulnerability and --dealer its PAR2 line: the par a user reads
     is the one DDS's own reference lists."""
     h = next(h for h in list100 if h.vul == code)
     dealer = SEATS[h.dealer]
     out = run("table", h.pbn, "--vul", vul, "--dealer", dealer).output
-    assert f"Par ({vul}): {h.par[0]}  {h.par[2]}\n" in out, out
+    assert f"Par ({word}): {h.par[0]}  {h.par[2]}\n" in out, out
     m = re.search(rf"^Par with {dealer} dealing: ([+-]?\d+)  (.+)$", out, re.M)
     assert m, out
     assert int(m.group(1)) == int(h.dealer_par[0])

@@ -31,8 +31,10 @@ if TYPE_CHECKING:
         dd_tables,
         dd_tables_array,
         dealer_par,
+        makes,
         par,
         solve_board,
+        tricks,
     )
 
 # Names backed by DDS, imported on first use (PEP 562) so that ``import
@@ -52,8 +54,10 @@ _NATIVE = {
             "dd_tables",
             "dd_tables_array",
             "dealer_par",
+            "makes",
             "par",
             "solve_board",
+            "tricks",
         ],
         "ddsbind.solver",
     ),
@@ -107,9 +111,11 @@ __all__ = [
     "dd_tables_array",
     "dds_info",
     "dealer_par",
+    "makes",
     "par",
     "prove",
     "solve_board",
+    "tricks",
 ]
 
 # The version is pyproject.toml's, read from the installed metadata; a checkout

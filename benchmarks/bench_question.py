@@ -1,0 +1,227 @@
+"""Answer at the speed of the question: ``makes``/``tricks`` against full DD tables, and the dealer's planner.
+
+Same deals, same process, 2 threads (``--threads``), variants interleaved in
+each of ``--repeat`` rounds; the best round of each variant counts:
+
+* ``native tables``: ``benchmarks/dds_driver tables`` -- plain C calling
+  DDS's batch (``CalcAllTablesPBN`` in calls of 40) for the whole table of
+  every deal, as a program that only knows tables answers any question.
+* ``makes``: ``SolverPool(threads).makes(deals, CONTRACT)`` -- one target
+  search (``target``, ``solutions=1``) per deal.
+* ``tricks``: ``SolverPool(threads).tricks(deals, strain, declarer)`` -- one
+  search (``target=-1``, ``solutions=1``) per deal, leader the declarer's LHO.
+* ``redeal's way``: what redeal's ``dd_tricks`` does for a make-or-fail
+  question, one full search per deal (no target), then ``>= level + 6``;
+  run here through ``SolverPool(threads).solve_boards(..., solutions=1)``
+  on the same threads.
+* ``single answers`` (printed once, untimed beyond its own clock): the cost
+  per deal of each kind of question, the figures the dealer's planner uses.
+
+Every variant's answers must equal the whole tables' (DDS's batch, solved
+once before timing; the driver's checksum must match them too), else the
+script exits 1.  Printed ratios (seconds of the first over the second):
+
+1. ``native tables / makes``       (aim >= 20)
+2. ``native tables / tricks``      (aim >= 6)
+3. ``redeal's way / makes``
+
+``--dealer N`` adds the planner's measurement: one dealer script whose
+action needs one result per deal (``average tricks(south, notrumps)``)
+against the same script needing all twenty (twenty ``average`` lines), over
+the same ``N`` accepted deals (aim: one result >= 5x faster).
+
+``others busy`` is how many cores other processes kept busy during a run;
+figures taken while it is well above 0 measure the machine, not ddsbind.
+
+Short run::
+
+    .venv/bin/python benchmarks/bench_question.py --random 40 --repeat 1
+    .venv/bin/python benchmarks/bench_question.py --random 40 --dealer 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from _common import (
+    BenchError,
+    LoadMeter,
+    batch_tables,
+    build_driver,
+    driver_tables,
+    fnv1a,
+    others_text,
+    random_masks,
+)
+
+import ddsbind
+from ddsbind.formats.ddsref import read_reference
+from ddsbind.pool import parse_contract
+
+HERE = Path(__file__).resolve().parent
+DRIVER_SOURCE = HERE / "dds_driver.c"
+SEATS = "NESW"
+STRAINS = ("spades", "hearts", "diamonds", "clubs", "notrumps")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--random", type=int, default=40, metavar="N", help="N distinct random deals (default 40)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the --random deals (default 1)")
+    p.add_argument("--hands", type=Path, default=None, help="a DDS reference-hands file instead of random deals")
+    p.add_argument("--limit", type=int, default=None, help="only the first N deals of --hands")
+    p.add_argument("--contract", default="3NTS", help="the make-or-fail question (default 3NTS: 3NT by South)")
+    p.add_argument("--threads", type=int, default=2, help="solver threads of every variant (default 2)")
+    p.add_argument("--repeat", type=int, default=2, help="interleaved rounds; each variant's best counts (default 2)")
+    p.add_argument("--dealer", type=int, default=0, metavar="N", help="also time the planner on N accepted deals")
+    p.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="where the driver binary lives")
+    args = p.parse_args(argv)
+    if args.repeat < 1 or args.random < 1 or args.threads < 1 or args.dealer < 0:
+        p.error("--repeat, --random and --threads must be >= 1, --dealer >= 0")
+    return args
+
+
+def deals_of(args: argparse.Namespace, folder: Path) -> tuple[np.ndarray, Path, str]:
+    """The deals as masks, a file of their PBN lines for the driver, and where they came from."""
+    if args.hands is not None:
+        masks = np.stack([h.deal.remain_cards for h in read_reference(args.hands.resolve())[: args.limit]])
+        source = str(args.hands)
+    else:
+        masks = random_masks(args.random, args.seed)
+        source = f"{args.random} random deals, seed {args.seed}"
+    path = folder / "deals.txt"
+    path.write_text("".join(f'PBN "{ddsbind.Deal(m).to_pbn()}"\n' for m in masks))
+    return masks, path, source
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the rounds, check the answers, print the figures."""
+    args = parse_args(argv)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            return _main(args, Path(tmp))
+    except (BenchError, ddsbind.Error) as exc:
+        print(f"bench_question: {exc}", file=sys.stderr)
+        return 1
+
+
+def _main(args: argparse.Namespace, tmp: Path) -> int:
+    level, strain, declarer = parse_contract(args.contract)
+    masks, path, source = deals_of(args, tmp)
+    n = len(masks)
+    tables = batch_tables(masks)  # the answers every variant must give (untimed)
+    exact = tables[:, strain, declarer]
+    made = exact >= level + 6
+    driver = build_driver(DRIVER_SOURCE, args.driver.resolve())
+    leader = (declarer + 1) % 4
+
+    def native() -> tuple[float, np.ndarray, float | None]:
+        run, out = driver_tables(driver, path, args.threads, n)
+        if int(out["deals"]) != n or run.checksum != fnv1a(tables):
+            raise BenchError("the driver's tables differ from DDS's batch tables")
+        return run.seconds, made, run.others
+
+    def timed(fn: Callable[[ddsbind.SolverPool], np.ndarray]) -> Callable[[], tuple[float, np.ndarray, float | None]]:
+        def run() -> tuple[float, np.ndarray, float | None]:
+            with ddsbind.SolverPool(args.threads) as pool, LoadMeter() as load:
+                t0 = time.perf_counter()
+                out = fn(pool)
+                seconds = time.perf_counter() - t0
+            return seconds, out, load.others
+
+        return run
+
+    def redeal(pool: ddsbind.SolverPool) -> np.ndarray:
+        boards = [(ddsbind.Deal(m), strain, leader) for m in masks]
+        defence = np.array([s.best_score for s in pool.solve_boards(boards, solutions=1)])
+        return 13 - defence >= level + 6
+
+    variants: dict[str, Callable[[], tuple[float, np.ndarray, float | None]]] = {
+        "native tables": native,
+        "makes": timed(lambda pool: pool.makes(masks, args.contract)),
+        "tricks": timed(lambda pool: pool.tricks(masks, strain, declarer)),
+        "redeal's way": timed(redeal),
+    }
+    want = {"native tables": made, "makes": made, "tricks": exact, "redeal's way": made}
+    seconds: dict[str, list[float]] = {k: [] for k in variants}
+    others: dict[str, list[float | None]] = {k: [] for k in variants}
+    for _ in range(args.repeat):
+        for name, run in variants.items():
+            s, out, o = run()
+            if not np.array_equal(np.asarray(out), want[name]):
+                bad = _first_diff(out, want[name])
+                raise BenchError(f"{name}: answers differ from the whole tables' on deal {bad}")
+            seconds[name].append(s)
+            others[name].append(o)
+
+    info = ddsbind.dds_info()
+    best = {k: min(v) for k, v in seconds.items()}
+    print(f"DDS {info.version} ({info.source}), {info.cores} cores; threads {args.threads}")
+    print(f"deals     {n}: {source}; question: does {args.contract} make? ({int(made.sum())} of {n} do)")
+    print(f"rounds    {args.repeat} (variants interleaved; best of each counts); answers equal the tables' in all")
+    print()
+    print(f"{'variant':<18}{'best s':>9}{'ms/deal':>10}{'others busy':>13}   all runs (s)")
+    for name in variants:
+        i = seconds[name].index(best[name])
+        runs = " ".join(f"{s:.3f}" for s in seconds[name])
+        busy = others_text(others[name][i])
+        print(f"  {name:<16}{best[name]:>9.3f}{1000 * best[name] / n:>10.2f}{busy:>13}   {runs}")
+    print()
+    print(f"1. native tables / makes:  {best['native tables'] / best['makes']:8.2f}   (aim >= 20)")
+    print(f"2. native tables / tricks: {best['native tables'] / best['tricks']:8.2f}   (aim >= 6)")
+    redeal_ratio = best["redeal's way"] / best["makes"]
+    print(f"3. redeal's way / makes:   {redeal_ratio:8.2f}")
+    if args.dealer:
+        print()
+        _planner(args, masks, tables)
+    loads = [o for v in others.values() for o in v if o is not None]
+    if loads and max(loads) > 0.25:
+        print(
+            f"note: other processes kept up to {max(loads):.2f} cores busy during these runs; "
+            "the figures measure the machine's load as much as ddsbind -- rerun on an idle machine"
+        )
+    return 0
+
+
+def _first_diff(got: np.ndarray, want: np.ndarray) -> int:
+    return int(np.flatnonzero(np.asarray(got) != want)[0])
+
+
+def _planner(args: argparse.Namespace, masks: np.ndarray, tables: np.ndarray) -> None:
+    """A dealer script needing one result per deal against the same deals needing all twenty; contract reports."""
+    from ddsbind.dealer import parse, run
+
+    deals = np.stack([ddsbind.Deal(m).owners() for m in masks[: args.dealer]]).astype(np.int8)
+    n = len(deals)
+    one = "action average tricks(south, notrumps)\n"
+    twenty = "action " + ",\n  ".join(
+        f"average tricks({seat}, {strain})" for strain in STRAINS for seat in ("north", "east", "south", "west")
+    )
+    figures = {}
+    for name, text in (("one result", one), ("twenty results", twenty)):
+        script = parse(text)
+        with LoadMeter() as load:
+            t0 = time.perf_counter()
+            result = run(script, 1, deals=deals, threads=args.threads)
+            took = time.perf_counter() - t0
+        figures[name] = (took, load.others)
+        means = [s / n for s in result.sums]
+        want = tables[:n, 4, 2].mean() if name == "one result" else tables[:n].transpose(1, 2, 0).reshape(20, n).mean(1)
+        if not np.allclose(means, want):
+            raise BenchError(f"dealer script ({name}): averages differ from the whole tables'")
+    ratio = figures["twenty results"][0] / figures["one result"][0]
+    print(f"dealer planner, {n} accepted deals, {args.threads} threads:")
+    for name, (s, o) in figures.items():
+        print(f"  {name:<16}{s:>9.3f} s{1000 * s / n:>10.2f} ms/deal   others busy {others_text(o)}")
+    print(f"4. twenty results / one result: {ratio:8.2f}   (aim >= 5)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

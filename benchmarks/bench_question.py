@@ -30,6 +30,14 @@ action needs one result per deal (``average tricks(south, notrumps)``)
 against the same script needing all twenty (twenty ``average`` lines), over
 the same ``N`` accepted deals (aim: one result >= 5x faster).
 
+``--crossover`` measures the planner's crossover (:data:`ddsbind.dealer.run.TABLE_FROM`):
+the CPU seconds, at one thread, of ``k`` exact results per deal asked as
+single searches (``SolverPool.answers``, one deal's searches in a row, so
+DDS keeps its transposition table within a strain), for ``k`` = 1 .. 20
+(strain by strain, and spread over the strains), and of one target search,
+each over the CPU seconds of the whole tables (``SolverPool.dd_tables_array``)
+of the same deals.  CPU time, not wall time: the figures hold on a busy machine.
+
 ``others busy`` is how many cores other processes kept busy during a run;
 figures taken while it is well above 0 measure the machine, not ddsbind.
 
@@ -37,6 +45,7 @@ Short run::
 
     .venv/bin/python benchmarks/bench_question.py --random 40 --repeat 1
     .venv/bin/python benchmarks/bench_question.py --random 40 --dealer 40
+    .venv/bin/python benchmarks/bench_question.py --random 30 --crossover
 """
 
 from __future__ import annotations
@@ -82,6 +91,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=2, help="interleaved rounds; each variant's best counts (default 2)")
     p.add_argument("--dealer", type=int, default=0, metavar="N", help="also time the planner on N accepted deals")
     p.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="where the driver binary lives")
+    p.add_argument("--crossover", action="store_true", help="only measure the planner's crossover (CPU time)")
     args = p.parse_args(argv)
     if args.repeat < 1 or args.random < 1 or args.threads < 1 or args.dealer < 0:
         p.error("--repeat, --random and --threads must be >= 1, --dealer >= 0")
@@ -115,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(args: argparse.Namespace, tmp: Path) -> int:
     level, strain, declarer = parse_contract(args.contract)
     masks, path, source = deals_of(args, tmp)
+    if args.crossover:
+        _crossover(masks, source, (strain, declarer, level + 6))
+        return 0
     n = len(masks)
     tables = batch_tables(masks)  # the answers every variant must give (untimed)
     exact = tables[:, strain, declarer]
@@ -188,6 +201,36 @@ def _main(args: argparse.Namespace, tmp: Path) -> int:
             "the figures measure the machine's load as much as ddsbind -- rerun on an idle machine"
         )
     return 0
+
+
+def _crossover(masks: np.ndarray, source: str, target: tuple[int, int, int]) -> None:
+    """CPU seconds of k single searches per deal, and of one target search, over those of whole tables."""
+    from ddsbind.dealer.run import TABLE_FROM
+
+    def cpu(fn: Callable[[], object]) -> float:
+        t0 = time.process_time()
+        fn()
+        return time.process_time() - t0
+
+    orders = {
+        "strain by strain": [(s, d, -1) for s in (4, 0, 1, 2, 3) for d in range(4)],
+        "spread": [(s, d, -1) for d in range(4) for s in (4, 0, 1, 2, 3)],
+    }
+    with ddsbind.SolverPool(1) as pool:
+        table = cpu(lambda: pool.dd_tables_array(masks))
+        target_share = cpu(lambda: pool.answers(masks, [target])) / table
+        shares = {
+            name: [cpu(lambda q=q, k=k: pool.answers(masks, q[:k])) / table for k in range(1, 21)]
+            for name, q in orders.items()
+        }
+        table = (table + cpu(lambda: pool.dd_tables_array(masks))) / 2  # the table timed before and after
+    print(f"crossover, 1 thread, CPU seconds over the whole tables' ({table:.3f} s, {len(masks)} deals: {source})")
+    print(f"  one target search a deal: {target_share:.3f}")
+    print(f"  {'k':>3}" + "".join(f"{name:>18}" for name in orders))
+    for k in range(1, 21):
+        print(f"  {k:>3}" + "".join(f"{shares[name][k - 1]:>18.3f}" for name in orders))
+    cheaper = [k for k in range(1, 21) if min(s[k - 1] for s in shares.values()) >= 1.0]
+    print(f"table cheaper from k = {cheaper[0] if cheaper else 'never (up to 20)'}; TABLE_FROM = {TABLE_FROM}")
 
 
 def _first_diff(got: np.ndarray, want: np.ndarray) -> int:

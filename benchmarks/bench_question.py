@@ -38,6 +38,16 @@ DDS keeps its transposition table within a strain), for ``k`` = 1 .. 20
 each over the CPU seconds of the whole tables (``SolverPool.dd_tables_array``)
 of the same deals.  CPU time, not wall time: the figures hold on a busy machine.
 
+``--leads`` measures the opening-lead table's searches (one thread, CPU
+time): for each deal, every lead of the declarer's left-hand opponent
+scored by one ``SolveBoard`` with ``solutions=3`` (what
+``ddsbind.dealer.lead_table`` does: DDS scores the cards one after another
+in one call, on one transposition table), against one search per lead card
+(the card on the table, ``target=-1``) run deal by deal in a row on the
+thread (DDS keeps its table between them: same deal, same strain) and run
+card-major across the deals (a new deal every search: the table reset
+each time).  All three must give the same tricks for every card.
+
 ``others busy`` is how many cores other processes kept busy during a run;
 figures taken while it is well above 0 measure the machine, not ddsbind.
 
@@ -46,6 +56,7 @@ Short run::
     .venv/bin/python benchmarks/bench_question.py --random 40 --repeat 1
     .venv/bin/python benchmarks/bench_question.py --random 40 --dealer 40
     .venv/bin/python benchmarks/bench_question.py --random 30 --crossover
+    .venv/bin/python benchmarks/bench_question.py --random 20 --leads
 """
 
 from __future__ import annotations
@@ -92,6 +103,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--dealer", type=int, default=0, metavar="N", help="also time the planner on N accepted deals")
     p.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="where the driver binary lives")
     p.add_argument("--crossover", action="store_true", help="only measure the planner's crossover (CPU time)")
+    p.add_argument("--leads", action="store_true", help="only measure the lead table's searches (CPU time)")
     args = p.parse_args(argv)
     if args.repeat < 1 or args.random < 1 or args.threads < 1 or args.dealer < 0:
         p.error("--repeat, --random and --threads must be >= 1, --dealer >= 0")
@@ -127,6 +139,9 @@ def _main(args: argparse.Namespace, tmp: Path) -> int:
     masks, path, source = deals_of(args, tmp)
     if args.crossover:
         _crossover(masks, source, (strain, declarer, level + 6))
+        return 0
+    if args.leads:
+        _leads(masks, source, strain, (declarer + 1) % 4)
         return 0
     n = len(masks)
     tables = batch_tables(masks)  # the answers every variant must give (untimed)
@@ -231,6 +246,62 @@ def _crossover(masks: np.ndarray, source: str, target: tuple[int, int, int]) -> 
         print(f"  {k:>3}" + "".join(f"{shares[name][k - 1]:>18.3f}" for name in orders))
     cheaper = [k for k in range(1, 21) if min(s[k - 1] for s in shares.values()) >= 1.0]
     print(f"table cheaper from k = {cheaper[0] if cheaper else 'never (up to 20)'}; TABLE_FROM = {TABLE_FROM}")
+
+
+def _leads(masks: np.ndarray, source: str, strain: int, leader: int) -> None:
+    """CPU seconds of the lead searches three ways, one thread; the tricks after each lead checked equal."""
+    from ddsbind.deal import Card
+
+    def cpu(fn: Callable[[], object]) -> tuple[float, object]:
+        t0 = time.process_time()
+        out = fn()
+        return time.process_time() - t0, out
+
+    deals = [ddsbind.Deal(m) for m in masks]
+    per_deal: list[list[tuple[ddsbind.Deal, int, int, list[Card]]]] = []
+    for m in masks:
+        boards = []
+        for suit in range(4):
+            for rank in range(2, 15):
+                if m[leader, suit] >> rank & 1:
+                    rest = m.copy()
+                    rest[leader, suit] &= ~np.uint32(1 << rank)
+                    boards.append((ddsbind.Deal(rest), strain, leader, [Card(suit, rank)]))
+        per_deal.append(boards)
+    in_a_row = [b for boards in per_deal for b in boards]
+    # One card of each run of touching cards in the leader's hand (equivalent leads): the highest.
+    grouped = [
+        [b for b in boards if not (masks[d][leader, b[3][0].suit] >> (b[3][0].rank + 1) & 1)]
+        for d, boards in enumerate(per_deal)
+    ]
+    groups = [b for boards in grouped for b in boards]
+    owner = [d for d, boards in enumerate(grouped) for _ in boards]
+    card_major = [boards[k] for k in range(13) for boards in per_deal]
+    with ddsbind.SolverPool(1) as pool:
+        one_call, solved = cpu(lambda: pool.solve_boards([(d, strain, leader) for d in deals], solutions=3))
+        row_s, row = cpu(lambda: pool.solve_boards(in_a_row, solutions=1))
+        major_s, major = cpu(lambda: pool.solve_boards(card_major, solutions=1))
+        group_s, by_group = cpu(lambda: pool.solve_boards(groups, solutions=1))
+    want = {}
+    for d, sol in enumerate(solved):  # type: ignore[arg-type]
+        for scored in sol:
+            for card in scored.cards:
+                want[d, card] = 13 - scored.score  # declarer's tricks after this lead
+    got_row = {(i // 13, b[3][0]): r.best_score for i, (b, r) in enumerate(zip(in_a_row, row, strict=True))}
+    got_major = {
+        (i % len(deals), b[3][0]): r.best_score for i, (b, r) in enumerate(zip(card_major, major, strict=True))
+    }
+    got_group = {(owner[i], b[3][0]): r.best_score for i, (b, r) in enumerate(zip(groups, by_group, strict=True))}
+    if got_row != want or got_major != want or any(want[key] != value for key, value in got_group.items()):
+        raise BenchError("the lead searches disagree with SolveBoard's solutions=3 scores")
+    n = len(deals)
+    print(f"opening leads, 1 thread, CPU seconds ({n} deals: {source}; tricks after every lead equal every way)")
+    print(f"  solutions=3, one call a deal:        {one_call:8.3f} s  {1000 * one_call / n:8.2f} ms/deal")
+    print(f"  one search a card, a deal in a row:  {row_s:8.3f} s  {1000 * row_s / n:8.2f} ms/deal")
+    print(f"  one search a card, card-major:       {major_s:8.3f} s  {1000 * major_s / n:8.2f} ms/deal")
+    print(f"  one search a run of touching cards:  {group_s:8.3f} s  {1000 * group_s / n:8.2f} ms/deal")
+    print(f"5. card-major / in a row: {major_s / row_s:6.2f}   in a row / one call: {row_s / one_call:6.2f}")
+    print(f"6. one call / one search a run: {one_call / group_s:6.2f}")
 
 
 def _first_diff(got: np.ndarray, want: np.ndarray) -> int:

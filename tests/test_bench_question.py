@@ -33,3 +33,17 @@ def test_bench_question_refuses_a_bad_contract(tmp_path):
     assert proc.returncode == 1
     assert "contract '9NT'" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "dds_driver").exists()
+
+
+def test_bench_question_crossover_and_leads_short_runs(tmp_path):
+    """The crossover table (k = 1..20 against whole tables) and the lead measurement run and agree with DDS."""
+    script = REPO / "benchmarks" / "bench_question.py"
+    proc = run_script(script, "--random", 2, "--crossover", cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = re.findall(r"^ +(\d+) +\d+\.\d{3} +\d+\.\d{3}$", proc.stdout, re.M)
+    assert rows == [str(k) for k in range(1, 21)], proc.stdout
+    assert re.search(r"^table cheaper from k = .*; TABLE_FROM = \d+$", proc.stdout, re.M), proc.stdout
+    proc = run_script(script, "--random", 2, "--leads", cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "tricks after every lead equal every way" in proc.stdout
+    assert re.search(r"^5\. card-major / in a row: +\d+\.\d\d", proc.stdout, re.M), proc.stdout

@@ -179,6 +179,7 @@ def dealer(
         "to_format": to_format,
         "solve": solve,
         "contracts": contracts,
+        "makes_only": makes_only,
         "vul": vul,
         "lead": lead,
         "as_json": as_json,

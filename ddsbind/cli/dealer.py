@@ -274,7 +274,9 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) ->
 
     deals, tables, threads = result.deals, result.tables, o["threads"]
     # Whole tables only where they are saved or asked for; a report solves what it reads (the question planner).
-    if deals is not None and (o["solve"] or (o["contracts"] and o["output"])) and tables is None:
+    # -o saves tables when --contract, or the script's tricks(), used to solve them whole (as before the planner).
+    saved = o["output"] and (o["contracts"] or script.uses_tricks)
+    if deals is not None and (o["solve"] or saved) and tables is None:
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.solve_tables(deals, threads=threads, progress=tick)
     if o["output"] and deals is not None:

@@ -104,3 +104,17 @@ def test_cli_makes_only_report_and_refusals(tmp_path: Path):
     refused = runner.invoke(main, [*args[:-1], "--makes-only", "--plot", str(tmp_path / "p.png")])
     assert refused.exit_code == 1 and "--makes-only" in refused.stderr
     assert not (tmp_path / "p.png").exists()
+
+
+def test_cli_saves_whole_tables_for_a_script_with_tricks(tmp_path: Path):
+    """Without this, -o deals.zrd after a script with tricks() would lose the tables it used to carry."""
+    from ddsbind.formats.files import read_records
+
+    script = tmp_path / "s.dl"
+    script.write_text("generate 2000\nproduce 3\ncondition hcp(north) > 14 && tricks(north, notrump) >= 7\n")
+    out = tmp_path / "d.zrd"
+    result = CliRunner().invoke(main, ["dealer", str(script), "-s", "2", "--threads", "2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    chunk = read_records(out)
+    assert np.array_equal(np.asarray(chunk.tables), solve_tables(np.asarray(chunk.owners), threads=2))
+    assert (np.asarray(chunk.tables)[:, 4, 0] >= 7).all()

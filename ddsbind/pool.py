@@ -572,17 +572,45 @@ class SolverPool:
     ) -> NDArray[np.int8]:
         """Answers to the same few questions about each deal, each deal's searches in a row on one thread.
 
-        A question is ``(strain, declarer, need)``: ``need = -1`` asks the
-        declarer's exact tricks (one search, ``target=-1``); ``need >= 0``
-        asks whether the declarer takes at least ``need`` tricks (one
-        target search, or none when the answer is certain).  The searches of
-        one deal run in a row on one worker, strain by strain, so DDS keeps
-        its transposition table between those of one strain.
+        The searches of one deal run in a row on one worker, strain by
+        strain, so DDS keeps its transposition table between those of one
+        strain; each distinct deal is solved once and its answers copied to
+        its repeats.
+
+        Parameters
+        ----------
+        deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+            As :meth:`dd_tables` takes them.
+        questions : sequence of (strain, declarer, need)
+            Strains 0..4 (S H D C NT) or names, declarers 0..3 (N E S W) or
+            names.  ``need = -1`` asks the declarer's exact tricks (one
+            search, ``target=-1``, the declarer's left-hand opponent on
+            lead); ``need`` 0..13 asks whether the declarer takes at least
+            ``need`` tricks (one target search for the defence, or none
+            when the answer is certain).
+        progress : callable or tqdm bar, optional
+            Called with the number of deals finished since its last call.
 
         Returns
         -------
         ndarray, shape (N, len(questions)), int8
-            Exact tricks, or 1/0 for a threshold question, in input order.
+            Exact tricks (of the tricks left, for an ending), or 1/0 for a
+            threshold question, in input order.
+
+        Raises
+        ------
+        TrumpWrongError, InvalidArgumentError
+            A bad strain, declarer or need, naming the question, before anything is solved.
+        DDSError
+            For a bad deal, with ``.index`` its input position.
+        KeyboardInterrupt
+            Ctrl-C, or the pool closed, while solving.
+
+        Examples
+        --------
+        >>> with SolverPool(1) as pool:  # doctest: +SKIP
+        ...     pool.answers(deals, [("NT", "S", -1), ("S", "N", 10)])  # 3NT's tricks; does 4S by North make?
+        array([[ 9, 1], [ 8, 0], ...], dtype=int8)
         """
         qs = _questions(questions)
         masks = _marshal.table_masks(deals)

@@ -900,7 +900,10 @@ def _questions(questions: Sequence[Question]) -> list[tuple[int, int, int]]:
             raise InvalidArgumentError(
                 f"question {i}: need must be -1 (exact tricks) or 0..13 tricks, got {need!r:.40}", field="need"
             )
-        out.append((int(Strain.parse(strain)), int(Seat.parse(declarer, "declarer")), int(need)))
+        try:
+            out.append((int(Strain.parse(strain)), int(Seat.parse(declarer, "declarer")), int(need)))
+        except DDSError as exc:
+            raise exc.at(i, "question") from None
     return out
 
 

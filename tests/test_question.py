@@ -173,6 +173,7 @@ BAD = [
     (lambda d: ddsbind.makes(d, 3, "N"), InvalidArgumentError, "contract must be"),
     (lambda d: ddsbind.makes(d, Contract(9, 4, 0)), InvalidArgumentError, "contract level 9"),
     (lambda d: SolverPool(1).answers(d, [(4, 0, 14)]), InvalidArgumentError, "need must be"),
+    (lambda d: SolverPool(1).answers(d, [(4, 0, -1), ("Z", 0, 1)]), TrumpWrongError, "question 1: strain 'Z'"),
 ]
 
 

@@ -95,7 +95,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "--lead",
     metavar="CONTRACT",
     default=None,
-    help="Opening-lead table against e.g. 3NS (all cards of the leader scored).",
+    help="Opening-lead table against e.g. 3NS: all the leader's cards scored by one search a deal "
+    "(about a quarter of a DD table).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Only one JSON document on stdout (dealer's text left out).")
 @click.option("--csv", "as_csv", is_flag=True, help="Only the --contract or --lead table as CSV on stdout.")

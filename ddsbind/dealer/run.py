@@ -47,10 +47,11 @@ SOLVE_CHUNK_PER_THREAD = 16
 DEFAULT_PRODUCE = 40
 #: The planner's crossover: a deal needing this many exact ``tricks()`` results or more gets its
 #: whole DD table (20 results) instead of one search per result.  Measured (docs/performance.md,
-#: ``benchmarks/bench_question.py --crossover``): k single searches of one deal, run in a row on one
-#: thread so DDS keeps its transposition table within a strain, cost 0.07 (k=1) to 0.93-0.96 (k=20)
-#: of the table's CPU time; the table is never cheaper below 20.  A threshold (``tricks(...) >= 9``)
-#: is one target search, about 0.04 of a table.
+#: ``benchmarks/bench_question.py --crossover``, three runs, CPU time): k single searches of one deal,
+#: run in a row on one thread so DDS keeps its transposition table within a strain, cost 0.07-0.13
+#: of the table for k=1, 0.55-0.86 for k=16 and 0.65-1.28 for k=20: never more below 20, about the
+#: same at 20, where the table's five tasks a deal share the threads better.  A threshold
+#: (``tricks(...) >= 9``) is one target search, 0.006-0.04 of a table.
 TABLE_FROM = 20
 
 

@@ -56,6 +56,10 @@ SCRIPTS = {
         "action frequency (tricks(east, notrumps), 4, 10, tricks(west, spades), 2, 8)\n"
     ),
     "twenty results": "produce 3\ncondition hcp(north) >= 19\n" + TWENTY + "\n",
+    "par beside tricks": (
+        "produce 3\ncondition hcp(north) >= 16 && tricks(north, notrump) >= 8\n"
+        "action average par(ns), average tricks(south, hearts)\n"
+    ),
 }
 
 

@@ -208,3 +208,32 @@ def test_parse_contract_reads_what_people_write():
     assert parse_contract(" 7C XX by West ") == (7, 3, 3)
     assert parse_contract(Contract(2, 1, 1)) == (2, 1, 1)
     assert parse_contract(Contract(2, 1, 1), 1) == (2, 1, 1)
+
+
+def test_callers_sharing_one_pool_get_their_own_answers(list100):
+    """Without this, two threads asking one pool different questions at once could get each other's answers."""
+    masks, tables = reference(list100[:12])
+    questions = [("3NT", "S"), ("4S", "N"), ("2H", "E"), ("5C", "W")]
+    barrier = threading.Barrier(len(questions))
+    got: dict[int, np.ndarray] = {}
+    errors: list[BaseException] = []
+    with SolverPool(2) as pool:
+
+        def ask(k: int) -> None:
+            try:
+                barrier.wait()
+                contract, declarer = questions[k]
+                got[k] = pool.makes(masks, contract, declarer) if k % 2 else pool.tricks(masks, contract[1:], declarer)
+            except BaseException as exc:  # handed to the test thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=ask, args=(k,)) for k in range(len(questions))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors
+    for k, (contract, declarer) in enumerate(questions):
+        level, strain, seat = parse_contract(contract, declarer)
+        want = tables[:, strain, seat] >= level + 6 if k % 2 else tables[:, strain, seat]
+        assert got[k].tolist() == want.tolist(), contract

@@ -33,7 +33,7 @@ STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
 WHEEL_RAW   := build/wheel-raw
 DIST        ?= dist
 
-.PHONY: setup system-deps test-deps demo test check test-source test-wheel fetch-dds wheel lint bench clean
+.PHONY: setup system-deps test-deps demo docs test check test-source test-wheel fetch-dds wheel lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -60,7 +60,7 @@ test-deps:
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,distributed,plot,pandas]"
+	$(PY) -m pip install -q -e ".[test,docs,distributed,plot,pandas]"
 	touch $@
 
 # DDS's upstream release, through apt's own source mechanism (see the
@@ -80,6 +80,12 @@ demo: setup
 	if $(PY) -c 'import matplotlib' 2>/dev/null; then \
 	  $(VENV)/bin/ddsbind stats $(DEMO_DB) --plot demo.png; \
 	else $(VENV)/bin/ddsbind stats $(DEMO_DB); fi
+
+# The documentation site, from docs/ (mkdocs.yml): tutorials, how-tos, the API
+# reference from the docstrings and the CLI's from click, into site/.  Any
+# warning fails the build (--strict); tests/test_docs_site.py builds it too.
+docs: setup
+	$(VENV)/bin/mkdocs build --strict
 
 test: setup test-deps fetch-dds
 	$(VENV)/bin/ruff check .
@@ -101,7 +107,7 @@ check: setup test-deps fetch-dds
 $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 	test -x $(VENV_SOURCE)/bin/python || $(PYTHON) -m venv $(VENV_SOURCE)
 	$(VENV_SOURCE)/bin/python -m pip install -q --upgrade pip
-	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,distributed,plot,pandas]"
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,docs,distributed,plot,pandas]"
 	touch $@
 
 test-source: system-deps test-deps
@@ -163,6 +169,6 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_dealer.py
 
 clean:
-	rm -rf demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
+	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
 	rm -rf $(VENV) $(VENV_SOURCE) $(VENV_WHEEL) dist build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
 	rm -rf benchmarks/dds_driver benchmarks/.dds_driver.dds $(CACHE_BENCH)

@@ -11,9 +11,9 @@ is a :class:`Error`.
 
 from typing import TYPE_CHECKING, Any
 
-from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DatabaseError, DDSError, Error, FormatError, StateError
-from ddsbind.game import Vulnerability
+from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
+from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, FormatError, StateError
+from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
     from ddsbind._binding import DDSInfo, dds_info
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         ScoredCard,
         Solutions,
         analyse_play,
+        dd_score,
         dd_table,
         dd_tables,
         dd_tables_array,
@@ -50,6 +51,7 @@ _NATIVE = {
             "ScoredCard",
             "Solutions",
             "analyse_play",
+            "dd_score",
             "dd_table",
             "dd_tables",
             "dd_tables_array",
@@ -86,6 +88,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Card",
+    "Contract",
+    "ContractError",
     "DDSError",
     "DDSInfo",
     "DDTable",
@@ -95,6 +99,7 @@ __all__ = [
     "Error",
     "FormatError",
     "Par",
+    "PayoffTable",
     "ProofTree",
     "ScoredCard",
     "Seat",
@@ -106,13 +111,17 @@ __all__ = [
     "analyse_play",
     "best_line",
     "costly_cards",
+    "dd_score",
     "dd_table",
     "dd_tables",
     "dd_tables_array",
     "dds_info",
     "dealer_par",
+    "imps",
     "makes",
+    "matchpoints",
     "par",
+    "payoff",
     "prove",
     "solve_board",
     "tricks",

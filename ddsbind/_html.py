@@ -10,17 +10,34 @@ a test can find it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 
 from ddsbind._holdings import SUITS
 
-__all__ = ["card", "diagram", "grid", "hands_of_pbn", "suit_symbol"]
+__all__ = ["auction", "card", "diagram", "grid", "hands_of_pbn", "short_card", "suit_symbol"]
 
 _SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 _COLOURS = ("#000000", "#c8102e", "#c8102e", "#000000")
-_TABLE = "border-collapse:collapse;font-family:sans-serif"
-_CELL = "border:1px solid #bbb;padding:2px 8px;text-align:center"
+# Every table sets what notebook style sheets change (JupyterLab right-aligns cells, stripes rows, centres
+# tables, caps widths): inline styles beat a style sheet's class rules, so the layout is the same everywhere.
+_TABLE = (
+    "border-collapse:collapse;font-family:sans-serif;margin:0;width:auto;table-layout:auto;"
+    "background:transparent;color:inherit;font-size:inherit"
+)
+_CELL = "border:1px solid #bbb;padding:2px 8px;text-align:center;background:transparent;vertical-align:middle"
+_BARE = "border:none;padding:0;background:transparent"
+_HAND = (
+    "border:none;padding:4px 10px;vertical-align:top;text-align:left;white-space:nowrap;"
+    "background:transparent;width:8em;min-width:8em;font-family:sans-serif;line-height:1.3"
+)
+_ROW = '<tr style="background:transparent">'
+_CAPTION = "text-align:left;caption-side:top;padding:2px;white-space:nowrap"
+_DIAGRAM = (
+    "border-collapse:collapse;border:none;margin:0;table-layout:fixed;width:auto;background:transparent;"
+    "color:inherit;font-size:inherit"
+)
 
 
 def suit_symbol(suit: int) -> str:
@@ -39,12 +56,19 @@ def card(text: str) -> str:
     return f'<span class="ddsbind-card" data-card="{escape(text)}">{symbol}{escape(text[1:])}</span>'
 
 
+def short_card(text: str) -> str:
+    """A card written ``"SA"`` as symbol and rank in the fewest bytes (red hearts and diamonds), for large trees."""
+    suit = SUITS.index(text[0])
+    body = f"{_SYMBOLS[suit]}{escape(text[1:])}"
+    return f'<span style="color:{_COLOURS[suit]}">{body}</span>' if suit in (1, 2) else body
+
+
 def _hand(seat: str, holdings: Sequence[str]) -> str:
     rows = "".join(
         f'<div data-suit="{SUITS[s]}">{suit_symbol(s)}&nbsp;{escape(h) if h else "&mdash;"}</div>'
         for s, h in enumerate(holdings)
     )
-    return f'<td class="ddsbind-hand" data-seat="{seat}" style="padding:4px 10px;vertical-align:top">{rows}</td>'
+    return f'<td class="ddsbind-hand" data-seat="{seat}" style="{_HAND}">{rows}</td>'
 
 
 def hands_of_pbn(pbn: str) -> dict[str, list[str]]:
@@ -64,16 +88,19 @@ def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:
         Shown above the diagram (escaped).
     """
     compass = (
-        '<td style="padding:4px;text-align:center;border:1px solid #bbb;font-family:monospace">'
+        '<td style="padding:4px;text-align:center;vertical-align:middle;border:1px solid #bbb;'
+        'font-family:monospace;background:transparent;width:4em;white-space:nowrap">'
         "&nbsp;N&nbsp;<br>W&nbsp;&nbsp;E<br>&nbsp;S&nbsp;</td>"
     )
-    empty = "<td></td>"
-    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
+    empty = f'<td style="{_HAND}"></td>'
+    # Above the table, not a <caption>: a caption is as wide as its table, and wraps there.
+    cap = f'<div class="ddsbind-caption" style="{_CAPTION}">{escape(caption)}</div>' if caption else ""
+    row = _ROW
     return (
-        f'<table class="ddsbind-deal" style="{_TABLE}">{cap}'
-        f"<tr>{empty}{_hand('N', hands['N'])}{empty}</tr>"
-        f"<tr>{_hand('W', hands['W'])}{compass}{_hand('E', hands['E'])}</tr>"
-        f"<tr>{empty}{_hand('S', hands['S'])}{empty}</tr></table>"
+        f'{cap}<table class="ddsbind-deal" style="{_DIAGRAM}">'
+        f"{row}{empty}{_hand('N', hands['N'])}{empty}</tr>"
+        f"{row}{_hand('W', hands['W'])}{compass}{_hand('E', hands['E'])}</tr>"
+        f"{row}{empty}{_hand('S', hands['S'])}{empty}</tr></table>"
     )
 
 
@@ -85,10 +112,94 @@ def grid(kind: str, header: Sequence[str], rows: Sequence[tuple[str, Sequence[st
     """
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in header)
     body = "".join(
-        f'<tr><th style="{_CELL}">{label}</th>'
+        f'<tr style="background:transparent"><th style="{_CELL}">{label}</th>'
         + "".join(f'<td data-row="{r}" data-col="{c}" style="{_CELL}">{v}</td>' for c, v in enumerate(cells))
         + "</tr>"
         for r, (label, cells) in enumerate(rows)
     )
-    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
-    return f'<table class="ddsbind-{kind}" style="{_TABLE}">{cap}<tr>{head}</tr>{body}</table>'
+    cap = f'<caption style="{_CAPTION}">{escape(caption)}</caption>' if caption else ""
+    return f'<table class="ddsbind-{kind}" style="{_TABLE}">{cap}{_ROW}{head}</tr>{body}</table>'
+
+
+_CALL = re.compile(r"^([1-7])(NT|[SHDC])$")
+
+
+def call(text: str) -> str:
+    """A call of an auction: ``"1S"`` with its suit symbol, ``"Pass"``, ``"X"``, ``"XX"`` as they are."""
+    m = _CALL.match(text.upper())
+    if m is None:
+        return escape(text)
+    level, strain = m.groups()
+    return level + ("NT" if strain == "NT" else suit_symbol(SUITS.index(strain)))
+
+
+def auction(calls: Sequence[str], dealer: int) -> str:
+    """An auction as a table with columns W N E S (the usual order), the dealer's column first used.
+
+    ``dealer`` is a DDS seat (0=N 1=E 2=S 3=W); each call's cell carries ``data-call`` (its 0-based index).
+    """
+    column = {3: 0, 0: 1, 1: 2, 2: 3}[dealer]
+    cells = [""] * column + [f'<span data-call="{i}">{call(c)}</span>' for i, c in enumerate(calls)]
+    rows = [cells[k : k + 4] for k in range(0, len(cells), 4)] or [[]]
+    body = "".join(
+        '<tr style="background:transparent">'
+        + "".join(f'<td style="{_CELL}">{c}</td>' for c in row + [""] * (4 - len(row)))
+        + "</tr>"
+        for row in rows
+    )
+    head = "".join(f'<th style="{_CELL}">{seat}</th>' for seat in "WNES")
+    return (
+        f'<table class="ddsbind-auction" style="{_TABLE}"><tr style="background:transparent">{head}</tr>{body}</table>'
+    )
+
+
+def play_table(
+    tricks: Sequence[tuple[int, int, Sequence[tuple[int, str, int]], int | None, int | None]],
+    costly: Mapping[int, tuple[int, Sequence[str]]] | None = None,
+    dd_label: str = "",
+) -> str:
+    """The play, a row a trick: each card under its seat (N E S W), the lead underlined, the winner, DD tricks.
+
+    ``tricks`` holds ``(number, leader seat, [(seat, card "SA", play index)...], winner seat or None,
+    declarer's DD tricks after the trick or None)``; seats are DDS's 0..3.  ``costly`` maps a play
+    index to ``(tricks it cost, better cards)``: that card's cell is marked (pink, ``data-cost``, a
+    tooltip naming the better cards).  Each card carries ``data-play`` (its index in the play).
+    """
+    costly = costly or {}
+    with_dd = any(t[4] is not None for t in tricks)
+    header = ["trick", "N", "E", "S", "W", "won"] + ([dd_label or "DD"] if with_dd else [])
+    head = "".join(f'<th style="{_CELL}">{h}</th>' for h in header)
+    body = []
+    for number, leader, cards, winner, dd in tricks:
+        cells = [""] * 4
+        styles = [_CELL] * 4
+        for seat, text, index in cards:
+            shown = card(text).replace("<span ", f'<span data-play="{index}" ', 1)
+            if seat == leader:
+                shown = f'<span style="text-decoration:underline">{shown}</span>'
+            if index in costly:
+                cost, better = costly[index]
+                tip = escape(f"cost {cost} trick{'s' if cost > 1 else ''}; better: {' '.join(better)}", quote=True)
+                shown = f'<span data-cost="{cost}" title="{tip}">{shown}<sup>&minus;{cost}</sup></span>'
+                styles[seat] = _CELL.replace("background:transparent", "background:#ffd7d7")
+            cells[seat] = shown
+        row = [f'<td style="{_CELL}">{number}</td>']
+        row += [f'<td data-seat="{"NESW"[k]}" style="{styles[k]}">{cells[k]}</td>' for k in range(4)]
+        row.append(f'<td style="{_CELL}">{"NESW"[winner] if winner is not None else ""}</td>')
+        if with_dd:
+            row.append(f'<td style="{_CELL}">{"" if dd is None else dd}</td>')
+        body.append(f'<tr data-trick="{number}" style="background:transparent">{"".join(row)}</tr>')
+    return f'<table class="ddsbind-play" style="{_TABLE}">{_ROW}{head}</tr>{"".join(body)}</table>'
+
+
+def game(diagram_html: str, auction_html: str, play_html: str, result: str) -> str:
+    """A played game: diagram and auction side by side, the result line, then the play."""
+    cell = "border:none;padding:0 16px 0 0;vertical-align:top;text-align:left;background:transparent"
+    top = (
+        f'<table style="{_DIAGRAM}">{_ROW}<td style="{cell}">{diagram_html}</td>'
+        f'<td style="{cell}">{auction_html}</td></tr></table>'
+    )
+    return (
+        f'<div class="ddsbind-game" style="text-align:left">{top}'
+        f'<p class="ddsbind-result" style="margin:6px 0;text-align:left">{escape(result)}</p>{play_html}</div>'
+    )

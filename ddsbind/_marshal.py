@@ -94,7 +94,7 @@ class Solutions:
         for sc in self.cards:
             if c in sc.cards:
                 return sc.score
-        raise KeyError(f"{c} is not among the returned cards or their equivalents")
+        raise InvalidArgumentError(f"{c} is not among the returned cards or their equivalents", card=str(c))
 
     def __iter__(self) -> Iterator[ScoredCard]:
         return iter(self.cards)

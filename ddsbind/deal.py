@@ -29,7 +29,7 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
-from ddsbind import _holdings, _html
+from ddsbind import _holdings, _html, hands
 from ddsbind._holdings import RANKS, SEAT_LETTERS, SUITS
 from ddsbind.errors import (
     ArgumentError,
@@ -52,6 +52,7 @@ __all__ = [
     "Deal",
     "Seat",
     "Strain",
+    "Vulnerability",
     "masks_to_owners",
     "masks_to_pbn",
     "owners_to_masks",
@@ -102,6 +103,20 @@ def parse_member(
         raise error(f"{what} {value!r} is not {numbers}") from None
 
 
+_NUMERIC_FORMATS = frozenset("bcdoxXn")
+
+
+def format_member(member: IntEnum, word: str, spec: str) -> str:
+    """``format()`` of a seat, strain or vulnerability: the bridge ``word``, or the DDS number for a numeric spec.
+
+    ``f"{seat}"`` and ``f"{seat:>3}"`` give the word (``"N"``); ``f"{seat:d}"``
+    gives DDS's number, so code that wants the number asks for it.
+    """
+    if spec and spec[-1] in _NUMERIC_FORMATS:
+        return format(int(member), spec)
+    return format(word, spec)
+
+
 class Seat(IntEnum):
     """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3."""
 
@@ -126,6 +141,23 @@ class Seat(IntEnum):
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
         return Seat((self + steps) % 4)
+
+    @property
+    def full_name(self) -> str:
+        """``"North"``, ``"East"``, ``"South"`` or ``"West"``."""
+        return ("North", "East", "South", "West")[self]
+
+    @property
+    def partner(self) -> Seat:
+        """The seat opposite."""
+        return Seat((self + 2) % 4)
+
+    def __str__(self) -> str:
+        """The seat's letter, ``"N"``, as bridge writes it (``int(seat)`` is DDS's number)."""
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format_member(self, self.name, spec)
 
 
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
@@ -158,6 +190,64 @@ class Strain(IntEnum):
     def symbol(self) -> str:
         """``"S"``, ``"H"``, ``"D"``, ``"C"`` or ``"NT"``."""
         return "NT" if self is Strain.NT else SUITS[self]
+
+    def __str__(self) -> str:
+        """``"S"``, ``"H"``, ``"D"``, ``"C"`` or ``"NT"``, as bridge writes it (``int(strain)`` is DDS's number)."""
+        return self.symbol
+
+    def __format__(self, spec: str) -> str:
+        return format_member(self, self.symbol, spec)
+
+
+class Vulnerability(IntEnum):
+    """Who is vulnerable, numbered as DDS numbers it: NONE=0, BOTH=1, NS=2, EW=3.
+
+    The one spelling of vulnerability in ddsbind: PBN writes it ``None``,
+    ``All``, ``NS``, ``EW`` (:attr:`pbn`); :meth:`parse` reads those, PBN's
+    ``Love``/``-``/``Both`` and the CLI's lower-case names.
+    """
+
+    NONE = 0
+    BOTH = 1
+    NS = 2
+    EW = 3
+
+    @classmethod
+    def parse(cls, value: Vulnerability | int | str) -> Vulnerability:
+        """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
+        return parse_member(
+            cls,
+            value,
+            _VUL_NAMES,
+            lambda m: InvalidArgumentError(m, field="vulnerable"),
+            "vulnerability",
+            "0 none, 1 both, 2 NS, 3 EW",
+        )
+
+    @property
+    def pbn(self) -> str:
+        """PBN's spelling: ``"None"``, ``"All"``, ``"NS"`` or ``"EW"``."""
+        return ("None", "All", "NS", "EW")[self]
+
+    def __str__(self) -> str:
+        """PBN's spelling (:attr:`pbn`); ``int(vul)`` is DDS's number."""
+        return self.pbn
+
+    def __format__(self, spec: str) -> str:
+        return format_member(self, self.pbn, spec)
+
+    def is_vulnerable(self, seat: Seat | int | str) -> bool:
+        """True when ``seat``'s side is vulnerable."""
+        side = Seat.parse(seat) % 2  # 0 = NS, 1 = EW
+        return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
+
+
+_VUL_NAMES = {
+    **dict.fromkeys(["NONE", "LOVE", "NEITHER", "O", "-", ""], 0),
+    **dict.fromkeys(["BOTH", "ALL", "B"], 1),
+    **dict.fromkeys(["NS", "NORTHSOUTH"], 2),
+    **dict.fromkeys(["EW", "EASTWEST"], 3),
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -492,6 +582,74 @@ class Deal:
         out = np.empty_like(self._masks)
         out[:, list(perm)] = self._masks
         return Deal(out)
+
+    # -- hand evaluation (ddsbind.hands: the dealer language's definitions) ----
+
+    def hcp(self, seat: Seat | str | int) -> int:
+        """High-card points of ``seat``'s hand (A=4 K=3 Q=2 J=1), as the dealer language's ``hcp``."""
+        return int(hands.hcp(self.owners())[Seat.parse(seat)])
+
+    def lengths(self, seat: Seat | str | int) -> tuple[int, int, int, int]:
+        """``seat``'s suit lengths: spades, hearts, diamonds, clubs."""
+        s, h, d, c = (int(x) for x in hands.suit_lengths(self.owners())[Seat.parse(seat)])
+        return s, h, d, c
+
+    def controls(self, seat: Seat | str | int) -> int:
+        """Controls of ``seat``'s hand (A=2 K=1), as the dealer language's ``controls``."""
+        return int(hands.controls(self.owners())[Seat.parse(seat)])
+
+    def losers(self, seat: Seat | str | int) -> int:
+        """Losers of ``seat``'s hand by the dealer language's rule (:mod:`ddsbind.hands`), 0..12."""
+        return int(hands.losers(self.owners())[Seat.parse(seat)])
+
+    def diagram(
+        self,
+        dealer: Seat | str | int | None = None,
+        vulnerable: object = None,
+        board: int | None = None,
+    ) -> str:
+        """The deal as a text diagram: North on top, West left, East right, South below.
+
+        Each hand is four lines, ``S``, ``H``, ``D``, ``C`` then the ranks
+        (``-`` for a void).  ``board``, ``dealer`` and ``vulnerable`` (any
+        spelling :meth:`ddsbind.Vulnerability.parse` reads), when given,
+        head the diagram.
+
+        Examples
+        --------
+        >>> print(Deal.from_pbn("N:A... K... Q... J...").diagram(dealer="N", vulnerable="all"))
+        Dealer N, vulnerable All
+                            S A
+                            H -
+                            D -
+                            C -
+        S J                                     S K
+        H -                                     H -
+        D -                                     D -
+        C -                                     C -
+                            S Q
+                            H -
+                            D -
+                            C -
+        """
+        head = []
+        if board is not None:
+            head.append(f"Board {board}")
+        if dealer is not None:
+            head.append(f"dealer {Seat.parse(dealer, 'dealer')}")
+        if vulnerable is not None:
+            head.append(f"vulnerable {Vulnerability.parse(vulnerable)}")  # type: ignore[arg-type]
+        lines = [", ".join(head)] if head else []
+        rows = self._masks.tolist()
+        n, e, s, w = ([f"{SUITS[k]} {_holding_text(rows[h][k]) or '-'}" for k in range(4)] for h in range(4))
+        width = max(20, *(len(x) + 2 for x in w + n + s))
+        pad = " " * width
+        lines += [pad + x for x in n]
+        lines += [f"{x:<{2 * width}}{y}".rstrip() for x, y in zip(w, e, strict=True)]
+        lines += [pad + x for x in s]
+        if head:
+            lines[0] = lines[0][0].upper() + lines[0][1:]
+        return "\n".join(lines)
 
     # -- dunder ----------------------------------------------------------
 

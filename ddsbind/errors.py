@@ -39,6 +39,7 @@ __all__ = [
     "ArgumentError",
     "CardCountError",
     "ChunkSizeError",
+    "ContractError",
     "DDSError",
     "DatabaseError",
     "DuplicateCardsError",
@@ -408,6 +409,10 @@ class FormatError(Error, ValueError):
         if offset is not None:
             where.append(f"byte offset {offset}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class ContractError(Error, ValueError):
+    """A contract that is not one (level 1-7, strain, doubling, declarer), or a score asked of impossible values."""
 
 
 class DatabaseError(Error, ValueError):

@@ -24,16 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 
 from ddsbind import _holdings
-from ddsbind.deal import SUITS, Card, Deal, Seat, Strain, parse_member
+from ddsbind.deal import SUITS, Card, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import (
     CardCountError,
     DDSError,
     DuplicateCardsError,
     FirstWrongError,
-    InvalidArgumentError,
     PlayedCardError,
     PlayFaultError,
     SuitOrRankError,
@@ -54,45 +52,6 @@ __all__ = [
 ]
 
 _ORDINAL = ("1st", "2nd", "3rd", "4th")
-
-
-class Vulnerability(IntEnum):
-    """Who is vulnerable, numbered as DDS numbers it: NONE=0, BOTH=1, NS=2, EW=3.
-
-    The one spelling of vulnerability in ddsbind: PBN writes it ``None``,
-    ``All``, ``NS``, ``EW`` (:attr:`pbn`); :meth:`parse` reads those, PBN's
-    ``Love``/``-``/``Both`` and the CLI's lower-case names.
-    """
-
-    NONE = 0
-    BOTH = 1
-    NS = 2
-    EW = 3
-
-    @classmethod
-    def parse(cls, value: Vulnerability | int | str) -> Vulnerability:
-        """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
-        return parse_member(
-            cls,
-            value,
-            _VUL_NAMES,
-            lambda m: InvalidArgumentError(m, field="vulnerable"),
-            "vulnerability",
-            "0 none, 1 both, 2 NS, 3 EW",
-        )
-
-    @property
-    def pbn(self) -> str:
-        """PBN's spelling: ``"None"``, ``"All"``, ``"NS"`` or ``"EW"``."""
-        return ("None", "All", "NS", "EW")[self]
-
-    def is_vulnerable(self, seat: Seat | int | str) -> bool:
-        """True when ``seat``'s side is vulnerable."""
-        side = Seat.parse(seat) % 2  # 0 = NS, 1 = EW
-        return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
-
-
-_VUL_NAMES = {"NONE": 0, "LOVE": 0, "-": 0, "": 0, "BOTH": 1, "ALL": 1, "NS": 2, "EW": 3}
 
 
 def parse_leader(value: Seat | int | str) -> Seat:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ddsbind import _html, dll
 from ddsbind._marshal import Position, Solutions, decode_future, fill_deal, parse_plays, position
@@ -36,9 +37,12 @@ __all__ = [
     "BestLine",
     "CardOption",
     "CostlyCard",
+    "CostlyCards",
+    "GameAnalysis",
     "LineStep",
     "LineTrick",
     "Position",
+    "analyse_game",
     "analyse_plays",
     "best_line",
     "costly_cards",
@@ -125,6 +129,78 @@ class BestLine(list[LineTrick]):
             rows.append((str(t.number), [t.leader.name, cards, t.winner.name, str(t.value)]))
         header = ["trick", "leader", "cards (play order)", "winner", "declarer's DD tricks from here"]
         return _html.grid("bestline", header, rows)
+
+
+class GameRecord(Protocol):
+    """What :func:`analyse_game` reads of a played game (:class:`ddsbind.formats.GameRecord` has it all)."""
+
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def trump(self) -> Strain | None: ...
+    @property
+    def leader(self) -> Seat | None: ...
+    @property
+    def play(self) -> list[Card]: ...
+    def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyCard] = ()) -> str: ...
+
+
+class CostlyCards(list[CostlyCard]):
+    """:func:`costly_cards`'s answer: a list of :class:`CostlyCard` that shows as an HTML table in notebooks."""
+
+    def _repr_html_(self) -> str:
+        """One row a costly card: trick, seat, card, tricks lost, the cards that would have kept them."""
+        rows = [
+            (
+                str(c.trick),
+                [c.seat.name, _html.card(str(c.card)), str(c.cost), " ".join(_html.card(str(b)) for b in c.better)],
+            )
+            for c in self
+        ]
+        caption = "no card changed the double-dummy result" if not self else ""
+        return _html.grid("costly", ["trick", "seat", "card", "tricks lost", "better"], rows, caption)
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """A played game and its double-dummy analysis; in notebooks, the game with its costly cards marked.
+
+    Attributes
+    ----------
+    game : GameRecord
+    trace : list of int
+        Declarer's double-dummy tricks before the opening lead and after each card (:func:`analyse_play`).
+    costly : CostlyCards
+    """
+
+    game: GameRecord
+    trace: list[int]
+    costly: CostlyCards
+
+    @property
+    def dd_result(self) -> int:
+        """Declarer's double-dummy tricks before the opening lead."""
+        return self.trace[0]
+
+    def _repr_html_(self) -> str:
+        return self.game.to_html(self.trace, self.costly)
+
+
+def analyse_game(game: GameRecord) -> GameAnalysis:
+    """The double-dummy trace and the costly cards of a played game (a :class:`~ddsbind.formats.GameRecord`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A game without contract and declarer (passed out, or unknown).
+    PlayFaultError
+        A card of the play not held, or a revoke.
+    """
+    if game.trump is None or game.leader is None:
+        raise InvalidArgumentError("the game has no contract and declarer to analyse (passed out or unknown)")
+    trace = analyse_play(game.deal, game.trump, game.leader, game.play)
+    costly = costly_cards_batch([(game.deal, game.trump, game.leader, game.play)], traces=[trace])[0]
+    return GameAnalysis(game, trace, CostlyCards(costly))
 
 
 def _played_deal(
@@ -215,7 +291,7 @@ def costly_cards(
     trump: Strain | int | str,
     first: Seat | int | str,
     plays: str | Iterable[Card | str],
-) -> list[CostlyCard]:
+) -> CostlyCards:
     """Every card that changed the double-dummy result, in play order.
 
     Parameters
@@ -245,7 +321,7 @@ def costly_cards(
     """
     d, t, f, cards = _played_deal(deal, trump, first, plays)
     found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
-    return [_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found]
+    return CostlyCards(_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found)
 
 
 def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Card]]]:

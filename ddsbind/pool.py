@@ -224,6 +224,8 @@ class SolverPool:
         The order table tasks are queued in: input order, or hardest first
         by :func:`hardness` (measured slower at 2 threads).
 
+    Notes
+    -----
     Use it as a context manager (or call :meth:`close`)::
 
         with ddsbind.SolverPool() as pool:

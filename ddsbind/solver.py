@@ -39,8 +39,9 @@ from ddsbind._marshal import (
 )
 from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, PlayFaultError
+from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
+from ddsbind.scoring import Contract, score
 
 __all__ = [
     "DDTable",
@@ -50,6 +51,7 @@ __all__ = [
     "Solutions",
     "analyse_play",
     "calc_tables",
+    "dd_score",
     "dd_table",
     "dd_tables",
     "dd_tables_array",
@@ -379,10 +381,10 @@ def _either(levels: Sequence[str]) -> str:
 
 
 def _declarer_words(seats: str) -> str:
-    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either side)"`` (either partner can declare)."""
+    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either partner)"`` (either partner can declare)."""
     if len(seats) == 1:
         return _SEAT_NAMES[seats]
-    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either side)"
+    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either partner)"
 
 
 def _score_words(ns_score: int) -> str:
@@ -420,21 +422,36 @@ class Par:
         """The par contracts and score as a person reads them, when ``first`` (``"NS"`` or ``"EW"``) bids first.
 
         DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
-        ``"4\u2660 or 5\u2660 by East or West (either side): EW +450"``; a
+        ``"4\u2660 or 5\u2660 by East or West (either partner): EW +450"``; a
         sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
         when nobody can make anything, ``"passed out: 0"``.
 
         Examples
         --------
         >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
-        '2\u2660 by East or West (either side): EW +110'
+        '2\u2660 by East or West (either partner): EW +110'
         """
-        k = ("NS", "EW").index(first.upper())
+        side = first.strip().upper().replace("-", "").replace("/", "") if isinstance(first, str) else None
+        if side not in ("NS", "EW"):
+            raise InvalidArgumentError(f"first {first!r:.40} is not NS or EW (the side that bids first)", field="first")
+        k = ("NS", "EW").index(side)
         score = int(self.score_text[k].split()[-1]) * (1 if k == 0 else -1)
         items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
         if not items:
             return f"passed out: {_score_words(score)}"
         return f"{'; or '.join(_par_contract_words(i) for i in items)}: {_score_words(score)}"
+
+    def _repr_html_(self) -> str:
+        """Par in notebooks: a row for each side bidding first, DDS's text and the words."""
+        from html import escape
+
+        from ddsbind import _html
+
+        rows = [
+            (f"{side} bid first", [escape(self.score_text[k]), escape(self.contracts[k]), escape(self.words(side))])
+            for k, side in enumerate(("NS", "EW"))
+        ]
+        return _html.grid("par", ["", "score", "contracts", "in words"], rows)
 
 
 @dataclass(frozen=True)
@@ -448,14 +465,14 @@ class DealerPar:
         """The par contracts and score as a person reads them.
 
         DDS's ``"4S*-EW-1"`` (a sacrifice in 4 spades by East or West, one
-        down) reads ``"4\u2660 doubled by East or West (either side), 1 down"``;
+        down) reads ``"4\u2660 doubled by East or West (either partner), 1 down"``;
         ``"3N-N+1"`` reads ``"3NT by North, 1 overtrick"``; several contracts
         are joined by ``"; or "``, then the score from the gaining side.
 
         Examples
         --------
         >>> DealerPar(-110, ("2S-EW",)).words()
-        '2\u2660 by East or West (either side): EW +110'
+        '2\u2660 by East or West (either partner): EW +110'
         """
         parts = []
         for c in self.contracts:
@@ -474,6 +491,15 @@ class DealerPar:
         if not parts:
             return f"passed out: {_score_words(self.score)}"
         return f"{'; or '.join(parts)}: {_score_words(self.score)}"
+
+    def _repr_html_(self) -> str:
+        """Dealer par in notebooks: the score, DDS's contracts and the words."""
+        from html import escape
+
+        from ddsbind import _html
+
+        row = [f"{self.score:+d}", escape(" ".join(self.contracts)), escape(self.words())]
+        return _html.grid("dealerpar", ["", "NS score", "contracts", "in words"], [("par", row)])
 
 
 def _results(table: DDTable | ArrayLike) -> CData:
@@ -509,6 +535,56 @@ def dealer_par(
     out = dll.parResultsDealer()
     dll.raising.DealerPar(res, out, Seat.parse(dealer, "dealer"), Vulnerability.parse(vulnerable))
     return DealerPar(out.score, tuple(text(out.contracts[i]) for i in range(out.number)))
+
+
+# -- scores ----------------------------------------------------------------------------
+
+
+def dd_score(
+    deal: Deal | str,
+    contract: Contract | str,
+    declarer: Seat | int | str | None = None,
+    vulnerable: Vulnerability | int | str = Vulnerability.NONE,
+) -> int:
+    """What ``contract`` scores double dummy: declarer's score by the Laws for the tricks DDS says it takes.
+
+    Parameters
+    ----------
+    deal : Deal or PBN string
+        A full deal.
+    contract : Contract or str
+        ``"4SX"``, ``"3NT by S"`` (:meth:`ddsbind.Contract.parse`).
+    declarer : Seat, 0..3 or name, optional
+        Needed unless the contract names its declarer (they must agree if both do).
+    vulnerable : Vulnerability, 0..3 or name
+        Who is vulnerable (``"none"``, ``"NS"``, ``"EW"``, ``"all"``...).
+
+    Returns
+    -------
+    int
+        Declarer's score (negative when the contract goes down).  One
+        ``SolveBoard`` call, with the opening leader (declarer's left) on lead.
+
+    Examples
+    --------
+    >>> dd_score("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "1SX", "N")
+    160
+    """
+    c = Contract.parse(contract)
+    if declarer is not None:
+        seat = Seat.parse(declarer, "declarer")
+        if c.declarer is not None and c.declarer != seat:
+            raise InvalidArgumentError(f"the contract {c} and declarer {seat} disagree", field="declarer")
+    elif c.declarer is not None:
+        seat = c.declarer
+    else:
+        raise InvalidArgumentError(f"give the declarer of {c} (or write it in the contract: '{c} by N')")
+    d = as_deal(deal)
+    if not d.is_full:
+        raise InvalidArgumentError(f"a contract is scored on a full deal; this one holds {d.n_cards} cards")
+    defence = solve_board(d, c.strain, seat.next()).best_score
+    vul = Vulnerability.parse(vulnerable).is_vulnerable(seat)
+    return int(score(c.level, int(c.strain), c.doubled, 13 - defence, vul))
 
 
 # -- play analysis ----------------------------------------------------------------------

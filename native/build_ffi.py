@@ -221,7 +221,7 @@ NO_DDS = (
     "compile <dds/dll.h> and link -ldds, or DDSBIND_NO_SYSTEM_DDS is set), and DDS's upstream release "
     "could not be fetched into {cache} ({reason}). Install the system library (Debian: apt-get install "
     "libdds-dev), or set DDS_SOURCE_DIR=/path/to/dds to an unpacked DDS source tree (src/*.cpp, "
-    "include/dll.h), or run `make fetch-dds` where the network is reachable."
+    "include/dll.h), or fix the cause in brackets and run `make fetch-dds`."
 )
 
 

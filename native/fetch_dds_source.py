@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import re
 import shutil
 import subprocess
@@ -177,6 +178,57 @@ def _dsc_sha256(dsc: Path) -> dict[str, str]:
     return out
 
 
+def _refuse(tar_name: str, member: str, why: str) -> SystemExit:
+    return SystemExit(f"fetch_dds_source: {tar_name} member {member!r} {why}; nothing unpacked (not a network problem)")
+
+
+def _checked_members(tar: tarfile.TarFile, root: Path, tar_name: str) -> list[tarfile.TarInfo]:
+    """The members, each checked as ``filter="data"`` checks them, with owner and mode made safe.
+
+    Regular files, folders and links only; every path and link target stays
+    under ``root``; no set-uid/set-gid/sticky bits or group/other write bits;
+    the owner is whoever unpacks.
+    """
+    members = []
+    for m in tar.getmembers():
+        if not (m.isfile() or m.isdir() or m.issym() or m.islnk()):
+            raise _refuse(tar_name, m.name, "is neither a file, a folder nor a link")
+        target = (root / m.name).resolve()
+        if Path(m.name).is_absolute() or (target != root and root not in target.parents):
+            raise _refuse(tar_name, m.name, "would be written outside the folder")
+        if m.issym() or m.islnk():
+            base = target.parent if m.issym() else root
+            dest = (base / m.linkname).resolve()
+            if Path(m.linkname).is_absolute() or (dest != root and root not in dest.parents):
+                raise _refuse(tar_name, m.name, f"links outside the folder ({m.linkname})")
+        m.mode = (m.mode & 0o755) | (0o700 if m.isdir() else 0o600)
+        m.uid, m.gid, m.uname, m.gname = os.getuid(), os.getgid(), "", ""
+        members.append(m)
+    return members
+
+
+def unpack(orig: Path, dest: Path) -> None:
+    """Unpack the tarball ``orig`` into the folder ``dest``, refusing members that would escape it.
+
+    ``TarFile.extractall(filter="data")`` came with Python 3.12 and the
+    security releases 3.11.4, 3.10.12, ...; Debian 12's own Python is 3.11.2,
+    where the keyword is a ``TypeError``.  There the same checks are made by
+    :func:`_checked_members` before a plain ``extractall``.  A tarball that
+    cannot be read is one ``SystemExit`` line naming it, never blamed on the
+    network: by then the download has succeeded and its hash matched.
+    """
+    root = dest.resolve()
+    try:
+        with tarfile.open(orig) as tar:
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(root, filter="data")
+            else:
+                tar.extractall(root, members=_checked_members(tar, root, orig.name))
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        why = " ".join(str(exc).split())  # tarfile.open's message lists each method tried, one per line
+        raise SystemExit(f"fetch_dds_source: could not unpack {orig.name}: {why} (not a network problem)") from None
+
+
 def fetch(cache: Path) -> Path:
     """Download and unpack the upstream tree into ``cache``; return its path."""
     if (cache / "source" / "hands" / "list100.txt").is_file():
@@ -219,8 +271,7 @@ def fetch(cache: Path) -> Path:
     staging = cache / "unpack.tmp"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
-    with tarfile.open(orig) as tar:
-        tar.extractall(staging, filter="data")
+    unpack(orig, staging)
     (top,) = list(staging.iterdir())
     if not (top / "hands" / "list100.txt").is_file() or not (top / "src").is_dir():
         raise SystemExit(f"fetch_dds_source: {orig.name} holds no hands/ and src/")
@@ -238,7 +289,12 @@ def main() -> None:
     cache = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / ".cache" / "dds"
     cache.mkdir(parents=True, exist_ok=True)
     cached = (cache / "source" / "hands" / "list100.txt").is_file()
-    tree = fetch(cache.resolve())
+    try:
+        tree = fetch(cache.resolve())
+    except Exception as exc:  # one line for the build's message, never a traceback blamed on the network
+        raise SystemExit(
+            f"fetch_dds_source: {type(exc).__name__}: {exc} (a fault of this script, not of the network)"
+        ) from None
     if not cached:
         print(f"DDS source release unpacked in {tree} (link: {cache / 'source'})", file=sys.stderr)
 

@@ -71,7 +71,7 @@ def test_trick_given_with_spaces_commas_or_ten_as_10():
     assert len(outs) == 1
     r = CliRunner().invoke(main, ["solve", "N:... J... Q... 8...", "--trump", "NT", "--leader", "N", "--trick", "S10"])
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[1].split()[:2] == ["SJ", "0"], r.output
+    assert r.output.splitlines()[2].split()[:2] == ["SJ", "0"], r.output
 
 
 def test_demo_refuses_bad_counts_naming_the_option():

@@ -47,7 +47,7 @@ def test_cli_table_prints_table_and_par():
     assert result.exit_code == 0, result.output
     assert "NT     6   6   6   6" in result.output
     assert " S     5   8   5   8" in result.output
-    assert "Par (none): NS -110  NS:EW 2S" in result.output
+    assert "Par (None): NS -110  NS:EW 2S" in result.output
     assert "Par with N dealing: -110  2S-EW" in result.output
 
 

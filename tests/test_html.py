@@ -96,16 +96,20 @@ def test_best_line_is_a_list_with_html():
         assert cells.found[(("data-row", str(r)), ("data-col", "3"))] == str(t.value)
 
 
-def test_proof_tree_html_shows_every_node_and_reference():
+def test_proof_tree_html_shows_every_trick_and_reference():
     """Without this, a proof tree in a notebook could drop a defence or a repeated position."""
     tree = ddsbind.prove("N:J.A2.. ..987. .3.2.A Q.KQ..", "NT", "S", goodguys="NS")
     page = _Cells()
     page.feed(tree._repr_html_())
-    nodes = {int(v) for attrs in page.found for k, v in attrs if k == "data-node"}
-    refs = {int(v) for attrs in page.found for k, v in attrs if k == "data-ref"}
-    ids = {n.id for n in tree.nodes()}
-    assert nodes | refs <= ids and nodes, (nodes, refs)
-    # Every node of the tree appears once in full; a node reached again appears as a reference.
-    assert nodes == ids, ids - nodes
+    tricks = {v: text for attrs, text in page.found.items() for k, v in attrs if k == "data-trick"}
+    refs = {v for attrs in page.found for k, v in attrs if k == "data-ref"}
+    # The text form lists every trick from every position once, labelled; the HTML has the same tricks.
+    lines = tree.to_text().splitlines()[2:]
+    labels = [line.strip().split(":")[0] for line in lines]
+    assert sorted(tricks) == sorted(labels)
+    assert refs == {line.rsplit("as after ", 1)[1] for line in lines if "as after" in line}
+    for line, label in zip(lines, labels, strict=True):
+        winner = line.split("; ")[1]
+        assert winner in tricks[label], (label, tricks[label])
     hands = {v: text for attrs, text in page.found.items() for k, v in attrs if k == "data-seat"}
     assert hands["S"].startswith(f"{SYMBOLS['S']}") and "A" in hands["S"]

@@ -58,8 +58,11 @@ def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     """Without this, a user converting to ZRJ would lose the end of a play without being told."""
     h = next(h for h in list100 if len(h.play) == 104)
     g = _record(h, 1)
-    g.auction = g.auction[:-3] + ["X", "XX", "Pass"] * 6 + ["Pass"] * 2  # XX, then the 3 closing passes
-    g.contract += "XX"
+    t = Strain(h.trump).symbol
+    # Legal by the rules: declarer raises his strain over each redouble; XX, then the 3 closing passes.
+    raises = [call for level in range(2, 7) for call in ("X", "XX", "Pass", f"{level}{t}")]
+    g.auction = g.auction[:-3] + raises + ["X", "XX", "Pass", "Pass", "Pass"]
+    g.contract = f"6{t}XX"
     src = tmp_path / "long.pbn"
     src.write_text(format_games([g]), encoding="latin-1")
     result = run("convert", src, tmp_path / "long.zrj")

@@ -129,7 +129,7 @@ def test_equivalence_is_judged_at_the_start_of_the_trick():
     # North (a defender: East-West are the good guys) leads SQ or HA; East's SK and SJ are split by the SQ
     # North held at the start of the trick, even once it is on the table.  West's DQ DJ are one class.
     deal = "N:Q.A.. KJ... ..AK. ..QJ."
-    tree = prove(deal, "NT", "N")
+    tree = prove(deal, "NT", "N", goodguys="EW")
     check_tree(tree)
     assert (tree.goodguys, tree.target) == ("EW", 1)
     assert isinstance(tree.root, Node) and [[str(c) for c in m.cards] for m in tree.root.moves] == [["SQ"], ["HA"]]
@@ -152,15 +152,15 @@ def test_random_trees_pass_the_checker_and_agree_with_best_line(trees):
 
     for tree in trees:
         check_tree(tree)
-        assert tree.target == best_line(tree.deal, tree.trump, tree.leader)[0].value
+        n = max(tree.deal.hand_lengths)  # best_line counts for the side not on lead; the good guys are on lead
+        assert tree.target == n - best_line(tree.deal, tree.trump, tree.leader)[0].value
 
 
-def test_target_is_the_double_dummy_value_of_the_side_not_on_lead(trees):
-    """Without this, the default target could be the leader's tricks, or not the best the good guys can do."""
+def test_target_is_the_double_dummy_value_of_the_side_on_lead(trees):
+    """Without this, the default good guys could be the defence, or the target not the best they can do."""
     for tree in trees:
-        n = max(tree.deal.hand_lengths)
-        assert tree.goodguys == ("NS", "EW")[(tree.leader + 1) % 2]
-        assert tree.target == n - solve_board(tree.deal, tree.trump, tree.leader).best_score
+        assert tree.goodguys == ("NS", "EW")[tree.leader % 2]  # as composed problems are set
+        assert tree.target == solve_board(tree.deal, tree.trump, tree.leader).best_score
 
 
 def test_removing_any_defender_class_makes_the_checker_fail(trees):
@@ -239,11 +239,11 @@ def test_equal_positions_are_one_node(trees):
 
 def test_max_nodes_refusal_says_how_far_it_got():
     """Without this, a huge ending would run for hours or fail without saying where it stopped."""
-    deal, trump, first = _endings(5, range(1))[0]
+    deal, trump, first = _endings(4, range(1))[0]  # 126 nodes, estimated 112: the search starts, then stops
     with pytest.raises(
         ProofTooLargeError, match=r"max_nodes=20: stopped after 20 nodes .*deepest trick reached was \d+"
     ):
-        prove(deal, trump, first, max_nodes=20)
+        prove(deal, trump, first, goodguys="NS", max_nodes=20)
 
 
 def test_bad_arguments_are_refused():
@@ -390,7 +390,7 @@ def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
 
 def test_the_docstring_example_file_is_what_is_written():
     """Without this, the worked example in the tree file's spec could disagree with the bytes written."""
-    words = np.frombuffer(prove("N:A... K... Q... J...", "NT", "W").to_bytes(), dtype="<u4")
+    words = np.frombuffer(prove("N:A... K... Q... J...", "NT", "W", goodguys="NS").to_bytes(), dtype="<u4")
     spec = "54504444 00000001 00010341 00004000 00000000 00002000 00000000 00001000 00000000 00000800 00000000"
     assert [f"{w:08x}" for w in words] == [*spec.split(), "00000001", "3d081003"]
     assert "``3d081003``" in (sys.modules["ddsbind.proof"].__doc__ or "")

@@ -8,7 +8,9 @@ are covered by ``/dev/null`` inside the namespace while pip installs the wheel
 and Python solves with it, so neither can be found at all; a control run
 shows the system-library build of ddsbind really fails to load there.
 Elsewhere the checks are the loader's own trace (``LD_DEBUG=libs``) and the
-module's ``DT_NEEDED`` entries.
+module's ``DT_NEEDED`` entries.  Both the build and the fresh venv use
+Debian's own ``/usr/bin/python3`` where it is installed (3.11.2 on Debian 12:
+no ``tarfile`` extraction filter), as a user of a fresh Debian machine would.
 """
 
 from __future__ import annotations
@@ -28,6 +30,25 @@ from tests.conftest import REPO
 pytestmark = pytest.mark.slow
 
 DDS_TREE = REPO / ".cache" / "dds" / "source"
+
+
+def _base_python() -> Path:
+    """The Python that builds and installs the wheel: Debian's own when present, as on a fresh Debian 12 machine.
+
+    ``DDSBIND_WHEEL_PYTHON`` overrides; without ``/usr/bin/python3`` (>= 3.10,
+    with venv) it is the base interpreter of the running test.
+    """
+    given = os.environ.get("DDSBIND_WHEEL_PYTHON")
+    if given:
+        return Path(given)
+    system = Path("/usr/bin/python3")
+    probe = "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"
+    if system.exists() and subprocess.run([str(system), "-c", probe], capture_output=True, check=False).returncode == 0:
+        return system
+    return Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+BASE_PYTHON = _base_python()
 
 #: Each seat holds one whole suit: N spades, E hearts, S diamonds, W clubs.
 #: In a suit contract the holder of trumps is void in everything else and
@@ -114,7 +135,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (DDS_TREE / "include" / "dll.h").is_file():
         pytest.skip("DDS's source release not fetched (run `make fetch-dds`): nothing to build the wheel from")
     dist = tmp_path_factory.mktemp("dist")
-    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    base = BASE_PYTHON
     res = subprocess.run(
         ["make", "-C", str(REPO), "wheel", f"DIST={dist}", f"PYTHON={base}"],
         capture_output=True,
@@ -131,7 +152,7 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     """A fresh venv with the wheel installed (no compiler, no system DDS in reach where they can be hidden)."""
     home = tmp_path_factory.mktemp("home")
     venv = home / "venv"
-    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    base = BASE_PYTHON
     subprocess.run([str(base), "-m", "venv", str(venv)], check=True, env=_clean_env(home), cwd=home)
     hide = _system_files() if _can_hide() else None
     # Only wheels, so pip could not build anything even if a compiler were at hand.

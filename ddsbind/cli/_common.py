@@ -21,9 +21,39 @@ import click
 from ddsbind._typing import Progress
 from ddsbind.errors import Error
 
-SEAT = click.Choice(["N", "E", "S", "W"], case_sensitive=False)
-STRAIN = click.Choice(["S", "H", "D", "C", "NT", "N"], case_sensitive=False)
-VUL = click.Choice(["none", "both", "ns", "ew"], case_sensitive=False)
+
+class BridgeWord(click.ParamType):
+    """A seat, strain or vulnerability read by the library's own ``parse``: one set of spellings everywhere.
+
+    The value is the library's member (``Seat``, ``Strain``, ``Vulnerability``),
+    whose ``str()`` is the bridge word; a bad spelling is click's usage error
+    listing the spellings.
+    """
+
+    def __init__(self, kind: str, words: str) -> None:
+        self.name = kind
+        self._words = words
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return f"[{self._words}]"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        from ddsbind.deal import Seat, Strain
+        from ddsbind.game import Vulnerability
+
+        parse = {"seat": Seat.parse, "strain": Strain.parse, "vulnerability": Vulnerability.parse}[self.name]
+        try:
+            return parse(value)  # type: ignore[operator]
+        except Error:
+            self.fail(f"{value!r} is not a {self.name} ({self._words})", param, ctx)
+
+
+#: N/E/S/W or north/east/south/west, any case.
+SEAT = BridgeWord("seat", "N|E|S|W")
+#: S/H/D/C, N/NT/notrump, any case.
+STRAIN = BridgeWord("strain", "S|H|D|C|NT")
+#: none/love/-, all/both/b, ns, ew (N-S, E-W), any case: the same words PBN and dealer scripts use.
+VUL = BridgeWord("vulnerability", "none|all|both|ns|ew")
 COUNT = click.IntRange(min=0)
 POSITIVE = click.IntRange(min=1)
 

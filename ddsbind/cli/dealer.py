@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, fail, progress
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
 SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
@@ -87,7 +87,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
 )
 @click.option(
     "--vul",
-    type=click.Choice(list(_VUL_NAMES), case_sensitive=False),
+    type=VUL,
     default=None,
     help="Vulnerability for scores (default: the script's vulnerable, else none).",
 )

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import POSITIVE, FormatChoice, about, fail, progress
-from ddsbind.deal import SEAT_LETTERS
+from ddsbind.cli._common import POSITIVE, SEAT, FormatChoice, about, fail, progress
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from ddsbind.game import Vulnerability
 
 
 @click.command()
@@ -17,7 +24,7 @@ from ddsbind.deal import SEAT_LETTERS
 @click.option("--to", "dst_format", type=FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",
-    type=click.Choice(list(SEAT_LETTERS), case_sensitive=False),
+    type=SEAT,
     default="N",
     show_default=True,
     help="Hand whose makes a hand-makes output stores.",
@@ -25,41 +32,58 @@ from ddsbind.deal import SEAT_LETTERS
 @click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads for --solve.")
 def convert(
-    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: str, solve: bool, threads: int | None
+    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: int, solve: bool, threads: int | None
 ) -> None:
     """Convert deals (and their results) from SRC to DST ('-' for stdout).
 
-    Formats: zbd, zrd, zdd, hand-makes, zrj, zbs, pbn, dds, gib (guessed
-    from .zbd .zrd .zdd .zrj .zbs .pbn .gib).  A result the input lacks is
-    written as unknown (15) where the target allows it, else refused; with
-    --solve it is solved instead (not for game records).  DST appears only
+    Formats: zbd, zrd, zdd, hand-makes, zrj, zbs, pbn, dds, gib, lin
+    (guessed from .zbd .zrd .zdd .zrj .zbs .pbn .gib .lin).  A result the
+    input lacks is written as unknown (15) where the target allows it, else
+    refused; with --solve it is solved instead.  PBN -> PBN keeps the file
+    as it is (every tag, note, comment) and --solve adds DoubleDummyTricks,
+    OptimumResultTable, OptimumScore and ParContract to each deal, game
+    records included; LIN -> PBN --solve does the same.  DST appears only
     when the whole conversion succeeded.  Played deals: game records in,
-    game records out (PBN -> PBN, PBN <-> ZRJ) keep auction, contract,
-    result and play; a play too long for a ZRJ record is cut short with a
-    warning.
+    game records out (PBN, LIN, ZRJ) keep auction, contract, result and
+    play; what the target cannot hold (ZRD: board numbers, dealers,
+    vulnerability; ZRJ: a long play) is named in one warning.
     """
     from ddsbind.formats.convert import convert as run
 
     fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
     filler = None
+    par = None
     with contextlib.ExitStack() as stack:
         if solve:
             from ddsbind.database import TableFiller
 
             filler = TableFiller(threads=threads, progress=stack.enter_context(progress("solving", unit="deal")))
+            par = _dealer_par
         tick = stack.enter_context(progress("converting"))
         n = run(
             src,
             dst,
             src_format=fmts[0],
             dst_format=fmts[1],
-            hand=SEAT_LETTERS.index(hand.upper()),
+            hand=int(hand),
             progress=tick,
             fill=filler,
+            par=par,
         )
     click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
     if filler is not None:
         click.echo(f"{filler.solved} deals solved, {filler.reused} records reused a solved deal", err=dst == "-")
+
+
+def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: Sequence[Vulnerability]) -> list:
+    """DDS's ``DealerPar`` of each table: ``(ns_score, contracts)``."""
+    from ddsbind.solver import dealer_par
+
+    out = []
+    for table, dealer, vul in zip(tables, dealers, vulnerable, strict=True):
+        p = dealer_par(table, dealer, vul)
+        out.append((p.score, p.contracts))
+    return out
 
 
 @click.command()

@@ -9,7 +9,8 @@ import click
 from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, progress
 
 if TYPE_CHECKING:
-    from ddsbind.play import CostlyCard
+    from ddsbind.deal import Seat, Strain
+    from ddsbind.play import CostlyCard, LineTrick
 
 
 class _CostlyDoc(TypedDict):
@@ -54,7 +55,6 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     """
     import json
 
-    from ddsbind.deal import Seat
     from ddsbind.formats.games import read_games
     from ddsbind.formats.pbngame import GameRecord
     from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
@@ -109,20 +109,32 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
 @click.option("--trump", type=STRAIN, required=True, help="Trump strain (NT for notrump).")
 @click.option("--leader", type=SEAT, required=True, help="The hand that led (or leads) the current trick.")
 @click.option("--trick", default="", help="Cards already played to the current trick, e.g. 'SA,S2'.")
+@click.option(
+    "--declarer",
+    type=SEAT,
+    default=None,
+    help="Count 'value' for this seat's side. Default: the side not on lead to the current trick.",
+)
 @click.option("--json", "as_json", is_flag=True, help="The line as JSON, with every option and its score.")
-def line(deal: str, trump: str, leader: str, trick: str, as_json: bool) -> None:
+def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | None, as_json: bool) -> None:
     """The double-dummy best line from DEAL (a PBN deal string), one trick a row.
 
-    Declarer is the seat to the right of --leader; 'value' is the tricks
-    declarer's side takes from that trick on.  Among equally good cards the
-    lowest is played.
+    'value' is the tricks one side takes from that trick on: --declarer's
+    side, or else the side not on lead to the current trick (in an ending,
+    declarer's side may be the one on lead: say so with --declarer).  Among
+    equally good cards the lowest is played.
     """
     import json
 
-    from ddsbind.deal import Seat
     from ddsbind.play import best_line
 
     tricks = best_line(deal, trump, leader, current_trick=trick)
+    counted = leader.next(3) % 2  # the side best_line counts for: the one not on lead
+    side = counted if declarer is None else declarer % 2
+
+    def value(t: LineTrick) -> int:
+        return t.value if side == counted else 14 - t.number - t.value
+
     if as_json:
         out = [
             {
@@ -130,7 +142,7 @@ def line(deal: str, trump: str, leader: str, trick: str, as_json: bool) -> None:
                 "leader": t.leader.name,
                 "cards": [str(c) for c in t.cards],
                 "winner": t.winner.name,
-                "value": t.value,
+                "value": value(t),
                 "steps": [
                     {
                         "seat": s.seat.name,
@@ -144,9 +156,10 @@ def line(deal: str, trump: str, leader: str, trick: str, as_json: bool) -> None:
         ]
         click.echo(json.dumps(out, indent=1))
         return
-    declarer = Seat.parse(leader).next(3).name
-    click.echo(f"declarer {declarer}, trump {trump.upper()}; value = tricks for {declarer}'s side from the trick on")
+    names = ("NS", "EW")[side]
+    who = f"declarer {declarer}, " if declarer is not None else ""
+    click.echo(f"{who}trump {trump}; value = tricks for {names} from the trick on")
     click.echo("trick  lead  cards         won  value")
     for t in tricks:
         cards = " ".join(str(c) for c in t.cards)
-        click.echo(f"{t.number:>5}  {t.leader.name:<4}  {cards:<12}  {t.winner.name:<3}  {t.value:>5}")
+        click.echo(f"{t.number:>5}  {t.leader.name:<4}  {cards:<12}  {t.winner.name:<3}  {value(t):>5}")

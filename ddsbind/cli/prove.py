@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, about
+from ddsbind.cli._common import POSITIVE, SEAT, STRAIN, about, progress
 
 _SIDE = click.Choice(["NS", "EW"], case_sensitive=False)
 
@@ -16,7 +16,14 @@ _SIDE = click.Choice(["NS", "EW"], case_sensitive=False)
 @click.option("--trump", type=STRAIN, help="Trump strain (NT for notrump).")
 @click.option("--leader", type=SEAT, help="The hand on lead to the first trick.")
 @click.option("--target", type=click.IntRange(min=0, max=13), help="Tricks to take. Default: the double-dummy value.")
-@click.option("--goodguys", type=_SIDE, help="The side that must take them. Default: the side not on lead.")
+@click.option("--goodguys", type=_SIDE, help="The side that must take them. Default: the side on lead.")
+@click.option(
+    "--max-nodes",
+    type=POSITIVE,
+    default=1_000_000,
+    show_default=True,
+    help="Refuse a larger tree (an ending whose estimated tree is far larger is refused at once).",
+)
 @click.option("--json", "as_json", is_flag=True, help="The tree as one JSON document.")
 @click.option("--text", "as_text", is_flag=True, help="The tree as indented tricks (the default).")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the tree file (binary) here.")
@@ -27,6 +34,7 @@ def prove(
     leader: str | None,
     target: int | None,
     goodguys: str | None,
+    max_nodes: int,
     as_json: bool,
     as_text: bool,
     out: str | None,
@@ -34,7 +42,8 @@ def prove(
 ) -> None:
     """Prove that a side takes its tricks in the ending DEAL against any defence.
 
-    One card for the good guys at each turn, every class of equivalent cards
+    The good guys are by default the side on lead, as composed problems are
+    set.  One card for the good guys at each turn, every class of equivalent cards
     for the defence, to the end of play.  With --read, check and print a tree
     file written by --out.
     """
@@ -52,7 +61,8 @@ def prove(
     else:
         if deal is None or trump is None or leader is None:
             raise click.UsageError("give DEAL, --trump and --leader (or --read FILE.tree)")
-        tree = build(deal, trump, leader, target=target, goodguys=goodguys)
+        with progress("proving", unit="node") as tick:
+            tree = build(deal, trump, leader, target=target, goodguys=goodguys, max_nodes=max_nodes, progress=tick)
     if out is not None:
         Path(out).write_bytes(tree.to_bytes())
         click.echo(f"{out}: {tree.goodguys} take {tree.target} tricks against any defence, {tree.size} nodes")

@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, progress
+from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, about, fail, progress
+from ddsbind.errors import FormatError
 
 if TYPE_CHECKING:
-    from ddsbind.deal import Deal
+    from ddsbind.deal import Deal, Seat, Strain
+    from ddsbind.game import Vulnerability
     from ddsbind.solver import DDTable
 
 
-def _diagram(deal: Deal) -> list[str]:
-    """The four hands as a bridge diagram: North on top, West left, East right, South below."""
-    from ddsbind.deal import SUITS
-
-    # Deal.to_pbn gives the holdings N E S W, each "S.H.D.C" with ranks high to low.
-    hands = deal.to_pbn("N")[2:].split(" ")
-    north, east, south, west = ([f"{SUITS[s]} {h or '-'}" for s, h in enumerate(hand.split("."))] for hand in hands)
-    pad = " " * 20
-    out = [pad + x for x in north]
-    out += [f"{w:<20}{'':<20}{e}".rstrip() for w, e in zip(west, east, strict=True)]
-    out += [pad + x for x in south]
-    return out
-
-
-def _render_table(deal: Deal, table: DDTable, vul: str, dealer: str | None) -> list[str]:
+def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None) -> list[str]:
     from ddsbind.solver import dealer_par, par
 
-    out = [f"Deal {deal.to_pbn()}", "", *_diagram(deal), "", "Double-dummy tricks (declarer):"]
+    out = [f"Deal {deal.to_pbn()}", "", *deal.diagram().splitlines(), "", "Double-dummy tricks (declarer):"]
     out += ["  " + line for line in str(table).splitlines()]
     if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
@@ -39,24 +28,73 @@ def _render_table(deal: Deal, table: DDTable, vul: str, dealer: str | None) -> l
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
         out.append(f"  that is: {p.words('EW')}")
-    if dealer:
+    if dealer is not None:
         dp = dealer_par(table, dealer, vul)
-        out.append(f"Par with {dealer.upper()} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
+        out.append(f"Par with {dealer} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
         out.append(f"  that is: {dp.words()}")
     return out
 
 
+def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerability | None]]:
+    """``(board, deal, dealer, vulnerability)`` of a PBN deal string, or of each deal in a file."""
+    import os
+    import re
+
+    from ddsbind.deal import Deal
+
+    if re.match(r"\s*[NESWnesw]\s*:", source):
+        return [(None, Deal.from_pbn(source), None, None)]
+    if not os.path.isfile(source):
+        raise FileNotFoundError(f"{source}: neither a PBN deal (N:...) nor a file")
+    from ddsbind.formats import registry
+    from ddsbind.formats.files import read_records
+
+    fmt = registry.guess(source)
+    if fmt.load_games is not None:
+        from ddsbind.formats.games import read_games
+
+        return [
+            (g.board, g.deal, g.dealer, g.vulnerable if "Vulnerable" in g.tags else None) for g in read_games(source)
+        ]
+    chunk = read_records(source)
+    if chunk.owners is None:
+        raise FormatError(f"{fmt.name} files hold no deals")
+    return [(i + 1, Deal.from_owners(o), None, None) for i, o in enumerate(chunk.owners)]
+
+
 @click.command()
 @click.argument("deal")
-@click.option("--vul", type=VUL, default="none", show_default=True, help="Vulnerability for par.")
+@click.option("--vul", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
 @click.option("--dealer", type=SEAT, default=None, help="Also show par when this seat deals (DealerPar).")
-def table(deal: str, vul: str, dealer: str | None) -> None:
-    """Print the double-dummy table and par of DEAL, a PBN deal string ("N:AKQ.. ...")."""
-    from ddsbind.deal import Deal
-    from ddsbind.solver import dd_table
+def table(deal: str, vul: Vulnerability | None, dealer: Seat | None) -> None:
+    """Print the double-dummy table and par of DEAL: a PBN deal string ("N:AKQ.. ...") or a file of deals.
 
-    d = Deal.from_pbn(deal)
-    click.echo("\n".join(_render_table(d, dd_table(d), vul, dealer)))
+    A file (PBN, LIN, ZRJ, or any deal format of ``ddsbind convert``) gives
+    every deal in it, each with its board number, and its dealer and
+    vulnerability where the file says (--vul and --dealer override them).
+    """
+    from ddsbind.game import Vulnerability
+    from ddsbind.solver import dd_tables
+
+    with about(deal) if _is_file(deal) else contextlib.nullcontext():
+        boards = _boards(deal)
+    if not boards:
+        fail(f"{deal}: no deals")
+    with progress("solving", total=len(boards), unit="deal") as tick:
+        tables = dd_tables([b[1] for b in boards], progress=tick)
+    for k, ((board, d, own_dealer, own_vul), t) in enumerate(zip(boards, tables, strict=True)):
+        v = vul if vul is not None else own_vul if own_vul is not None else Vulnerability.NONE
+        who = dealer if dealer is not None else own_dealer
+        if board is not None:
+            dealt = f", dealer {who}" if who is not None else ""
+            click.echo(("\n" if k else "") + f"Board {board}{dealt}, vulnerable {v}")
+        click.echo("\n".join(_render_table(d, t, v, who)))
+
+
+def _is_file(text: str) -> bool:
+    import os
+
+    return os.path.isfile(text)
 
 
 @click.command()
@@ -64,11 +102,20 @@ def table(deal: str, vul: str, dealer: str | None) -> None:
 @click.option("--trump", type=STRAIN, required=True, help="Trump strain (NT for notrump).")
 @click.option("--leader", type=SEAT, required=True, help="The hand on lead to the current trick.")
 @click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
-def solve(deal: str, trump: str, leader: str, trick: str) -> None:
-    """Score every card the hand to play can play (SolveBoard, solutions=3)."""
+def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
+    """Score every card the hand to play can play (SolveBoard, solutions=3).
+
+    The tricks are those of the side of the hand to play, from the current
+    trick on (cards already on it count).
+    """
+    from ddsbind.game import parse_trick
     from ddsbind.solver import solve_board
 
     sol = solve_board(deal, trump, leader, current_trick=trick)
+    to_play = leader.next(len(parse_trick(trick)))
+    side = "NS" if to_play % 2 == 0 else "EW"
+    strain = "notrump" if trump == 4 else f"{trump} trumps"
+    click.echo(f"{to_play} to play, {strain}: tricks for {side} ({to_play}'s side) from this trick on")
     click.echo("card  tricks  equivalent cards")
     for c in sol:
         click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())
@@ -105,8 +152,8 @@ def demo(count: int, seed: int) -> None:
     with progress("solving", total=count, unit="deal") as tick:
         tables = dd_tables(deals, progress=tick)
     for board, (d, t) in enumerate(zip(deals, tables, strict=True), start=1):
-        dealer = board_dealer(board).name
-        vul = board_vulnerability(board).pbn
+        dealer = board_dealer(board)
+        vul = board_vulnerability(board)
         click.echo(f"Board {board}, dealer {dealer}, vulnerable {vul}")
         click.echo("\n".join(_render_table(d, t, vul, dealer)))
         click.echo("")

@@ -3,6 +3,8 @@
 - :mod:`~ddsbind.dealer.dealing`: :class:`Predeal`, :func:`deal_batch`,
   :func:`deal_batches`, :class:`Hands` (HCP, lengths, controls, losers... as
   ``(n, 4, 4)`` arrays ``[deal, seat N E S W, suit S H D C]``).
+- :mod:`~ddsbind.dealer.conditions`: :func:`deal_to` (deal to a Python condition over
+  :class:`~ddsbind.hands.HandArrays`, with predeal and seed).
 - :mod:`~ddsbind.dealer.language`: :func:`parse` (lark grammar ``dealer.lark``).
 - :mod:`~ddsbind.dealer.run`: :func:`run`, :func:`run_file`.
 - :mod:`~ddsbind.dealer.scoring`: :func:`score`, :func:`imps`.
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ddsbind.dealer.dealing import BATCH, DEALER_VERSION, DealerError, Hands, Predeal, deal_batch, deal_batches
 
 if TYPE_CHECKING:
+    from ddsbind.dealer.conditions import Sample, deal_to
     from ddsbind.dealer.files import write_deals
     from ddsbind.dealer.language import Script, parse
     from ddsbind.dealer.run import Run, run, run_file
@@ -28,6 +31,8 @@ if TYPE_CHECKING:
 # Imported on first use (PEP 562): `ddsbind dealer` on a small script loads neither the format
 # registry nor the statistics, and starts faster.
 _LAZY = {
+    "Sample": "conditions",
+    "deal_to": "conditions",
     "write_deals": "files",
     "Script": "language",
     "parse": "language",
@@ -62,10 +67,12 @@ __all__ = [
     "LeadTable",
     "Predeal",
     "Run",
+    "Sample",
     "Script",
     "contract_report",
     "deal_batch",
     "deal_batches",
+    "deal_to",
     "imps",
     "lead_table",
     "parse",

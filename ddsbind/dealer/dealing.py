@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind import hands
 from ddsbind.errors import Error
 
 __all__ = [
@@ -373,25 +374,8 @@ DEFAULT_ALTCOUNTS: tuple[tuple[int, ...], ...] = (
     (1, 1, 1, 1, 1),
     (6, 4, 2, 1, 0),
 )
-HCP_WEIGHTS = (4, 3, 2, 1)
-CONTROL_WEIGHTS = (2, 1)
-
-
-_HIGH_RANKS = 7  # ranks A..8 in one look-up table (4**7 entries), 7..2 in another (4**6)
-
-
-@functools.lru_cache(maxsize=64)
-def _seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
-    """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``."""
-    codes = np.arange(4**ranks, dtype=np.int64)
-    digits = (codes[:, None] >> (2 * np.arange(ranks - 1, -1, -1))) & 3  # owner of each rank, first rank first
-    w = np.zeros(ranks, dtype=np.int64)
-    w[: len(weights)] = weights[:ranks]
-    table = np.zeros(codes.size, dtype=np.uint32)
-    for seat in range(4):
-        table |= (((digits == seat) * w).sum(axis=1).astype(np.uint32)) << np.uint32(8 * seat)
-    table.setflags(write=False)
-    return table
+HCP_WEIGHTS = hands.HCP_WEIGHTS
+CONTROL_WEIGHTS = hands.CONTROL_WEIGHTS
 
 
 class Hands:
@@ -403,6 +387,8 @@ class Hands:
         DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
         suits S H D C).
 
+    Notes
+    -----
     Every per-suit array is ``(n, 4, 4)`` indexed ``[deal, seat, suit]``
     (seats N E S W, suits S H D C); per-hand totals sum the last axis.
     """
@@ -421,31 +407,13 @@ class Hands:
 
     @functools.cached_property
     def _suit_codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Each suit's owners as two base-4 numbers ``(n, 4)`` ``[deal, suit]``: ranks A..8 and ranks 7..2."""
-        by_suit = self.owners.reshape(self.n, 4, 13)
-        high = np.zeros((self.n, 4), dtype=np.intp)
-        for rank in range(_HIGH_RANKS):
-            high <<= 2
-            high |= by_suit[:, :, rank]
-        low = np.zeros((self.n, 4), dtype=np.intp)
-        for rank in range(_HIGH_RANKS, 13):
-            low <<= 2
-            low |= by_suit[:, :, rank]
-        return high, low
-
-    def _packed(self, weights: tuple[int, ...]) -> NDArray[np.int16]:
-        """:meth:`count` by table look-up: per suit code, the four seats' sums packed in bytes."""
-        high, low = self._suit_codes
-        packed = _seat_table(weights[:_HIGH_RANKS], _HIGH_RANKS)[high]
-        if any(weights[_HIGH_RANKS:]):
-            packed += _seat_table(weights[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
-        by_seat = packed.view(np.uint8).reshape(self.n, 4, 4)  # [deal, suit, seat]: little-endian bytes
-        return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
+        """Each suit's owners as two base-4 numbers ``(n, 4)`` (:func:`ddsbind.hands.suit_codes`), computed once."""
+        return hands.suit_codes(self.owners)
 
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
-        return self._packed((1,) * 13).astype(np.int8)
+        return hands.lengths_rows(self.owners, self._suit_codes)
 
     def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
         """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
@@ -457,22 +425,12 @@ class Hands:
     def count(self, weights: Sequence[int]) -> NDArray[Any]:
         """``(n, 4, 4)`` weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0).
 
-        int16 when every weight is at least 0 and they sum to at most 255, else int64."""
+        int16 unless the sums may pass its range (then int32 or int64: :func:`ddsbind.hands.count_rows`)."""
         key = tuple(int(w) for w in weights)
         while key and key[-1] == 0:
             key = key[:-1]
         if key not in self._counts:
-            if all(w >= 0 for w in key) and sum(key) <= 255:
-                self._counts[key] = self._packed(key + (0,) * (13 - len(key)))
-            else:  # weights too large (or negative) for a byte per seat: compare rank by rank, in 64 bits
-                result = np.zeros((self.n, 4, 4), dtype=np.int64)
-                owners = self.owners.reshape(self.n, 1, 4, 13)
-                seats = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
-                for rank, weight in enumerate(key):
-                    if weight:
-                        held = owners[:, :, :, rank] == seats
-                        result += held.astype(np.int64) * np.int64(weight)
-                self._counts[key] = result
+            self._counts[key] = hands.count_rows(self.owners, key, self._suit_codes)  # type: ignore[assignment]
         return self._counts[key]
 
     @property
@@ -504,10 +462,8 @@ class Hands:
 
         ``min(length, 3)`` less the aces, kings and queens among the top ``min(length, 3)`` ranks.
         """
-        cap = np.minimum(self.lengths, 3)
         ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
-        counted = ace + king * (cap >= 2) + queen * (cap >= 3)
-        return (cap - counted).astype(np.int8)
+        return hands.losers_from(self.lengths, ace, king, queen)
 
     def masks(self) -> NDArray[np.uint32]:
         """``(n, 4, 4)`` DDS masks ``[deal, seat, suit]`` (bit ``rank``), for the solver."""

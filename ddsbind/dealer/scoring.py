@@ -1,44 +1,23 @@
-"""Duplicate scores of undoubled contracts and the IMP scale, over numpy arrays (no DDS)."""
+"""The dealer language's ``score()`` and ``imps()``: :mod:`ddsbind.scoring`'s, with the language's spellings.
+
+Scores by the Laws and the WBF IMP scale live in :mod:`ddsbind.scoring`
+(doubled and redoubled contracts too); this module reads the language's
+contracts (``x3N``) and raises :class:`DealerError` for them.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind import scoring
 from ddsbind.dealer.dealing import DealerError
+from ddsbind.errors import ContractError
 
 __all__ = ["IMP_BOUNDS", "imps", "parse_contract", "score"]
 
-#: A score difference above ``IMP_BOUNDS[i]`` (absolute value) is worth at least ``i + 1`` IMPs.
-IMP_BOUNDS = np.array(
-    [
-        10,
-        40,
-        80,
-        120,
-        160,
-        210,
-        260,
-        310,
-        360,
-        420,
-        490,
-        590,
-        740,
-        890,
-        1090,
-        1290,
-        1490,
-        1740,
-        1990,
-        2240,
-        2490,
-        2990,
-        3490,
-        3990,
-    ],
-    dtype=np.int64,
-)
+#: The WBF scale: :data:`ddsbind.scoring.IMP_BOUNDS`.
+IMP_BOUNDS = scoring.IMP_BOUNDS
 _STRAINS = "SHDCN"
 
 
@@ -50,8 +29,12 @@ def parse_contract(contract: str) -> tuple[int, int]:
     return int(text[0]), _STRAINS.index(text[1])
 
 
-def score(vulnerable: bool | ArrayLike, level: int, strain: int, tricks: ArrayLike) -> NDArray[np.int64]:
-    """Declarer's duplicate score of the undoubled contract ``level``/``strain`` taking ``tricks``.
+def score(
+    vulnerable: bool | ArrayLike, level: int, strain: int, tricks: ArrayLike, doubled: int = 0
+) -> NDArray[np.int64]:
+    """Declarer's duplicate score of ``level``/``strain`` (``doubled`` 0, 1 X, 2 XX) taking ``tricks``.
+
+    :func:`ddsbind.scoring.score` with the dealer language's argument order.
 
     Parameters
     ----------
@@ -63,6 +46,8 @@ def score(vulnerable: bool | ArrayLike, level: int, strain: int, tricks: ArrayLi
         0 .. 4 = spades, hearts, diamonds, clubs, notrump.
     tricks : array_like of int
         Tricks taken by declarer, 0 .. 13.
+    doubled : int
+        0 undoubled (the language's ``score``), 1 doubled, 2 redoubled.
 
     Returns
     -------
@@ -74,27 +59,16 @@ def score(vulnerable: bool | ArrayLike, level: int, strain: int, tricks: ArrayLi
     >>> int(score(False, 3, 4, 9)), int(score(True, 4, 0, 8))
     (400, -200)
     """
-    t = np.asarray(tricks, dtype=np.int64)
-    vul = np.asarray(vulnerable, dtype=bool)
-    per_trick = 20 if strain in (2, 3) else 30
-    contract_points = per_trick * level + (10 if strain == 4 else 0)
-    bonus = np.where(contract_points >= 100, np.where(vul, 500, 300), 50)
-    if level == 6:
-        bonus = bonus + np.where(vul, 750, 500)
-    elif level == 7:
-        bonus = bonus + np.where(vul, 1500, 1000)
-    over = t - (level + 6)
-    made = contract_points + bonus + per_trick * np.maximum(over, 0)
-    down = -np.where(vul, 100, 50) * np.maximum(-over, 0)
-    return np.where(over >= 0, made, down).astype(np.int64)
+    try:
+        return scoring.score(level, strain, doubled, tricks, vulnerable)
+    except ContractError as exc:
+        raise DealerError(str(exc)) from None
 
 
 def imps(difference: ArrayLike) -> NDArray[np.int64]:
-    """IMPs for a score ``difference`` (WBF scale), with the difference's sign.
+    """IMPs for a score ``difference`` (WBF scale, :func:`ddsbind.scoring.imps`), with the difference's sign.
 
     >>> imps([0, 20, -430, 5000]).tolist()
     [0, 1, -10, 24]
     """
-    d = np.asarray(difference, dtype=np.int64)
-    magnitude = np.searchsorted(IMP_BOUNDS, np.abs(d), side="left")
-    return (np.sign(d) * magnitude).astype(np.int64)
+    return scoring.imps(difference)

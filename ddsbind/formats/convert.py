@@ -8,7 +8,13 @@ PBN with contracts, auctions or plays) converted to a format that holds them
 (``pbn``, ``zrj``) keeps everything -- deal, board, dealer, vulnerability,
 auction, contract, declarer, result, play and PBN's other tags
 (:mod:`ddsbind.formats.games` decides, :func:`~ddsbind.formats.games.carries_games`);
-into any other format a game file gives its deals.
+into any other format a game file gives its deals.  PBN to PBN keeps the
+file as it is, byte for byte, and with ``fill`` adds the double-dummy results
+and par in place (:func:`ddsbind.formats.pbn.add_results`), for bare deals and
+game records alike.  What the target cannot hold and the input has (a PBN
+file's board numbers, dealers, vulnerability, other tags into ZRD; a PBN
+game's Event or notes on cards into LIN) is named once in a
+:class:`DroppedDataWarning`.
 Every input is read as :class:`~ddsbind.formats.registry.Records`: deals
 ``(N, 52)`` owners and/or tables ``(N, 5, 4)`` (DDS order, 15 = unknown);
 every output takes what it can hold:
@@ -30,6 +36,7 @@ any failure the target is absent (or unchanged) and the message says so.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -40,9 +47,23 @@ from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output
+from ddsbind.formats.pbn import ParFunc
 from ddsbind.formats.registry import Format, Records
 
-__all__ = ["FORMATS", "convert", "read_any"]
+__all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
+
+
+class DroppedDataWarning(UserWarning):
+    """A conversion's target cannot hold part of what the input has (said once per conversion, naming it)."""
+
+
+def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -> None:
+    if items:
+        warnings.warn(
+            DroppedDataWarning(f"{dfmt.name} cannot hold {os.fspath(src)}'s {', '.join(items)}: dropped"),
+            stacklevel=3,
+        )
+
 
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
@@ -88,6 +109,7 @@ def convert(
     chunk: int = 1 << 20,
     progress: Progress | None = None,
     fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
+    par: ParFunc | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
 
@@ -108,15 +130,28 @@ def convert(
         ``fill(owners, tables) -> tables`` applied to each batch read that has
         deals (``ddsbind convert --solve`` passes
         :class:`ddsbind.database.TableFiller`, which solves unknown results);
-        this module itself never solves.
+        this module itself never solves.  A format that can carry the
+        results in place (PBN to PBN: :func:`ddsbind.formats.pbn.add_results`,
+        game records or bare deals alike, every tag kept) has them added there.
+    par : callable, optional
+        With ``fill``, for a format that carries par (PBN): DDS's
+        ``DealerPar`` for each table (:data:`ddsbind.formats.pbn.ParFunc`),
+        written as ``OptimumScore`` and ``ParContract``.
 
     Raises
     ------
     FormatError
         The target needs something the input lacks (deals, or complete
         results for ``gib``), ``dst`` exists and is not empty, ``fill`` is
-        given for game records (they are copied, not solved), or malformed
-        input, with its record index (or line).
+        given for game records written to a format that cannot hold results
+        (ZRJ, LIN), or malformed input, with its record index (or line).
+
+    Warns
+    -----
+    DroppedDataWarning
+        Once, naming what the target cannot hold and the input has (a PBN
+        file's board numbers, dealers, vulnerability and other tags written
+        to ZRD; a PBN file's Event or notes on cards written to LIN).
 
     On any failure ``dst`` is left as it was (absent, or unchanged) and the
     message says so.
@@ -128,22 +163,40 @@ def convert(
     dfmt = registry.guess(dst, dst_format, "output")
     if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
         raise FormatError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
-    if games.carries_games(src, sfmt, dfmt):
-        if fill is not None:
-            raise FormatError(
-                f"{os.fspath(src)} holds game records, which are converted as they are: "
-                "solving (filling in double-dummy results) applies to deals only"
-            )
-        n = games.write_games(dst, games.read_games(src, sfmt.name), dfmt.name)
+    if sfmt is dfmt and sfmt.annotate is not None:
+        data, n = sfmt.annotate(Path(src).read_bytes(), os.fspath(src), fill, par)
+        with atomic_output(dst) as out:
+            out.write(data)
         if progress is not None:
             progress(n)
         return n
+    if games.carries_games(src, sfmt, dfmt):
+        if fill is not None and dfmt.annotate is None:
+            raise FormatError(
+                f"{os.fspath(src)} holds game records, and {dfmt.name} files cannot hold double-dummy results: "
+                "solving (--solve) applies to a target that can (pbn)"
+            )
+        records = games.read_games(src, sfmt.name)
+        if dfmt.unheld is not None:
+            _warn_dropped(dfmt.unheld(records), src, dfmt)
+        assert dfmt.dump_games is not None
+        data = dfmt.dump_games(records)
+        if fill is not None and dfmt.annotate is not None:
+            data, _ = dfmt.annotate(data, os.fspath(dst), fill, par)
+        with atomic_output(dst) as out:
+            out.write(data)
+        if progress is not None:
+            progress(len(records))
+        return len(records)
     if not sfmt.readable:
         raise FormatError(f"{sfmt.name} files cannot be read")
     if not dfmt.writable:
         raise FormatError(f"{dfmt.name} records cannot be written from deals and results")
     if dfmt.deals and not sfmt.deals:
         raise FormatError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
+
+    if sfmt.extras is not None:
+        _warn_dropped(sfmt.extras(Path(src).read_bytes(), os.fspath(src)), src, dfmt)
 
     def batches() -> Iterator[Records]:
         for b in read_batches(src, sfmt, chunk=chunk):

@@ -211,7 +211,7 @@ def format_reference(
         raise FormatError(f"{len(deals)} deals but {len(tables)} tables")
     out = [f"NUMBER {len(deals)}"]
     for i, deal in enumerate(deals):
-        out.append(f'PBN {dealer} {vul} {trump} {first} "{deal.to_pbn()}"')
+        out.append(f'PBN {int(dealer)} {int(vul)} {int(trump)} {int(first)} "{deal.to_pbn()}"')
         if tables is not None:
             t = np.asarray(tables[i]).reshape(20)
             if np.all((t >= 0) & (t <= 13)):

@@ -2,17 +2,21 @@
 
 No DDS calls here; the rules of play are :mod:`ddsbind.game`'s.
 
-Layout (as BBO writes its hand records and handviewer links)
--------------------------------------------------------------
+Layout (as BBO writes hand records, sessions, vugraph archives and handviewer links; as Bridge Composer exports)
+--------------------------------------------------------------------------------------------------------------
 * A LIN text is a sequence of ``tag|value|`` pairs: a tag is two letters
   (read in any case), its value runs to the next ``|``.  Whitespace and line
-  breaks between pairs are ignored except as board separators (below); the
-  last ``|`` of a file may be missing.  Text is UTF-8 (ISO-8859-1 when it is
-  not valid UTF-8).
-* Boards: a file holds any number, one per line or a whole session on one
-  line.  Once the board being read has its ``md|``, a new board starts at
-  ``qx|``, at the next ``md|`` and at a line break; tags before a board's
-  ``md|`` (a vugraph header ``vg|``, ``pn|``, ``qx|``) belong to it.
+  breaks between pairs are ignored (a board may run over several lines: BBO's
+  vugraph archives and Bridge Composer write one trick a line); the last
+  ``|`` of a file may be missing.  Text is UTF-8 (ISO-8859-1 when it is not
+  valid UTF-8).
+* Boards: a file holds any number, a whole session on one line or one board
+  over several.  Once the board being read has its ``md|``, a new board
+  starts at a header tag (``qx|``, ``pn|``, ``vg|``, ``mn|``, ``rs|``, ...,
+  :data:`HEADER_TAGS`), at the next ``md|``, or at the start of a line that
+  holds an ``md|`` with no call, card or claim ahead of it on the line.  So
+  headers before a board's deal belong to that board; headers and commentary
+  after the last board belong to the last board.
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
@@ -20,17 +24,24 @@ Layout (as BBO writes its hand records and handviewer links)
   empty or missing (it holds the cards the other three do not).
 * ``sv|`` vulnerability: ``o`` (also ``0``, ``-``) none, ``n`` NS, ``e``
   EW, ``b`` both.
-* ``ah|Board N|`` the board number (another title is kept in the tag
-  ``LinTitle``); ``qx|o12|`` (room ``o``/``c`` and board) is kept in the tag
-  ``LinQx`` and gives the board number when there is no ``ah|``.
+* ``qx|o12|``: room (``o`` open, ``c`` closed) and board.  The board number,
+  and the tag ``Room`` (``Open``/``Closed``, as PBN names it); the value is
+  kept whole in ``LinQx`` and written back.
+* ``ah|Board 12|`` the title: it gives the board number (over ``qx|``'s);
+  the title is kept whole in ``LinTitle`` and written back (renumbered if the
+  record's board changed).  Without ``ah|`` none is written when ``qx|``
+  gives the number.
 * ``mb|`` one call, in bidding order from the dealer: ``p`` pass, ``d``
   double, ``r`` redouble, ``1c`` .. ``7n`` (``n`` or ``nt`` notrump); a
-  trailing ``!`` is an alert (call mark 1).  ``an|text|`` annotates the call
-  before it; annotations are kept in the tag ``LinAnnotations`` as
-  ``index:text`` items (0-based call index) joined by ``|``.
+  trailing ``!`` is an alert (``alerts``).  ``an|text|`` explains the call
+  before it: a note (``notes``, ``call_notes``).  The auction is checked by
+  the rules (bids ascend, a double only of the opponents' bid, a redouble
+  only of their double, nothing after the auction ended).
 * ``pc|`` one card (``SA``, ``h10``), in play order from the opening lead,
   each checked by :class:`ddsbind.game.Play`.  ``mc|N|`` a claim: declarer's
   side takes N tricks in all (the ``result``); the play stops there.
+* ``up|n|`` undo (our reading): the last ``n`` actions (calls, or cards once
+  the play began; 1 when ``n`` is empty) are taken back, as if never made.
 * The contract and declarer are derived from the auction (the last bid, its
   doubles, the first of declaring side to name the strain); four passes is
   ``Pass``.  The result is the claim, else the tricks of a complete play.
@@ -39,16 +50,21 @@ Layout (as BBO writes its hand records and handviewer links)
   the next ``pn|``; more than four names (both rooms: open S W N E, then
   closed S W N E) are kept whole in ``LinPlayers``, and a closed-room board
   (``qx|c..|``) takes the second four.
-* ``nt|`` commentary is kept in the tag ``LinNotes`` (joined by ``|``).
+* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``).
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
-  display commands and skipped.  Any other tag (``vg|``, ``sk|``, ...) is
-  kept verbatim, in order, in the tag ``LinOther`` and written back.
+  display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
+  ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
+  ``LinHeader``, after it in ``LinOther``; both are written back where they
+  were.
 
-Writing gives one board a line: ``qx|`` (if kept), ``pn|`` (if any name),
-``st||md|...|rh||ah|Board N|sv|...|``, the calls (``!`` for any call mark,
-``an|`` after an annotated call), ``pg||``, the cards, ``mc|N|`` when the
-result is known and the play is not complete, then ``nt|`` and the other
-kept tags.  All four hands are written.
+Writing gives one board a line: ``LinHeader``, ``qx|`` (if kept, or
+``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name), ``st||md|...|rh||``,
+``ah|`` (the kept title, or ``Board N`` when no ``qx|`` gives the number),
+``sv|...|``, the calls (``!`` for an alerted call, ``an|`` after each of its
+notes with text), ``pg||``, the cards, ``mc|N|`` when the result is known and
+the play is not complete, then ``nt|`` (the commentary) and ``LinOther``.  All four hands are
+written.  LIN has no mark for a good or bad call (PBN's ``!``/``?``), no
+notes on cards, and no alert other than on a call: those are left out.
 
 In memory seats are :class:`~ddsbind.deal.Seat` in DDS order (N=0 E=1 S=2
 W=3); LIN's hand index i (0=S 1=W 2=N 3=E) and dealer digit i+1 are DDS
@@ -66,7 +82,7 @@ from dataclasses import dataclass, field
 
 from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, Error, FormatError
-from ddsbind.formats.pbngame import GameRecord, closing_passes
+from ddsbind.formats.pbngame import GameRecord, auction_fault
 from ddsbind.game import Play, Vulnerability
 
 __all__ = ["contract_of_auction", "format_lin", "parse_lin"]
@@ -80,6 +96,11 @@ _VUL_LETTER = {Vulnerability.NONE: "o", Vulnerability.NS: "n", Vulnerability.EW:
 _LIN_SEATS = (Seat.S, Seat.W, Seat.N, Seat.E)
 _NAME_TAGS = ("South", "West", "North", "East")
 _SKIPPED = ("rh", "st", "pg")
+#: Tags that open a new board once the board being read has its deal.
+HEADER_TAGS = ("qx", "pn", "vg", "mn", "rs", "pw", "px", "mp", "bn")
+_ROOMS = {"o": "Open", "c": "Closed"}
+#: Tags that only a board with a deal can hold.
+_BOARD_TAGS = ("qx", "md", "sv", "ah", "mb", "an", "pc", "mc", "up")
 
 
 def _lin_seat(i: int) -> Seat:
@@ -91,7 +112,7 @@ def _lin_seat(i: int) -> Seat:
 class _Pair:
     tag: str
     value: str
-    newline_before: bool
+    line: int
 
 
 @dataclass
@@ -105,37 +126,65 @@ class _Board:
 
 def _pairs(text: str, name: str) -> list[_Pair]:
     out: list[_Pair] = []
-    pos, n = 0, len(text)
+    pos, n, line = 0, len(text), 0
     while pos < n:
         bar = text.find("|", pos)
         if bar < 0:
             rest = text[pos:].strip()
             if rest:
-                raise FormatError(f"{name}: {rest[:20]!r} (character {pos}) is not a tag|value| pair", offset=pos)
+                raise FormatError(
+                    f"{name}: {_where(text, pos)}: {rest[:20]!r} (character {pos}) is not a tag|value| pair", offset=pos
+                )
             break
         raw = text[pos:bar]
+        line += raw.count("\n")
         tag = raw.strip()
         if not _TAG.fullmatch(tag):
-            raise FormatError(f"{name}: {tag[:20]!r} (character {pos}) is not a two-letter tag", offset=pos)
+            raise FormatError(
+                f"{name}: {_where(text, pos)}: {tag[:20]!r} (character {pos}) is not a two-letter tag", offset=pos
+            )
         end = text.find("|", bar + 1)
         if end < 0:  # the file's last '|' missing
             value, pos = text[bar + 1 :].rstrip("\r\n"), n
         else:
             value, pos = text[bar + 1 : end], end + 1
-        out.append(_Pair(tag.lower(), value, "\n" in raw or "\r" in raw))
+        out.append(_Pair(tag.lower(), value, line))
+        line += value.count("\n")
     return out
 
 
+def _where(text: str, pos: int) -> str:
+    """``board 3 of the file`` for text that is not LIN at ``pos``: the board whose deal came last before it."""
+    deals = len(re.findall(r"(?:^|\|)\s*md\|", text[:pos], re.IGNORECASE))
+    return f"board {deals} of the file" if deals else "before the first board"
+
+
 def _boards(pairs: list[_Pair]) -> list[_Board]:
+    # A line opens a board when it holds a deal and nothing of the board before (calls, cards, a claim)
+    # comes ahead of that deal on the line: "ah|Board 2|md|..." does; "pc|SA|...|qx|o2|md|..." does not
+    # (there qx| opens the next board).
+    deal_lines: set[int] = set()
+    played: set[int] = set()
+    for p in pairs:
+        if p.tag == "md" and p.line not in played:
+            deal_lines.add(p.line)
+        elif p.tag in ("mb", "an", "pc", "mc", "up"):
+            played.add(p.line)
     boards: list[_Board] = []
     cur = _Board()
+    previous_line = -1
     for p in pairs:
-        if cur.has_deal and (p.tag in ("qx", "md") or p.newline_before):
+        new_line = p.line != previous_line and p.line in deal_lines
+        if cur.has_deal and (p.tag in HEADER_TAGS or p.tag == "md" or new_line):
             boards.append(cur)
             cur = _Board()
         cur.pairs.append(p)
+        previous_line = p.line
     if cur.pairs:
-        boards.append(cur)
+        if boards and not cur.has_deal and all(p.tag not in _BOARD_TAGS for p in cur.pairs):
+            boards[-1].pairs += cur.pairs  # trailing headers or commentary: the last board's
+        else:
+            boards.append(cur)
     return boards
 
 
@@ -250,7 +299,7 @@ def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[str |
 
 
 class _Reader:
-    """Reads one board's pairs into a :class:`GameRecord`."""
+    """Reads one board's pairs into a :class:`GameRecord` (player names carry over from board to board)."""
 
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
@@ -263,15 +312,15 @@ class _Reader:
         number: int | None = None
         qx_board: int | None = None
         calls: list[str] = []
-        marks: list[int] = []
-        notes: list[str] = []
+        alerts: set[int] = set()
+        call_notes: dict[int, list[int]] = {}
+        notes: dict[int, str] = {}
         comments: list[str] = []
+        header: list[str] = []
         other: list[str] = []
         cards: list[Card] = []
         claim: int | None = None
         play: Play | None = None
-        declarer: Seat | None = None
-        contract: str | None = None
         for p in board.pairs:
             tag, value = p.tag, p.value
             try:
@@ -285,15 +334,16 @@ class _Reader:
                         raise FormatError(f"{value!r} is not o, n, e or b")
                     vul = _VUL[key]
                 elif tag == "ah":
+                    tags["LinTitle"] = value
                     m = re.fullmatch(r"\s*board\s*(\d+)\s*", value, re.IGNORECASE)
                     if m:
                         number = int(m.group(1))
-                    else:
-                        tags["LinTitle"] = value
                 elif tag == "qx":
                     tags["LinQx"] = value
-                    m = re.fullmatch(r"\s*[ocOC]?(\d+)\s*", value)
-                    qx_board = int(m.group(1)) if m else None
+                    m = re.fullmatch(r"\s*([ocOC]?)(\d+)\s*", value)
+                    qx_board = int(m.group(2)) if m else None
+                    if m and m.group(1):
+                        tags["Room"] = _ROOMS[m.group(1).lower()]
                 elif tag == "pn":
                     names = value.split(",")
                     self.names.clear()
@@ -303,33 +353,52 @@ class _Reader:
                 elif tag == "mb":
                     if cards or claim is not None:
                         raise FormatError("a call after the play began")
-                    if calls and closing_passes(calls) == 0:
-                        raise FormatError(f"a call after the auction ended ({' '.join(calls[-4:])})")
                     call, mark = _call(value)
-                    if call in ("X", "XX") and all(c == "Pass" for c in calls):
-                        raise FormatError(f"{call} before any bid")
+                    fault = auction_fault([*calls, call], dealer)
+                    if fault is not None:
+                        raise FormatError(fault)
+                    if mark:
+                        alerts.add(len(calls))
                     calls.append(call)
-                    marks.append(mark)
                 elif tag == "an":
                     if not calls:
-                        raise FormatError("an annotation before any call")
-                    notes.append(f"{len(calls) - 1}:{value}")
+                        raise FormatError("an explanation before any call")
+                    n = max(notes, default=0) + 1
+                    notes[n] = value
+                    call_notes.setdefault(len(calls) - 1, []).append(n)
                 elif tag == "pc":
                     if claim is not None:
                         raise FormatError("a card after the claim")
                     if play is None:
-                        if deal is None or dealer is None:
-                            raise FormatError("a card before the deal (md|)")
-                        contract, declarer = contract_of_auction(dealer, calls)
-                        if contract is None or contract == "Pass" or declarer is None:
-                            raise FormatError("a card without a contract (the auction names none)")
-                        play = Play(deal, Strain.parse(contract[1] if contract[1] != "N" else "NT"), declarer.next())
+                        play = self._start_play(deal, dealer, calls)
                     card = Card.parse(value.strip())
                     try:
                         play.play(card)
                     except DDSError as exc:
                         raise FormatError(f"card {len(cards) + 1}, {exc.reason or exc}") from None
                     cards.append(card)
+                elif tag == "up":
+                    v = value.strip() or "1"
+                    if not v.isdigit() or int(v) < 1:
+                        raise FormatError(f"{value!r} is not a count of actions to undo")
+                    undo = int(v)
+                    if claim is not None:
+                        raise FormatError("an undo after the claim")
+                    if cards:
+                        if undo > len(cards):
+                            raise FormatError(f"undoes {undo} cards, {len(cards)} were played")
+                        del cards[len(cards) - undo :]
+                        play = self._start_play(deal, dealer, calls)
+                        for c in cards:
+                            play.play(c)
+                    else:
+                        if undo > len(calls):
+                            raise FormatError(f"undoes {undo} calls, {len(calls)} were made")
+                        del calls[len(calls) - undo :]
+                        alerts = {k for k in alerts if k < len(calls)}
+                        for k in [k for k in call_notes if k >= len(calls)]:
+                            for n in call_notes.pop(k):
+                                del notes[n]
                 elif tag == "mc":
                     v = value.strip()
                     if not v.isdigit() or int(v) > 13:
@@ -342,28 +411,25 @@ class _Reader:
                 elif tag in _SKIPPED:
                     pass
                 else:
-                    other.append(f"{tag}|{value}|")
-            except FormatError as exc:
+                    (other if deal is not None else header).append(f"{tag}|{value}|")
+            except (FormatError, DDSError, ValueError) as exc:
                 raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
-            except (DDSError, ValueError) as exc:
-                raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
-        if deal is None:
+        if deal is None or dealer is None:
             raise FormatError("no deal (md|)")
         rec = GameRecord(deal=deal, dealer=dealer, vulnerable=vul, board=number if number is not None else qx_board)
-        rec.auction, rec.auction_marks = calls, marks
-        assert dealer is not None
+        rec.auction, rec.auction_marks = calls, [0] * len(calls)
+        rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
+        rec.commentary = comments
         rec.contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.play = cards
         rec.play_marks = [0] * len(cards)
         players = dict(self.names)
         every = players.get("LinPlayers", "").split(",")
-        if len(every) >= 8 and tags.get("LinQx", "").strip()[:1].lower() == "c":
+        if len(every) >= 8 and tags.get("Room") == "Closed":
             players.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
         tags.update(players)
-        if notes:
-            tags["LinAnnotations"] = "|".join(notes)
-        if comments:
-            tags["LinNotes"] = "|".join(comments)
+        if header:
+            tags["LinHeader"] = "".join(header)
         if other:
             tags["LinOther"] = "".join(other)
         rec.tags = tags
@@ -379,14 +445,28 @@ class _Reader:
             rec.result = rec.declarer_tricks_played()
         return rec
 
+    @staticmethod
+    def _start_play(deal: Deal | None, dealer: Seat | None, calls: list[str]) -> Play:
+        if deal is None or dealer is None:
+            raise FormatError("a card before the deal (md|)")
+        contract, declarer = contract_of_auction(dealer, calls)
+        if contract is None or contract == "Pass" or declarer is None:
+            raise FormatError("a card without a contract (the auction names none)")
+        return Play(deal, Strain.parse(contract[1] if contract[1] != "N" else "NT"), declarer.next())
+
 
 def _label(k: int, board: _Board) -> str:
+    """``board 3 of the file (Board 12, closed room)`` from its ``ah|`` or ``qx|``."""
+    number, room = None, ""
     for p in board.pairs:
-        if p.tag == "ah":
-            m = re.fullmatch(r"\s*board\s*(\d+)\s*", p.value, re.IGNORECASE)
-            if m:
-                return f"board {k + 1} of the file (Board {m.group(1)})"
-    return f"board {k + 1} of the file"
+        m = re.fullmatch(r"\s*board\s*(\d+)\s*", p.value, re.IGNORECASE) if p.tag == "ah" else None
+        if m:
+            number = m.group(1)
+        q = re.fullmatch(r"\s*([ocOC]?)(\d+)\s*", p.value) if p.tag == "qx" else None
+        if q:
+            number = number or q.group(2)
+            room = f", {_ROOMS[q.group(1).lower()].lower()} room" if q.group(1) else ""
+    return f"board {k + 1} of the file" + (f" (Board {number}{room})" if number else "")
 
 
 def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
@@ -402,9 +482,9 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
     Returns
     -------
     list of GameRecord
-        In file order; dealer, vulnerability, board, auction (with alert
-        marks), contract and declarer (from the auction), play, result
-        (claim or complete play) and kept tags.
+        In file order; dealer, vulnerability, board, auction (with alerts
+        and explanations), contract and declarer (from the auction), play,
+        result (claim or complete play) and kept tags.
 
     Raises
     ------
@@ -430,10 +510,9 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
             raise FormatError(f"{name}: {_label(k, board)}: tags {tags} but no deal (md|)", index=k)
         try:
             out.append(reader.read(board))
-        except FormatError as exc:
-            raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
-        except Error as exc:
-            raise FormatError(f"{name}: {_label(k, board)}: {exc}", index=k) from None
+        except Error as exc:  # one line: a value cut by a missing '|' may hold a line break
+            why = str(exc).replace("\r", "\\r").replace("\n", "\\n")
+            raise FormatError(f"{name}: {_label(k, board)}: {why}", index=k) from None
     return out
 
 
@@ -476,36 +555,96 @@ def format_lin(games: Sequence[GameRecord]) -> str:
                 f"{g.declarer.name if g.declarer is not None else 'nobody'}",
                 index=k,
             )
-        out: list[str] = []
-        if "LinQx" in g.tags:
-            out.append(f"qx|{g.tags['LinQx']}|")
+        out: list[str] = [g.tags.get("LinHeader", "")]
+        qx = g.tags.get("LinQx")
+        if qx is None and g.board is not None and g.tags.get("Room") in ("Open", "Closed"):
+            qx = f"{g.tags['Room'][0].lower()}{g.board}"
+        if qx is not None:
+            out.append(f"qx|{qx}|")
         if "LinPlayers" in g.tags:
             out.append(f"pn|{g.tags['LinPlayers']}|")
         elif any(t in g.tags for t in _NAME_TAGS):
             out.append("pn|" + ",".join(g.tags.get(t, "") for t in _NAME_TAGS) + "|")
         digit = _LIN_SEATS.index(dealer) + 1
         out.append(f"st||md|{digit}" + ",".join(_hand_text(g.deal, s) for s in _LIN_SEATS) + "|rh||")
-        if g.board is not None:
-            out.append(f"ah|Board {g.board}|")
-        elif "LinTitle" in g.tags:
-            out.append(f"ah|{g.tags['LinTitle']}|")
+        out.append(_title(g, qx))
         out.append(f"sv|{_VUL_LETTER[g.vulnerable]}|")
-        notes: dict[int, list[str]] = {}
-        for item in filter(None, g.tags.get("LinAnnotations", "").split("|")):
-            idx, _, text = item.partition(":")
-            if idx.isdigit():
-                notes.setdefault(int(idx), []).append(text)
-        marks = g.auction_marks or [0] * len(g.auction)
-        for i, (c, m) in enumerate(zip(g.auction, marks, strict=True)):
+        for i, c in enumerate(g.auction):
             lin = {"Pass": "p", "X": "d", "XX": "r"}.get(c, c[0] + ("N" if c[1:] == "NT" else c[1:]))
-            out.append(f"mb|{lin}{'!' if m else ''}|")
-            out += [f"an|{t}|" for t in notes.get(i, [])]
+            out.append(f"mb|{lin}{'!' if i in g.alerts else ''}|")
+            out += [f"an|{_check_value(g.notes[n], k)}|" for n in g.call_notes.get(i, []) if g.notes.get(n)]
         if g.auction:
             out.append("pg||")
         out += [f"pc|{c}|" for c in g.play]
         if g.result is not None and len(g.play) < 52 and not g.passed_out:
             out.append(f"mc|{g.result}|")
-        out += [f"nt|{t}|" for t in g.tags["LinNotes"].split("|")] if "LinNotes" in g.tags else []
+        out += [f"nt|{_check_value(t, k)}|" for t in g.commentary]
         out.append(g.tags.get("LinOther", ""))
         lines.append("".join(out))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _title(g: GameRecord, qx: str | None) -> str:
+    """The ``ah|`` pair: the title read (renumbered to the record's board), or ``Board N`` unless ``qx|`` says it."""
+    title = g.tags.get("LinTitle")
+    if title is not None:
+        m = re.fullmatch(r"(\s*board\s*)(\d+)(\s*)", title, re.IGNORECASE)
+        if m and g.board is not None and int(m.group(2)) != g.board:
+            title = f"{m.group(1)}{g.board}{m.group(3)}"
+        return f"ah|{_check_value(title, -1)}|"
+    qx_board = re.fullmatch(r"\s*[ocOC]?(\d+)\s*", qx or "")
+    if g.board is None or (qx_board and int(qx_board.group(1)) == g.board):
+        return ""
+    return f"ah|Board {g.board}|"
+
+
+def _check_value(text: str, k: int) -> str:
+    """A LIN value as written: one with a ``|`` cannot be (it would end the value)."""
+    if "|" in text:
+        where = f"game {k}: " if k >= 0 else ""
+        raise FormatError(f"LIN: {where}{text[:40]!r} holds a '|', which LIN values cannot", index=max(k, 0))
+    return text
+
+
+def extras(games: Sequence[GameRecord]) -> list[str]:
+    """What LIN game records hold beyond their deals, in words (for a warning when a conversion drops it)."""
+    out = []
+    if any(g.board is not None for g in games):
+        out.append("board numbers")
+    out += ["dealers", "vulnerability"] if games else []
+    if any(g.auction or g.play for g in games):
+        out.append("auctions and play")
+    if any(t not in _DERIVED for g in games for t in g.tags):
+        out.append("player names and other tags")
+    return out
+
+
+#: Tags a LIN record holds in its own pairs (written from the record's fields or kept whole).
+_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinHeader", "LinOther", *_NAME_TAGS)
+#: PBN tags whose content LIN holds in its fields (the deal, the auction, ...).
+_PBN_FIELDS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
+
+
+def unheld(games: Sequence[GameRecord]) -> list[str]:
+    """What of these game records LIN cannot hold, in words: other tags, notes on cards, PBN's ``!``/``?`` marks.
+
+    Examples
+    --------
+    >>> from ddsbind.deal import Deal
+    >>> deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    >>> unheld([GameRecord(deal, tags={"Event": "x"})])
+    ['tags Event']
+    """
+    out = []
+    tags: list[str] = []
+    for g in games:
+        tags += [t for t in g.tags if t not in _DERIVED and t not in _PBN_FIELDS and t not in tags]
+    if tags:
+        out.append(f"tags {', '.join(tags[:4])}{', ...' if len(tags) > 4 else ''}")
+    if any(g.card_notes for g in games):
+        out.append("notes on cards")
+    if any(any(g.auction_marks) or any(g.play_marks) for g in games):
+        out.append("PBN's good/bad-call marks (! ?)")
+    if any(g.sections for g in games):
+        out.append("tables of other tags")
+    return out

@@ -28,7 +28,20 @@ Specification (our reading, with sources)
 * Reading takes both tags; when both are present they must agree
   (``FormatError`` otherwise).  Writing emits both: ``DoubleDummyTricks``
   only for a complete table, ``OptimumResultTable`` rows for the known
-  values (no section when none is known).
+  values (no section when none is known), in Bridge Composer's layout:
+  header ``Declarer;Denomination\2R;Result\2R`` (its backslashes single),
+  declarers N S E W, strains NT S H D C, columns right-aligned to width 2
+  (``N  S  7``, ``N NT 10``).
+* ``[OptimumScore "NS 620"]`` (North-South's par score, signed) and
+  ``[ParContract "NS 4S; NS 5C"]`` (the par contracts, seats then contract,
+  a sacrifice doubled ``EW 5HX``, ``Pass`` when nobody makes anything), as
+  Bridge Composer and Bridge Solver Online write them; from DDS's
+  ``DealerPar`` (:func:`format_par`).
+* :func:`add_results` adds all four to every game of a file, keeping every
+  other byte (``ddsbind convert x.pbn y.pbn --solve``).
+* Tag values: ``\"`` is a quote and ``\\`` a backslash (PBN 2.1, after
+  PGN); any other backslash reads as itself (``\2R``).  Written values
+  escape both (:func:`quote`); a value with a line break cannot be written.
 * In memory, tables are DDS order ``(5, 4)`` uint8, strains S H D C NT,
   hands N E S W, 15 = unknown; orders convert through
   :mod:`ddsbind.formats._order`.
@@ -38,7 +51,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +62,7 @@ from ddsbind.deal import SEAT_LETTERS, Deal, Strain
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import atomic_output, decode_text
+from ddsbind.game import Vulnerability
 
 __all__ = [
     "PBNBoard",
@@ -68,6 +82,8 @@ _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 #: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
 _ESCAPED = re.compile(r'\\([\\"])')
 _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
+#: A tag's new value and section lines, or None to remove it (:func:`set_tags`).
+TagUpdate = tuple[str, Sequence[str]] | None
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
 _RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
@@ -173,39 +189,83 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
 
 
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
+    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, columns right-aligned to
+    the header's width 2 (``\\2R``): ``N NT 10``, ``N  S  7``."""
     t = np.asarray(table).reshape(5, 4)
     lines = []
-    for seat, decl in enumerate(SEAT_LETTERS):
+    for decl in "NSEW":
+        seat = SEAT_LETTERS.index(decl)
         for strain in _RESULT_STRAINS:
             v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {Strain(strain).symbol} {v}")
+                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>2}")
     return lines
 
 
-def quote(value: str) -> str:
-    """A tag value as written between quotes: ``"`` and a backslash that would read as an escape get one.
+class Verbatim(str):
+    """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
 
-    Public in the package (game records write tags too); :func:`split_games`
-    reads it back to ``value``.
+    __slots__ = ()
+
+
+#: The header of the OptimumResultTable as Bridge Composer writes it (``\2R``: width 2, right-aligned):
+#: its backslashes stay single, as every reader of the tag expects.
+OPTIMUM_HEADER = Verbatim("Declarer;Denomination\\2R;Result\\2R")
+
+
+def quote(value: str, tag: str = "") -> str:
+    """A tag value as written between quotes: each ``"`` and backslash escaped with a backslash (PBN 2.1, as PGN).
+
+    A value that holds a line break or another control character cannot be
+    written (a PBN string is one line of printing characters): ``FormatError``
+    naming the tag.  Public in the package (game records write tags too);
+    :func:`split_games` reads the result back to ``value``.
     """
-    return _TO_ESCAPE.sub(lambda m: "\\" + m.group(0), value)
+    if isinstance(value, Verbatim):
+        return str(value)
+    bad = _NOT_TEXT.search(value) or re.search("[\n\r\t\f\v]", value)
+    if bad:
+        what = "a line break" if bad.group() in "\n\r" else f"the control character 0x{ord(bad.group()):02x}"
+        name = f"[{tag}] " if tag else ""
+        raise FormatError(f"PBN: tag {name}value {value[:40]!r} holds {what}; a PBN tag value is one line of text")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 @dataclass
 class GameText:
-    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too)."""
+    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too).
+
+    Line numbers are 0-based indexes into ``text.split("\\n")`` for ``start``,
+    ``end`` (one past the game's last line) and ``spans`` (each tag's first
+    occurrence: its line and one past its section's last line); ``line`` is
+    the 1-based line of the first tag, for messages.
+    """
 
     line: int  # 1-based line of the game's first tag
     tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
     sections: dict[str, list[str]] = field(default_factory=dict)
+    start: int = 0
+    end: int = 0
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Values of the repeated tag ``Note``, in order.
+    notes: list[str] = field(default_factory=list)
+    #: The text of each ``{...}`` and ``;`` commentary in the game (or before it, after the previous one).
+    commentary: list[str] = field(default_factory=list)
 
     def names(self) -> set[str]:
         return {name for name, _, _ in self.tags}
 
 
-def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
-    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open."""
+#: Tags that may repeat within one game (PBN 2.1's notes); any other repeated tag starts a new game.
+REPEATABLE = ("Note",)
+
+
+def _strip_commentary(line: str, in_brace: bool, found: list[str] | None = None) -> tuple[str, bool]:
+    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open.
+
+    With ``found``, each commentary's text is appended to it (a ``{`` still
+    open extends its last item, a line break included).
+    """
     out = []
     in_quote = False
     i = 0
@@ -214,6 +274,8 @@ def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
         if in_brace:
             if ch == "}":
                 in_brace = False
+            elif found is not None:
+                found[-1] += ch
             i += 1
             continue
         if in_quote:
@@ -229,11 +291,17 @@ def _strip_commentary(line: str, in_brace: bool) -> tuple[str, bool]:
         elif ch == "{":
             in_brace = True
             out.append(" ")
+            if found is not None:
+                found.append("")
         elif ch == ";":
+            if found is not None:
+                found.append(line[i + 1 :].strip())
             break
         else:
             out.append(ch)
         i += 1
+    if in_brace and found is not None:
+        found[-1] += "\n"
     return "".join(out), in_brace
 
 
@@ -250,48 +318,120 @@ def split_games(text: str, name: str) -> list[GameText]:
     current: str | None = None
     in_brace = False
     brace_line = 0
-    for lineno, raw in enumerate(text.split("\n"), start=1):
+
+    board = ""  # the last Board tag read, to name the board in messages
+    pending: list[str] = []  # commentary before the next game's first tag
+
+    def close(g: GameText) -> None:
+        games.append(g)
+
+    def at(lineno: int) -> str:
+        return f"line {lineno}" + (f" (after Board {board})" if board else "")
+
+    for index, raw in enumerate(text.split("\n")):
+        lineno = index + 1
         raw = raw.removesuffix("\r")
         bad = _NOT_TEXT.search(raw)
         if bad:
-            raise FormatError(f"{name}: line {lineno}: byte 0x{ord(bad.group()):02x} is not PBN text")
+            raise FormatError(f"{name}: {at(lineno)}: byte 0x{ord(bad.group()):02x} is not PBN text")
         if not in_brace:
             if not raw.strip():
                 if game is not None:
-                    games.append(game)
+                    close(game)
                 game, current = None, None
                 continue
             if raw.startswith("%"):
                 continue
         was_open = in_brace
-        line, in_brace = _strip_commentary(raw, in_brace)
+        if was_open and pending:
+            found = [pending.pop()]  # the commentary still open
+        elif was_open and game is not None and game.commentary:
+            found = [game.commentary.pop()]
+        else:
+            found = []
+        line, in_brace = _strip_commentary(raw, in_brace, found)
         if in_brace and not was_open:
             brace_line = lineno
+        if game is not None:
+            game.end = index + 1
         pos = 0
         for m in _TAG.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
-                raise FormatError(f"{name}: line {lineno}: {before[:40]!a} is not a PBN tag")
+                raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
-            if game is not None and tag in game.names():
-                games.append(game)  # no empty line before this game
+            if game is not None and tag in game.names() and tag not in REPEATABLE:
+                close(game)  # no empty line before this game
                 game = None
             if game is None:
-                game = GameText(lineno)
-            game.tags.append((tag, _ESCAPED.sub(r"\1", m.group(2)), lineno))
-            game.sections[tag] = []
+                game = GameText(lineno, start=index, end=index + 1)
+                game.commentary, pending = pending, []
+            value = _ESCAPED.sub(r"\1", m.group(2))
+            game.tags.append((tag, value, lineno))
+            if tag == "Board" and value != "#":
+                board = value
+            if tag in REPEATABLE:
+                game.notes.append(value)
+            else:
+                game.sections[tag] = []
+                game.spans[tag] = (index, index + 1)
             current = tag
             pos = m.end()
+        if game is not None:
+            game.commentary += found
+        else:
+            pending += found
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
-                raise FormatError(f"{name}: line {lineno}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+            if current in REPEATABLE:
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} follows a [{current}] tag (no section)")
             game.sections[current].append(rest)
+            game.spans[current] = (game.spans[current][0], index + 1)
     if in_brace:
-        raise FormatError(f"{name}: line {brace_line}: '{{' commentary is never closed")
+        raise FormatError(f"{name}: {at(brace_line)}: '{{' commentary is never closed")
     if game is not None:
-        games.append(game)
+        close(game)
     return games
+
+
+def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str, TagUpdate]]) -> str:
+    """``text`` with tags of its games set, replaced or removed, every other byte kept.
+
+    ``games`` is :func:`split_games` of ``text``; ``updates[k]`` maps a tag
+    name of game k to ``(value, section_lines)`` (set: the tag line and its
+    section replace the old ones in place, or are added after the game's
+    last line) or None (removed with its section).  A tag line that holds
+    more than the tag (several tags on one line, commentary) has only the
+    tag itself replaced.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
+    """
+    lines = text.split("\n")
+    edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines)
+    for game, update in zip(games, updates, strict=True):
+        if not update:
+            continue
+        eol = "\r" if lines[game.start].endswith("\r") else ""
+        added: list[str] = []
+        for tag, change in update.items():
+            new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
+            if tag in game.spans:
+                first, last = game.spans[tag]
+                own = lines[first].removesuffix("\r")
+                alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
+                if alone:
+                    edits.append((first, last, [x + eol for x in new]))
+                else:  # the tag shares its line: replace the tag's text only
+                    m = next(m for m in _TAG.finditer(own) if m.group(1) == tag)
+                    head = own[: m.start()] + (new[0] if new else "") + own[m.end() :]
+                    edits.append((first, last, [head + eol] + [x + eol for x in new[1:]]))
+            elif new:
+                added += new
+        if added:
+            edits.append((game.end, game.end, [x + eol for x in added]))
+    for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        lines[first:last] = new
+    return "\n".join(lines)
 
 
 def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
@@ -393,7 +533,7 @@ def format_pbn(
                 out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
             rows = _format_optimum(table) if optimum_table else []
             if rows:
-                out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+                out.append(f'[OptimumResultTable "{OPTIMUM_HEADER}"]')
                 out.extend(rows)
         out.append("")
     return "\n".join(out)
@@ -418,3 +558,169 @@ def _deals(deals: NDArray[np.integer] | Sequence[Deal | ArrayLike]) -> list[Deal
     if isinstance(deals, np.ndarray):
         return [Deal.from_owners(o) for o in deals.reshape(-1, 52)]
     return [d if isinstance(d, Deal) else Deal.from_owners(d) for d in deals]
+
+
+# --------------------------------------------------------------------------
+# Adding double-dummy results to a PBN file, keeping everything else
+
+#: ``fill(owners, tables) -> tables``: unknown entries (15) of DDS-order tables solved.
+Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
+#: ``par(tables, dealers, vulnerabilities) -> [(ns_score, contracts), ...]``: DDS's ``DealerPar`` for each
+#: complete table (dealer a DDS seat, vulnerability a :class:`~ddsbind.game.Vulnerability`), its score from
+#: North-South's view and its contracts as DDS writes them (``"4S*-EW-1"``, ``"3N-N+1"``).
+ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
+
+_DDS_PAR = re.compile(r"^([1-7])([SHDCN])(\*?)-([NESW]{1,2})(?:[+-]\d+)?$")
+
+
+def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
+    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer.
+
+    ``OptimumScore`` is North-South's par score, ``"NS 620"`` or
+    ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
+    each the declaring seats and the contract, a sacrifice doubled:
+    ``"EW 4S"``, ``"NS 5HX"``, ``"N 3NT"``; ``"Pass"`` when nobody makes
+    anything (the layout Bridge Composer and Bridge Solver Online write).
+
+    Examples
+    --------
+    >>> format_par(-300, ["5H*-NS-2"])
+    ('NS -300', 'NS 5HX')
+    >>> format_par(630, ["3N-N+1"])
+    ('NS 630', 'N 3NT')
+    """
+    out = []
+    for c in contracts:
+        m = _DDS_PAR.match(c.strip())
+        if not m:
+            raise FormatError(f"par contract {c!r} is not as DDS writes one (e.g. 4S*-EW-1)")
+        strain = "NT" if m.group(2) == "N" else m.group(2)
+        out.append(f"{m.group(4)} {m.group(1)}{strain}{'X' if m.group(3) else ''}")
+    return f"NS {ns_score}", "; ".join(out) if out else "Pass"
+
+
+def _existing_table(values: dict[str, str], sections: dict[str, list[str]]) -> NDArray[np.uint8] | None:
+    table = None
+    if values.get("DoubleDummyTricks"):
+        table = parse_double_dummy_tricks(values["DoubleDummyTricks"])
+    if "OptimumResultTable" in values:
+        opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
+        if table is not None and not np.array_equal(table, opt):
+            raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
+        table = opt
+    return table
+
+
+def add_results(
+    data: bytes | str, name: str = "PBN", *, fill: Fill | None = None, par: ParFunc | None = None
+) -> tuple[bytes, int]:
+    """A PBN file's bytes with double-dummy results added to every game with a deal; everything else kept.
+
+    Each game with a ``Deal`` gets ``DoubleDummyTricks`` and
+    ``OptimumResultTable`` (from ``fill``, which solves what the file does not
+    already give) and, with ``par``, ``OptimumScore`` and ``ParContract``
+    (:func:`format_par`), in the layouts Bridge Composer and Bridge Solver
+    Online write.  A result tag the file has already, with the same
+    results, is left as it is; another value replaces it in place; new tags
+    go after the game's last line.  Every other byte is kept: tags and their
+    order, game records' auctions, play and notes, comments, commentary, line
+    ends, the encoding (a UTF-8 file with a byte-order mark stays one).
+    Without ``fill`` the file is checked and returned unchanged.
+
+    The dealer is the game's ``Dealer`` (else the board's, by the 16-board
+    cycle; else North), the vulnerability its ``Vulnerable`` (else the
+    board's; else none).
+
+    Returns
+    -------
+    (bytes, int)
+        The new file and the number of games with a deal.
+
+    Raises
+    ------
+    FormatError
+        A malformed file (as :func:`parse_pbn`), or a deal to solve that is
+        not full (naming its line).
+    """
+    raw = data.encode("latin-1") if isinstance(data, str) else bytes(data)
+    text = decode_pbn(raw, name)
+    boards = parse_pbn(text, name=name)  # checks every game
+    games = split_games(text, name)
+    if fill is None or not boards:
+        return raw, len(boards)
+    with_deal = []
+    previous: dict[str, str] = {}
+    for g, game in enumerate(games):
+        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
+        previous = {**previous, **values}
+        if "Deal" in values:
+            with_deal.append((g, game, values))
+    assert len(with_deal) == len(boards)
+    for (_, game, _), board in zip(with_deal, boards, strict=True):
+        if not board.deal.is_full:
+            raise FormatError(f"{name}: line {game.spans['Deal'][0] + 1}: cannot solve a deal that is not full")
+    owners = np.stack([b.deal.owners() for b in boards])
+    known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards]
+    tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)
+    pars: Sequence[tuple[int, Sequence[str]]] = []
+    if par is not None:
+        dealers, vuls = zip(*(_dealer_vul(values) for _, _, values in with_deal), strict=True)
+        pars = par(tables, list(dealers), list(vuls))
+    updates: list[dict[str, TagUpdate]] = [{} for _ in games]
+    for k, ((g, game, values), table) in enumerate(zip(with_deal, tables, strict=True)):
+        old = _existing_table(values, {t: lines for t, lines in game.sections.items()})
+        update = updates[g]
+        complete = bool(np.all(table <= 13))
+        if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
+            update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
+        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
+            update["OptimumResultTable"] = (OPTIMUM_HEADER, _format_optimum(table))
+        if pars:
+            score, contract = format_par(*pars[k])
+            for tag, value in (("OptimumScore", score), ("ParContract", contract)):
+                if values.get(tag) != value:
+                    update[tag] = (value, [])
+    out = set_tags(text, games, updates)
+    if raw.startswith(_BOM):
+        return _BOM + out.encode("utf-8"), len(boards)
+    return encode_pbn(out), len(boards)
+
+
+def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
+    board = values.get("Board", "").strip()
+    number = int(board) if board.isdigit() and int(board) > 0 else None
+    letter = values.get("Dealer", "").strip().upper()
+    if len(letter) == 1 and letter in SEAT_LETTERS:
+        dealer = SEAT_LETTERS.index(letter)
+    else:
+        dealer = int(_order.board_dealer(number)) if number is not None else 0
+    try:
+        vul = Vulnerability.parse(values["Vulnerable"].strip())
+    except (KeyError, DDSError):
+        vul = _order.board_vulnerability(number) if number is not None else Vulnerability.NONE
+    return dealer, vul
+
+
+#: Tags whose content a conversion deal by deal carries (deals and results), and the words for the others.
+_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable")
+_EXTRA_WORDS = {"Board": "board numbers", "Dealer": "dealers", "Vulnerable": "vulnerability"}
+
+
+def extras(data: bytes | str, name: str = "PBN") -> list[str]:
+    """What a PBN file holds beyond deals and double-dummy results, in words (for a warning when dropped).
+
+    ``"board numbers"``, ``"dealers"``, ``"vulnerability"``, ``"auctions and
+    play"``, and ``"other tags (Event, ...)"`` naming up to three of them.
+    """
+    games = split_games(decode_pbn(data, name), name)
+    names: list[str] = []
+    for game in games:
+        if "Deal" in game.names():
+            names += [t for t, _, _ in game.tags if t not in names]
+    out = [words for tag, words in _EXTRA_WORDS.items() if tag in names]
+    if {"Auction", "Play", "Contract"} & set(names):
+        out.append("auctions and play")
+    other = [t for t in names if t not in (*_CARRIED, *_EXTRA_WORDS, "Auction", "Play", "Contract")]
+    if other:
+        out.append(f"other tags ({', '.join(other[:3])}{', ...' if len(other) > 3 else ''})")
+    return out

@@ -109,6 +109,18 @@ class Format:
         ``holds_games(data, name) -> bool``: whether a whole file's bytes hold
         game records (for a format whose files may hold bare deals instead);
         None when every file of a games format holds games (``plays``).
+    annotate : callable, optional
+        ``annotate(data, name, fill, par) -> (bytes, count)``: the file with
+        double-dummy results (and par, with ``par``) added and everything
+        else kept; used when converting a file of this format to itself
+        (:func:`ddsbind.formats.pbn.add_results`).
+    extras : callable, optional
+        ``extras(data, name) -> list of str``: what a file holds beyond deals
+        and results, in words (``"board numbers"``, ``"dealers"``, ...): what a
+        conversion deal by deal drops, said once as a warning.
+    unheld : callable, optional
+        ``unheld(games) -> list of str``: what of these game records this
+        format cannot hold, in words; said once as a warning when writing them.
     """
 
     name: str
@@ -125,6 +137,11 @@ class Format:
     load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
     dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
     holds_games: Callable[[bytes, str], bool] | None = field(default=None, repr=False)
+    annotate: Callable[[bytes, str, pbn.Fill | None, pbn.ParFunc | None], tuple[bytes, int]] | None = field(
+        default=None, repr=False
+    )
+    extras: Callable[[bytes, str], list[str]] | None = field(default=None, repr=False)
+    unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -350,6 +367,8 @@ register(
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
+        annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
+        extras=lambda data, name: pbn.extras(data, name),
     )
 )
 register(Format("gib", (".gib",), deals=True, results=True, load=_load_gib, dump=_dump_gib))
@@ -376,5 +395,7 @@ register(
         plays=True,
         load_games=lambda data, name: lin.parse_lin(data, name=name),
         dump_games=lambda games: lin.format_lin(games).encode("utf-8"),
+        extras=lambda data, name: lin.extras(lin.parse_lin(data, name=name)),
+        unheld=lin.unheld,
     )
 )

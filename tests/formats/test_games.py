@@ -70,10 +70,10 @@ def test_zrj_of_an_ap_auction_stores_the_legal_calls():
 
 def test_calls_after_the_auction_ended_are_refused():
     """Without this, a call after three closing passes would be stored as if the bidding went on."""
-    with pytest.raises(FormatError, match=r"record 0: .*call 4 \(5H\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"record 0: .*call 5 \(5H, N\) comes after the auction ended"):
         parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None))
     g = GameRecord(deal=Deal.from_pbn(DEAL0), dealer=Seat.N, contract="Pass", auction=["Pass"] * 6)
-    with pytest.raises(FormatError, match=r"game 2: auction call 4 \(Pass\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"game 2: auction call 5 \(Pass, N\) comes after the auction ended"):
         game_to_zrj(g, index=2)
 
 
@@ -198,13 +198,19 @@ def test_convert_pbn_deals_to_pbn_still_goes_deal_by_deal(tmp_path):
     assert convert(src, tmp_path / "out.pbn") == 2
 
 
-def test_solving_game_records_is_refused_not_silently_dropped(tmp_path):
-    """Without this, `convert --solve games.pbn out.pbn` would drop either the play or the request to solve."""
+def test_solving_game_records_keeps_the_play_or_is_refused(tmp_path):
+    """Without this, `convert --solve games.pbn out` would drop either the play or the request to solve."""
     src = tmp_path / "games.pbn"
     src.write_text(_game("Pass Pass Pass 1S\nPass 2S AP"), encoding="latin-1")
-    with pytest.raises(FormatError, match="game records"):
-        convert(src, tmp_path / "out.pbn", fill=lambda owners, tables: np.zeros((len(owners), 5, 4), np.uint8))
-    assert not (tmp_path / "out.pbn").exists()
+    seven = lambda owners, tables: np.full((len(owners), 5, 4), 7, np.uint8)  # noqa: E731
+    assert convert(src, tmp_path / "out.pbn", fill=seven) == 1
+    out = (tmp_path / "out.pbn").read_text(encoding="latin-1")
+    assert out.startswith(src.read_text(encoding="latin-1").rstrip("\n"))  # the game as it was, play included
+    assert '[DoubleDummyTricks "77777777777777777777"]' in out
+    assert read_games(tmp_path / "out.pbn")[0].play == read_games(src)[0].play
+    with pytest.raises(FormatError, match="game records, and zrj files cannot hold double-dummy results"):
+        convert(src, tmp_path / "out.zrj", fill=seven)
+    assert not (tmp_path / "out.zrj").exists()
 
 
 # --------------------------------------------------------------------------

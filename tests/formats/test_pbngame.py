@@ -108,7 +108,11 @@ def test_zrj_truncates_only_the_play_and_warns(list100):
     """Without this, a long auction with a full play would be refused or silently lose calls, not just cards."""
     h = next(h for h in list100 if len(h.play) == 104)
     g = _record(h)
-    g.auction = ["Pass"] * 3 + [f"1{Strain(h.trump).symbol}"] + ["Pass", "X", "XX"] * 5 + ["Pass"] * 3
+    t = Strain(h.trump).symbol
+    # Legal by the rules: W raises his own strain over each redouble, and S doubles the last.
+    middle = ["X", "XX", "Pass", f"2{t}", "X", "XX", "Pass", f"3{t}", "X", "XX", "Pass", f"4{t}", "Pass", "Pass", "X"]
+    g.auction = ["Pass"] * 3 + [f"1{t}"] + middle + ["Pass"] * 3
+    g.contract = f"4{t}X"
     # 22 calls, of which the 3 opening passes live in byte 15: 19 call bytes, 80 - 18 - 19 = 43 play bytes.
     with pytest.warns(TruncatedPlayWarning, match=r"game 7: .* keeps the first 43"):
         p = game_to_zrj(g, index=7)

@@ -1,0 +1,303 @@
+"""Hand evaluation without DDS, vectorised over many deals: lengths, HCP, controls, losers, weighted counts.
+
+The one implementation of these counts in ddsbind: :class:`~ddsbind.deal.Deal`'s
+methods (``Deal.hcp(seat)`` ...) and the dealer language's functions (``hcp``,
+``controls``, ``losers``, ``pt0``..``pt9``, ``spades`` ... through
+:class:`ddsbind.dealer.dealing.Hands`) both call it, so they cannot disagree.
+
+Input is owner arrays ``(..., 52)``: the DDS seat (0=N 1=E 2=S 3=W) holding
+card ``13 * suit + (14 - rank)`` (suits S H D C, the ace first), -1 for a
+card not in the deal (an ending).  Per-suit results are ``(..., 4, 4)``
+indexed ``[..., seat N E S W, suit S H D C]``; per-hand totals drop the
+last axis.
+
+Definitions (dealer's manual, which these follow exactly):
+
+* ``hcp``: A=4, K=3, Q=2, J=1.
+* ``controls``: A=2, K=1.
+* ``losers`` per suit: ``min(length, 3)`` less the aces, the kings of suits
+  of two cards or more, and the queens of suits of three cards or more
+  (a singleton king is a loser, a doubleton queen is two).  A hand's losers
+  are the sum over its suits (0..12).
+* :func:`count`: any weights per rank from the ace down (dealer's
+  ``pointcount`` and ``altcount``).
+
+Examples
+--------
+>>> from ddsbind.deal import Deal
+>>> owners = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765").owners()
+>>> hcp(owners).tolist(), suit_lengths(owners)[0].tolist(), losers(owners).tolist()
+([10, 10, 10, 10], [4, 3, 3, 3], [9, 9, 9, 9])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind.errors import InvalidArgumentError
+
+__all__ = [
+    "CONTROL_WEIGHTS",
+    "HCP_WEIGHTS",
+    "HandArrays",
+    "controls",
+    "count",
+    "hcp",
+    "losers",
+    "suit_lengths",
+]
+
+#: High-card points per rank, ace first.
+HCP_WEIGHTS = (4, 3, 2, 1)
+#: Controls per rank, ace first.
+CONTROL_WEIGHTS = (2, 1)
+
+_HIGH_RANKS = 7  # ranks A..8 in one look-up table (4**7 entries), 7..2 in another (4**6)
+_SEATS = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
+
+
+def _rows(owners: ArrayLike) -> tuple[NDArray[np.int8], tuple[int, ...]]:
+    """``owners`` as a contiguous ``(n, 52)`` int8 array, and the leading shape to give back."""
+    a = np.asarray(owners)
+    if a.shape[-1:] != (52,) or a.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"owner arrays must be integers ending in 52 cards, got {a.dtype} {a.shape}")
+    if a.size and (a.min() < -1 or a.max() > 3):
+        raise InvalidArgumentError("owner values must be -1 (absent) or a DDS seat 0..3")
+    return np.ascontiguousarray(a.reshape(-1, 52), dtype=np.int8), a.shape[:-1]
+
+
+@functools.lru_cache(maxsize=64)
+def _seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
+    """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``."""
+    codes = np.arange(4**ranks, dtype=np.int64)
+    digits = (codes[:, None] >> (2 * np.arange(ranks - 1, -1, -1))) & 3  # owner of each rank, first rank first
+    w = np.zeros(ranks, dtype=np.int64)
+    w[: len(weights)] = weights[:ranks]
+    table = np.zeros(codes.size, dtype=np.uint32)
+    for seat in range(4):
+        table |= (((digits == seat) * w).sum(axis=1).astype(np.uint32)) << np.uint32(8 * seat)
+    table.setflags(write=False)
+    return table
+
+
+def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Each suit's owners as two base-4 numbers ``(n, 4)`` ``[deal, suit]``: ranks A..8 and ranks 7..2.
+
+    ``rows`` is ``(n, 52)`` int8 of full deals (no -1); the codes index the
+    look-up tables of :func:`count`, so a batch computes them once for every count.
+    """
+    n = rows.shape[0]
+    by_suit = rows.reshape(n, 4, 13)
+    high = np.zeros((n, 4), dtype=np.intp)
+    for rank in range(_HIGH_RANKS):
+        high <<= 2
+        high |= by_suit[:, :, rank]
+    low = np.zeros((n, 4), dtype=np.intp)
+    for rank in range(_HIGH_RANKS, 13):
+        low <<= 2
+        low |= by_suit[:, :, rank]
+    return high, low
+
+
+def _key(weights: Sequence[int]) -> tuple[int, ...]:
+    key = tuple(int(w) for w in weights)
+    if len(key) > 13:
+        raise InvalidArgumentError(f"at most 13 weights (ace down to two), got {len(key)}")
+    while key and key[-1] == 0:
+        key = key[:-1]
+    return key
+
+
+def count_rows(
+    rows: NDArray[np.int8],
+    weights: Sequence[int],
+    codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None,
+) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+    """:func:`count` of ``(n, 52)`` int8 rows, reusing their :func:`suit_codes` when given.
+
+    int16 unless a hand's sum may pass int16's range (then int32, or int64
+    past int32's: the dealer language allows weights up to 64 bits).
+    """
+    key = _key(weights)
+    n = rows.shape[0]
+    bound = sum(abs(w) for w in key) * 13
+    wide = bound > np.iinfo(np.int16).max
+    if all(w >= 0 for w in key) and sum(key) <= 255 and (n == 0 or rows.min() >= 0):
+        # A byte per seat holds each suit's sum: one table look-up per suit gives all four seats.
+        high, low = codes if codes is not None else suit_codes(rows)
+        full = key + (0,) * (13 - len(key))
+        packed = _seat_table(full[:_HIGH_RANKS], _HIGH_RANKS)[high]
+        if any(full[_HIGH_RANKS:]):
+            packed += _seat_table(full[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
+        by_seat = packed.view(np.uint8).reshape(n, 4, 4)  # [deal, suit, seat]: little-endian bytes
+        return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
+    # Weights too large or negative for a byte, or an ending with absent cards: rank by rank.
+    dtype = np.int64 if bound > np.iinfo(np.int32).max else np.int32 if wide else np.int16
+    result = np.zeros((n, 4, 4), dtype=dtype)
+    owners = rows.reshape(n, 1, 4, 13)
+    for rank, weight in enumerate(key):
+        if weight:
+            result += (owners[:, :, :, rank] == _SEATS).astype(dtype) * dtype(weight)
+    return result
+
+
+def count(owners: ArrayLike, weights: Sequence[int], *, by_suit: bool = True) -> NDArray[np.int16] | NDArray[np.int32]:
+    """Weighted count of the cards each hand holds, per suit (or per hand).
+
+    Parameters
+    ----------
+    owners : array_like, shape (..., 52)
+        DDS seat of each card (module docstring), -1 absent.
+    weights : sequence of int
+        Points per rank from the ace down (``(4, 3, 2, 1)`` is HCP); ranks
+        not given count 0; at most 13.
+    by_suit : bool
+        ``(..., 4, 4)`` ``[seat, suit]`` when True, else per hand ``(..., 4)``.
+
+    Returns
+    -------
+    ndarray of int16 (int32 when the weights could overflow int16)
+
+    Raises
+    ------
+    InvalidArgumentError
+        Owners not ``(..., 52)`` values -1..3, or more than 13 weights.
+    """
+    rows, shape = _rows(owners)
+    out = count_rows(rows, weights)
+    if not by_suit:
+        out = out.sum(axis=2, dtype=out.dtype)
+        return out.reshape((*shape, 4))
+    return out.reshape((*shape, 4, 4))
+
+
+def lengths_rows(
+    rows: NDArray[np.int8], codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None
+) -> NDArray[np.int8]:
+    """:func:`suit_lengths` of ``(n, 52)`` int8 rows, reusing their :func:`suit_codes` when given."""
+    return count_rows(rows, (1,) * 13, codes).astype(np.int8)
+
+
+def suit_lengths(owners: ArrayLike) -> NDArray[np.int8]:
+    """Suit lengths ``(..., 4, 4)`` int8 ``[seat N E S W, suit S H D C]`` of owner arrays ``(..., 52)``."""
+    rows, shape = _rows(owners)
+    return lengths_rows(rows).reshape((*shape, 4, 4))
+
+
+def hcp(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
+    """High-card points (A=4 K=3 Q=2 J=1) per hand ``(..., 4)``, or per suit ``(..., 4, 4)`` with ``by_suit``."""
+    return count(owners, HCP_WEIGHTS, by_suit=by_suit).astype(np.int16)
+
+
+def controls(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
+    """Controls (A=2 K=1) per hand ``(..., 4)``, or per suit ``(..., 4, 4)`` with ``by_suit``."""
+    return count(owners, CONTROL_WEIGHTS, by_suit=by_suit).astype(np.int16)
+
+
+def losers_from(lengths: NDArray[np.int8], ace: NDArray[np.integer], king: NDArray[np.integer],
+                queen: NDArray[np.integer]) -> NDArray[np.int8]:  # fmt: skip
+    """Dealer's losers per suit from lengths and whether the A, K, Q are held (arrays of one shape).
+
+    ``min(length, 3)`` less the ace, the king when the suit has 2 cards or
+    more, the queen when it has 3 or more.
+    """
+    cap = np.minimum(lengths, 3)
+    counted = ace + king * (cap >= 2) + queen * (cap >= 3)
+    return (cap - counted).astype(np.int8)
+
+
+def losers_rows(
+    rows: NDArray[np.int8], codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None
+) -> NDArray[np.int8]:
+    """:func:`losers` per suit ``(n, 4, 4)`` of ``(n, 52)`` int8 rows."""
+    if codes is None and (rows.size == 0 or rows.min() >= 0):
+        codes = suit_codes(rows)
+    ace, king, queen = (count_rows(rows, (0,) * r + (1,), codes) for r in range(3))
+    return losers_from(lengths_rows(rows, codes), ace, king, queen)
+
+
+def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
+    """Losers (dealer's rule, module docstring) per hand ``(..., 4)``, or per suit ``(..., 4, 4)`` with ``by_suit``."""
+    rows, shape = _rows(owners)
+    out = losers_rows(rows)
+    if not by_suit:
+        return out.sum(axis=2, dtype=np.int8).reshape((*shape, 4))
+    return out.reshape((*shape, 4, 4))
+
+
+class HandArrays:
+    """A batch of deals and their hand evaluations as arrays, each computed once, on first use.
+
+    What a condition of :func:`ddsbind.dealer.deal_to` receives.  Seats index
+    the second axis (``Seat.N`` = 0 .. ``Seat.W`` = 3), suits the third
+    (``Strain.S`` = 0 .. ``Strain.C`` = 3).
+
+    Attributes
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        DDS seat holding each card (module docstring).
+    hcp, controls, losers : ndarray, shape (n, 4)
+        Per hand.
+    lengths : ndarray, shape (n, 4, 4), int8
+        ``[deal, seat, suit]``.
+    hcp_by_suit, controls_by_suit, losers_by_suit : ndarray, shape (n, 4, 4)
+
+    Examples
+    --------
+    >>> from ddsbind.dealer import deal_batch
+    >>> h = HandArrays(deal_batch(1, 0, size=1000))
+    >>> mask = (h.hcp[:, 0] >= 15) & (h.lengths[:, 0, 0] >= 5)  # North: 15+ HCP and five spades
+    >>> mask.shape
+    (1000,)
+    """
+
+    def __init__(self, owners: ArrayLike) -> None:
+        rows, shape = _rows(owners)
+        if len(shape) != 1:
+            raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
+        self.owners = rows
+        self.n = rows.shape[0]
+
+    def __len__(self) -> int:
+        return self.n
+
+    @functools.cached_property
+    def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
+        return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
+
+    def count(self, weights: Sequence[int], *, by_suit: bool = False) -> NDArray[np.int16] | NDArray[np.int32]:
+        """:func:`count` of the batch: any weights per rank, ace first."""
+        out = count_rows(self.owners, weights, self._codes)
+        return out if by_suit else out.sum(axis=2, dtype=out.dtype)
+
+    @functools.cached_property
+    def lengths(self) -> NDArray[np.int8]:
+        return lengths_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def hcp_by_suit(self) -> NDArray[np.int16]:
+        return count_rows(self.owners, HCP_WEIGHTS, self._codes).astype(np.int16)
+
+    @functools.cached_property
+    def hcp(self) -> NDArray[np.int16]:
+        return self.hcp_by_suit.sum(axis=2, dtype=np.int16)
+
+    @functools.cached_property
+    def controls_by_suit(self) -> NDArray[np.int16]:
+        return count_rows(self.owners, CONTROL_WEIGHTS, self._codes).astype(np.int16)
+
+    @functools.cached_property
+    def controls(self) -> NDArray[np.int16]:
+        return self.controls_by_suit.sum(axis=2, dtype=np.int16)
+
+    @functools.cached_property
+    def losers_by_suit(self) -> NDArray[np.int8]:
+        return losers_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def losers(self) -> NDArray[np.int8]:
+        return self.losers_by_suit.sum(axis=2, dtype=np.int8)

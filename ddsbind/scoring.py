@@ -1,0 +1,387 @@
+"""Contracts and duplicate scores by the Laws, IMPs by the WBF scale, matchpoints; no DDS.
+
+The one home of scoring in ddsbind: :class:`Contract`, :func:`score`
+(vectorised), :func:`imps` and :func:`matchpoints`.  The dealer language's
+``score()`` and ``imps()`` and the simulations' statistics call these.
+
+Scores (Laws of Duplicate Bridge 2017, Law 77), from declarer's side:
+
+* Trick score for each trick bid and made over six: clubs and diamonds 20,
+  hearts and spades 30, notrump 40 for the first and 30 after; doubled
+  twice that, redoubled four times.
+* Overtricks: the trick value undoubled; doubled 100 each (200
+  vulnerable); redoubled 200 (400 vulnerable).
+* Premiums for making: a game (trick score of 100 or more) 300 (500
+  vulnerable), else a part-score 50; small slam 500 (750), grand slam
+  1000 (1500); making a doubled contract 50, a redoubled one 100.
+* Undertricks: undoubled 50 each (100 vulnerable); doubled not vulnerable
+  100, 200, 200, then 300 each; doubled vulnerable 200, then 300 each;
+  redoubled twice doubled.
+
+IMPs (WBF scale): a difference of 0-10 is 0 IMPs, 20-40 is 1, ... 4000 or
+more is 24 (:data:`IMP_BOUNDS`).
+
+Conventions: strains 0=S 1=H 2=D 3=C 4=NT, seats 0=N 1=E 2=S 3=W;
+``doubled`` 0 undoubled, 1 doubled, 2 redoubled; tricks are declarer's,
+0..13.
+
+Examples
+--------
+>>> Contract.parse("4SX").score(10, vulnerable=True)
+790
+>>> int(imps(790 - 620))
+5
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ddsbind.deal import Seat, Strain, Vulnerability
+from ddsbind.errors import ContractError
+
+__all__ = ["IMP_BOUNDS", "Contract", "PayoffTable", "imps", "matchpoints", "payoff", "score"]
+
+#: A score difference above ``IMP_BOUNDS[i]`` (absolute value) is worth at least ``i + 1`` IMPs (WBF scale).
+IMP_BOUNDS = np.array(
+    [10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290, 1490, 1740, 1990, 2240,
+     2490, 2990, 3490, 3990],
+    dtype=np.int64,
+)  # fmt: skip
+
+_CONTRACT = re.compile(
+    r"^\s*([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
+    r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
+)
+_SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
+_DOUBLING = {None: 0, "X": 1, "*": 1, "XX": 2, "**": 2, "R": 2}
+
+
+def _int_array(value: ArrayLike, what: str, low: int, high: int) -> NDArray[np.int64]:
+    a = np.asarray(value)
+    if a.dtype == bool or a.dtype.kind not in "iu":
+        raise ContractError(f"{what} must be integers {low}..{high}, got {a.dtype}")
+    a = a.astype(np.int64)
+    if a.size and (a.min() < low or a.max() > high):
+        bad = a[(a < low) | (a > high)].flat[0]
+        raise ContractError(f"{what} {int(bad)} is not {low}..{high}")
+    return a
+
+
+def score(
+    level: ArrayLike,
+    strain: ArrayLike,
+    doubled: ArrayLike,
+    tricks: ArrayLike,
+    vulnerable: ArrayLike,
+) -> NDArray[np.int64]:
+    """Declarer's duplicate score by the Laws (module docstring), over arrays that broadcast together.
+
+    Parameters
+    ----------
+    level : array_like of int
+        1..7.
+    strain : array_like of int
+        0..4 = S H D C NT.
+    doubled : array_like of int
+        0 undoubled, 1 doubled, 2 redoubled.
+    tricks : array_like of int
+        Tricks taken by declarer, 0..13.
+    vulnerable : array_like of bool
+        Declarer's side vulnerable.
+
+    Returns
+    -------
+    ndarray of int64
+        Positive when the contract makes, negative when it goes down.
+
+    Raises
+    ------
+    ContractError
+        A value out of range, or not an integer.
+
+    Examples
+    --------
+    >>> score(3, 4, 0, 9, False).item(), score(4, 0, 1, 8, True).item(), score(7, 4, 2, 13, True).item()
+    (400, -500, 2980)
+    """
+    lv = _int_array(level, "level", 1, 7)
+    st = _int_array(strain, "strain", 0, 4)
+    dbl = _int_array(doubled, "doubled", 0, 2)
+    tk = _int_array(tricks, "tricks", 0, 13)
+    vul = np.asarray(vulnerable)
+    if vul.dtype.kind not in "biu":
+        raise ContractError(f"vulnerable must be true or false, got {vul.dtype}")
+    vul = vul.astype(bool)
+    lv, st, dbl, tk, vul = np.broadcast_arrays(lv, st, dbl, tk, vul)
+    factor = np.int64(1) << dbl  # 1, 2, 4
+    per_trick = np.where(st >= 2, np.where(st == 4, 30, 20), 30)
+    trick_score = (per_trick * lv + np.where(st == 4, 10, 0)) * factor
+    bonus = np.where(trick_score >= 100, np.where(vul, 500, 300), 50)
+    bonus = bonus + np.where(lv == 6, np.where(vul, 750, 500), 0) + np.where(lv == 7, np.where(vul, 1500, 1000), 0)
+    bonus = bonus + 50 * dbl  # the insult: 50 doubled, 100 redoubled
+    over = tk - (lv + 6)
+    extra = np.maximum(over, 0)
+    over_value = np.where(dbl == 0, per_trick, np.where(vul, 200, 100) * (factor // 2))
+    made = trick_score + bonus + extra * over_value
+    down = np.maximum(-over, 0)
+    undoubled = down * np.where(vul, 100, 50)
+    # Doubled: not vulnerable 100, 200, 200, 300...; vulnerable 200, 300, 300...
+    doubled_nv = np.where(down >= 1, 100, 0) + 200 * np.clip(down - 1, 0, 2) + 300 * np.maximum(down - 3, 0)
+    doubled_v = np.where(down >= 1, 200, 0) + 300 * np.maximum(down - 1, 0)
+    penalty = np.where(dbl == 0, undoubled, np.where(vul, doubled_v, doubled_nv) * (factor // 2))
+    return np.where(over >= 0, made, -penalty).astype(np.int64)
+
+
+def imps(difference: ArrayLike) -> NDArray[np.int64]:
+    """IMPs for a score ``difference`` (WBF scale), with the difference's sign.
+
+    >>> imps([0, 20, -430, 5000]).tolist()
+    [0, 1, -10, 24]
+    """
+    d = np.asarray(difference)
+    if d.dtype.kind not in "iuf":
+        raise ContractError(f"score differences must be numbers, got {d.dtype}")
+    magnitude = np.searchsorted(IMP_BOUNDS, np.abs(d), side="left")
+    return (np.sign(d) * magnitude).astype(np.int64)
+
+
+def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float64]:
+    """Matchpoints of each score against the others of its field (the last axis).
+
+    One point for each score beaten, half for each tie, as ``(n - 1)`` tops;
+    with ``percent``, as a percentage of the top (100 beats every other
+    score; a field of one scores 50%).
+
+    Parameters
+    ----------
+    scores : array_like, shape (..., n)
+        Scores from one side's view (NS, say) of the same board at ``n`` tables.
+
+    Examples
+    --------
+    >>> matchpoints([420, 450, 450, -50]).tolist()
+    [1.0, 2.5, 2.5, 0.0]
+    """
+    try:
+        s = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ContractError(f"matchpoints need numbers, got {scores!r:.60}") from None
+    if s.ndim == 0:
+        raise ContractError("matchpoints need a field: an array of scores, one per table")
+    beaten = (s[..., :, None] > s[..., None, :]).sum(axis=-1)
+    ties = (s[..., :, None] == s[..., None, :]).sum(axis=-1) - 1
+    points = beaten + 0.5 * ties
+    if not percent:
+        return points.astype(np.float64)
+    top = s.shape[-1] - 1
+    return np.full(s.shape, 50.0) if top == 0 else 100.0 * points / top
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A contract: ``level`` 1..7, ``strain`` (S H D C NT), ``doubled`` 0/1/2, and optionally the ``declarer``.
+
+    ``str()`` is PBN's spelling, ``"4SX"``, ``"3NT"``, with ``" by N"`` when
+    the declarer is known.
+
+    Examples
+    --------
+    >>> c = Contract.parse("4SX by N")
+    >>> c.level, c.strain, c.doubled, c.declarer, str(c)
+    (4, <Strain.S: 0>, 1, <Seat.N: 0>, '4SX by N')
+    >>> c.score(9, vulnerable=False), c.score(11, vulnerable=True)
+    (-100, 990)
+    """
+
+    level: int
+    strain: Strain
+    doubled: int = 0
+    declarer: Seat | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.level, bool) or not isinstance(self.level, int | np.integer) or not 1 <= self.level <= 7:
+            raise ContractError(f"contract level {self.level!r} is not 1..7")
+        object.__setattr__(self, "level", int(self.level))
+        try:
+            object.__setattr__(self, "strain", Strain.parse(self.strain))
+        except Exception:
+            raise ContractError(f"contract strain {self.strain!r} is not S, H, D, C or NT") from None
+        if isinstance(self.doubled, bool) or self.doubled not in (0, 1, 2):
+            raise ContractError(f"doubled {self.doubled!r} is not 0 (undoubled), 1 (doubled) or 2 (redoubled)")
+        if self.declarer is not None:
+            try:
+                object.__setattr__(self, "declarer", Seat.parse(self.declarer, "declarer"))
+            except Exception:
+                raise ContractError(f"declarer {self.declarer!r} is not N, E, S or W") from None
+
+    @classmethod
+    def parse(cls, text: str | Contract) -> Contract:
+        """Read ``"4S"``, ``"3NT"``/``"3N"``, ``"4SX"``, ``"6HXX"``, ``"4♠X"``, with an optional declarer.
+
+        Doubled is ``X`` (or ``*``), redoubled ``XX`` (or ``**``, ``R``); the
+        declarer follows: ``"4SXN"``, ``"4SX N"``, ``"4SX by North"`` (any case).
+
+        Raises
+        ------
+        ContractError
+            Anything else, passed out (``"Pass"``) included: it is no contract.
+        """
+        if isinstance(text, Contract):
+            return text
+        if not isinstance(text, str):
+            raise ContractError(f"a contract is text such as '4SX', got {type(text).__name__}")
+        m = _CONTRACT.match(text.upper())
+        if m is None:
+            raise ContractError(
+                f"contract {text!r:.40} is not a level 1-7, a strain S H D C NT, then X or XX and a declarer if any"
+            )
+        level, strain, dbl, seat = m.groups()
+        who = Seat.parse(seat) if seat else None
+        return cls(int(level), Strain.parse(_SYMBOL_STRAINS.get(strain, strain)), _DOUBLING[dbl], who)
+
+    @property
+    def trick_target(self) -> int:
+        """Tricks declarer needs: ``level + 6``."""
+        return self.level + 6
+
+    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False) -> int:
+        """Declarer's score taking ``tricks`` (0..13) by the Laws.
+
+        ``vulnerable`` is declarer's side's vulnerability as a bool, or a
+        :class:`~ddsbind.Vulnerability` (or its spelling, ``"NS"``, ``"all"``...)
+        read for the :attr:`declarer`, who must then be known.
+        """
+        return int(score(self.level, int(self.strain), self.doubled, tricks, self._vulnerable(vulnerable)))
+
+    def scores(self, tricks: ArrayLike, vulnerable: bool | Vulnerability | str = False) -> NDArray[np.int64]:
+        """:meth:`score` over an array of tricks."""
+        return score(self.level, int(self.strain), self.doubled, tricks, self._vulnerable(vulnerable))
+
+    def _vulnerable(self, vulnerable: bool | Vulnerability | str | np.bool_) -> bool:
+        if isinstance(vulnerable, bool | np.bool_):
+            return bool(vulnerable)
+        if not isinstance(vulnerable, Vulnerability | str):
+            raise ContractError(f"vulnerable {vulnerable!r:.40} is neither true/false nor a vulnerability")
+        vul = Vulnerability.parse(vulnerable)
+        if self.declarer is None:
+            if vul in (Vulnerability.NONE, Vulnerability.BOTH):
+                return vul is Vulnerability.BOTH
+            raise ContractError(f"vulnerability {vul} needs the contract's declarer (say '{self} by N')")
+        return vul.is_vulnerable(self.declarer)
+
+    def __str__(self) -> str:
+        text = f"{self.level}{self.strain}{('', 'X', 'XX')[self.doubled]}"
+        return text if self.declarer is None else f"{text} by {self.declarer}"
+
+
+@dataclass(frozen=True)
+class PayoffTable:
+    """Each pair of strategies compared deal by deal: the mean gain of the row over the column and its standard error.
+
+    As redeal's payoff tables: ``mean[i, j]`` is the mean over the deals of
+    what strategy ``i`` gains over ``j`` on the same deal (IMPs, or the
+    share of the board in matchpoints, 1 a win, 1/2 a tie, 0 a loss, or
+    total points), ``se[i, j]`` its standard error (the deals' standard
+    deviation over the square root of their number).
+
+    Attributes
+    ----------
+    names : tuple of str
+    mean, se : ndarray, shape (k, k), float64
+    scoring : str
+        ``"imps"``, ``"matchpoints"`` or ``"total"``.
+    deals : int
+    """
+
+    names: tuple[str, ...]
+    mean: NDArray[np.float64]
+    se: NDArray[np.float64]
+    scoring: str
+    deals: int
+
+    def __str__(self) -> str:
+        width = max(8, *(len(n) for n in self.names)) + 1
+        unit = {"imps": "IMPs", "matchpoints": "MP share", "total": "points"}[self.scoring]
+        lines = [f"{unit} of the row against the column, mean (standard error), {self.deals} deals"]
+        lines.append(" " * width + "".join(f"{n:>{2 * width}}" for n in self.names))
+        for i, name in enumerate(self.names):
+            cells = "".join(
+                f"{'':>{2 * width}}" if i == j else f"{f'{self.mean[i, j]:+.2f} ({self.se[i, j]:.2f})':>{2 * width}}"
+                for j in range(len(self.names))
+            )
+            lines.append(f"{name:<{width}}{cells}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from ddsbind import _html
+
+        rows = [
+            (
+                escape(name),
+                [
+                    "" if i == j else f"{self.mean[i, j]:+.2f}&nbsp;({self.se[i, j]:.2f})"
+                    for j in range(len(self.names))
+                ],
+            )
+            for i, name in enumerate(self.names)
+        ]
+        header = ["", *(escape(n) for n in self.names)]
+        caption = f"{self.scoring}: row against column, mean (standard error), {self.deals} deals"
+        return _html.grid("payoff", header, rows, caption)
+
+
+def payoff(scores: Mapping[str, ArrayLike], scoring: str = "imps") -> PayoffTable:
+    """A redeal-style payoff table of strategies scored on the same deals.
+
+    Parameters
+    ----------
+    scores : mapping of name -> array_like, shape (n,)
+        Each strategy's score on deal ``0 .. n-1``, all from one side's view
+        (e.g. ``{"3NT": ..., "4S": ...}`` from :meth:`Contract.scores` over the
+        deals' double-dummy tricks).
+    scoring : ``"imps"``, ``"matchpoints"`` or ``"total"``
+        How one deal's two scores compare: :func:`imps` of the difference;
+        matchpoints (1 the better score, 1/2 each on a tie, 0); or the difference in points.
+
+    Examples
+    --------
+    >>> t = payoff({"3NT": [400, 400, -50], "5C": [400, -50, -50]})
+    >>> round(float(t.mean[0, 1]), 2), round(float(t.mean[1, 0]), 2)
+    (3.33, -3.33)
+    """
+    if scoring not in ("imps", "matchpoints", "total"):
+        raise ContractError(f"scoring {scoring!r} is not 'imps', 'matchpoints' or 'total'")
+    if not scores:
+        raise ContractError("a payoff table needs at least one strategy")
+    names = tuple(str(n) for n in scores)
+    try:
+        arrays = [np.asarray(v, dtype=np.float64) for v in scores.values()]
+    except (TypeError, ValueError):
+        raise ContractError("every strategy's scores must be numbers") from None
+    n = arrays[0].shape
+    if any(a.ndim != 1 or a.shape != n for a in arrays):
+        shapes = [a.shape for a in arrays]
+        raise ContractError(f"every strategy needs one score per deal, the same deals: shapes {shapes}")
+    k, deals = len(arrays), n[0]
+    mean = np.zeros((k, k))
+    se = np.zeros((k, k))
+    for i, j in itertools.product(range(k), repeat=2):
+        diff = arrays[i] - arrays[j]
+        if scoring == "imps":
+            gain = imps(diff).astype(np.float64)
+        elif scoring == "matchpoints":
+            gain = (np.sign(diff) + 1) / 2
+        else:
+            gain = diff
+        mean[i, j] = gain.mean() if deals else np.nan
+        se[i, j] = gain.std(ddof=1) / np.sqrt(deals) if deals > 1 else np.nan
+    return PayoffTable(names, mean, se, scoring, deals)

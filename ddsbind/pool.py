@@ -44,7 +44,6 @@ import contextlib
 import itertools
 import operator
 import queue
-import re
 import threading
 import warnings
 import weakref
@@ -59,7 +58,7 @@ from ddsbind import _marshal, _validate, dll
 from ddsbind._binding import CData, slots
 from ddsbind._typing import Progress
 from ddsbind.deal import Deal, Seat, Strain
-from ddsbind.errors import DDSError, InvalidArgumentError, StateError
+from ddsbind.errors import ContractError, DDSError, InvalidArgumentError, StateError
 
 __all__ = ["Question", "SolverPool", "parse_contract"]
 
@@ -538,12 +537,13 @@ class SolverPool:
         ----------
         deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
             As :meth:`dd_tables` takes them.
-        contract : str or contract object
+        contract : str or Contract
             ``"3NT"``, ``"3N"``, ``"4S"``, optionally with the declarer
             (``"3NTS"``, ``"4S by N"``) and doubles (``"4SX"``: they do not
-            change whether it makes); or an object with ``level``, ``strain``
-            (0..4 S H D C NT) and ``declarer`` attributes
-            (:class:`ddsbind.dealer.Contract`).
+            change whether it makes), as :meth:`ddsbind.Contract.parse`
+            reads them; a :class:`ddsbind.Contract`; or an object with
+            ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``
+            attributes (:class:`ddsbind.dealer.Contract`).
         declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
             Needed unless the contract names one (both given must agree).
         progress : callable or tqdm bar, optional
@@ -557,8 +557,10 @@ class SolverPool:
 
         Raises
         ------
+        ContractError
+            A contract that is none (or names no declarer, or another), named, before anything is solved.
         InvalidArgumentError
-            A bad contract or declarer, named, before anything is solved.
+            A bad declarer, before anything is solved.
         DDSError
             For a bad deal, with ``.index`` its input position.
         """
@@ -881,10 +883,6 @@ def _board(board: tuple[Any, ...]) -> _marshal.Position:
 #: ``need = -1``: the declarer's exact tricks; ``need >= 0``: does the declarer take at least ``need``?
 Question = tuple[Strain | int | str, Seat | int | str, int]
 
-_CONTRACT = re.compile(
-    r"\s*([1-7])\s*(NT|N|S|H|D|C)\s*(X{0,2})\s*(?:BY\s*)?(NORTH|EAST|SOUTH|WEST|N|E|S|W)?\s*", re.IGNORECASE
-)
-
 
 def _questions(questions: Sequence[Question]) -> list[tuple[int, int, int]]:
     """Questions checked and normalised; a bad strain, declarer or need raises naming it and its position."""
@@ -912,48 +910,42 @@ def _questions(questions: Sequence[Question]) -> list[tuple[int, int, int]]:
 def parse_contract(contract: object, declarer: Seat | int | str | None = None) -> tuple[int, Strain, Seat]:
     """``(level 1..7, strain, declarer)`` of a contract as :meth:`SolverPool.makes` takes it.
 
-    ``contract`` is ``"3NT"``/``"3N"``/``"4S"``, optionally followed by
-    doubles (``X``, ``XX``) and the declarer (``"3NTS"``, ``"4S by N"``),
-    or an object with ``level``, ``strain`` and ``declarer`` attributes.
-    ``declarer`` is needed when the contract names none; both given must
-    agree.  Anything else raises ``InvalidArgumentError`` naming the
-    contract or the declarer.
+    ``contract`` is text :meth:`ddsbind.scoring.Contract.parse` reads
+    (``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"``, ``"4S by N"``), a
+    :class:`ddsbind.Contract`, or any object with ``level``, ``strain`` and
+    ``declarer`` attributes (:class:`ddsbind.dealer.Contract`).  Doubling
+    does not change whether a contract makes.  ``declarer`` is needed
+    when the contract names none; both given must agree.
+
+    Raises
+    ------
+    ContractError
+        A contract that is none, names no declarer, or another than ``declarer``.
+    InvalidArgumentError
+        A bad ``declarer``.
     """
-    named: Seat | None = None
+    from ddsbind.scoring import Contract
+
     if isinstance(contract, str):
-        m = _CONTRACT.fullmatch(contract)
-        if m is None:
-            raise InvalidArgumentError(
-                f"contract {contract!r:.40} is not a level 1..7 and a strain S H D C NT "
-                "(optionally doubles and the declarer: 3NT, 4S, 4HX, 3NTS, 4S by N)",
-                field="contract",
-            )
-        level, strain = int(m.group(1)), Strain.parse(m.group(2))
-        if m.group(4):
-            named = Seat.parse(m.group(4), "declarer")
+        parsed = Contract.parse(contract.strip())
+        level, strain, named = parsed.level, parsed.strain, parsed.declarer
     elif all(hasattr(contract, a) for a in ("level", "strain")):
         level, raw = getattr(contract, "level"), getattr(contract, "strain")  # noqa: B009
         if isinstance(level, bool) or not isinstance(level, int | np.integer) or not 1 <= level <= 7:
-            raise InvalidArgumentError(f"contract level {level!r:.40} is not 1..7", field="contract")
+            raise ContractError(f"contract level {level!r:.40} is not 1..7")
         try:
             strain = Strain.parse(raw)
         except DDSError:
-            raise InvalidArgumentError(
-                f"contract strain {raw!r:.40} is not 0..4 (S H D C NT)", field="contract"
-            ) from None
-        if getattr(contract, "declarer", None) is not None:
-            named = Seat.parse(contract.declarer, "declarer")  # type: ignore[attr-defined]
+            raise ContractError(f"contract strain {raw!r:.40} is not 0..4 (S H D C NT)") from None
+        raw_seat = getattr(contract, "declarer", None)
+        named = None if raw_seat is None else Seat.parse(raw_seat, "declarer")
     else:
-        raise InvalidArgumentError(
-            f"contract must be a str such as '3NT' or a contract object, got {type(contract).__name__}",
-            field="contract",
-        )
+        raise ContractError(f"a contract is text such as '3NT' or a contract, got {type(contract).__name__}")
     seat = Seat.parse(declarer, "declarer") if declarer is not None else None
     if seat is None and named is None:
-        raise InvalidArgumentError(f"contract {contract!s:.40}: no declarer given", field="declarer")
+        raise ContractError(f"contract {contract!s:.40}: no declarer given")
     if seat is not None and named is not None and seat != named:
-        raise InvalidArgumentError(
-            f"contract {contract!s:.40} is declared by {named.name}, but declarer={seat.name} was given",
-            field="declarer",
+        raise ContractError(
+            f"contract {contract!s:.40} is declared by {named.name}, but declarer={seat.name} was given"
         )
     return int(level), strain, seat if seat is not None else named  # type: ignore[return-value]

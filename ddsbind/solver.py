@@ -333,9 +333,10 @@ def makes(
     ----------
     deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
         As :func:`dd_tables` takes them.
-    contract : str or contract object
-        ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer), or an
-        object with ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``.
+    contract : str or Contract
+        ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer) as
+        :meth:`ddsbind.Contract.parse` reads them, a :class:`ddsbind.Contract`,
+        or an object with ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``.
     declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
         Needed unless ``contract`` names one; both given must agree.
     threads : int or None
@@ -350,8 +351,10 @@ def makes(
 
     Raises
     ------
+    ContractError
+        A contract that is none (or names no declarer, or another), named, before anything is solved.
     InvalidArgumentError
-        A bad contract or declarer, named, before anything is solved.
+        A bad declarer, before anything is solved.
     DDSError
         A bad deal, with ``.index`` its input position.
 

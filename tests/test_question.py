@@ -16,7 +16,7 @@ import ddsbind
 from ddsbind import dll
 from ddsbind.deal import Deal
 from ddsbind.dealer import Contract
-from ddsbind.errors import CardCountError, InvalidArgumentError, TrumpWrongError
+from ddsbind.errors import CardCountError, ContractError, InvalidArgumentError, TrumpWrongError
 from ddsbind.pool import SolverPool, parse_contract
 
 STRAIN_LETTERS = "SHDCN"
@@ -111,6 +111,7 @@ def test_deal_types_and_contract_spellings(list100):
     for contract, declarer in [("3NT", "S"), ("3N", 2), ("3NTS", None), ("3nt by south", None), ("3NXX", "south")]:
         assert ddsbind.makes(pbn, contract, declarer, threads=1).tolist() == made, contract
     assert ddsbind.makes(masks, Contract(3, 4, 2), threads=1).tolist() == made
+    assert ddsbind.makes(masks, ddsbind.Contract.parse("3NTX by S"), threads=1).tolist() == made
     assert ddsbind.tricks(np.zeros((0, 4, 4), np.uint32), 4, 0).shape == (0,)
 
 
@@ -165,13 +166,13 @@ BAD = [
     (lambda d: ddsbind.tricks(d, 5, "N"), TrumpWrongError, "strain 5"),
     (lambda d: ddsbind.tricks(d, "NT", "Q"), InvalidArgumentError, "declarer 'Q'"),
     (lambda d: ddsbind.tricks(d, "NT", True), InvalidArgumentError, "declarer True"),
-    (lambda d: ddsbind.makes(d, "8NT", "N"), InvalidArgumentError, "contract '8NT'"),
-    (lambda d: ddsbind.makes(d, "3Z", "N"), InvalidArgumentError, "contract '3Z'"),
-    (lambda d: ddsbind.makes(d, "3NT"), InvalidArgumentError, "no declarer"),
-    (lambda d: ddsbind.makes(d, "3NTS", "N"), InvalidArgumentError, "declared by S, but declarer=N"),
+    (lambda d: ddsbind.makes(d, "8NT", "N"), ContractError, "contract '8NT'"),
+    (lambda d: ddsbind.makes(d, "3Z", "N"), ContractError, "contract '3Z'"),
+    (lambda d: ddsbind.makes(d, "3NT"), ContractError, "no declarer"),
+    (lambda d: ddsbind.makes(d, "3NTS", "N"), ContractError, "declared by S, but declarer=N"),
     (lambda d: ddsbind.makes(d, "3NT", "up"), InvalidArgumentError, "declarer 'up'"),
-    (lambda d: ddsbind.makes(d, 3, "N"), InvalidArgumentError, "contract must be"),
-    (lambda d: ddsbind.makes(d, Contract(9, 4, 0)), InvalidArgumentError, "contract level 9"),
+    (lambda d: ddsbind.makes(d, 3, "N"), ContractError, "a contract is text"),
+    (lambda d: ddsbind.makes(d, Contract(9, 4, 0)), ContractError, "contract level 9"),
     (lambda d: SolverPool(1).answers(d, [(4, 0, 14)]), InvalidArgumentError, "need must be"),
     (lambda d: SolverPool(1).answers(d, [(4, 0, -1), ("Z", 0, 1)]), TrumpWrongError, "question 1: strain 'Z'"),
 ]

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
         dd_tables,
         dd_tables_array,
         dealer_par,
+        makes,
         par,
         solve_board,
+        tricks,
     )
 
 # Names backed by DDS, imported on first use (PEP 562) so that ``import
@@ -54,8 +56,10 @@ _NATIVE = {
             "dd_tables",
             "dd_tables_array",
             "dealer_par",
+            "makes",
             "par",
             "solve_board",
+            "tricks",
         ],
         "ddsbind.solver",
     ),
@@ -114,11 +118,13 @@ __all__ = [
     "dds_info",
     "dealer_par",
     "imps",
+    "makes",
     "matchpoints",
     "par",
     "payoff",
     "prove",
     "solve_board",
+    "tricks",
 ]
 
 # The version is pyproject.toml's, read from the installed metadata; a checkout

@@ -57,10 +57,10 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind import _marshal, _validate, dll
 from ddsbind._binding import CData, slots
 from ddsbind._typing import Progress
-from ddsbind.deal import Deal, Strain
-from ddsbind.errors import DDSError, InvalidArgumentError, StateError
+from ddsbind.deal import Deal, Seat, Strain
+from ddsbind.errors import ContractError, DDSError, InvalidArgumentError, StateError
 
-__all__ = ["SolverPool"]
+__all__ = ["Question", "SolverPool", "parse_contract"]
 
 #: Leaders of one (deal, strain) task, in solving order (N, S, E, W): after
 #: North, South's search (same side on lead) reuses the most of the table.
@@ -469,6 +469,204 @@ class SolverPool:
         self._run(job, (_Task(job, i, task(i, dl)) for i, dl in enumerate(structs)), None)
         return out  # type: ignore[return-value]
 
+    # -- questions: tricks, makes ---------------------------------------------------------
+
+    def tricks(
+        self,
+        deals: Sequence[Deal | str] | ArrayLike,
+        strain: Strain | int | str,
+        declarer: Seat | int | str,
+        *,
+        progress: Progress | None = None,
+    ) -> NDArray[np.int8]:
+        """Double-dummy tricks of ``declarer`` in ``strain`` on each deal: one search per distinct deal.
+
+        Each deal is one ``SolveBoard`` (``target=-1, solutions=1``) with
+        the declarer's left-hand opponent on lead, where a table costs twenty.
+
+        Parameters
+        ----------
+        deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+            As :meth:`dd_tables` takes them (endings too: tricks out of those left).
+        strain : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
+        declarer : Seat, 0..3 or "N"/"E"/"S"/"W"
+        progress : callable or tqdm bar, optional
+            Called with the number of deals finished since its last call.
+
+        Returns
+        -------
+        ndarray, shape (N,), int8
+            ``dd_table(deal)[strain, declarer]`` of each deal, in input order.
+
+        Raises
+        ------
+        TrumpWrongError
+            A bad strain (before anything is solved).
+        InvalidArgumentError
+            A bad declarer (before anything is solved).
+        DDSError
+            For a bad deal, with ``.index`` its input position.
+        KeyboardInterrupt
+            Ctrl-C, or the pool closed, while solving.
+
+        Examples
+        --------
+        >>> with SolverPool(1) as pool:  # doctest: +SKIP
+        ...     pool.tricks(deals, "NT", "S")
+        array([9, 7, ...], dtype=int8)
+        """
+        question = (Strain.parse(strain), Seat.parse(declarer, "declarer"), -1)
+        return self.answers(deals, [question], progress=progress)[:, 0]
+
+    def makes(
+        self,
+        deals: Sequence[Deal | str] | ArrayLike,
+        contract: object,
+        declarer: Seat | int | str | None = None,
+        *,
+        progress: Progress | None = None,
+    ) -> NDArray[np.bool_]:
+        """Whether ``contract`` by ``declarer`` makes double dummy on each deal: one target search per deal.
+
+        Each deal is one ``SolveBoard`` with a ``target`` (can the defence,
+        the declarer's left-hand opponent on lead, take enough tricks to
+        set it?) and ``solutions=1``: DDS stops as soon as the answer is
+        known, much sooner than counting tricks.
+
+        Parameters
+        ----------
+        deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+            As :meth:`dd_tables` takes them.
+        contract : str or Contract
+            ``"3NT"``, ``"3N"``, ``"4S"``, optionally with the declarer
+            (``"3NTS"``, ``"4S by N"``) and doubles (``"4SX"``: they do not
+            change whether it makes), as :meth:`ddsbind.Contract.parse`
+            reads them; a :class:`ddsbind.Contract`; or an object with
+            ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``
+            attributes (:class:`ddsbind.dealer.Contract`).
+        declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
+            Needed unless the contract names one (both given must agree).
+        progress : callable or tqdm bar, optional
+            Called with the number of deals finished since its last call.
+
+        Returns
+        -------
+        ndarray, shape (N,), bool
+            ``dd_table(deal)[strain, declarer] >= level + 6`` of each deal
+            (for an ending, tricks counted out of those left, as ``dd_table`` does).
+
+        Raises
+        ------
+        ContractError
+            A contract that is none (or names no declarer, or another), named, before anything is solved.
+        InvalidArgumentError
+            A bad declarer, before anything is solved.
+        DDSError
+            For a bad deal, with ``.index`` its input position.
+        """
+        level, strain, seat = parse_contract(contract, declarer)
+        return self.answers(deals, [(strain, seat, level + 6)], progress=progress)[:, 0].astype(bool)
+
+    def answers(
+        self,
+        deals: Sequence[Deal | str] | ArrayLike,
+        questions: Sequence[Question],
+        *,
+        progress: Progress | None = None,
+    ) -> NDArray[np.int8]:
+        """Answers to the same few questions about each deal, each deal's searches in a row on one thread.
+
+        The searches of one deal run in a row on one worker, strain by
+        strain, so DDS keeps its transposition table between those of one
+        strain; each distinct deal is solved once and its answers copied to
+        its repeats.
+
+        Parameters
+        ----------
+        deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+            As :meth:`dd_tables` takes them.
+        questions : sequence of (strain, declarer, need)
+            Strains 0..4 (S H D C NT) or names, declarers 0..3 (N E S W) or
+            names.  ``need = -1`` asks the declarer's exact tricks (one
+            search, ``target=-1``, the declarer's left-hand opponent on
+            lead); ``need`` 0..13 asks whether the declarer takes at least
+            ``need`` tricks (one target search for the defence, or none
+            when the answer is certain).
+        progress : callable or tqdm bar, optional
+            Called with the number of deals finished since its last call.
+
+        Returns
+        -------
+        ndarray, shape (N, len(questions)), int8
+            Exact tricks (of the tricks left, for an ending), or 1/0 for a
+            threshold question, in input order.
+
+        Raises
+        ------
+        TrumpWrongError, InvalidArgumentError
+            A bad strain, declarer or need, naming the question, before anything is solved.
+        DDSError
+            For a bad deal, with ``.index`` its input position.
+        KeyboardInterrupt
+            Ctrl-C, or the pool closed, while solving.
+
+        Examples
+        --------
+        >>> with SolverPool(1) as pool:  # doctest: +SKIP
+        ...     pool.answers(deals, [("NT", "S", -1), ("S", "N", 10)])  # 3NT's tricks; does 4S by North make?
+        array([[ 9, 1], [ 8, 0], ...], dtype=int8)
+        """
+        qs = _questions(questions)
+        masks = _marshal.table_masks(deals)
+        if len(masks) == 0 or not qs:
+            return np.zeros((len(masks), len(qs)), dtype=np.int8)
+        _check_deals(masks)
+        first, inverse = _marshal.distinct_deals(masks)
+        out = np.zeros((len(first), len(qs)), dtype=np.int8)
+        weights = np.bincount(inverse, minlength=len(first)).tolist()
+        job = _Job(len(first), len(masks))
+        self._run(job, self._question_tasks(job, masks[first], qs, out, first.tolist(), weights), progress)
+        return out[inverse]
+
+    def _question_tasks(
+        self,
+        job: _Job,
+        masks: NDArray[np.uint32],
+        questions: list[tuple[int, int, int]],
+        out: NDArray[np.int8],
+        positions: Sequence[int],
+        weights: Sequence[int],
+    ) -> Iterator[_Task]:
+        """One task per distinct deal: its questions' searches back to back, grouped by strain."""
+        left = _marshal.hand_lengths(masks)[:, 0].tolist()
+        order = sorted(range(len(questions)), key=lambda k: questions[k])
+
+        def task(d: int) -> Callable[[int], int]:
+            def run(thread: int) -> int:
+                dl = dll.deal(remainCards=masks[d].tolist())
+                fut = dll.futureTricks()
+                tricks = left[d]
+                for k in order:
+                    strain, declarer, need = questions[k]
+                    # The defence's tricks that beat ``need`` (a target for the side on lead).
+                    target = -1 if need < 0 else tricks - need + 1
+                    if need >= 0 and not 1 <= target <= tricks:
+                        out[d, k] = target > tricks  # need 0 always made; need > tricks never
+                        continue
+                    dl.trump = strain
+                    dl.first = (declarer + 1) % 4
+                    try:
+                        dll.solve_board(dl, target, 1, 1, fut, thread)
+                    except DDSError as exc:
+                        raise exc.at(positions[d], "deal") from None
+                    # The score is the leaders' tricks; with a target, the target when reached.
+                    out[d, k] = tricks - fut.score[0] if need < 0 else fut.score[0] < target
+                return weights[d]
+
+            return run
+
+        return (_Task(job, positions[d], task(d)) for d in range(len(masks)))
+
     # -- tables -------------------------------------------------------------------------
 
     def _table_tasks(
@@ -679,3 +877,75 @@ def _board(board: tuple[Any, ...]) -> _marshal.Position:
         )
     deal, trump, first, *rest = board
     return _marshal.position(deal, trump, first, rest[0] if rest else (), function="SolveBoard")
+
+
+#: A question about a deal: ``(strain, declarer, need)``, strains 0..4 S H D C NT, seats 0..3 N E S W;
+#: ``need = -1``: the declarer's exact tricks; ``need >= 0``: does the declarer take at least ``need``?
+Question = tuple[Strain | int | str, Seat | int | str, int]
+
+
+def _questions(questions: Sequence[Question]) -> list[tuple[int, int, int]]:
+    """Questions checked and normalised; a bad strain, declarer or need raises naming it and its position."""
+    if isinstance(questions, str) or not isinstance(questions, Sequence):
+        raise InvalidArgumentError(
+            f"questions must be a sequence of (strain, declarer, need), got {type(questions).__name__}",
+            field="questions",
+        )
+    out = []
+    for i, q in enumerate(questions):
+        if not isinstance(q, tuple | list) or len(q) != 3:
+            raise InvalidArgumentError(f"question {i}: expected (strain, declarer, need), got {q!r:.60}")
+        strain, declarer, need = q
+        if isinstance(need, bool) or not isinstance(need, int | np.integer) or not -1 <= need <= 13:
+            raise InvalidArgumentError(
+                f"question {i}: need must be -1 (exact tricks) or 0..13 tricks, got {need!r:.40}", field="need"
+            )
+        try:
+            out.append((int(Strain.parse(strain)), int(Seat.parse(declarer, "declarer")), int(need)))
+        except DDSError as exc:
+            raise exc.at(i, "question") from None
+    return out
+
+
+def parse_contract(contract: object, declarer: Seat | int | str | None = None) -> tuple[int, Strain, Seat]:
+    """``(level 1..7, strain, declarer)`` of a contract as :meth:`SolverPool.makes` takes it.
+
+    ``contract`` is text :meth:`ddsbind.scoring.Contract.parse` reads
+    (``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"``, ``"4S by N"``), a
+    :class:`ddsbind.Contract`, or any object with ``level``, ``strain`` and
+    ``declarer`` attributes (:class:`ddsbind.dealer.Contract`).  Doubling
+    does not change whether a contract makes.  ``declarer`` is needed
+    when the contract names none; both given must agree.
+
+    Raises
+    ------
+    ContractError
+        A contract that is none, names no declarer, or another than ``declarer``.
+    InvalidArgumentError
+        A bad ``declarer``.
+    """
+    from ddsbind.scoring import Contract
+
+    if isinstance(contract, str):
+        parsed = Contract.parse(contract.strip())
+        level, strain, named = parsed.level, parsed.strain, parsed.declarer
+    elif all(hasattr(contract, a) for a in ("level", "strain")):
+        level, raw = getattr(contract, "level"), getattr(contract, "strain")  # noqa: B009
+        if isinstance(level, bool) or not isinstance(level, int | np.integer) or not 1 <= level <= 7:
+            raise ContractError(f"contract level {level!r:.40} is not 1..7")
+        try:
+            strain = Strain.parse(raw)
+        except DDSError:
+            raise ContractError(f"contract strain {raw!r:.40} is not 0..4 (S H D C NT)") from None
+        raw_seat = getattr(contract, "declarer", None)
+        named = None if raw_seat is None else Seat.parse(raw_seat, "declarer")
+    else:
+        raise ContractError(f"a contract is text such as '3NT' or a contract, got {type(contract).__name__}")
+    seat = Seat.parse(declarer, "declarer") if declarer is not None else None
+    if seat is None and named is None:
+        raise ContractError(f"contract {contract!s:.40}: no declarer given")
+    if seat is not None and named is not None and seat != named:
+        raise ContractError(
+            f"contract {contract!s:.40} is declared by {named.name}, but declarer={seat.name} was given"
+        )
+    return int(level), strain, seat if seat is not None else named  # type: ignore[return-value]

@@ -56,8 +56,10 @@ __all__ = [
     "dd_tables",
     "dd_tables_array",
     "dealer_par",
+    "makes",
     "par",
     "solve_board",
+    "tricks",
 ]
 
 
@@ -257,6 +259,116 @@ def dd_tables_array(masks: ArrayLike, *, progress: Progress | None = None) -> ND
     naming the deal; nothing is wrapped into range).
     """
     return _tables(table_masks(np.asarray(masks)), progress)
+
+
+# -- questions: tricks, makes -----------------------------------------------------------
+
+
+def tricks(
+    deals: Sequence[Deal | str] | ArrayLike,
+    strain: Strain | int | str,
+    declarer: Seat | int | str,
+    *,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> NDArray[np.int8]:
+    """Double-dummy tricks of ``declarer`` in ``strain`` on any number of deals: one search a deal, not a table.
+
+    One ``SolveBoard`` per distinct deal (the declarer's left-hand opponent
+    on lead, ``target=-1, solutions=1``) on a :class:`~ddsbind.SolverPool`'s
+    threads, with the GIL released: about a twentieth of a DD table's work.
+
+    Parameters
+    ----------
+    deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+        As :func:`dd_tables` takes them.
+    strain : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
+    declarer : Seat, 0..3 or "N"/"E"/"S"/"W"
+    threads : int or None
+        Solver threads (None: one per core).
+    progress : callable, optional
+        Called with the number of deals finished since its last call.
+
+    Returns
+    -------
+    ndarray, shape (N,), int8
+        ``dd_table(deal)[strain, declarer]`` for each deal, in input order.
+
+    Raises
+    ------
+    TrumpWrongError, InvalidArgumentError
+        A bad strain or declarer, named, before anything is solved.
+    DDSError
+        A bad deal, with ``.index`` its input position.
+
+    Examples
+    --------
+    >>> tricks(["N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"], "NT", "N").tolist()
+    [13]
+    """
+    from ddsbind.pool import SolverPool
+
+    question = (Strain.parse(strain), Seat.parse(declarer, "declarer"), -1)
+    masks = table_masks(deals)
+    with SolverPool(threads) as pool:
+        return pool.answers(masks, [question], progress=progress)[:, 0]
+
+
+def makes(
+    deals: Sequence[Deal | str] | ArrayLike,
+    contract: object,
+    declarer: Seat | int | str | None = None,
+    *,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> NDArray[np.bool_]:
+    """Whether ``contract`` makes double dummy on each deal: one target search a deal.
+
+    One ``SolveBoard`` per distinct deal with a ``target`` (can the defence
+    take the tricks that set it?) and ``solutions=1``, on a
+    :class:`~ddsbind.SolverPool`'s threads: DDS stops as soon as the
+    answer is known.
+
+    Parameters
+    ----------
+    deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
+        As :func:`dd_tables` takes them.
+    contract : str or Contract
+        ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer) as
+        :meth:`ddsbind.Contract.parse` reads them, a :class:`ddsbind.Contract`,
+        or an object with ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``.
+    declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
+        Needed unless ``contract`` names one; both given must agree.
+    threads : int or None
+        Solver threads (None: one per core).
+    progress : callable, optional
+        Called with the number of deals finished since its last call.
+
+    Returns
+    -------
+    ndarray, shape (N,), bool
+        ``dd_table(deal)[strain, declarer] >= level + 6`` for each deal.
+
+    Raises
+    ------
+    ContractError
+        A contract that is none (or names no declarer, or another), named, before anything is solved.
+    InvalidArgumentError
+        A bad declarer, before anything is solved.
+    DDSError
+        A bad deal, with ``.index`` its input position.
+
+    Examples
+    --------
+    >>> makes(["N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"], "7NT", "N").tolist()
+    [True]
+    """
+    from ddsbind.pool import SolverPool, parse_contract
+
+    level, strain, seat = parse_contract(contract, declarer)
+    masks = table_masks(deals)
+    with SolverPool(threads) as pool:
+        return pool.answers(masks, [(strain, seat, level + 6)], progress=progress)[:, 0].astype(bool)
 
 
 # -- par ------------------------------------------------------------------------------

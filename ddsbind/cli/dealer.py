@@ -76,7 +76,14 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "contracts",
     multiple=True,
     metavar="CONTRACT",
-    help="Make probability of e.g. 3NS (3NT by South); repeatable; implies --solve.",
+    help="Report on e.g. 3NS (3NT by South); repeatable: make probability, mean tricks, distribution, "
+    "scores and IMPs from one search per deal for each strain and declarer (about 1/14 of a DD table each).",
+)
+@click.option(
+    "--makes-only",
+    is_flag=True,
+    help="--contract reports the make probability alone, from one target search per contract and deal "
+    "(about 1/25 of a DD table or less): the cheapest question.",
 )
 @click.option(
     "--vul",
@@ -88,7 +95,8 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "--lead",
     metavar="CONTRACT",
     default=None,
-    help="Opening-lead table against e.g. 3NS (all cards of the leader scored).",
+    help="Opening-lead table against e.g. 3NS: all the leader's cards scored by one search a deal "
+    "(about a quarter of a DD table).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Only one JSON document on stdout (dealer's text left out).")
 @click.option("--csv", "as_csv", is_flag=True, help="Only the --contract or --lead table as CSV on stdout.")
@@ -123,6 +131,7 @@ def dealer(
     to_format: str | None,
     solve: bool,
     contracts: tuple[str, ...],
+    makes_only: bool,
     vul: str | None,
     lead: str | None,
     as_json: bool,
@@ -139,6 +148,8 @@ def dealer(
     """
     _refuse_unsupported(exhaust, library)
     _check_reports(contracts, lead, as_json, as_csv, plot)
+    if makes_only and (plot or not contracts):
+        fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
     if output:
         from ddsbind.dealer.files import check_output
 
@@ -169,6 +180,7 @@ def dealer(
         "to_format": to_format,
         "solve": solve,
         "contracts": contracts,
+        "makes_only": makes_only,
         "vul": vul,
         "lead": lead,
         "as_json": as_json,
@@ -262,14 +274,29 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) ->
     from ddsbind.dealer.files import write_deals
 
     deals, tables, threads = result.deals, result.tables, o["threads"]
-    if deals is not None and (o["solve"] or o["contracts"]) and tables is None:
+    # Whole tables only where they are saved or asked for; a report solves what it reads (the question planner).
+    # -o saves tables when --contract, or the script's tricks(), used to solve them whole (as before the planner).
+    saved = o["output"] and (o["contracts"] or script.uses_tricks)
+    if deals is not None and (o["solve"] or saved) and tables is None:
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.solve_tables(deals, threads=threads, progress=tick)
     if o["output"] and deals is not None:
         write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
-    report = (
-        statistics.contract_report(tables, o["contracts"], o["vul"]) if o["contracts"] and tables is not None else None
-    )
+    report = None
+    if o["contracts"] and deals is not None:
+        if tables is not None:
+            results = statistics.contract_results(deals, o["contracts"], makes_only=o["makes_only"], known=tables)
+        else:
+            with progress("solving", total=len(deals), unit="deal") as tick:
+                results = statistics.contract_results(
+                    deals,
+                    o["contracts"],
+                    makes_only=o["makes_only"],
+                    known=result.known,
+                    threads=threads,
+                    progress=tick,
+                )
+        report = statistics.results_report(results, o["contracts"], o["vul"], makes_only=o["makes_only"])
     leads = None
     if o["lead"] and deals is not None:
         with progress("leads", total=len(deals), unit="deal") as tick:

@@ -79,6 +79,9 @@ class Frame:
         self.altcounts = altcounts or DEFAULT_ALTCOUNTS
         self.tables = np.zeros((hands.n, 5, 4), dtype=np.int8)
         self.solved = np.zeros(hands.n, dtype=bool)
+        # What is known of each result [deal, strain, declarer]: low <= tricks <= high (equal: exact).
+        self.low = np.zeros((hands.n, 5, 4), dtype=np.int8)
+        self.high = np.full((hands.n, 5, 4), 13, dtype=np.int8)
 
     def column(self, array: NDArray[Any], rows: NDArray[np.intp], seat: int) -> NDArray[Any]:
         """``array[rows, seat]`` for an ``(n, 4, ...)`` array; a view, not a copy, when ``rows`` is every deal."""
@@ -119,7 +122,59 @@ class Frame:
                 raise DealerError("tricks() needs a solver")
             self.tables[todo] = self.solve(self.hands.owners[todo])  # the solver solves each distinct deal once
             self.solved[todo] = True
+            self.low[todo] = self.high[todo] = self.tables[todo]
         return self.tables[rows]
+
+    # The question planner.  With a ``solve`` that has ``answers(owners, questions)`` and
+    # ``table_from`` (ddsbind.dealer.run.QuestionSolver), each call below solves only what it
+    # asks of the deals it is given: a threshold is one target search, an exact result one
+    # search, and a deal needing ``table_from`` results or more gets its whole table.  With a
+    # plain ``solve`` (owners -> tables), every deal asked anything gets its whole table.
+
+    def tricks(self, rows: NDArray[np.intp], strain: int, seat: int) -> Array:
+        """``tricks(seat, strain)`` of the deals ``rows``: exact double-dummy tricks."""
+        self.need(rows, [(strain, seat)])
+        return self.low[rows, strain, seat].astype(np.int64)
+
+    def at_least(self, rows: NDArray[np.intp], strain: int, seat: int, need: int) -> Array:
+        """``tricks(seat, strain) >= need`` of the deals ``rows`` (1 or 0): a target search where not yet known."""
+        if need <= 0 or need > 13:
+            return np.full(rows.size, int(need <= 0), dtype=np.int64)
+        answers = getattr(self.solve, "answers", None)
+        if answers is None:
+            return (self.tables_for(rows)[:, strain, seat] >= need).astype(np.int64)
+        low, high = self.low[rows, strain, seat], self.high[rows, strain, seat]
+        todo = rows[(low < need) & (high >= need)]
+        if todo.size:
+            made = answers(self.hands.owners[todo], [(strain, seat, need)])[:, 0] != 0
+            self.low[todo[made], strain, seat] = np.maximum(self.low[todo[made], strain, seat], need)
+            self.high[todo[~made], strain, seat] = np.minimum(self.high[todo[~made], strain, seat], need - 1)
+        return (self.low[rows, strain, seat] >= need).astype(np.int64)
+
+    def need(self, rows: NDArray[np.intp], pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> None:
+        """Make the exact results ``pairs`` ((strain, seat) each) known for the deals ``rows``, the cheapest way."""
+        if not pairs or rows.size == 0:
+            return
+        answers = getattr(self.solve, "answers", None)
+        if answers is None:
+            self.tables_for(rows)
+            return
+        strains = [p[0] for p in pairs]
+        seats = [p[1] for p in pairs]
+        todo = rows[(self.low[rows][:, strains, seats] != self.high[rows][:, strains, seats]).any(axis=1)]
+        if todo.size == 0:
+            return
+        if len(pairs) >= self.solve.table_from:  # type: ignore[union-attr]
+            self.tables_for(todo)
+            return
+        exact = answers(self.hands.owners[todo], [(strain, seat, -1) for strain, seat in pairs])
+        self.low[todo[:, None], strains, seats] = exact
+        self.high[todo[:, None], strains, seats] = exact
+
+    def known(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
+        """``(len(rows), 5, 4)`` exact results known so far for the deals ``rows``; -1 where not solved exactly."""
+        low, high = self.low[rows], self.high[rows]
+        return np.where(low == high, low, -1).astype(np.int8)
 
 
 @dataclasses.dataclass
@@ -150,6 +205,10 @@ class Script:
     condition: Expr | None = None
     actions: list[Action] = dataclasses.field(default_factory=list)
     uses_tricks: bool = False
+    #: The exact ``tricks()`` results ``(strain, seat)`` the actions read on every accepted deal,
+    #: solved together by the question planner (a threshold such as ``tricks(...) >= 9`` is not
+    #: among them: it is a target search).
+    action_tricks: tuple[tuple[int, int], ...] = ()
     pointcount: tuple[int, ...] = (4, 3, 2, 1)
     altcounts: tuple[tuple[int, ...], ...] | None = None
 
@@ -408,6 +467,10 @@ class _Compiler:
             script.condition = _all_of([*lengths, *([script.condition] if script.condition else [])])
         script.actions = [self.action(a) for a in action_trees] if has_action else [Action("printall")]
         script.uses_tricks = self.uses_tricks
+        pairs: set[tuple[int, int]] = set()
+        for a in action_trees:
+            pairs |= self.exact_tricks(a)
+        script.action_tricks = tuple(sorted(pairs))
         return script
 
     def weights(self, tokens: list[lark.Token]) -> tuple[int, ...]:
@@ -587,6 +650,12 @@ class _Compiler:
                 self.compiled[name] = self.expr(self.defines[name])
                 self.busy.discard(name)
             return self.compiled[name]
+        if kind == "binary" and (threshold := self.threshold(node)) is not None:
+            strain, seat, need, negate = threshold
+            self.uses_tricks = True
+            if negate:
+                return lambda f, rows: 1 - f.at_least(rows, strain, seat, need)
+            return lambda f, rows: f.at_least(rows, strain, seat, need)
         if kind == "binary":  # a left-leaning chain (a + b - c ...) compiled as a loop: no recursion per term
             chain = _left_chain(node, ("binary",))
             first = self.expr(chain[0].children[0])
@@ -655,7 +724,7 @@ class _Compiler:
             seat = _COMPASS[str(c[0])]
             strain = _SUITS[_singular(str(c[1]))]
             self.uses_tricks = True
-            return lambda f, rows: f.tables_for(rows)[:, strain, seat].astype(np.int64)
+            return lambda f, rows: f.tricks(rows, strain, seat)
         if kind == "score_call":
             vul = str(c[0]) == "vul"
             level, strain = parse_contract(str(c[1]))
@@ -681,6 +750,78 @@ class _Compiler:
             self.uses_tricks = True
             return lambda f, rows: sign * _par_scores(f.tables_for(rows), dealer, vulnerable)
         raise self.fail(node, f"unsupported {kind}")  # pragma: no cover - the grammar has no other rule
+
+    def resolve(self, node: Any) -> Any:
+        """``node``, or the definition a name stands for (followed through names, stopping at a cycle)."""
+        seen: set[str] = set()
+        while isinstance(node, lark.Tree) and node.data == "variable" and str(node.children[0]) in self.defines:
+            name = str(node.children[0])
+            if name in seen:
+                break
+            seen.add(name)
+            node = self.defines[name]
+        return node
+
+    def tricks_pair(self, node: Any) -> tuple[int, int] | None:
+        """``(strain, seat)`` when ``node`` is a ``tricks()`` call (directly or through names)."""
+        node = self.resolve(node)
+        if isinstance(node, lark.Tree) and node.data == "tricks_call":
+            return _SUITS[_singular(str(node.children[1]))], _COMPASS[str(node.children[0])]
+        return None
+
+    def constant(self, node: Any) -> int | None:
+        """The value of a number literal (``9``, ``-1``, through names), else None."""
+        node = self.resolve(node)
+        if isinstance(node, lark.Tree) and node.data == "number":
+            return int(str(node.children[0]))
+        if isinstance(node, lark.Tree) and node.data == "sign":
+            inner = self.constant(node.children[1])
+            return None if inner is None else (inner if str(node.children[0]) == "+" else -inner)
+        return None
+
+    def threshold(self, node: lark.Tree[Any]) -> tuple[int, int, int, bool] | None:
+        """``tricks(seat, strain) >= 9`` and the like as ``(strain, seat, need, negate)``: ``at_least(need)``,
+        negated for ``<``/``<=``; None for anything else (``==`` and ``!=`` read the exact count)."""
+        left, op_token, right = node.children
+        op = str(op_token)
+        if op not in ("<", "<=", ">", ">="):
+            return None
+        pair, value = self.tricks_pair(left), self.constant(right)
+        if pair is None or value is None:
+            pair, value = self.tricks_pair(right), self.constant(left)
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]  # k < t is t > k
+        if pair is None or value is None:
+            return None
+        need, negate = {">=": (value, False), ">": (value + 1, False), "<": (value, True), "<=": (value + 1, True)}[op]
+        return pair[0], pair[1], need, negate
+
+    def exact_tricks(self, node: Any) -> set[tuple[int, int]]:
+        """The ``(strain, seat)`` of every ``tricks()`` call under ``node`` read as an exact count.
+
+        A walk with a stack of its own (no recursion: a 1,000-term expression is fine); each
+        name's definition is walked once.
+        """
+        out: set[tuple[int, int]] = set()
+        seen: set[str] = set()
+        stack = [node]
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, lark.Tree):
+                continue
+            if item.data == "tricks_call":
+                pair = self.tricks_pair(item)
+                if pair is not None:
+                    out.add(pair)
+            elif item.data == "binary" and self.threshold(item) is not None:
+                continue
+            elif item.data == "variable":
+                name = str(item.children[0])
+                if name not in seen and name in self.defines:
+                    seen.add(name)
+                    stack.append(self.defines[name])
+            else:
+                stack.extend(item.children)
+        return out
 
     def count_call(self, c: list[Any]) -> Expr:
         name = str(c[0])

@@ -26,7 +26,18 @@ from ddsbind.dealer.dealing import (
 )
 from ddsbind.dealer.language import Action, Frame, Script, parse
 
-__all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "finish", "load_script", "run", "run_file", "solver_for"]
+__all__ = [
+    "DEFAULT_GENERATE",
+    "DEFAULT_PRODUCE",
+    "TABLE_FROM",
+    "QuestionSolver",
+    "Run",
+    "finish",
+    "load_script",
+    "run",
+    "run_file",
+    "solver_for",
+]
 
 #: Deals generated when neither the script nor the caller says (dealer's default).
 DEFAULT_GENERATE = 10_000_000
@@ -34,6 +45,14 @@ DEFAULT_GENERATE = 10_000_000
 SOLVE_CHUNK_PER_THREAD = 16
 #: Deals produced by a script that prints deals, when neither the script nor the caller says (dealer's default).
 DEFAULT_PRODUCE = 40
+#: The planner's crossover: a deal needing this many exact ``tricks()`` results or more gets its
+#: whole DD table (20 results) instead of one search per result.  Measured (docs/performance.md,
+#: ``benchmarks/bench_question.py --crossover``, three runs, CPU time): k single searches of one deal,
+#: run in a row on one thread so DDS keeps its transposition table within a strain, cost 0.07-0.13
+#: of the table for k=1, 0.55-0.86 for k=16 and 0.65-1.28 for k=20: never more below 20, about the
+#: same at 20, where the table's five tasks a deal share the threads better.  A threshold
+#: (``tricks(...) >= 9``) is one target search, 0.006-0.04 of a table.
+TABLE_FROM = 20
 
 
 @dataclasses.dataclass
@@ -55,6 +74,9 @@ class Run:
     counts: list[NDArray[np.int64]] = dataclasses.field(default_factory=list)
     deals: NDArray[np.int8] | None = None
     tables: NDArray[np.int8] | None = None
+    #: With ``keep``, the exact results solved for each accepted deal ``(produced, 5, 4)``, -1 where the
+    #: planner solved none (a threshold or nothing was asked); ``tables`` is set when all are known.
+    known: NDArray[np.int8] | None = None
 
     def statistics_text(self, script: Script) -> str:
         """The ``average``/``frequency`` results in action order, as dealer prints them at the end."""
@@ -69,17 +91,38 @@ class Run:
         return "".join(parts)
 
 
-def solver_for(threads: int | None = None) -> tuple[Callable[[NDArray[np.int8]], NDArray[np.int8]], Any]:
-    """A ``solve(owners (k, 52)) -> (k, 5, 4)`` function on a :class:`ddsbind.SolverPool`, and the pool to close."""
-    from ddsbind.deal import owners_to_masks
+class QuestionSolver:
+    """What the question planner solves with: whole tables, exact results, thresholds, on one pool.
+
+    Called with owner rows ``(k, 52)`` it returns their whole DD tables
+    ``(k, 5, 4)`` (the plain ``solve`` interface); :meth:`answers` asks
+    only some results (:meth:`ddsbind.SolverPool.answers`).  A
+    :class:`~ddsbind.dealer.language.Frame` given one plans each deal's
+    searches (``table_from``: the crossover to whole tables).
+    """
+
+    def __init__(self, pool: Any, table_from: int = TABLE_FROM) -> None:
+        self.pool = pool
+        self.table_from = table_from
+
+    def __call__(self, owners: NDArray[np.int8]) -> NDArray[np.int8]:
+        from ddsbind.deal import owners_to_masks
+
+        return np.asarray(self.pool.dd_tables_array(owners_to_masks(owners)), dtype=np.int8)
+
+    def answers(self, owners: NDArray[np.int8], questions: list[tuple[int, int, int]]) -> NDArray[np.int8]:
+        """``(k, len(questions))``: exact tricks (need -1) or 1/0 (declarer takes at least need)."""
+        from ddsbind.deal import owners_to_masks
+
+        return np.asarray(self.pool.answers(owners_to_masks(owners), questions), dtype=np.int8)
+
+
+def solver_for(threads: int | None = None) -> tuple[QuestionSolver, Any]:
+    """A :class:`QuestionSolver` on a new :class:`ddsbind.SolverPool` of ``threads``, and the pool to close."""
     from ddsbind.pool import SolverPool
 
     pool = SolverPool(threads)
-
-    def solve(owners: NDArray[np.int8]) -> NDArray[np.int8]:
-        return np.asarray(pool.dd_tables_array(owners_to_masks(owners)), dtype=np.int8)
-
-    return solve, pool
+    return QuestionSolver(pool), pool
 
 
 def _counts_shape(action: Action) -> tuple[int, ...]:
@@ -137,9 +180,14 @@ def run(
     source : str
         File name shown in PBN's Event tag.
     solve : callable, optional
-        ``owners (k, 52) -> tables (k, 5, 4)`` for ``tricks()``; a
-        :class:`ddsbind.SolverPool` with ``threads`` is made when the script
-        needs one and none is given.
+        ``owners (k, 52) -> tables (k, 5, 4)`` for ``tricks()``: every deal
+        asked anything gets its whole table.  When none is given and the
+        script calls ``tricks()``, a :class:`QuestionSolver` on a
+        :class:`ddsbind.SolverPool` of ``threads`` plans instead: a
+        threshold (``tricks(south, notrumps) >= 9``) is one target search,
+        an exact count one search, all twenty of a deal one table
+        (:data:`TABLE_FROM`); a condition stays lazy (deals failing its
+        cheap parts are never solved).
     keep : bool
         Keep the accepted deals (and their tables) in the result.
     progress : callable, optional
@@ -214,10 +262,12 @@ def run(
                 progress(generated_here)
             if rows.size == 0:
                 continue
+            # The planner: every exact result the actions read, for all accepted deals at once.
+            frame.need(rows, script.action_tricks)
             if keep:
                 kept.append(owners[rows])
                 if script.uses_tricks:
-                    kept_tables.append(frame.tables_for(rows))
+                    kept_tables.append(frame.known(rows) if _plans(frame) else frame.tables_for(rows))
             texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
@@ -243,8 +293,15 @@ def run(
     if keep:
         result.deals = np.concatenate(kept) if kept else np.empty((0, 52), dtype=np.int8)
         if script.uses_tricks:
-            result.tables = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
+            known = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
+            result.known = known
+            result.tables = known if (known >= 0).all() else None
     return result
+
+
+def _plans(frame: Frame) -> bool:
+    """True when ``frame`` solves with the question planner (not whole tables for everything)."""
+    return hasattr(frame.solve, "answers")
 
 
 Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]

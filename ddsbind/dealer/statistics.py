@@ -22,7 +22,17 @@ from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
 from ddsbind.game import Vulnerability
 
-__all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate", "solve_tables"]
+__all__ = [
+    "Contract",
+    "ContractReport",
+    "LeadTable",
+    "contract_report",
+    "contract_results",
+    "lead_table",
+    "results_report",
+    "simulate",
+    "solve_tables",
+]
 
 _STRAINS = "SHDCN"
 
@@ -64,6 +74,79 @@ def solve_tables(
         return np.asarray(pool.dd_tables_array(owners_to_masks(owners), progress=progress), dtype=np.int8)
 
 
+def contract_results(
+    owners: NDArray[np.int8],
+    contracts: Sequence[str | Contract],
+    *,
+    makes_only: bool = False,
+    known: NDArray[np.int8] | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> NDArray[np.int8]:
+    """What a contract report needs of each deal, and nothing more: ``(n, len(contracts))`` int8.
+
+    Parameters
+    ----------
+    owners : ndarray, shape (n, 52), int8
+        Deals, DDS seats N=0 E=1 S=2 W=3.
+    contracts : sequence of str or Contract
+        ``"3NS"`` style.
+    makes_only : bool
+        False: each contract's exact declarer tricks, one search per deal
+        for each distinct (strain, declarer) among ``contracts`` (about a
+        fourteenth of a whole DD table each).  True: 1 where the contract
+        makes, else 0, one target search per contract and deal (a
+        twenty-fifth of a table or less): all a make probability needs.
+    known : ndarray, shape (n, 5, 4), int8, optional
+        Results already solved (:attr:`ddsbind.dealer.Run.known`, -1 where
+        not): not solved again.
+    threads : int or None
+        Solver threads (None: one per core).
+    progress : callable, optional
+        Called with the number of deals finished since its last call (deals fully known are not counted).
+
+    Returns
+    -------
+    ndarray, shape (n, len(contracts)), int8
+        Tricks, or 1/0 made.
+    """
+    from ddsbind.deal import owners_to_masks
+    from ddsbind.pool import SolverPool
+
+    parsed = _contracts(contracts)
+    owners = np.asarray(owners, dtype=np.int8).reshape(-1, 52)
+    n = owners.shape[0]
+    out = np.zeros((n, len(parsed)), dtype=np.int8)
+    if n == 0:
+        return out
+    # One question per distinct (strain, declarer[, level]) among the contracts.
+    keys = [(c.strain, c.declarer, c.level + 6 if makes_only else -1) for c in parsed]
+    distinct = sorted(set(keys))
+    answers = np.zeros((n, len(distinct)), dtype=np.int8)
+    todo = np.ones((n, len(distinct)), dtype=bool)
+    if known is not None:
+        known = np.asarray(known, dtype=np.int8).reshape(n, 5, 4)
+        for q, (strain, declarer, need) in enumerate(distinct):
+            have = known[:, strain, declarer] >= 0
+            answers[have, q] = known[have, strain, declarer] if need < 0 else known[have, strain, declarer] >= need
+            todo[:, q] = ~have
+    # The deals missing any answer get all of them, their searches in a row (one pool call, progress per deal).
+    rows = np.flatnonzero(todo.any(axis=1))
+    if rows.size:
+        with SolverPool(threads) as pool:
+            answers[rows] = pool.answers(owners_to_masks(owners[rows]), distinct, progress=progress)
+    for i, key in enumerate(keys):
+        out[:, i] = answers[:, distinct.index(key)]
+    return out
+
+
+def _contracts(contracts: Sequence[str | Contract]) -> list[Contract]:
+    parsed = [c if isinstance(c, Contract) else Contract.parse(c) for c in contracts]
+    if not parsed:
+        raise DealerError("no contract given")
+    return parsed
+
+
 @dataclasses.dataclass
 class ContractReport:
     """Per contract: deals, make probability and its standard error, mean tricks and their distribution, mean score.
@@ -81,9 +164,17 @@ class ContractReport:
     distribution: NDArray[np.int64]
     mean_score: list[float]
     differences: list[dict[str, float | str]]
+    #: True when only make-or-fail was solved (target searches): tricks, scores and IMPs are unknown (NaN).
+    makes_only: bool = False
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready dict."""
+        if self.makes_only:
+            rows: list[dict[str, object]] = [
+                {"contract": str(c), "make": self.make[i], "make_se": self.make_se[i]}
+                for i, c in enumerate(self.contracts)
+            ]
+            return {"deals": self.deals, "contracts": rows, "differences": []}
         return {
             "deals": self.deals,
             "contracts": [
@@ -104,6 +195,13 @@ class ContractReport:
         """The report as ``"text"`` (a table for people), ``"csv"`` or ``"json"``."""
         if how == "json":
             return json.dumps(self.as_dict(), indent=2) + "\n"
+        if how == "csv" and self.makes_only:
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(["contract", "deals", "make", "make_se"])
+            for i, c in enumerate(self.contracts):
+                writer.writerow([str(c), self.deals, f"{self.make[i]:.6f}", f"{self.make_se[i]:.6f}"])
+            return buf.getvalue()
         if how == "csv":
             buf = io.StringIO()
             writer = csv.writer(buf, lineterminator="\n")
@@ -131,6 +229,11 @@ class ContractReport:
                     ]
                 )
             return buf.getvalue()
+        if self.makes_only:
+            lines = [f"{self.deals} deals (make or fail only)", "contract   makes"]
+            for i, c in enumerate(self.contracts):
+                lines.append(f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}")
+            return "\n".join(lines) + "\n"
         lines = [f"{self.deals} deals", "contract   makes           mean tricks  mean score"]
         for i, c in enumerate(self.contracts):
             lines.append(
@@ -193,17 +296,43 @@ def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract
     >>> contract_report(t, ["3NS"]).make
     [0.5]
     """
-    parsed = [c if isinstance(c, Contract) else Contract.parse(c) for c in contracts]
-    if not parsed:
-        raise DealerError("no contract given")
+    parsed = _contracts(contracts)
+    t = np.asarray(tables, dtype=np.int64).reshape(-1, 5, 4)
+    return results_report(np.stack([t[:, c.strain, c.declarer] for c in parsed], axis=1), parsed, vul)
+
+
+def results_report(
+    results: NDArray[np.integer],
+    contracts: Sequence[str | Contract],
+    vul: str = "none",
+    *,
+    makes_only: bool = False,
+) -> ContractReport:
+    """A :class:`ContractReport` from :func:`contract_results`: ``(n, len(contracts))`` tricks, or 1/0 made.
+
+    With ``makes_only`` the report holds the make probabilities alone (tricks,
+    scores and IMP differences are NaN and not printed).
+
+    Examples
+    --------
+    >>> results_report(np.array([[1], [0], [1], [1]]), ["3NS"], makes_only=True).make
+    [0.75]
+    """
+    parsed = _contracts(contracts)
+    r = np.asarray(results, dtype=np.int64).reshape(-1, len(parsed))
+    n = r.shape[0]
+    if makes_only:
+        made_rate = [float(r[:, i].mean()) if n else float("nan") for i in range(len(parsed))]
+        se = [math.sqrt(p * (1 - p) / n) if n else float("nan") for p in made_rate]
+        nan = [float("nan")] * len(parsed)
+        empty = np.zeros((len(parsed), 14), dtype=np.int64)
+        return ContractReport(parsed, n, made_rate, se, nan, empty, list(nan), [], makes_only=True)
     vulnerability = Vulnerability.parse(vul)
-    t = np.asarray(tables, dtype=np.int64)
-    n = t.shape[0]
     make, make_se, mean_tricks, mean_score = [], [], [], []
     dist = np.zeros((len(parsed), 14), dtype=np.int64)
     scores = []
     for i, c in enumerate(parsed):
-        tricks = t[:, c.strain, c.declarer]
+        tricks = r[:, i]
         made = tricks >= c.level + 6
         p = float(made.mean()) if n else float("nan")
         make.append(p)
@@ -271,6 +400,13 @@ def lead_table(
 ) -> LeadTable:
     """Score every opening lead against ``contract`` on each deal (``SolveBoard``, ``solutions=3``) and tabulate.
 
+    One task a deal on a :class:`ddsbind.SolverPool`: DDS scores the
+    leader's cards one after another in one call, on one transposition
+    table.  Measured (``benchmarks/bench_question.py --leads``, one thread,
+    CPU time): as fast as one search per run of touching cards, 1.2x
+    faster than one search per card in a row, 2.6x faster than the same
+    searches spread across deals (the table reset every search).
+
     Parameters
     ----------
     owners : ndarray, shape (n, 52), int8
@@ -327,8 +463,9 @@ def simulate(
     vul: str = "none",
     threads: int | None = None,
     progress: Progress | None = None,
+    makes_only: bool = False,
 ) -> ContractReport:
-    """Run a dealer ``script`` (its text), solve the produced deals and report on ``contracts``.
+    """Run a dealer ``script`` (its text), solve what the report needs of the produced deals, report on ``contracts``.
 
     The question a simulation answers: "North opens 1NT, South holds this
     hand: how often do 3NT and 4S make?"
@@ -348,6 +485,11 @@ def simulate(
         Dealing and solving threads (``None``: one per core).
     progress : callable, optional
         Called with the number of deals solved since its last call.
+    makes_only : bool
+        Only the make probabilities: one target search per contract and
+        deal.  Otherwise one search per deal for each distinct (strain,
+        declarer), giving tricks, scores and IMPs too (never whole tables;
+        results the script's ``tricks()`` already solved are reused).
 
     Returns
     -------
@@ -356,9 +498,12 @@ def simulate(
     from ddsbind.dealer.language import parse
     from ddsbind.dealer.run import run
 
+    wanted = _contracts(contracts)  # a bad contract is refused before any dealing
     parsed = parse(script)
     parsed.actions = [a for a in parsed.actions if not a.kind.startswith("print")]
     result = run(parsed, seed, threads=threads, keep=True)
     assert result.deals is not None
-    tables = result.tables if result.tables is not None else solve_tables(result.deals, threads, progress)
-    return contract_report(tables, contracts, vul)
+    results = contract_results(
+        result.deals, wanted, makes_only=makes_only, known=result.known, threads=threads, progress=progress
+    )
+    return results_report(results, wanted, vul, makes_only=makes_only)

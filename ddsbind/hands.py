@@ -145,7 +145,9 @@ def count_rows(
     return result
 
 
-def count(owners: ArrayLike, weights: Sequence[int], *, by_suit: bool = True) -> NDArray[np.int16] | NDArray[np.int32]:
+def count(
+    owners: ArrayLike, weights: Sequence[int], *, by_suit: bool = True
+) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
     """Weighted count of the cards each hand holds, per suit (or per hand).
 
     Parameters
@@ -269,7 +271,9 @@ class HandArrays:
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
         return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
 
-    def count(self, weights: Sequence[int], *, by_suit: bool = False) -> NDArray[np.int16] | NDArray[np.int32]:
+    def count(
+        self, weights: Sequence[int], *, by_suit: bool = False
+    ) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
         """:func:`count` of the batch: any weights per rank, ace first."""
         out = count_rows(self.owners, weights, self._codes)
         return out if by_suit else out.sum(axis=2, dtype=out.dtype)

@@ -430,7 +430,7 @@ class Hands:
         while key and key[-1] == 0:
             key = key[:-1]
         if key not in self._counts:
-            self._counts[key] = hands.count_rows(self.owners, key, self._suit_codes)  # type: ignore[assignment]
+            self._counts[key] = hands.count_rows(self.owners, key, self._suit_codes)
         return self._counts[key]
 
     @property

@@ -350,7 +350,7 @@ def test_par_of_thirteen_top_tricks(vulnerable: str, expected: int) -> None:
 
 
 def test_run_is_the_function_whatever_was_imported_first():
-    """Without this, ``from ddsbind.dealer import run`` gave the module when ``ddsbind.dealer.run`` was imported first."""
+    """Without this, `from ddsbind.dealer import run` gave the module once `ddsbind.dealer.run` was imported."""
     code = (
         "import ddsbind.dealer.run, inspect\n"
         "from ddsbind.dealer import run\n"

@@ -176,6 +176,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_prove.py
 	$(PY) benchmarks/bench_dealer.py
 	$(PY) benchmarks/bench_dealer_startup.py --repeat 5
+	$(PY) benchmarks/bench_question.py --random 40 --repeat 1 --dealer 40
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

@@ -16,6 +16,7 @@ from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, Format
 from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
+    __version__: str
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
@@ -72,6 +73,17 @@ _NATIVE = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # pyproject.toml's version, read from the installed metadata on first use (importlib.metadata
+        # costs a tenth of a small command's start); a checkout never installed has none to read.
+        from importlib import metadata
+
+        try:
+            version = metadata.version("ddsbind")
+        except metadata.PackageNotFoundError:
+            version = "0+unknown"
+        globals()["__version__"] = version
+        return version
     module = _NATIVE.get(name)
     if module is None:
         raise AttributeError(f"module 'ddsbind' has no attribute {name!r}")
@@ -127,11 +139,3 @@ __all__ = [
     "tricks",
 ]
 
-# The version is pyproject.toml's, read from the installed metadata; a checkout
-# that was never installed (only put on sys.path) has none to read.
-from importlib import metadata as _metadata  # noqa: E402
-
-try:
-    __version__ = _metadata.version("ddsbind")
-except _metadata.PackageNotFoundError:
-    __version__ = "0+unknown"

@@ -126,9 +126,17 @@ def about(path: str | os.PathLike[str]) -> Iterator[None]:
         fail(str(exc) if name in str(exc) else f"{name}: {exc}")
 
 
+def _ignore(_done: int) -> None:
+    """The progress callback where no bar is drawn."""
+
+
 @contextlib.contextmanager
 def progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Progress]:
     """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
+    if not sys.stderr.isatty():
+        # What tqdm's disable=None decides, without importing tqdm (a tenth of a small command's start).
+        yield _ignore
+        return
     from tqdm import tqdm
 
     with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None, leave=False) as bar:

@@ -25,6 +25,7 @@ from ddsbind.dealer.dealing import (
     ordered_map,
 )
 from ddsbind.dealer.language import Action, Frame, Script, parse
+from ddsbind.dealer.library import Library, library_batches, library_total, open_library
 
 __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
 
@@ -108,6 +109,7 @@ def run(
     progress: Progress | None = None,
     client: Any = None,
     deals: NDArray[np.int8] | None = None,
+    library: str | os.PathLike[str] | Library | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -138,6 +140,11 @@ def run(
     deals : ndarray, shape (n, 52), int8, optional
         Run over these deals (owner rows, DDS seats N=0 E=1 S=2 W=3) instead
         of dealing: ``generate`` is their number.
+    library : path or Library, optional
+        Library mode (:mod:`ddsbind.dealer.library`): the deals are a solved
+        database's records in file order, each once (all of them, or the
+        first ``generate``); ``tricks()`` reads the stored results and no
+        solver is made; the predeal is a condition; the seed is unused.
 
     Returns
     -------
@@ -150,6 +157,9 @@ def run(
     """
     seed = check_seed(seed)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
+    lib = _library_source(library, deals, client)
+    if lib is not None:
+        total = library_total(lib, script, generate)
     if deals is not None:
         deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
         total = deals.shape[0]
@@ -162,7 +172,8 @@ def run(
         raise DealerError(f"produce {wanted} is larger than generate {total}: at most {total} deals can be produced")
     keep = keep or script.collects
     pool = None
-    if script.uses_tricks and solve is None:
+    stored = lib is not None  # results read from the library, never solved
+    if script.uses_tricks and solve is None and not stored:
         solve, pool = solver_for(threads)
     result = Run(seed=seed)
     result.sums = [0.0] * len(script.actions)
@@ -175,8 +186,11 @@ def run(
         # solver pool doing the work) so that a small `produce` does not solve a whole batch.
         lazy = script.uses_tricks and script.condition is not None
         solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
-        batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy)
-        for batch_number, (owners, frame, rows) in enumerate(batches):
+        if lib is not None:
+            batches: Iterator[Filtered] = library_batches(lib, script, total, threads)
+        else:
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy)
+        for _owners, frame, rows in batches:
             if result.produced >= wanted:
                 break
             hands = frame.hands
@@ -185,7 +199,7 @@ def run(
             rows = rows[: wanted - result.produced]
             full = result.produced + rows.size >= wanted and rows.size > 0
             generated_here = int(rows[-1]) + 1 if full else hands.n
-            result.generated = batch_number * BATCH + generated_here
+            result.generated += generated_here
             first_board = result.produced + 1
             result.produced += rows.size
             if progress is not None:
@@ -193,8 +207,8 @@ def run(
             if rows.size == 0:
                 continue
             if keep:
-                kept.append(owners[rows])
-                if script.uses_tricks:
+                kept.append(frame.hands.owners[rows])
+                if script.uses_tricks or stored:
                     kept_tables.append(frame.tables_for(rows))
             texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
             for i, action in enumerate(script.actions):
@@ -209,7 +223,7 @@ def run(
                         second = _bin(action.exprs[1](frame, rows), b[2], b[3])
                         np.add.at(result.counts[i], (first, second), 1)
                 elif texts is not None and action.kind != "print_hands":
-                    _print_action(action, frame, rows, owners, texts, first_board, script, source, seed)
+                    _print_action(action, frame, rows, frame.hands.owners, texts, first_board, script, source, seed)
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))
     finally:
@@ -218,12 +232,12 @@ def run(
     result.seconds = time.perf_counter() - started
     if keep:
         result.deals = np.concatenate(kept) if kept else np.empty((0, 52), dtype=np.int8)
-        if script.uses_tricks:
+        if script.uses_tricks or stored:
             result.tables = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
     return result
 
 
-Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]
+Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
 def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) -> Filtered:
@@ -235,6 +249,17 @@ def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) ->
     if script.condition is not None:
         rows = rows[script.condition(frame, rows) != 0]
     return owners, frame, rows
+
+
+def _library_source(
+    library: str | os.PathLike[str] | Library | None, deals: NDArray[np.int8] | None, client: Any
+) -> Library | None:
+    """The deal source of library mode, or None when the deals are dealt (or given)."""
+    if library is None:
+        return None
+    if deals is not None or client is not None:
+        raise DealerError("library mode reads its deals from the library: no deals or Dask client besides")
+    return open_library(library)
 
 
 def _accept_in_chunks(script: Script, frame: Frame, wanted: int, chunk: int) -> NDArray[np.intp]:

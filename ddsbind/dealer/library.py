@@ -427,12 +427,13 @@ def _condition(script: Script) -> Expr | None:
 
 
 def library_batches(
-    library: Library, script: Script, total: int, threads: int | None, chunk: int = CHUNK
+    library: Library, script: Script, total: int, threads: int | None, chunk: int | None = None
 ) -> Iterator[tuple[None, Frame, NDArray[np.intp]]]:
     """The run's batches over a library: ``(None, frame, rows passing)`` per chunk, in file order.
 
     Each chunk is read, checked and filtered on a worker thread (``threads``;
-    ``None`` is one per core); the first ``total`` selected records are read.
+    ``None`` is one per core); the first ``total`` selected records are read,
+    ``chunk`` records at a time (default :data:`CHUNK`).
     """
     condition = _condition(script)
 
@@ -443,7 +444,7 @@ def library_batches(
             rows = rows[condition(frame, rows) != 0]
         return None, frame, rows
 
-    spans = list(library.spans(chunk, total))
+    spans = list(library.spans(chunk or CHUNK, total))
     yield from ordered_map(job, spans, threads if len(spans) > 1 else 1)
 
 

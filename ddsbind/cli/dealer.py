@@ -1,9 +1,16 @@
-"""``ddsbind dealer FILE``: run a dealer script as Debian's ``dealer`` does, faster; save deals; statistics."""
+"""``ddsbind dealer [FILE]``: run a dealer script as Debian's ``dealer`` does, faster; save deals; statistics.
+
+Debian's flags (``dealer -h``) work as there or are refused in one line;
+docs/dealer-differences.md lists every deliberate difference.  Every
+argument is checked before the first deal is dealt.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import secrets
+import math
+import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,20 +18,47 @@ import click
 
 from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
 
+#: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
+SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
+_VUL_NAMES = ("none", "ns", "ew", "all")
 
-@click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "-s", "--seed", type=click.IntRange(min=0, max=2**128 - 1), default=None, help="Seed (default: random, printed)."
-)
-@click.option("-g", "--generate", type=COUNT, default=None, help="Deals to generate (overrides the script).")
-@click.option("-p", "--produce", type=COUNT, default=None, help="Deals to produce (overrides the script).")
+
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from ddsbind.dealer.dealing import DEALER_VERSION
+
+    click.echo(f"ddsbind dealer {version('ddsbind')} (dealing recipe {DEALER_VERSION})")
+    ctx.exit(0)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-s", "--seed", type=SEED, default=None, help="Seed (default: random, printed); negative: modulo 2**64.")
+@click.option("-g", "--generate", type=COUNT, default=None, help="Most deals to generate (overrides the script).")
+@click.option("-p", "--produce", type=COUNT, default=None, help="Most deals to produce (overrides the script).")
 @click.option(
     "-t",
-    "--threads",
-    type=POSITIVE,
+    "time_limit",
+    type=click.FloatRange(min=0),
     default=None,
-    help="Threads dealing and solving (default: one per core).",
+    metavar="SECONDS",
+    help="Stop after SECONDS if no deal was produced yet (exit status 1), as dealer's -t.",
+)
+@click.option("--threads", type=POSITIVE, default=None, help="Threads dealing and solving (default: one per core).")
+@click.option("-q", "quiet_pbn", is_flag=True, help="printpbn prints nothing (dealer's -q).")
+@click.option("-v", "no_summary", is_flag=True, help="Leave out the closing Generated/Produced/seed/time lines.")
+@click.option("-u", "upper", is_flag=True, help="Upper-case AKQJT: accepted; the output already is (as in dealer).")
+@click.option("-m", "meter", is_flag=True, help="Show a progress meter on stderr even when it is not a terminal.")
+@click.option("-0", "swap", flag_value=0, default=True, help="No swapping (the default).")
+@click.option("-2", "swap", flag_value=2, help="Each deal followed by its East-West exchange.")
+@click.option("-3", "swap", flag_value=3, help="Each deal followed by the 5 other arrangements of E, S, W.")
+@click.option("-e", "exhaust", is_flag=True, hidden=True)
+@click.option("-l", "library", type=int, default=None, hidden=True)
+@click.option(
+    "-V", "show_version", is_flag=True, expose_value=False, is_eager=True, callback=_version, help="Version, exit."
 )
 @click.option(
     "-o",
@@ -33,6 +67,7 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
     default=None,
     help="Also write the produced deals here (.pbn .zbd .zrd ...).",
 )
+@click.option("--force", is_flag=True, help="Let --output replace an existing file.")
 @click.option("--to", "to_format", default=None, help="Format of --output when its extension does not tell.")
 @click.option(
     "--solve", is_flag=True, help="Solve the produced deals' DD tables (for --output ZRD and the statistics)."
@@ -46,10 +81,9 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
 )
 @click.option(
     "--vul",
-    type=click.Choice(["none", "ns", "ew", "all"], case_sensitive=False),
-    default="none",
-    show_default=True,
-    help="Vulnerability for scores.",
+    type=click.Choice(list(_VUL_NAMES), case_sensitive=False),
+    default=None,
+    help="Vulnerability for scores (default: the script's vulnerable, else none).",
 )
 @click.option(
     "--lead",
@@ -57,17 +91,18 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
     default=None,
     help="Opening-lead table against e.g. 3NS (all cards of the leader scored).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Statistics as one JSON document.")
-@click.option("--csv", "as_csv", is_flag=True, help="Statistics as CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Only one JSON document on stdout (dealer's text left out).")
+@click.option("--csv", "as_csv", is_flag=True, help="Only the --contract or --lead table as CSV on stdout.")
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Plot the trick distributions of --contract to this image.",
+    help="Plot the trick distributions of --contract to this image (needs matplotlib).",
 )
 @click.option(
     "-L",
     "--library",
+    "library_file",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
     help="Library mode: the deals of this solved database (.zrd, or .zbd with its .zdd) in file order, "
@@ -82,87 +117,247 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
     help="Deal on a local Dask cluster of W workers (same deals).",
 )
 def dealer(
-    file: str,
+    file: str | None,
     seed: int | None,
+    generate: int | None,
+    produce: int | None,
+    time_limit: float | None,
     threads: int | None,
+    quiet_pbn: bool,
+    no_summary: bool,
+    upper: bool,
+    meter: bool,
+    swap: int,
+    exhaust: bool,
+    library: int | None,
     output: str | None,
+    force: bool,
     to_format: str | None,
     solve: bool,
     contracts: tuple[str, ...],
-    vul: str,
+    vul: str | None,
     lead: str | None,
     as_json: bool,
     as_csv: bool,
     plot: str | None,
-    workers: int | None,
-    library: str | None,
+    library_file: str | None,
     library_start: int,
     library_count: int | None,
-    **run_options: Any,
+    workers: int | None,
 ) -> None:
-    """Run dealer script FILE (dealer's language): deals, actions and summary lines as dealer prints them.
+    """Run dealer script FILE (dealer's language; standard input when FILE is - or left out).
 
-    The deals depend on the seed only, never on --threads or --workers.
-    With --contract/--lead the produced deals are solved in batches through
-    the solver pool and a statistics report follows dealer's output.
-    With --library the deals come from a solved database instead, each
-    record once, and every result is read from it: nothing is solved.
+    Deals, actions and summary lines as dealer prints them.  The deals
+    depend on the seed only, never on --threads or --workers.  With
+    --contract/--lead the produced deals are solved in batches through the
+    solver pool and a statistics report follows dealer's output.  With
+    --library the deals are a solved database's records instead, each
+    once, and every result is read from it: nothing is solved.
     """
-    from ddsbind import dealer as sim
-    from ddsbind._dask import dask_client
-    from ddsbind.dealer import DealerError, statistics
+    _refuse_unsupported(exhaust, library)
+    _check_reports(contracts, lead, as_json, as_csv, plot)
+    solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
+    if output:
+        from ddsbind.dealer.files import check_output
 
+        check_output(output, to_format, force=force)
+    from ddsbind.dealer.run import load_script
+
+    with about(file or "<stdin>"):
+        script, source = load_script(file)
     if seed is None:
+        import secrets
+
         seed = secrets.randbits(32)
-    keep = bool(output or contracts or lead or solve)
-    source, total = _library(library, library_start, library_count, lead, workers, run_options.get("generate"))
-    if source is not None:
-        run_options["library"] = source
+    elif seed < 0:
+        seed += 2**64
+    if vul is None:
+        vul = _VUL_NAMES[script.vulnerable or 0]
+    try:
+        _run(script, source, seed, locals())
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)
+
+
+def _refuse_unsupported(exhaust: bool, library: int | None) -> None:
+    if exhaust:
+        fail("-e (dealer's exhaust mode) is not supported; Debian's dealer is built without it too")
+    if library is not None:
+        fail("-l (deals from GIB's library.dat) is not supported")
+
+
+def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, as_csv: bool, plot: str | None) -> None:
+    """Refuse conflicting report options and bad contracts or plot files, before any dealing."""
+    if as_json and as_csv:
+        fail("--json and --csv: choose one")
+    if as_csv and not (contracts or lead):
+        fail("--csv writes the --contract or --lead table: give one of them")
+    if as_csv and contracts and lead:
+        fail("--csv writes one table: give --contract or --lead, not both")
+    if plot and not contracts:
+        fail("--plot draws the trick distributions of --contract: give at least one")
+    if contracts or lead:
+        from ddsbind.dealer.statistics import Contract
+
+        for text in (*contracts, *([lead] if lead else [])):
+            Contract.parse(text)
+    if plot:
+        try:
+            import matplotlib
+        except ImportError:
+            fail("--plot needs matplotlib: pip install 'ddsbind[plot]'")
+        matplotlib.use("Agg")
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        extension = os.path.splitext(plot)[1].lower().lstrip(".")
+        if extension not in kinds:
+            fail(f"--plot {plot}: cannot tell the image format; name the file .{', .'.join(sorted(kinds))}")
+
+
+def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
+    """Deal, print, solve, save and report, once every argument has been checked."""
+    from ddsbind._dask import dask_client
+    from ddsbind.dealer import DealerError
+    from ddsbind.dealer.run import finish, run
+
+    documents = o["as_json"] or o["as_csv"]
+    out = None if documents else sys.stdout
+    keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"])
+    options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
     with contextlib.ExitStack() as stack:
-        client = stack.enter_context(dask_client(workers, error=DealerError)) if workers else None
-        with about(file), _about_library(source), progress("dealing", total=total, unit="deal") as tick:
-            _, result = sim.run_file(
-                file, seed, keep=keep, progress=tick, client=client, threads=threads, **run_options
+        client = stack.enter_context(dask_client(o["workers"], error=DealerError)) if o["workers"] else None
+        solved_library = o["solved_library"]
+        total = None if solved_library is None else len(solved_library)
+        if total is not None and o["generate"] is not None:
+            total = min(total, o["generate"])
+        with (
+            about(o["file"] or "<stdin>"),
+            _about_library(solved_library),
+            _meter(o["meter"], "dealing", "deal", total) as tick,
+        ):
+            result = run(
+                script,
+                seed,
+                out=out,
+                source=source,
+                keep=keep,
+                progress=tick,
+                client=client,
+                swap=o["swap"],
+                quiet_pbn=o["quiet_pbn"],
+                time_limit=o["time_limit"],
+                library=solved_library,
+                **options,
             )
-    deals = result.deals
-    tables = result.tables
-    if deals is not None and (solve or contracts) and tables is None:
+    if out is not None:
+        finish(script, result, out, summary=not o["no_summary"])
+        out.flush()
+    if result.timed_out:
+        sys.exit(1)
+    _solve_and_report(script, result, seed, o)
+
+
+def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) -> None:
+    from ddsbind.dealer import statistics
+    from ddsbind.dealer.files import write_deals
+
+    deals, tables, threads = result.deals, result.tables, o["threads"]
+    if deals is not None and (o["solve"] or o["contracts"]) and tables is None:
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.solve_tables(deals, threads=threads, progress=tick)
-    if output and deals is not None:
-        sim.write_deals(output, deals, tables, to_format)
-    if contracts and tables is not None:
-        report = statistics.contract_report(tables, contracts, vul)
-        click.echo(report.render("json" if as_json else "csv" if as_csv else "text"), nl=False)
-        if plot:
-            report.plot(plot)
-    if lead and deals is not None:
+    if o["output"] and deals is not None:
+        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
+    report = (
+        statistics.contract_report(tables, o["contracts"], o["vul"]) if o["contracts"] and tables is not None else None
+    )
+    leads = None
+    if o["lead"] and deals is not None:
         with progress("leads", total=len(deals), unit="deal") as tick:
-            leads = statistics.lead_table(deals, lead, threads=threads, progress=tick)
-        click.echo(leads.render("json" if as_json else "csv" if as_csv else "text"), nl=False)
+            leads = statistics.lead_table(deals, o["lead"], threads=threads, progress=tick)
+    if o["as_json"]:
+        click.echo(_json_document(script, result, seed, report, leads))
+    elif o["as_csv"]:
+        table = report if report is not None else leads
+        assert table is not None  # _check_reports asked for --contract or --lead
+        click.echo(table.render("csv"), nl=False)
+    else:
+        for part in (report, leads):
+            if part is not None:
+                click.echo(part.render("text"), nl=False)
+    if report is not None and o["plot"]:
+        report.plot(o["plot"])
 
 
-def _library(
-    path: str | None, start: int, count: int | None, lead: str | None, workers: int | None, generate: int | None
-) -> tuple[Any, int | None]:
-    """The library of ``--library`` (opened: a file of partial records is refused here) and the records to read."""
+def _json_document(script: Any, result: Any, seed: int, report: Any, leads: Any) -> str:
+    """One JSON object: the run's counts and statistics, the contract report and the lead table (NaN as null)."""
+    import json
+
+    statistics: list[dict[str, Any]] = []
+    for i, action in enumerate(script.actions):
+        if action.kind == "average":
+            mean = result.sums[i] / result.produced if result.produced else None
+            statistics.append({"average": action.label, "value": mean})
+        elif action.kind == "frequency":
+            statistics.append({"frequency": action.label, "bounds": action.bounds, "counts": result.counts[i].tolist()})
+    document: dict[str, Any] = {
+        "seed": seed,
+        "generated": result.generated,
+        "produced": result.produced,
+        "statistics": statistics,
+    }
+    if report is not None:
+        document.update(json.loads(report.render("json")))
+    if leads is not None:
+        document["lead"] = json.loads(leads.render("json"))
+    return json.dumps(_no_nan(document), indent=2, allow_nan=False)
+
+
+def _no_nan(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    return value
+
+
+@contextlib.contextmanager
+def _meter(forced: bool, desc: str, unit: str, total: int | None = None) -> Any:
+    """The progress bar: on a terminal, or always with -m."""
+    if not forced:
+        with progress(desc, total=total, unit=unit) as tick:
+            yield tick
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=False, leave=False) as bar:
+        yield bar.update
+
+
+def _library(path: str | None, start: int, count: int | None, lead: str | None, workers: int | None, swap: int) -> Any:
+    """The library of ``--library``, opened (a file of partial records is refused here), or None."""
     if path is None:
         if start or count is not None:
             fail("--start and --count select records of a --library")
-        return None, None
+        return None
     if lead:
         fail("--lead scores every opening lead by solving; a library stores only DD tables (drop --library)")
     if workers:
         fail("--workers deals on Dask; a --library is read on this machine's threads (drop --workers)")
+    if swap:
+        fail("-2/-3 rearrange dealt hands; a --library's deals are read as they are (drop the swap)")
     from ddsbind.dealer.library import Library
     from ddsbind.errors import Error
 
     try:
-        library = Library(path, start=start, count=count)
+        return Library(path, start=start, count=count)
     except Error as exc:
         fail(str(exc))
-    total = len(library) if generate is None else min(len(library), generate)
-    return library, total
 
 
 @contextlib.contextmanager

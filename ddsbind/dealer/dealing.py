@@ -60,6 +60,12 @@ SEATS = "NESW"
 SUITS = "SHDC"
 RANKS = "AKQJT98765432"
 _SEED_LIMIT = 1 << 128
+#: dealer's swapping (``-2``, ``-3``): for each dealt deal, the seat each hand moves to, in dealer's order.
+SWAPS: dict[int, NDArray[np.int8]] = {
+    0: np.array([[0, 1, 2, 3]], dtype=np.int8),
+    2: np.array([[0, 1, 2, 3], [0, 3, 2, 1]], dtype=np.int8),
+    3: np.array([[0, 1, 2, 3], [0, 3, 2, 1], [0, 2, 3, 1], [0, 1, 3, 2], [0, 3, 1, 2], [0, 2, 1, 3]], dtype=np.int8),
+}
 _LOW6 = np.uint64(63)
 _HIGH58 = np.uint64(((1 << 64) - 1) ^ 63)
 _LOW6_32 = np.uint32(63)
@@ -190,12 +196,18 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
-def deal_batch(seed: int, batch: int, predeal: Predeal | None = None, size: int = BATCH) -> NDArray[np.int8]:
+def deal_batch(
+    seed: int, batch: int, predeal: Predeal | None = None, size: int = BATCH, swap: int = 0
+) -> NDArray[np.int8]:
     """Batch ``batch`` of ``seed``: owner rows ``(size, 52)`` int8 (DDS seats N=0 E=1 S=2 W=3).
 
     ``size`` below :data:`BATCH` gives the first ``size`` rows of the full
     batch (the same deals, fewer of them).  See the module docstring for the
-    recipe.
+    recipe.  ``swap`` is dealer's ``-2``/``-3``: each deal of the recipe is
+    followed by the deals :data:`SWAPS` makes of it by moving whole hands
+    between seats (2: East and West exchanged; 3: the six arrangements of
+    East, South and West, North in place), the batch still ``size`` rows;
+    predealt cards move with their hands, as in dealer.
 
     Examples
     --------
@@ -206,6 +218,13 @@ def deal_batch(seed: int, batch: int, predeal: Predeal | None = None, size: int 
     seed = check_seed(seed)
     if not 0 <= size <= BATCH:
         raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
+    if swap not in SWAPS:
+        raise DealerError(f"swap must be 0, 2 or 3, got {swap!r}")
+    if swap:
+        arrangements = SWAPS[swap]
+        base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)))
+        # Row j of the base gives rows j*k .. j*k+k-1: owner o of a card becomes arrangement[o].
+        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy()
     predeal = predeal or Predeal()
     free = predeal.free_cards
     m = free.size
@@ -265,6 +284,7 @@ def deal_batches(
     threads: int | None = 1,
     start: int = 0,
     client: Any = None,
+    swap: int = 0,
 ) -> Iterator[NDArray[np.int8]]:
     """Deals ``start*BATCH ..`` of ``seed``, ``count`` deals in all, yielded batch by batch in order.
 
@@ -283,6 +303,8 @@ def deal_batches(
         First batch number.
     client : dask.distributed.Client, optional
         Deal on this Dask cluster instead; the same deals.
+    swap : int
+        dealer's ``-0``/``-2``/``-3`` (see :func:`deal_batch`).
 
     Yields
     ------
@@ -294,13 +316,13 @@ def deal_batches(
         ahead = max(2, 2 * len(client.scheduler_info().get("workers", {}) or [1]))
         futures: collections.deque[Any] = collections.deque()
         for k, size in sizes:
-            futures.append(client.submit(deal_batch, seed, k, predeal, size, pure=True))
+            futures.append(client.submit(deal_batch, seed, k, predeal, size, swap, pure=True))
             if len(futures) > ahead:
                 yield futures.popleft().result()
         for future in futures:
             yield future.result()
         return
-    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1]), sizes, threads)
+    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1], swap), sizes, threads)
 
 
 def batch_sizes(count: int, start: int = 0) -> Iterator[tuple[int, int]]:
@@ -388,8 +410,8 @@ class Hands:
     def __init__(self, owners: NDArray[np.int8]) -> None:
         self.owners = np.ascontiguousarray(owners, dtype=np.int8)
         self.n = self.owners.shape[0]
-        self._counts: dict[tuple[int, ...], NDArray[np.int16]] = {}
-        self._totals: dict[tuple[object, ...], NDArray[np.int16]] = {}
+        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:
@@ -425,29 +447,31 @@ class Hands:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
         return self._packed((1,) * 13).astype(np.int8)
 
-    def totals(self, weights: Sequence[int]) -> NDArray[np.int16]:
-        """``(n, 4)`` per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
+        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
         key = ("total", *(int(w) for w in weights))
         if key not in self._totals:
-            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int16)
+            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int64)
         return self._totals[key]
 
-    def count(self, weights: Sequence[int]) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` int16 weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0)."""
+    def count(self, weights: Sequence[int]) -> NDArray[Any]:
+        """``(n, 4, 4)`` weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0).
+
+        int16 when every weight is at least 0 and they sum to at most 255, else int64."""
         key = tuple(int(w) for w in weights)
         while key and key[-1] == 0:
             key = key[:-1]
         if key not in self._counts:
             if all(w >= 0 for w in key) and sum(key) <= 255:
                 self._counts[key] = self._packed(key + (0,) * (13 - len(key)))
-            else:  # weights too large (or negative) for a byte per seat: compare rank by rank
-                result = np.zeros((self.n, 4, 4), dtype=np.int16)
+            else:  # weights too large (or negative) for a byte per seat: compare rank by rank, in 64 bits
+                result = np.zeros((self.n, 4, 4), dtype=np.int64)
                 owners = self.owners.reshape(self.n, 1, 4, 13)
                 seats = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
                 for rank, weight in enumerate(key):
                     if weight:
                         held = owners[:, :, :, rank] == seats
-                        result += held.astype(np.int16) * np.int16(weight)
+                        result += held.astype(np.int64) * np.int64(weight)
                 self._counts[key] = result
         return self._counts[key]
 

@@ -37,6 +37,11 @@ _SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
 _ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
 _VULN = {"none": 0, "ns": 1, "ew": 2, "all": 3, "both": 3}
 _RANKS = "AKQJT98765432"
+_INT64_MAX = (1 << 63) - 1
+#: Largest ``pointcount``/``altcount`` weight: 52 cards of it still fit in 64 bits.
+MAX_WEIGHT = 1 << 56
+#: Most values one ``frequency`` table counts (dealer allocates a row per value too).
+MAX_FREQUENCY_ROWS = 1_000_000
 
 
 class Frame:
@@ -59,9 +64,15 @@ class Frame:
         solve: Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
         pointcount: tuple[int, ...] = (4, 3, 2, 1),
         altcounts: tuple[tuple[int, ...], ...] | None = None,
+        seed: int = 0,
+        first: int = 0,
     ) -> None:
         from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
 
+        self.seed = seed
+        self.first = first
+        self._random: dict[int, NDArray[np.uint64]] = {}
+        self._evaluations: dict[str, Array] = {}
         self.hands = hands
         self.solve = solve
         self.pointcount = pointcount
@@ -74,6 +85,31 @@ class Frame:
         if rows.size == self.hands.n:
             return array[:, seat]
         return array[rows, seat]
+
+    def random(self, site: int, rows: NDArray[np.intp], limit: Array) -> Array:
+        """``rnd(limit)`` of call ``site`` on ``rows``: uniform in ``0 .. limit - 1`` (0 where ``limit <= 0``).
+
+        Deal ``first + row`` of the run draws word ``first + row`` of its own
+        Philox stream (key: the seed; counters from ``2**193 + site * 2**64``),
+        so the values depend on the seed and the deal only, not on threads.
+        """
+        if site not in self._random:
+            counter = (1 << 193) + site * (1 << 64) + self.first // 4
+            words = np.random.Philox(key=self.seed, counter=counter).random_raw(self.hands.n + 4)
+            self._random[site] = words[self.first % 4 : self.first % 4 + self.hands.n]
+        words = self._random[site][rows]
+        positive = limit > 0
+        bound = np.where(positive, limit, 1).astype(np.uint64)
+        return np.where(positive, (words % bound).astype(np.int64), 0)
+
+    def evaluation(self, name: str) -> Array:
+        """``cccc`` ``(n, 4)`` or ``quality`` ``(n, 4, 4)`` of the batch (:mod:`ddsbind.dealer.evaluation`), once."""
+        if name not in self._evaluations:
+            from ddsbind.dealer import evaluation
+
+            function = evaluation.cccc if name == "cccc" else evaluation.quality
+            self._evaluations[name] = function(self.hands.holding)
+        return self._evaluations[name]
 
     def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
         """DD tables ``(len(rows), 5, 4)`` of the deals ``rows``, each distinct deal solved once per batch."""
@@ -95,6 +131,7 @@ class Action:
     exprs: list[Expr] = dataclasses.field(default_factory=list)
     bounds: list[int] = dataclasses.field(default_factory=list)
     items: list[str | Expr] = dataclasses.field(default_factory=list)
+    seats: list[int] = dataclasses.field(default_factory=list)  # print(seats): DDS seats, in the script's order
 
 
 @dataclasses.dataclass
@@ -166,7 +203,7 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
 # Words that may stand before "(": the language's functions and keywords.
 _CALLABLE = re.compile(
     r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
-    r"|clubs?|shape|hascard|tricks?|score|imps?|print|printcompact|printoneline|printes|frequency|average"
+    r"|clubs?|shape|hascard|tricks?|score|imps?|rnd|cccc|quality|print|printcompact|printoneline|printes|frequency|average"
     r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
 )
 _BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
@@ -221,11 +258,16 @@ def parse(text: str, source: str = "<script>") -> Script:
     >>> script.produce, [a.kind for a in script.actions]
     (3, ['printoneline'])
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as editors on Windows write one
     try:
         tree = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(text, exc, source) from None
-    return _Compiler(source).script(tree, text)
+    compiler = _Compiler(source)
+    try:
+        return compiler.script(tree, text)
+    except RecursionError:
+        raise DealerError(f"{source}:{compiler.line}: expression nested too deeply") from None
 
 
 def _c_div(a: Array, b: Array) -> Array:
@@ -263,7 +305,10 @@ class _Compiler:
         self.defines: dict[str, lark.Tree[Any]] = {}
         self.compiled: dict[str, Expr] = {}
         self.busy: set[str] = set()
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.line: int | str = "?"
         self.uses_tricks = False
+        self.rnd_sites = 0
         self.pointcount: tuple[int, ...] = (4, 3, 2, 1)
         self.altcounts: list[tuple[int, ...]] | None = None
 
@@ -276,15 +321,18 @@ class _Compiler:
     def script(self, tree: lark.Tree[Any], text: str) -> Script:
         script = Script()
         action_trees: list[lark.Tree[Any]] = []
+        has_action = False
         conditions: list[lark.Tree[Any]] = []
         lengths: list[Expr] = []
         for statement in tree.children:
             kind = statement.data
             args: list[Any] = list(statement.children)
-            if kind == "generate":
-                script.generate = int(args[0])
+            if kind == "generate":  # dealer keeps the first generate and the first produce
+                if script.generate is None:
+                    script.generate = int(args[0])
             elif kind == "produce":
-                script.produce = int(args[0])
+                if script.produce is None:
+                    script.produce = int(args[0])
             elif kind == "dealer":
                 script.dealer = _COMPASS[str(args[0])]
             elif kind == "vulnerable":
@@ -306,7 +354,7 @@ class _Compiler:
                         except DealerError as exc:
                             raise self.fail(token, str(exc)) from None
             elif kind == "pointcount":
-                self.pointcount = tuple(int(t) for t in args)
+                self.pointcount = self.weights(args)
                 if len(self.pointcount) > 13:
                     raise self.fail(statement, "pointcount takes at most 13 numbers (ace down to two)")
             elif kind == "altcount":
@@ -318,25 +366,33 @@ class _Compiler:
                 from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
 
                 counts = list(self.altcounts or DEFAULT_ALTCOUNTS)
-                counts[number] = tuple(int(t) for t in args[1:])
+                counts[number] = self.weights(args[1:])
                 self.altcounts = counts
             elif kind in ("condition", "bare_condition"):
                 if kind == "bare_condition":
                     self.check_call(text, statement)
                 conditions.append(args[0])
-            elif kind == "action":
-                action_trees.extend(args)
+            elif kind == "action":  # a later action list replaces an earlier one, as in dealer
+                action_trees = [a for a in args if a is not None]
+                has_action = True
             elif kind == "define":
                 self.defines[str(args[0])] = args[1]
         script.pointcount = self.pointcount
         script.altcounts = tuple(self.altcounts) if self.altcounts else None
-        compiled = [self.expr(c) for c in conditions]  # every condition is checked; the last one counts
+        compiled = [self.checked(c) for c in conditions]  # every condition is checked; the last one counts
         script.condition = compiled[-1] if compiled else None
         if lengths:
             script.condition = _all_of([*lengths, *([script.condition] if script.condition else [])])
-        script.actions = [self.action(a) for a in action_trees] or [Action("printall")]
+        script.actions = [self.action(a) for a in action_trees] if has_action else [Action("printall")]
         script.uses_tricks = self.uses_tricks
         return script
+
+    def weights(self, tokens: list[lark.Token]) -> tuple[int, ...]:
+        """``pointcount``/``altcount`` weights; each at most :data:`MAX_WEIGHT` so sums stay in 64 bits."""
+        for token in tokens:
+            if int(token) > MAX_WEIGHT:
+                raise self.fail(token, f"weight {int(token)} is too large (at most {MAX_WEIGHT})")
+        return tuple(int(t) for t in tokens)
 
     def suit_length(self, tree: lark.Tree[Any]) -> Expr:
         """``spades(north) == 1`` in a predeal: the condition that seat holds that many cards of the suit."""
@@ -362,22 +418,24 @@ class _Compiler:
         if kind in ("printall", "printew", "printpbn"):
             return Action(kind)
         if kind == "print_hands":
-            return Action(kind, bounds=[_COMPASS[str(t)] for t in args])
+            return Action(kind, seats=[_COMPASS[str(t)] for t in args])
         if kind in ("printcompact", "printoneline"):
-            return Action(kind, exprs=[self.expr(args[0])] if args and args[0] is not None else [])
+            return Action(kind, exprs=[self.checked(args[0])] if args and args[0] is not None else [])
         if kind == "average":
             label = str(args[0])[1:-1] if args[0] is not None else None
-            return Action(kind, label, [self.expr(args[1])])
+            return Action(kind, label, [self.checked(args[1])])
         if kind == "frequency":
             label = str(args[0])[1:-1] if args[0] is not None else None
-            exprs = [self.expr(args[1])]
+            exprs = [self.checked(args[1])]
             bounds = [_signed(args[2]), _signed(args[3])]
             if args[4] is not None:
-                exprs.append(self.expr(args[4]))
+                exprs.append(self.checked(args[4]))
                 bounds += [_signed(args[5]), _signed(args[6])]
             for low, high, node in zip(bounds[::2], bounds[1::2], (args[2], args[5]), strict=False):
                 if low > high:
                     raise self.fail(node, f"frequency bounds {low} > {high}")
+                if high - low >= MAX_FREQUENCY_ROWS:
+                    raise self.fail(node, f"frequency bounds {low} .. {high}: at most {MAX_FREQUENCY_ROWS} rows")
             return Action(kind, label, exprs, bounds)
         items: list[str | Expr] = []
         for item in args:
@@ -386,8 +444,104 @@ class _Compiler:
             elif isinstance(item, lark.Token) and item.type == "NEWLINE_ESC":
                 items.append("\n")
             else:
-                items.append(self.expr(item))
+                items.append(self.checked(item))
         return Action("printes", items=items)
+
+    def span(self, node: lark.Tree[Any] | lark.Token) -> tuple[int, int]:
+        """The least and greatest value ``node`` can take on any deal (exact integers), to refuse overflow.
+
+        Raises :class:`DealerError` naming the line when a number or an
+        intermediate value does not fit in 64 bits.
+        """
+        if isinstance(node, lark.Token):
+            return (0, 0)
+        kind = node.data
+        c: list[Any] = list(node.children)
+        if kind == "number":
+            value = int(c[0])
+            if value > _INT64_MAX:
+                raise self.fail(c[0], f"number {value} is too large (at most {_INT64_MAX})")
+            return value, value
+        if kind == "variable":
+            name = str(c[0])
+            if name not in self.spans:
+                if name in self.busy or name not in self.defines:
+                    return (0, 0)  # reported by expr()
+                self.busy.add(name)
+                self.spans[name] = self.span(self.defines[name])
+                self.busy.discard(name)
+            return self.spans[name]
+        if kind == "binary":
+            chain = _left_chain(node, ("binary",))
+            low, high = self.span(chain[0].children[0])
+            for link in chain:
+                op = str(link.children[1])
+                r_low, r_high = self.span(link.children[2])
+                if op in ("+", "-", "*"):
+                    pairs = [(a, b) for a in (low, high) for b in (r_low, r_high)]
+                    values = [a + b if op == "+" else a - b if op == "-" else a * b for a, b in pairs]
+                    low, high = min(values), max(values)
+                elif op in ("/", "%"):
+                    top = max(abs(low), abs(high))
+                    low, high = -top, top
+                else:
+                    low, high = 0, 1
+                if low < -_INT64_MAX - 1 or high > _INT64_MAX:
+                    raise self.fail(
+                        link, f"values can reach {high if high > _INT64_MAX else low}, beyond 64-bit integers"
+                    )
+            return low, high
+        if kind == "sign":
+            low, high = self.span(c[1])
+            return (low, high) if str(c[0]) == "+" else (-high, -low)
+        if kind == "select":
+            yes, no = self.span(c[1]), self.span(c[2])
+            self.span(c[0])
+            return min(yes[0], no[0]), max(yes[1], no[1])
+        if kind in ("and_", "or_"):
+            for link in _left_chain(node, (kind,)):
+                self.span(link.children[1])
+            self.span(_left_chain(node, (kind,))[0].children[0])
+            return 0, 1
+        if kind == "not_":
+            self.span(c[0])
+            return 0, 1
+        if kind == "count_call":
+            word = str(c[0])
+            if word.startswith(("hcp",)):
+                weights: tuple[int, ...] = self.pointcount
+            elif word.startswith(("control", "loser")):
+                weights = (3,)
+            else:
+                from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
+
+                number = (
+                    int(word[2])
+                    if word.startswith("pt")
+                    else _ALIASES[_singular(word) if not word.startswith(("top", "c13")) else word]
+                )
+                weights = (self.altcounts or DEFAULT_ALTCOUNTS)[number]
+            return 0, 4 * sum(weights)
+        if kind == "score_call":
+            low, high = self.span(c[2])
+            top = 200 * max(abs(low), abs(high)) + 10_000
+            return -top, top
+        if kind == "imps_call":
+            self.span(c[0])
+            return -24, 24
+        if kind == "rnd_call":
+            return 0, max(self.span(c[0])[1] - 1, 0)
+        if kind == "cccc_call":
+            return -2_000, 20_000
+        if kind == "quality_call":
+            return 0, 4_000
+        return 0, 13  # suit lengths, tricks, shape() and hascard() (0 or 1)
+
+    def checked(self, node: lark.Tree[Any]) -> Expr:
+        """:meth:`expr` of a whole expression, after :meth:`span` proved its values fit in 64 bits."""
+        self.line = getattr(node.meta, "line", self.line)
+        self.span(node)
+        return self.expr(node)
 
     def expr(self, node: lark.Tree[Any] | lark.Token) -> Expr:
         if isinstance(node, lark.Token):
@@ -408,9 +562,18 @@ class _Compiler:
                 self.compiled[name] = self.expr(self.defines[name])
                 self.busy.discard(name)
             return self.compiled[name]
-        if kind == "binary":
-            left, op, right = self.expr(c[0]), _BINARY[str(c[1])], self.expr(c[2])
-            return lambda f, rows: op(left(f, rows), right(f, rows))
+        if kind == "binary":  # a left-leaning chain (a + b - c ...) compiled as a loop: no recursion per term
+            chain = _left_chain(node, ("binary",))
+            first = self.expr(chain[0].children[0])
+            steps = [(_BINARY[str(link.children[1])], self.expr(link.children[2])) for link in chain]
+
+            def binary(f: Frame, rows: NDArray[np.intp]) -> Array:
+                value = first(f, rows)
+                for op, right in steps:
+                    value = op(value, right(f, rows))
+                return value
+
+            return binary
         if kind == "sign":
             inner = self.expr(c[1])
             if str(c[0]) == "+":
@@ -419,16 +582,21 @@ class _Compiler:
         if kind == "not_":
             inner = self.expr(c[0])
             return lambda f, rows: (inner(f, rows) == 0).astype(np.int64)
-        if kind in ("and_", "or_"):
-            left, right = self.expr(c[0]), self.expr(c[1])
+        if kind in ("and_", "or_"):  # a chain a && b && c ... evaluated term by term on the rows still undecided
+            links = _left_chain(node, (kind,))
+            terms = [self.expr(links[0].children[0]), *(self.expr(link.children[1]) for link in links)]
             want = kind == "and_"
 
             def logic(f: Frame, rows: NDArray[np.intp]) -> Array:
-                first = left(f, rows) != 0
-                out = first.astype(np.int64)
-                pick = first if want else ~first
-                if pick.any():
-                    out[pick] = right(f, rows[pick]) != 0
+                out = np.full(rows.size, 1 if want else 0, dtype=np.int64)
+                open_ = np.arange(rows.size)
+                for term in terms:
+                    value = term(f, rows[open_]) != 0
+                    decided = ~value if want else value
+                    out[open_[decided]] = 0 if want else 1
+                    open_ = open_[~decided]
+                    if open_.size == 0:
+                        break
                 return out
 
             return logic
@@ -471,6 +639,17 @@ class _Compiler:
         if kind == "imps_call":
             inner = self.expr(c[0])
             return lambda f, rows: imps(inner(f, rows))
+        if kind == "rnd_call":
+            limit = self.expr(c[0])
+            site = self.rnd_sites
+            self.rnd_sites += 1
+            return lambda f, rows: f.random(site, rows, limit(f, rows))
+        if kind == "cccc_call":
+            seat = _COMPASS[str(c[0])]
+            return lambda f, rows: f.column(f.evaluation("cccc"), rows, seat)
+        if kind == "quality_call":
+            seat, suit = _COMPASS[str(c[0])], _SUITS[_singular(str(c[1]))]
+            return lambda f, rows: f.column(f.evaluation("quality")[:, :, suit], rows, seat)
         raise self.fail(node, f"unsupported {kind}")  # pragma: no cover - the grammar has no other rule
 
     def count_call(self, c: list[Any]) -> Expr:
@@ -501,13 +680,10 @@ class _Compiler:
     def shape_call(self, c: list[Any]) -> Expr:
         seat = _COMPASS[str(c[0])]
         allowed = np.zeros(14**3, dtype=bool)
-        sign = "+"
         for item in c[1:]:
-            if item.data == "shape_sep":
-                sign = "-" if str(item.children[0]) == "-" else "+"
-                continue
-            codes = self.shape_codes(item)
-            allowed[codes] = sign == "+"
+            separator, term = item.children
+            codes = self.shape_codes(term)
+            allowed[codes] = separator is None or str(separator.children[0]) != "-"
         return lambda f, rows: allowed[f.column(f.hands.shape_codes, rows, seat)].astype(np.int64)
 
     def shape_codes(self, term: lark.Tree[Any]) -> list[int]:
@@ -523,6 +699,15 @@ class _Compiler:
         if any_order:
             shapes = {perm for lengths in shapes for perm in itertools.permutations(lengths)}
         return sorted((s * 14 + h) * 14 + d for s, h, d, _ in shapes)
+
+
+def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:
+    """The nodes of ``kinds`` down the left spine of ``node``, innermost (first evaluated) first."""
+    chain = []
+    while isinstance(node, lark.Tree) and node.data in kinds:
+        chain.append(node)
+        node = node.children[0]
+    return chain[::-1]
 
 
 def _all_of(tests: list[Expr]) -> Expr:

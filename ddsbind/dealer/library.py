@@ -38,6 +38,7 @@ import functools
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -328,15 +329,15 @@ class LibraryHands(Hands):
     def __init__(self, deals: NDArray[np.uint8]) -> None:
         self.deals = deals
         self.n = int(deals.shape[0])
-        self._counts: dict[tuple[int, ...], NDArray[np.int16]] = {}
-        self._totals: dict[tuple[object, ...], NDArray[np.int16]] = {}
+        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
 
     @functools.cached_property
     def owners(self) -> NDArray[np.int8]:  # type: ignore[override]
         """``(n, 52)`` int8 DDS seats of SA..C2, decoded from the ZBD bytes on first use."""
         return zbd.owners_from_zbd(self.deals)
 
-    def count(self, weights: Sequence[int]) -> NDArray[np.int16]:
+    def count(self, weights: Sequence[int]) -> NDArray[Any]:
         """``(n, 4, 4)`` int16 weighted count ``[deal, seat, suit]``; weights per rank from the ace down."""
         w = _weights(weights)
         if w is None:
@@ -348,8 +349,8 @@ class LibraryHands(Hands):
             self._counts[w] = acc.view(np.uint8).reshape(self.n, 4, 4).astype(np.int16)
         return self._counts[w]
 
-    def totals(self, weights: Sequence[int]) -> NDArray[np.int16]:
-        """``(n, 4)`` int16 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
+        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
         w = _weights(weights)
         if w is None or 4 * sum(w) > 255:
             return super().totals(weights)
@@ -358,7 +359,7 @@ class LibraryHands(Hands):
             acc = np.zeros(self.n, dtype=np.uint32)
             for byte, lut in _total_luts(w):
                 acc += lut[self.deals[:, byte]]
-            self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int16)
+            self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int64)
         return self._totals[key]
 
     @functools.cached_property
@@ -370,8 +371,8 @@ class LibraryHands(Hands):
 class LibraryFrame(Frame):
     """A chunk for the dealer language: its :class:`LibraryHands` and the stored results for ``tricks()``."""
 
-    def __init__(self, chunk: LibraryChunk, script: Script) -> None:
-        super().__init__(LibraryHands(chunk.deals), None, script.pointcount, script.altcounts)
+    def __init__(self, chunk: LibraryChunk, script: Script, seed: int = 0, first: int = 0) -> None:
+        super().__init__(LibraryHands(chunk.deals), None, script.pointcount, script.altcounts, seed, first)
         self.chunk = chunk
 
     def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
@@ -427,18 +428,19 @@ def _condition(script: Script) -> Expr | None:
 
 
 def library_batches(
-    library: Library, script: Script, total: int, threads: int | None, chunk: int | None = None
+    library: Library, script: Script, total: int, threads: int | None, chunk: int | None = None, seed: int = 0
 ) -> Iterator[tuple[None, Frame, NDArray[np.intp]]]:
     """The run's batches over a library: ``(None, frame, rows passing)`` per chunk, in file order.
 
     Each chunk is read, checked and filtered on a worker thread (``threads``;
     ``None`` is one per core); the first ``total`` selected records are read,
-    ``chunk`` records at a time (default :data:`CHUNK`).
+    ``chunk`` records at a time (default :data:`CHUNK`).  ``seed`` keys
+    ``rnd()``: record ``i`` of the selection draws as deal ``i`` of a run.
     """
     condition = _condition(script)
 
     def job(span: tuple[int, int]) -> tuple[None, Frame, NDArray[np.intp]]:
-        frame = LibraryFrame(library.read(*span), script)
+        frame = LibraryFrame(library.read(*span), script, seed, span[0] - library.start)
         rows = np.arange(frame.hands.n, dtype=np.intp)
         if condition is not None:
             rows = rows[condition(frame, rows) != 0]

@@ -137,10 +137,10 @@ def _g(value: float) -> str:
     return f"{value:g}"
 
 
-def average_text(label: str | None, total: float, count: int) -> str:
+def average_text(label: str | None, total: float | int, count: int) -> str:
     """``average``: ``"label: "`` (when given) and the mean as C's ``%g``."""
-    mean = total / count if count else 0.0
-    return (f"{label}: " if label else "") + _g(mean) + "\n"
+    mean = _g(total / count) if count else "-nan"  # dealer divides 0 by 0 and C's printf writes -nan
+    return (f"{label}: " if label else "") + mean + "\n"
 
 
 def frequency_text(label: str | None, counts: NDArray[np.int64], bounds: list[int]) -> str:

@@ -27,10 +27,10 @@ from ddsbind.dealer.dealing import (
 from ddsbind.dealer.language import Action, Frame, Script, parse
 from ddsbind.dealer.library import Library, library_batches, library_total, open_library
 
-__all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "run", "run_file", "solver_for"]
+__all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "finish", "load_script", "run", "run_file", "solver_for"]
 
 #: Deals generated when neither the script nor the caller says (dealer's default).
-DEFAULT_GENERATE = 1_000_000
+DEFAULT_GENERATE = 10_000_000
 #: Deals per solver thread tested at a time by a condition calling ``tricks()``.
 SOLVE_CHUNK_PER_THREAD = 16
 #: Deals produced by a script that prints deals, when neither the script nor the caller says (dealer's default).
@@ -49,9 +49,10 @@ class Run:
 
     generated: int = 0
     produced: int = 0
+    timed_out: bool = False
     seed: int = 0
     seconds: float = 0.0
-    sums: list[float] = dataclasses.field(default_factory=list)
+    sums: list[int] = dataclasses.field(default_factory=list)
     counts: list[NDArray[np.int64]] = dataclasses.field(default_factory=list)
     deals: NDArray[np.int8] | None = None
     tables: NDArray[np.int8] | None = None
@@ -65,7 +66,7 @@ class Run:
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
             elif action.kind == "print_hands" and self.deals is not None:
-                parts.append(output.hands_pages(self.deals, action.bounds))
+                parts.append(output.hands_pages(self.deals, action.seats))
         return "".join(parts)
 
 
@@ -91,8 +92,15 @@ def _counts_shape(action: Action) -> tuple[int, ...]:
     return (b[1] - b[0] + 3, b[3] - b[2] + 3)
 
 
+def _exact_sum(values: NDArray[np.int64]) -> int:
+    """The exact sum of int64 ``values`` (no wrap-around): high and low 32-bit halves summed apart."""
+    high = int((values >> 32).sum())
+    low = int((values & 0xFFFFFFFF).sum())
+    return (high << 32) + low
+
+
 def _bin(values: NDArray[np.int64], low: int, high: int) -> NDArray[np.int64]:
-    return np.clip(values - low + 1, 0, high - low + 2)
+    return np.clip(values, low - 1, high + 1) - (low - 1)  # clipped first: no overflow near the int64 limits
 
 
 def run(
@@ -109,6 +117,9 @@ def run(
     progress: Progress | None = None,
     client: Any = None,
     deals: NDArray[np.int8] | None = None,
+    swap: int = 0,
+    quiet_pbn: bool = False,
+    time_limit: float | None = None,
     library: str | os.PathLike[str] | Library | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
@@ -140,11 +151,21 @@ def run(
     deals : ndarray, shape (n, 52), int8, optional
         Run over these deals (owner rows, DDS seats N=0 E=1 S=2 W=3) instead
         of dealing: ``generate`` is their number.
+    swap : int
+        dealer's ``-0``/``-2``/``-3``: each deal followed by its East-West
+        (2) or East-South-West (3) rearrangements
+        (:func:`~ddsbind.dealer.dealing.deal_batch`).
+    quiet_pbn : bool
+        dealer's ``-q``: ``printpbn`` prints nothing.
+    time_limit : float, optional
+        dealer's ``-t``: stop after this many seconds if no deal was
+        produced yet (``Run.timed_out`` then says so).
     library : path or Library, optional
         Library mode (:mod:`ddsbind.dealer.library`): the deals are a solved
         database's records in file order, each once (all of them, or the
         first ``generate``); ``tricks()`` reads the stored results and no
-        solver is made; the predeal is a condition; the seed is unused.
+        solver is made; the predeal is a condition; the seed keys only
+        ``rnd()``.  Not with ``deals``, ``client`` or ``swap``.
 
     Returns
     -------
@@ -153,11 +174,12 @@ def run(
     Raises
     ------
     DealerError
-        ``produce`` larger than ``generate``, a bad seed.
+        A negative ``generate`` or ``produce``, a bad seed.  Both are upper
+        limits, as in dealer: the run stops at whichever comes first.
     """
     seed = check_seed(seed)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
-    lib = _library_source(library, deals, client)
+    lib = _library_source(library, deals, client, swap)
     if lib is not None:
         total = library_total(lib, script, generate)
     if deals is not None:
@@ -168,15 +190,13 @@ def run(
         wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
     if total < 0 or wanted < 0:
         raise DealerError("generate and produce must not be negative")
-    if wanted > total:
-        raise DealerError(f"produce {wanted} is larger than generate {total}: at most {total} deals can be produced")
     keep = keep or script.collects
     pool = None
     stored = lib is not None  # results read from the library, never solved
     if script.uses_tricks and solve is None and not stored:
         solve, pool = solver_for(threads)
     result = Run(seed=seed)
-    result.sums = [0.0] * len(script.actions)
+    result.sums = [0] * len(script.actions)
     result.counts = [np.zeros(_counts_shape(a), dtype=np.int64) for a in script.actions]
     kept: list[NDArray[np.int8]] = []
     kept_tables: list[NDArray[np.int8]] = []
@@ -187,11 +207,14 @@ def run(
         lazy = script.uses_tricks and script.condition is not None
         solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
         if lib is not None:
-            batches: Iterator[Filtered] = library_batches(lib, script, total, threads)
+            batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed)
         else:
-            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy)
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
         for _owners, frame, rows in batches:
             if result.produced >= wanted:
+                break
+            if time_limit is not None and result.produced == 0 and time.perf_counter() - started > time_limit:
+                result.timed_out = True
                 break
             hands = frame.hands
             if rows is None:
@@ -213,7 +236,7 @@ def run(
             texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
-                    result.sums[i] += float(action.exprs[0](frame, rows).sum())
+                    result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
                 elif action.kind == "frequency":
                     b = action.bounds
                     first = _bin(action.exprs[0](frame, rows), b[0], b[1])
@@ -222,7 +245,9 @@ def run(
                     else:
                         second = _bin(action.exprs[1](frame, rows), b[2], b[3])
                         np.add.at(result.counts[i], (first, second), 1)
-                elif texts is not None and action.kind != "print_hands":
+                elif (
+                    texts is not None and action.kind != "print_hands" and not (quiet_pbn and action.kind == "printpbn")
+                ):
                     _print_action(action, frame, rows, frame.hands.owners, texts, first_board, script, source, seed)
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))
@@ -240,9 +265,11 @@ def run(
 Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
-def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) -> Filtered:
-    """A batch, its frame, and the rows passing the script's condition (None when ``lazy``: tested later)."""
-    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts)
+def _filter(
+    script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
+) -> Filtered:
+    """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
+    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts, seed, first)
     if lazy:
         return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
@@ -252,13 +279,13 @@ def _filter(script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8]) ->
 
 
 def _library_source(
-    library: str | os.PathLike[str] | Library | None, deals: NDArray[np.int8] | None, client: Any
+    library: str | os.PathLike[str] | Library | None, deals: NDArray[np.int8] | None, client: Any, swap: int
 ) -> Library | None:
     """The deal source of library mode, or None when the deals are dealt (or given)."""
     if library is None:
         return None
-    if deals is not None or client is not None:
-        raise DealerError("library mode reads its deals from the library: no deals or Dask client besides")
+    if deals is not None or client is not None or swap:
+        raise DealerError("library mode reads its deals from the library: no deals, Dask client or swapping besides")
     return open_library(library)
 
 
@@ -286,19 +313,22 @@ def _filtered_batches(
     deals: NDArray[np.int8] | None,
     solve: Any,
     lazy: bool,
+    swap: int = 0,
 ) -> Iterator[Filtered]:
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
         for start in range(0, total, BATCH):
-            yield _filter(script, solve, lazy, deals[start : start + BATCH])
+            yield _filter(script, solve, lazy, deals[start : start + BATCH], seed, start)
         return
     if client is not None:
-        for owners in deal_batches(seed, total, script.predeal, client=client):
-            yield _filter(script, solve, lazy, owners)
+        for k, owners in enumerate(deal_batches(seed, total, script.predeal, client=client, swap=swap)):
+            yield _filter(script, solve, lazy, owners, seed, k * BATCH)
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        return _filter(script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1]))
+        return _filter(
+            script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1], swap), seed, item[0] * BATCH
+        )
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 
@@ -338,11 +368,13 @@ def run_file(
     seed: int,
     *,
     out: TextIO | None = None,
+    summary: bool = True,
     **options: Any,
 ) -> tuple[Script, Run]:
     """Parse and run the script in ``path``, printing its deals, statistics and dealer's summary lines to ``out``.
 
-    Options are :func:`run`'s.  Returns the script and the :class:`Run`.
+    ``path`` ``"-"`` reads standard input; ``summary=False`` leaves out the
+    closing lines (dealer's ``-v``).  Options are :func:`run`'s.  Returns the script and the :class:`Run`.
 
     Raises
     ------
@@ -351,12 +383,31 @@ def run_file(
     OSError
         The file cannot be read.
     """
-    name = os.fspath(path)
-    with open(name, encoding="utf-8", errors="replace") as handle:
-        text = handle.read()
-    script = parse(text, name)
+    script, source = load_script(path)
     stream = out if out is not None else sys.stdout
-    result = run(script, seed, out=stream, source=name, **options)
-    stream.write(result.statistics_text(script))
-    stream.write(output.summary(result.generated, result.produced, seed, result.seconds))
+    result = run(script, seed, out=stream, source=source, **options)
+    finish(script, result, stream, summary)
     return script, result
+
+
+def finish(script: Script, result: Run, out: TextIO, summary: bool = True) -> None:
+    """Write what dealer writes after the deals: statistics, ``print()`` pages, the summary lines (unless -v)."""
+    out.write(result.statistics_text(script))
+    if summary:
+        out.write(output.summary(result.generated, result.produced, result.seed, result.seconds))
+
+
+def load_script(path: str | os.PathLike[str] | None) -> tuple[Script, str]:
+    """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input).
+
+    Returns the script and its name as dealer prints it in PBN's Event tag
+    (``(null)`` for standard input, as dealer prints it).
+    """
+    if path is None or os.fspath(path) == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        name, source = "<stdin>", "(null)"
+    else:
+        name = source = os.fspath(path)
+        with open(name, "rb") as handle:
+            data = handle.read()
+    return parse(data.decode("utf-8", errors="replace"), name), source

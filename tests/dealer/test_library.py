@@ -229,11 +229,16 @@ def test_cli_contract_report_json_csv_and_plot(library_file, tmp_path: Path) -> 
     base = ["dealer", str(script), "--library", str(path), "--contract", "3NS", "--contract", "4SN", "--vul", "ns"]
     res = CliRunner().invoke(main, [*base, "--json"])
     assert res.exit_code == 0, res.output
-    assert f"Generated {len(owners)} hands\nProduced {int(mask.sum())} hands\n" in res.output
-    report = json.loads(res.output[res.output.index("\n{") + 1 :])
-    assert report == json.loads(json.dumps(want.as_dict()))
+    document = json.loads(res.output)
+    assert (document["generated"], document["produced"]) == (len(owners), int(mask.sum()))
+    assert document["contracts"] == json.loads(json.dumps(want.as_dict()))["contracts"]
+    assert document["statistics"] == [{"average": None, "value": pytest.approx(hcp(owners, 0)[mask].mean())}]
     res = CliRunner().invoke(main, [*base, "--csv"])
-    assert res.exit_code == 0 and want.render("csv") in res.output
+    assert res.exit_code == 0 and res.output == want.render("csv")
+    res = CliRunner().invoke(main, base)
+    assert res.exit_code == 0
+    assert f"Generated {len(owners)} hands\nProduced {int(mask.sum())} hands\n" in res.output
+    assert res.output.endswith(want.render("text"))
     pytest.importorskip("matplotlib")
     res = CliRunner().invoke(main, [*base, "--plot", str(tmp_path / "p.png")])
     assert res.exit_code == 0 and (tmp_path / "p.png").stat().st_size > 0

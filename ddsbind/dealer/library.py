@@ -276,8 +276,12 @@ def _byte_seats() -> NDArray[np.uint8]:
 
 
 @functools.lru_cache(maxsize=64)
-def _count_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint64]], ...]:
-    """Per ZBD byte holding a weighted card: ``(byte, (256, 2) uint64)`` of counts in bytes ``[seat, suit]``."""
+def _count_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint64], NDArray[np.uint64]], ...]:
+    """Per ZBD byte holding a weighted card: ``(byte, low, high)``, two ``(256,)`` uint64 tables.
+
+    Together the sixteen bytes of ``low`` and ``high`` are the byte's counts
+    ``[seat, suit]`` (little-endian: byte ``4 * seat + suit``).
+    """
     seats = _byte_seats()
     out = []
     for byte in range(_DEAL):
@@ -288,7 +292,8 @@ def _count_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint64]
             if weight:
                 table[np.arange(256), seats[:, j], card // 13] += np.uint8(weight)
         if table.any():
-            out.append((byte, np.ascontiguousarray(table.reshape(256, 16)).view(np.uint64)))
+            words = np.ascontiguousarray(table.reshape(256, 16)).view("<u8")
+            out.append((byte, np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1])))
     return tuple(out)
 
 
@@ -329,6 +334,7 @@ class LibraryHands(Hands):
     def __init__(self, deals: NDArray[np.uint8]) -> None:
         self.deals = deals
         self.n = int(deals.shape[0])
+        self._columns: NDArray[np.uint8] | None = None
         self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
         self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
 
@@ -337,17 +343,30 @@ class LibraryHands(Hands):
         """``(n, 52)`` int8 DDS seats of SA..C2, decoded from the ZBD bytes on first use."""
         return zbd.owners_from_zbd(self.deals)
 
+    def column(self, byte: int) -> NDArray[np.uint8]:
+        """Byte ``byte`` (0..12) of every deal, contiguous (table look-ups on a strided column are slow)."""
+        if self._columns is None:
+            self._columns = np.ascontiguousarray(self.deals.T)
+        return self._columns[byte]
+
     def count(self, weights: Sequence[int]) -> NDArray[Any]:
         """``(n, 4, 4)`` int16 weighted count ``[deal, seat, suit]``; weights per rank from the ace down."""
         w = _weights(weights)
         if w is None:
             return super().count(weights)
         if w not in self._counts:
-            acc = np.zeros((self.n, 2), dtype=np.uint64)
-            for byte, lut in _count_luts(w):
-                acc += lut[self.deals[:, byte]]
-            self._counts[w] = acc.view(np.uint8).reshape(self.n, 4, 4).astype(np.int16)
+            self._counts[w] = self._byte_counts(w).astype(np.int16)
         return self._counts[w]
+
+    def _byte_counts(self, w: tuple[int, ...]) -> NDArray[np.uint8]:
+        """``(n, 4, 4)`` uint8 counts ``[deal, seat, suit]`` of weights ``w`` (13, summing to at most 255)."""
+        acc = np.zeros((self.n, 2), dtype="<u8")
+        low, high = acc[:, 0], acc[:, 1]
+        for byte, low_lut, high_lut in _count_luts(w):
+            column = self.column(byte)
+            low += low_lut.take(column)
+            high += high_lut.take(column)
+        return acc.view(np.uint8).reshape(self.n, 4, 4)
 
     def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
         """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
@@ -358,14 +377,14 @@ class LibraryHands(Hands):
         if key not in self._totals:
             acc = np.zeros(self.n, dtype=np.uint32)
             for byte, lut in _total_luts(w):
-                acc += lut[self.deals[:, byte]]
+                acc += lut.take(self.column(byte))
             self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int64)
         return self._totals[key]
 
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
-        return self.count((1,) * 13).astype(np.int8)
+        return self._byte_counts((1,) * 13).view(np.int8)
 
 
 class LibraryFrame(Frame):

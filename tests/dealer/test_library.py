@@ -139,7 +139,8 @@ action average "hcp" hcp(north) + hcp(south), average "nt" tricks(south, notrump
 LANGUAGE = """condition shape(north, any 4333 + any 5332) && hcp(north) >= 12 && !hascard(east, AS)
   && losers(south) <= 8 && controls(north, spades) >= 0 && c13(west) > 20 && top3(east, hearts) < 3
   && pt0(south) + tens(north) >= 1 && (tricks(east, clubs) > 5 ? clubs(east) >= 2 : diamonds(west) < 6)
-action average "ctl" controls(north), average "sc" score(vul, x3N, tricks(north, notrumps)),
+action average "ctl" controls(north), average "cc" cccc(north) + quality(south, hearts), average "r" rnd(100),
+  average "sc" score(vul, x3N, tricks(north, notrumps)),
   average "imp" imps(score(nv, x4S, tricks(south, spades)) - score(nv, x3N, tricks(south, notrumps))),
   frequency "los" (losers(north), 3, 10), printoneline, printcompact, printpbn,
   printes("hcp ", hcp(north), " tricks ", tricks(south, hearts), \\n), print(north, south)

@@ -374,3 +374,23 @@ def test_options_are_checked(library_file, tmp_path: Path) -> None:
         res = CliRunner().invoke(main, ["dealer", str(script), *args])
         assert res.exit_code == 1 and res.output.startswith(f"ddsbind: error: {message}"), res.output
         assert res.output.count("\n") == 1
+
+
+def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
+    """examples/statistics_study.py prints the hand-derived best contracts, total tricks and NT tricks by HCP."""
+    from tests.conftest import REPO, run_script
+
+    path = tmp_path / "pav.zrd"
+    path.write_bytes(b"".join(PAVLICEK) * 5)  # ten deals: each record five times
+    proc = run_script(REPO / "examples" / "statistics_study.py", path, timeout=300)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    out = proc.stdout
+    # Both deals' best is a game: record 0 West 11 in hearts, record 1 North 10 in spades; nobody makes 12.
+    assert "| game | 10 | 100.00% ± 0.00 |" in out and "| partial | 0 | 0.00% ± 0.00 |" in out
+    # Record 0: NS clubs 9 cards, 6 tricks; EW hearts 8 cards, 11 tricks: 17 and 17.
+    # Record 1: NS spades 9 cards, 10 tricks; EW diamonds 10 cards, 9 tricks: 19 and 19.
+    assert "mean +0.000 ± 0.000, standard deviation 0.000" in out
+    assert "| 17 | 5 | 17.00 ± 0.00 | +0.00 |" in out and "| 19 | 5 | 19.00 ± 0.00 | +0.00 |" in out
+    # NT by the better declarer: record 0 NS 16 HCP 4 tricks, EW 24 HCP 9; record 1 NS 22 HCP 3, EW 18 HCP 7.
+    for points, tricks in ((16, 4), (24, 9), (22, 3), (18, 7)):
+        assert f"| {points} | 5 | {tricks}.00 ± 0.00 |" in out

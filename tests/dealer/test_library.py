@@ -6,6 +6,8 @@ import importlib
 import io
 import json
 import math
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -218,6 +220,20 @@ def test_library_mode_starts_no_solver(library_file, monkeypatch: pytest.MonkeyP
     assert np.array_equal(got_owners, owners[mask]) and np.array_equal(got_tables, tables[mask])
     report = simulate("condition tricks(north, notrumps) >= 9", ["3NN"], library=path)
     assert report.deals == int(mask.sum()) and report.make == [1.0]
+
+
+def test_library_mode_never_loads_dds(library_file) -> None:
+    """A library run with tricks() and a contract report loads neither DDS nor the solver pool."""
+    path, _, tables = library_file
+    code = (
+        "import sys\n"
+        "from ddsbind.dealer.statistics import simulate\n"
+        f"report = simulate('condition tricks(south, hearts) >= 8', ['4HS'], library={str(path)!r}, threads=2)\n"
+        "print(report.deals, [m for m in ('ddsbind._dds', 'ddsbind._binding', 'ddsbind.pool') if m in sys.modules])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{int((tables[:, 1, 2] >= 8).sum())} []\n"
 
 
 def test_cli_contract_report_json_csv_and_plot(library_file, tmp_path: Path) -> None:

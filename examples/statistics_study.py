@@ -36,6 +36,13 @@ HCP = np.tile(np.array([4, 3, 2, 1] + [0] * 9), 4)  # points of cards SA..C2
 GAME_TRICKS = np.array([10, 10, 11, 11, 9])  # S H D C NT
 SIDES = ((0, 2), (1, 3))  # NS, EW as DDS seats
 CATEGORIES = ("partial", "game", "slam", "grand")
+VARIANTS = (
+    "every deal (the table above)",
+    "every deal, equal lengths: the suit with fewer tricks",
+    "both sides hold an 8-card fit",
+    "competitive: each side 17-23 HCP",
+    "competitive, both sides with an 8-card fit",
+)
 
 
 class Study:
@@ -46,6 +53,8 @@ class Study:
         self.categories = np.zeros(4, dtype=np.int64)
         self.by_trumps = np.zeros((27, 27), dtype=np.int64)  # [total trumps, total tricks]
         self.by_hcp = np.zeros((41, 14), dtype=np.int64)  # [side's HCP, its NT tricks]
+        # Tricks - trumps under other definitions, counted from -26 (index 0) to +26: VARIANTS.
+        self.variants = np.zeros((len(VARIANTS), 53), dtype=np.int64)
 
     def add(self, owners: NDArray[np.int8], tables: NDArray[np.uint8]) -> None:
         t = tables.astype(np.int64)
@@ -58,6 +67,9 @@ class Study:
         self.categories += np.bincount(category, minlength=4)
         trumps = np.zeros(n, dtype=np.int64)
         tricks = np.zeros(n, dtype=np.int64)
+        fewest = np.zeros(n, dtype=np.int64)  # total tricks when a tie of lengths goes to the worse suit
+        fits = np.ones(n, dtype=bool)  # both sides hold an 8-card suit
+        ns_points = np.zeros(n, dtype=np.int64)
         for side in SIDES:
             held = np.isin(owners, side)  # (n, 52): the side holds the card
             lengths = held.reshape(n, 4, 13).sum(axis=2)  # (n, 4) combined length in S H D C
@@ -68,10 +80,25 @@ class Study:
             suit = score.argmax(axis=1)
             trumps += longest[:, 0]
             tricks += side_tricks[np.arange(n), suit]
+            fewest += np.where(lengths == longest, side_tricks, 99).min(axis=1)
+            fits &= longest[:, 0] >= 8
             points = (held * HCP).sum(axis=1)
+            if side == SIDES[0]:
+                ns_points = points
             nt = t[:, 4, list(side)].max(axis=1)
             np.add.at(self.by_hcp, (points, nt), 1)
         np.add.at(self.by_trumps, (trumps, tricks), 1)
+        close = abs(ns_points - 20) <= 3  # a competitive deal: HCP 17-23 each way
+        for i, (difference, where) in enumerate(
+            (
+                (tricks - trumps, slice(None)),
+                (fewest - trumps, slice(None)),
+                (tricks - trumps, fits),
+                (tricks - trumps, close),
+                (tricks - trumps, fits & close),
+            )
+        ):
+            self.variants[i] += np.bincount(difference[where] + 26, minlength=53)
 
 
 def share(count: int, n: int) -> str:
@@ -110,6 +137,24 @@ def report(study: Study) -> str:
         mean = (row * tricks).sum() / k
         sd = math.sqrt(max(0.0, (row * (tricks - mean) ** 2).sum() / (k - 1)))
         lines.append(f"| {trumps} | {k} | {mean:.2f} ± {sd / math.sqrt(k):.2f} | {mean - trumps:+.2f} |")
+    lines += [
+        "",
+        "| tricks - trumps over | deals | mean ± se | standard deviation | mean absolute difference ± se |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    values = np.arange(-26, 27)
+    for name, row in zip(VARIANTS, study.variants, strict=True):
+        k = int(row.sum())
+        if k < 2:
+            continue
+        mean = (row * values).sum() / k
+        sd = math.sqrt((row * (values - mean) ** 2).sum() / (k - 1))
+        absolute = (row * abs(values)).sum() / k
+        absolute_sd = math.sqrt((row * (abs(values) - absolute) ** 2).sum() / (k - 1))
+        lines.append(
+            f"| {name} | {k} | {mean:+.3f} ± {sd / math.sqrt(k):.3f} | {sd:.3f} "
+            f"| {absolute:.3f} ± {absolute_sd / math.sqrt(k):.3f} |"
+        )
     lines += ["", "| combined HCP | sides | mean NT tricks ± se |", "| ---: | ---: | ---: |"]
     nt = np.arange(14)
     for points, row in enumerate(study.by_hcp):

@@ -395,10 +395,21 @@ class LibraryFrame(Frame):
         self.chunk = chunk
 
     def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
-        """The stored DD tables ``(len(rows), 5, 4)`` of the deals ``rows`` (read, never solved)."""
+        """The stored DD tables ``(len(rows), 5, 4)`` of the deals ``rows`` (read, never solved).
+
+        A few rows are decoded alone; from a quarter of the chunk on, the
+        whole chunk's tables are decoded once and kept for later calls.
+        """
+        if "all_tables" not in self.__dict__ and rows.size * 4 < self.hands.n:
+            return zdd.tables_from_nibbles(self.chunk.results[rows]).view(np.int8)
         if rows.size == self.hands.n:
-            return zdd.tables_from_nibbles(self.chunk.results).view(np.int8)
-        return zdd.tables_from_nibbles(self.chunk.results[rows]).view(np.int8)
+            return self.all_tables
+        return self.all_tables[rows]
+
+    @functools.cached_property
+    def all_tables(self) -> NDArray[np.int8]:
+        """Every stored table of the chunk ``(n, 5, 4)`` int8, decoded once."""
+        return zdd.tables_from_nibbles(self.chunk.results).view(np.int8)
 
 
 def predeal_condition(predeal: Predeal) -> Expr | None:

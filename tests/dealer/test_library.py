@@ -190,6 +190,24 @@ action average "nt" tricks(north, notrumps), frequency "s" (tricks(south, spades
     assert np.array_equal(a.tables, b.tables) and np.array_equal(a.deals, b.deals)
 
 
+@pytest.mark.slow
+def test_random_run_written_with_solve_reads_back_as_the_same_run(tmp_path: Path) -> None:
+    """Deals dealt, solved and saved with -o; the same script over them with -L prints what the random run printed."""
+    everything, question = tmp_path / "all.dl", tmp_path / "q.dl"
+    everything.write_text("generate 24\naction average hcp(north)\n")
+    question.write_text(
+        "generate 24\ncondition tricks(south, hearts) >= 6 || hcp(north) > 12\n"
+        'action average "s" tricks(north, spades), frequency "nt" (tricks(east, notrumps), 3, 9), printoneline\n'
+    )
+    saved = tmp_path / "dealt.zrd"
+    res = CliRunner().invoke(main, ["dealer", str(everything), "-s", "99", "--solve", "-o", str(saved)])
+    assert res.exit_code == 0, res.output
+    dealt = CliRunner().invoke(main, ["dealer", str(question), "-s", "99", "-v"])  # solves the accepted deals
+    read = CliRunner().invoke(main, ["dealer", str(question), "-L", str(saved), "-v"])
+    assert dealt.exit_code == read.exit_code == 0, (dealt.output, read.output)
+    assert read.output == dealt.output and dealt.output.count("\n") > 10
+
+
 def test_library_mode_starts_no_solver(library_file, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """tricks(), --contract, --solve and -o ZRD over a library never reach a solver or DDS's search."""
     from ddsbind import dll, pool, solver

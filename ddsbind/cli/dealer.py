@@ -173,8 +173,29 @@ def dealer(
         seed += 2**64
     if vul is None:
         vul = _VUL_NAMES[script.vulnerable or 0]
+    options = {
+        "file": file,
+        "generate": generate,
+        "produce": produce,
+        "time_limit": time_limit,
+        "threads": threads,
+        "quiet_pbn": quiet_pbn,
+        "no_summary": no_summary,
+        "meter": meter,
+        "swap": swap,
+        "output": output,
+        "to_format": to_format,
+        "solve": solve,
+        "contracts": contracts,
+        "vul": vul,
+        "lead": lead,
+        "as_json": as_json,
+        "as_csv": as_csv,
+        "plot": plot,
+        "workers": workers,
+    }
     try:
-        _run(script, source, seed, locals())
+        _run(script, source, seed, options)
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -262,6 +283,8 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
 
 
 def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) -> None:
+    if result.deals is None and not o["as_json"]:
+        return  # nothing kept, nothing to report: the statistics and formats modules stay unloaded
     from ddsbind.dealer import statistics
     from ddsbind.dealer.files import write_deals
 

@@ -14,12 +14,43 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ddsbind.dealer.dealing import BATCH, DEALER_VERSION, DealerError, Hands, Predeal, deal_batch, deal_batches
-from ddsbind.dealer.files import write_deals
-from ddsbind.dealer.language import Script, parse
-from ddsbind.dealer.run import Run, run, run_file
-from ddsbind.dealer.scoring import imps, score
-from ddsbind.dealer.statistics import Contract, ContractReport, LeadTable, contract_report, lead_table, simulate
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.files import write_deals
+    from ddsbind.dealer.language import Script, parse
+    from ddsbind.dealer.run import Run, run, run_file
+    from ddsbind.dealer.scoring import imps, score
+    from ddsbind.dealer.statistics import Contract, ContractReport, LeadTable, contract_report, lead_table, simulate
+
+# Imported on first use (PEP 562): `ddsbind dealer` on a small script loads neither the format
+# registry nor the statistics, and starts faster.
+_LAZY = {
+    "write_deals": "files",
+    "Script": "language",
+    "parse": "language",
+    "Run": "run",
+    "run": "run",
+    "run_file": "run",
+    "imps": "scoring",
+    "score": "scoring",
+    **dict.fromkeys(
+        ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate"], "statistics"
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"ddsbind.dealer.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BATCH",

@@ -167,7 +167,28 @@ class Script:
 @functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
     grammar = importlib.resources.files("ddsbind.dealer").joinpath("dealer.lark").read_text(encoding="utf-8")
-    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # lark keeps the analysed grammar in a cache file, and a fresh process loads it instead of building
+    # the LALR tables again (most of a small script's start-up otherwise).  The file is in the user's
+    # own cache folder, not the shared temporary one: lark unpickles it.  lark checks the grammar's
+    # hash stored in it and rebuilds (and rewrites) on any mismatch or damage.
+    return lark.Lark(
+        grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache() or False
+    )
+
+
+def _grammar_cache() -> str | None:
+    """``$XDG_CACHE_HOME/ddsbind/dealer-grammar.lark`` (default ``~/.cache``), or None when it cannot be made."""
+    import os
+    import sys
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "ddsbind")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    python = "{}{}".format(*sys.version_info[:2])
+    return os.path.join(folder, f"dealer-grammar-lark{lark.__version__}-py{python}.lark")
 
 
 _NAMES = {

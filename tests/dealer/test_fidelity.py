@@ -239,7 +239,7 @@ def test_output_refuses_to_replace_without_force(tmp_path: Path) -> None:
 def test_arguments_checked_before_any_dealing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args, pattern) -> None:
     """A bad --contract, --lead, -o folder, --to, or conflicting options fail at once: nothing is dealt or printed."""
     monkeypatch.chdir(tmp_path)
-    result = cli(script(tmp_path, "generate 100000000\ncondition hcp(north) > 36\naction printoneline\n"), *args)
+    result = cli(script(tmp_path, "generate 1000000\ncondition hcp(north) > 36\naction printoneline\n"), *args)
     one_error(result, pattern)
     assert result.stdout == ""
 
@@ -275,10 +275,10 @@ def test_script_vulnerable_scores_contract(tmp_path: Path) -> None:
 
 
 def test_large_pointcount_weights_do_not_wrap() -> None:
-    """pointcount 4000 3000 2000 1000 counts exactly 1000 times the usual hcp (no int16 wrap-around)."""
-    big = run(parse("generate 3000\npointcount 4000 3000 2000 1000\naction average hcp(north) + hcp(south)\n"), 2)
+    """pointcount 40000 30000 20000 10000 counts exactly 10000 times the usual hcp (no int16 wrap-around)."""
+    big = run(parse("generate 3000\npointcount 40000 30000 20000 10000\naction average hcp(north) + hcp(south)\n"), 2)
     small = run(parse("generate 3000\naction average hcp(north) + hcp(south)\n"), 2)
-    assert big.sums[0] == 1000 * small.sums[0]
+    assert big.sums[0] == 10000 * small.sums[0]
 
 
 def test_large_altcount_weights_do_not_wrap() -> None:

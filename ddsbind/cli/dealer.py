@@ -193,6 +193,7 @@ def dealer(
         "as_csv": as_csv,
         "plot": plot,
         "workers": workers,
+        "solved_library": solved_library,
     }
     try:
         _run(script, source, seed, options)

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,7 +25,9 @@ from ddsbind.dealer.dealing import (
     ordered_map,
 )
 from ddsbind.dealer.language import Action, Frame, Script, parse
-from ddsbind.dealer.library import Library, library_batches, library_total, open_library
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.library import Library
 
 __all__ = ["DEFAULT_GENERATE", "DEFAULT_PRODUCE", "Run", "finish", "load_script", "run", "run_file", "solver_for"]
 
@@ -181,6 +183,8 @@ def run(
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
     lib = _library_source(library, deals, client, swap)
     if lib is not None:
+        from ddsbind.dealer.library import library_total
+
         total = library_total(lib, script, generate)
     if deals is not None:
         deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
@@ -207,6 +211,8 @@ def run(
         lazy = script.uses_tricks and script.condition is not None
         solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
         if lib is not None:
+            from ddsbind.dealer.library import library_batches
+
             batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed)
         else:
             batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
@@ -286,6 +292,8 @@ def _library_source(
         return None
     if deals is not None or client is not None or swap:
         raise DealerError("library mode reads its deals from the library: no deals, Dask client or swapping besides")
+    from ddsbind.dealer.library import open_library  # library mode alone reads the formats
+
     return open_library(library)
 
 

@@ -239,7 +239,10 @@ def run(
                 kept.append(frame.hands.owners[rows])
                 if script.uses_tricks or stored:
                     kept_tables.append(frame.tables_for(rows))
-            texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
+            # A text list per accepted deal only when an action prints deals: no Python work per deal otherwise.
+            texts: list[list[str]] | None = None
+            if out is not None and script.prints:
+                texts = [[] for _ in range(rows.size)]
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
                     result.sums[i] += _exact_sum(action.exprs[0](frame, rows))

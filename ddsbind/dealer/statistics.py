@@ -14,6 +14,7 @@ import json
 import math
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,6 +23,9 @@ from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
 from ddsbind.game import Vulnerability
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.library import Library
 
 __all__ = ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate", "solve_tables"]
 
@@ -328,7 +332,7 @@ def simulate(
     vul: str = "none",
     threads: int | None = None,
     progress: Progress | None = None,
-    library: str | os.PathLike[str] | None = None,
+    library: str | os.PathLike[str] | Library | None = None,
 ) -> ContractReport:
     """Run a dealer ``script`` (its text), solve the produced deals and report on ``contracts``.
 
@@ -352,10 +356,12 @@ def simulate(
     progress : callable, optional
         Called with the number of deals solved since its last call (with
         ``library``: records read).
-    library : path, optional
+    library : path or Library, optional
         Library mode: the deals are this solved database's records (``.zrd``,
         or ``.zbd`` with its ``.zdd``) in file order, each once, and their
         tables are the stored ones: no solver is started, nothing is solved.
+        A :class:`~ddsbind.dealer.library.Library` selects a stretch
+        (``start``, ``count``).
 
     Returns
     -------

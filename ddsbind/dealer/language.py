@@ -224,7 +224,7 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
 # Words that may stand before "(": the language's functions and keywords.
 _CALLABLE = re.compile(
     r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
-    r"|clubs?|shape|hascard|tricks?|score|imps?|rnd|cccc|quality|print|printcompact|printoneline|printes|frequency|average"
+    r"|clubs?|shape|hascard|tricks?|score|imps?|rnd|cccc|quality|par|print|printcompact|printoneline|printes|frequency|average"
     r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
 )
 _BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
@@ -330,6 +330,8 @@ class _Compiler:
         self.line: int | str = "?"
         self.uses_tricks = False
         self.rnd_sites = 0
+        self.dealer = 0  # par(): dealer's defaults, north and nobody vulnerable, unless the script says
+        self.vulnerable = 0
         self.pointcount: tuple[int, ...] = (4, 3, 2, 1)
         self.altcounts: list[tuple[int, ...]] | None = None
 
@@ -355,9 +357,9 @@ class _Compiler:
                 if script.produce is None:
                     script.produce = int(args[0])
             elif kind == "dealer":
-                script.dealer = _COMPASS[str(args[0])]
+                script.dealer = self.dealer = _COMPASS[str(args[0])]
             elif kind == "vulnerable":
-                script.vulnerable = _VULN[str(args[0]).lower()]
+                script.vulnerable = self.vulnerable = _VULN[str(args[0]).lower()]
             elif kind == "predeal":
                 seat = -1
                 for token in args:
@@ -556,6 +558,8 @@ class _Compiler:
             return -2_000, 20_000
         if kind == "quality_call":
             return 0, 4_000
+        if kind == "par_call":
+            return -8_000, 8_000
         return 0, 13  # suit lengths, tricks, shape() and hascard() (0 or 1)
 
     def checked(self, node: lark.Tree[Any]) -> Expr:
@@ -671,6 +675,11 @@ class _Compiler:
         if kind == "quality_call":
             seat, suit = _COMPASS[str(c[0])], _SUITS[_singular(str(c[1]))]
             return lambda f, rows: f.column(f.evaluation("quality")[:, :, suit], rows, seat)
+        if kind == "par_call":
+            sign = 1 if str(c[0]).lower() == "ns" else -1
+            dealer, vulnerable = self.dealer, self.vulnerable
+            self.uses_tricks = True
+            return lambda f, rows: sign * _par_scores(f.tables_for(rows), dealer, vulnerable)
         raise self.fail(node, f"unsupported {kind}")  # pragma: no cover - the grammar has no other rule
 
     def count_call(self, c: list[Any]) -> Expr:
@@ -720,6 +729,17 @@ class _Compiler:
         if any_order:
             shapes = {perm for lengths in shapes for perm in itertools.permutations(lengths)}
         return sorted((s * 14 + h) * 14 + d for s, h, d, _ in shapes)
+
+
+def _par_scores(tables: NDArray[np.int8], dealer: int, vulnerable: int) -> Array:
+    """Par scores from NS's view (DDS's ``DealerPar``, ``dealer`` bidding first) of DD tables ``(k, 5, 4)``.
+
+    ``vulnerable`` is the script's 0 none, 1 NS, 2 EW, 3 all.
+    """
+    from ddsbind.solver import dealer_par
+
+    vul = ("none", "ns", "ew", "both")[vulnerable]
+    return np.array([dealer_par(table, dealer, vul).score for table in tables], dtype=np.int64)
 
 
 def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:

@@ -334,3 +334,16 @@ def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read()
     proc.wait(timeout=120)
     assert err == b"", err
+
+
+# --- DealerV2 extensions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("vulnerable", "expected"), [("", 1520), ("vulnerable all\n", 2220), ("vulnerable ew\n", 1520)]
+)
+def test_par_of_thirteen_top_tricks(vulnerable: str, expected: int) -> None:
+    """par(ns) of North's 13 top winners is 7NT's score at the script's vulnerability; par(ew) its negative."""
+    text = f"produce 2\n{vulnerable}predeal north SAKQ, HAKQ, DAKQ, CAKQJ\naction average par(ns), average par(ew)\n"
+    result = run(parse(text), 3, threads=1)
+    assert result.sums == [2 * expected, -2 * expected]

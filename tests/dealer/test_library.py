@@ -279,6 +279,17 @@ def test_cli_contract_report_json_csv_and_plot(library_file, tmp_path: Path) -> 
     assert res.exit_code == 0 and (tmp_path / "p.png").stat().st_size > 0
 
 
+def test_par_comes_from_the_stored_tables(library_file) -> None:
+    """par(ns)/par(ew) in library mode are the par scores of the stored tables, with the script's vulnerability."""
+    from ddsbind.solver import dealer_par
+
+    path, _, tables = library_file
+    script = parse("generate 300\ndealer east\nvulnerable NS\naction average par(ns), average par(ew)\n")
+    result = run(script, 0, library=path)
+    want = sum(dealer_par(table.astype(np.int64), 1, "ns").score for table in tables[:300])
+    assert result.generated == 300 and result.sums == [want, -want]
+
+
 def test_start_count_generate_and_produce_select_records(library_file) -> None:
     """--start/--count split a library into parts that add up; generate and produce stop early as dealer does."""
     path, owners, _ = library_file

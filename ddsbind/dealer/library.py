@@ -49,6 +49,7 @@ from ddsbind.dealer.dealing import DealerError, Hands, Predeal, ordered_map
 from ddsbind.dealer.language import Expr, Frame, Script
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import _order, files, zbd, zdd
+from ddsbind.formats._common import naming
 
 __all__ = [
     "CHUNK",
@@ -224,7 +225,8 @@ class Library:
             path, offset = self.paths[0], fault.index * _DEAL + byte
         else:
             path, offset = self.paths[1], fault.index * _RESULT + byte - _DEAL
-        raise FormatError(f"{path}: record {fault.index}, byte offset {offset}: {fault.why}")
+        with naming(path):
+            raise FormatError(fault.why, index=fault.index, offset=offset)
 
 
 def _whole_records(path: Path, size: int) -> int:
@@ -232,10 +234,10 @@ def _whole_records(path: Path, size: int) -> int:
     nbytes = path.stat().st_size
     n, rest = divmod(nbytes, size)
     if rest:
-        raise FormatError(
-            f"{path}: record {n}, byte offset {n * size}: "
-            f"{rest} bytes after the last whole {size}-byte record (truncated)"
-        )
+        with naming(path):
+            raise FormatError(
+                f"{rest} bytes after the last whole {size}-byte record (truncated)", index=n, offset=n * size
+            )
     return n
 
 

@@ -6,6 +6,7 @@ import importlib
 import io
 import json
 import math
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -354,6 +355,8 @@ def test_damaged_libraries_are_refused_naming_record_and_offset(library_file, tm
         with pytest.raises(FormatError) as info:
             run(script, 0, library=bad)
         assert str(info.value).startswith(f"{bad}: {where}"), str(info.value)
+        record, offset = (int(x) for x in re.findall(r"\d+", where)[:2])
+        assert (info.value.index, info.value.offset) == (record, offset)
         assert "\n" not in str(info.value)
     (tmp_path / "s.dl").write_text("condition hcp(north) > 10\n")
     for bad, where in cases:

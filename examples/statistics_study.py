@@ -39,6 +39,7 @@ CATEGORIES = ("partial", "game", "slam", "grand")
 VARIANTS = (
     "every deal (the table above)",
     "every deal, equal lengths: the suit with fewer tricks",
+    "every deal, equal lengths: the higher-ranking suit",
     "both sides hold an 8-card fit",
     "competitive: each side 17-23 HCP",
     "competitive, both sides with an 8-card fit",
@@ -68,6 +69,7 @@ class Study:
         trumps = np.zeros(n, dtype=np.int64)
         tricks = np.zeros(n, dtype=np.int64)
         fewest = np.zeros(n, dtype=np.int64)  # total tricks when a tie of lengths goes to the worse suit
+        ranking = np.zeros(n, dtype=np.int64)  # ... to the higher-ranking suit (S H D C: argmax takes the first)
         fits = np.ones(n, dtype=bool)  # both sides hold an 8-card suit
         ns_points = np.zeros(n, dtype=np.int64)
         for side in SIDES:
@@ -81,6 +83,7 @@ class Study:
             trumps += longest[:, 0]
             tricks += side_tricks[np.arange(n), suit]
             fewest += np.where(lengths == longest, side_tricks, 99).min(axis=1)
+            ranking += side_tricks[np.arange(n), lengths.argmax(axis=1)]
             fits &= longest[:, 0] >= 8
             points = (held * HCP).sum(axis=1)
             if side == SIDES[0]:
@@ -93,6 +96,7 @@ class Study:
             (
                 (tricks - trumps, slice(None)),
                 (fewest - trumps, slice(None)),
+                (ranking - trumps, slice(None)),
                 (tricks - trumps, fits),
                 (tricks - trumps, close),
                 (tricks - trumps, fits & close),

@@ -441,6 +441,7 @@ def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
     assert "| 17 | 5 | 17.00 ± 0.00 | +0.00 |" in out and "| 19 | 5 | 19.00 ± 0.00 | +0.00 |" in out
     # Each side's longest suit is unique (no tie to break); both have 8-card fits; record 1 alone is 17-23 HCP.
     assert "| every deal, equal lengths: the suit with fewer tricks | 10 | +0.000 ± 0.000 | 0.000 |" in out
+    assert "| every deal, equal lengths: the higher-ranking suit | 10 | +0.000 ± 0.000 | 0.000 |" in out
     assert "| both sides hold an 8-card fit | 10 |" in out and "| competitive: each side 17-23 HCP | 5 |" in out
     # NT by the better declarer: record 0 NS 16 HCP 4 tricks, EW 24 HCP 9; record 1 NS 22 HCP 3, EW 18 HCP 7.
     for points, tricks in ((16, 4), (24, 9), (22, 3), (18, 7)):

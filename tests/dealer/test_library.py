@@ -323,12 +323,16 @@ def test_predeal_selects_the_records_holding_it(library_file, small_chunks) -> N
     assert np.array_equal(both.deals, owners[(owners[:, 1] == 2) & (hcp(owners, 2) >= 14)])
 
 
-def test_progress_counts_every_record_read(library_file, small_chunks) -> None:
+def test_progress_counts_every_record_read(library_file, small_chunks, tmp_path: Path) -> None:
     """The progress callback (the CLI's bar) is told of every record read, and of no more."""
     path, owners, _ = library_file
     ticks: list[int] = []
     run(parse("condition hcp(east) > 30\n"), 0, library=path, progress=ticks.append)
     assert sum(ticks) == len(owners) and len(ticks) == 5
+    script = tmp_path / "s.dl"
+    script.write_text("condition hcp(east) > 30\n")
+    res = CliRunner().invoke(main, ["dealer", str(script), "-L", str(path), "--start", "500", "-m"])
+    assert res.exit_code == 0 and "/19500 " in res.stderr, res.stderr  # the bar counts toward the selection
 
 
 def _corrupt(path: Path, data: bytes, offset: int, value: bytes) -> Path:

@@ -346,7 +346,11 @@ class LibraryHands(Hands):
         return zbd.owners_from_zbd(self.deals)
 
     def column(self, byte: int) -> NDArray[np.uint8]:
-        """Byte ``byte`` (0..12) of every deal, contiguous (table look-ups on a strided column are slow)."""
+        """Byte ``byte`` (0..12) of every deal, contiguous (look-ups through a strided column are slow).
+
+        The look-ups index with these bytes (``lut[column]``): ``take`` would first convert all of them
+        to ``intp``, eight times the memory.
+        """
         if self._columns is None:
             self._columns = np.ascontiguousarray(self.deals.T)
         return self._columns[byte]
@@ -366,8 +370,8 @@ class LibraryHands(Hands):
         low, high = acc[:, 0], acc[:, 1]
         for byte, low_lut, high_lut in _count_luts(w):
             column = self.column(byte)
-            low += low_lut.take(column)
-            high += high_lut.take(column)
+            low += low_lut[column]
+            high += high_lut[column]
         return acc.view(np.uint8).reshape(self.n, 4, 4)
 
     def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
@@ -379,7 +383,7 @@ class LibraryHands(Hands):
         if key not in self._totals:
             acc = np.zeros(self.n, dtype=np.uint32)
             for byte, lut in _total_luts(w):
-                acc += lut.take(self.column(byte))
+                acc += lut[self.column(byte)]
             self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int64)
         return self._totals[key]
 
@@ -478,8 +482,8 @@ def library_batches(
             rows = rows[condition(frame, rows) != 0]
         return None, frame, rows
 
-    spans = list(library.spans(chunk or CHUNK, total))
-    yield from ordered_map(job, spans, threads if len(spans) > 1 else 1)
+    size = chunk or CHUNK
+    yield from ordered_map(job, library.spans(size, total), threads if total > size else 1)
 
 
 def library_total(library: Library, script: Script, generate: int | None) -> int:

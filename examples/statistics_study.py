@@ -56,6 +56,7 @@ class Study:
         self.by_hcp = np.zeros((41, 14), dtype=np.int64)  # [side's HCP, its NT tricks]
         # Tricks - trumps under other definitions, counted from -26 (index 0) to +26: VARIANTS.
         self.variants = np.zeros((len(VARIANTS), 53), dtype=np.int64)
+        self.tied = 0  # deals where a side has two longest suits of equal length
 
     def add(self, owners: NDArray[np.int8], tables: NDArray[np.uint8]) -> None:
         t = tables.astype(np.int64)
@@ -72,6 +73,7 @@ class Study:
         ranking = np.zeros(n, dtype=np.int64)  # ... to the higher-ranking suit (S H D C: argmax takes the first)
         fits = np.ones(n, dtype=bool)  # both sides hold an 8-card suit
         ns_points = np.zeros(n, dtype=np.int64)
+        tied = np.zeros(n, dtype=bool)
         for side in SIDES:
             held = np.isin(owners, side)  # (n, 52): the side holds the card
             lengths = held.reshape(n, 4, 13).sum(axis=2)  # (n, 4) combined length in S H D C
@@ -85,12 +87,14 @@ class Study:
             fewest += np.where(lengths == longest, side_tricks, 99).min(axis=1)
             ranking += side_tricks[np.arange(n), lengths.argmax(axis=1)]
             fits &= longest[:, 0] >= 8
+            tied |= (lengths == longest).sum(axis=1) > 1
             points = (held * HCP).sum(axis=1)
             if side == SIDES[0]:
                 ns_points = points
             nt = t[:, 4, list(side)].max(axis=1)
             np.add.at(self.by_hcp, (points, nt), 1)
         np.add.at(self.by_trumps, (trumps, tricks), 1)
+        self.tied += int(tied.sum())
         close = abs(ns_points - 20) <= 3  # a competitive deal: HCP 17-23 each way
         for i, (difference, where) in enumerate(
             (
@@ -128,7 +132,8 @@ def report(study: Study) -> str:
         "",
         f"Total tricks - total trumps: mean {mean:+.3f} ± {sd / math.sqrt(n):.3f}, standard deviation {sd:.3f}; "
         f"equal on {share(int(k[d == 0].sum()), n)} of deals, "
-        f"within one trick on {share(int(k[abs(d) <= 1].sum()), n)}",
+        f"within one trick on {share(int(k[abs(d) <= 1].sum()), n)}; "
+        f"a side has two longest suits on {share(study.tied, n)} of deals",
         "",
         "| total trumps | deals | mean total tricks ± se | difference |",
         "| ---: | ---: | ---: | ---: |",

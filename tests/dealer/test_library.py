@@ -441,6 +441,7 @@ def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
     # Record 0: NS clubs 9 cards, 6 tricks; EW hearts 8 cards, 11 tricks: 17 and 17.
     # Record 1: NS spades 9 cards, 10 tricks; EW diamonds 10 cards, 9 tricks: 19 and 19.
     assert "mean +0.000 ± 0.000, standard deviation 0.000" in out
+    assert "a side has two longest suits on 0.00% ± 0.00 of deals" in out
     assert "| 17 | 5 | 17.00 ± 0.00 | +0.00 |" in out and "| 19 | 5 | 19.00 ± 0.00 | +0.00 |" in out
     # Each side's longest suit is unique (no tie to break); both have 8-card fits; record 1 alone is 17-23 HCP.
     assert "| every deal, equal lengths: the suit with fewer tricks | 10 | +0.000 ± 0.000 | 0.000 |" in out

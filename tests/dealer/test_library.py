@@ -450,3 +450,29 @@ def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
     # NT by the better declarer: record 0 NS 16 HCP 4 tricks, EW 24 HCP 9; record 1 NS 22 HCP 3, EW 18 HCP 7.
     for points, tricks in ((16, 4), (24, 9), (22, 3), (18, 7)):
         assert f"| {points} | 5 | {tricks}.00 ± 0.00 |" in out
+
+
+def test_example_scripts_over_the_sample_database(library_file) -> None:
+    """examples/nt_by_hcp.dl (the sample database) and balanced_3nt.dl (the random library) count what numpy counts."""
+    from tests.conftest import REPO
+
+    sample = REPO / "examples" / "data" / "sample.zrd"
+    owners, tables = decode_zrd(sample.read_bytes())
+    points = hcp(owners, 0) + hcp(owners, 2)
+    nt = tables[:, 4, [0, 2]].max(axis=1).astype(int)
+    table = run(parse((REPO / "examples" / "nt_by_hcp.dl").read_text()), 0, library=sample)
+    want = np.zeros((17, 13), dtype=np.int64)  # Low, 18 .. 32, High by Low, 3 .. 13, High
+    for p, t in zip(np.clip(points - 17, 0, 16).tolist(), np.clip(nt - 2, 0, 12).tolist(), strict=True):
+        want[p, t] += 1
+    assert table.generated == len(owners) == 24 and np.array_equal(table.counts[0], want)
+    path, owners, tables = library_file
+    points = hcp(owners, 0) + hcp(owners, 2)
+    nt = tables[:, 4, [0, 2]].max(axis=1).astype(int)
+    balanced = np.ones(len(owners), dtype=bool)
+    for seat in (0, 2):
+        pattern = -np.sort(-np.stack([length(owners, seat, suit) for suit in range(4)], axis=1), axis=1)
+        balanced &= np.isin(pattern @ np.array([1000, 100, 10, 1]), [4333, 4432, 5332])
+    mask = (points >= 25) & (points <= 26) & balanced
+    three = run(parse((REPO / "examples" / "balanced_3nt.dl").read_text()), 0, library=path)
+    assert three.produced == int(mask.sum()) > 50
+    assert three.sums[0] == int((nt[mask] >= 9).sum())

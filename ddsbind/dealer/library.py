@@ -480,6 +480,8 @@ def library_batches(
         rows = np.arange(frame.hands.n, dtype=np.intp)
         if condition is not None:
             rows = rows[condition(frame, rows) != 0]
+        if script.uses_tricks and rows.size * 4 >= frame.hands.n:
+            _ = frame.all_tables  # decoded here on the worker, for the actions on the main thread
         return None, frame, rows
 
     size = chunk or CHUNK

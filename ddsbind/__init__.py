@@ -138,4 +138,3 @@ __all__ = [
     "solve_board",
     "tricks",
 ]
-

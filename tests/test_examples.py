@@ -44,7 +44,7 @@ def _tables(out: str) -> list[np.ndarray]:
 def test_every_example_has_a_test():
     """A new example needs its test here (the DLL-layer ones are in test_examples_cli.py)."""
     here = {"pbn_tables.py", "stream_pool.py", "read_zrd.py", "analyse_games.py"}
-    elsewhere = {"calc_dd_table.py", "solve_board.py"}
+    elsewhere = {"calc_dd_table.py", "solve_board.py", "statistics_study.py"}  # the last: tests/dealer/test_library.py
     assert {p.name for p in EXAMPLES.glob("*.py")} == here | elsewhere
 
 

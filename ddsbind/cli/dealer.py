@@ -11,6 +11,7 @@ import contextlib
 import math
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -107,6 +108,17 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Plot the trick distributions of --contract to this image (needs matplotlib).",
 )
 @click.option(
+    "-L",
+    "--library",
+    "library_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Library mode: the deals of this solved database (.zrd, or .zbd with its .zdd) in file order, "
+    "tricks() from its stored results; nothing is solved.",
+)
+@click.option("--start", "library_start", type=COUNT, default=0, help="With --library: first record read (0-based).")
+@click.option("--count", "library_count", type=COUNT, default=None, help="With --library: records read from --start.")
+@click.option(
     "--workers",
     type=POSITIVE,
     default=None,
@@ -137,6 +149,9 @@ def dealer(
     as_json: bool,
     as_csv: bool,
     plot: str | None,
+    library_file: str | None,
+    library_start: int,
+    library_count: int | None,
     workers: int | None,
 ) -> None:
     """Run dealer script FILE (dealer's language; standard input when FILE is - or left out).
@@ -144,12 +159,15 @@ def dealer(
     Deals, actions and summary lines as dealer prints them.  The deals
     depend on the seed only, never on --threads or --workers.  With
     --contract/--lead the produced deals are solved in batches through the
-    solver pool and a statistics report follows dealer's output.
+    solver pool and a statistics report follows dealer's output.  With
+    --library the deals are a solved database's records instead, each
+    once, and every result is read from it: nothing is solved.
     """
     _refuse_unsupported(exhaust, library)
     _check_reports(contracts, lead, as_json, as_csv, plot)
     if makes_only and (plot or not contracts):
         fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
+    solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
     if output:
         from ddsbind.dealer.files import check_output
 
@@ -187,6 +205,7 @@ def dealer(
         "as_csv": as_csv,
         "plot": plot,
         "workers": workers,
+        "solved_library": solved_library,
     }
     try:
         _run(script, source, seed, options)
@@ -245,7 +264,15 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
     options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
     with contextlib.ExitStack() as stack:
         client = stack.enter_context(dask_client(o["workers"], error=DealerError)) if o["workers"] else None
-        with about(o["file"] or "<stdin>"), _meter(o["meter"], "dealing", "deal") as tick:
+        solved_library = o["solved_library"]
+        total = None if solved_library is None else len(solved_library)
+        if total is not None and o["generate"] is not None:
+            total = min(total, o["generate"])
+        with (
+            about(o["file"] or "<stdin>"),
+            _about_library(solved_library),
+            _meter(o["meter"], "dealing", "deal", total) as tick,
+        ):
             result = run(
                 script,
                 seed,
@@ -257,6 +284,7 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
                 swap=o["swap"],
                 quiet_pbn=o["quiet_pbn"],
                 time_limit=o["time_limit"],
+                library=solved_library,
                 **options,
             )
     if out is not None:
@@ -350,13 +378,47 @@ def _no_nan(value: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _meter(forced: bool, desc: str, unit: str) -> Any:
+def _meter(forced: bool, desc: str, unit: str, total: int | None = None) -> Any:
     """The progress bar: on a terminal, or always with -m."""
     if not forced:
-        with progress(desc, unit=unit) as tick:
+        with progress(desc, total=total, unit=unit) as tick:
             yield tick
         return
     from tqdm import tqdm
 
-    with tqdm(desc=desc, unit=unit, file=sys.stderr, disable=False, leave=False) as bar:
+    with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=False, leave=False) as bar:
         yield bar.update
+
+
+def _library(path: str | None, start: int, count: int | None, lead: str | None, workers: int | None, swap: int) -> Any:
+    """The library of ``--library``, opened (a file of partial records is refused here), or None."""
+    if path is None:
+        if start or count is not None:
+            fail("--start and --count select records of a --library")
+        return None
+    if lead:
+        fail("--lead scores every opening lead by solving; a library stores only DD tables (drop --library)")
+    if workers:
+        fail("--workers deals on Dask; a --library is read on this machine's threads (drop --workers)")
+    if swap:
+        fail("-2/-3 rearrange dealt hands; a --library's deals are read as they are (drop the swap)")
+    from ddsbind.dealer.library import Library
+    from ddsbind.errors import Error
+
+    try:
+        return Library(path, start=start, count=count)
+    except Error as exc:
+        fail(str(exc))
+
+
+@contextlib.contextmanager
+def _about_library(library: Any) -> Iterator[None]:
+    """A library's own errors (they name its file, record and byte offset) as they are, not under the script's name."""
+    from ddsbind.errors import Error
+
+    try:
+        yield
+    except Error as exc:
+        if library is not None and any(str(p) in str(exc) for p in library.paths):
+            fail(str(exc))
+        raise

@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,9 @@ from ddsbind.dealer.dealing import (
     ordered_map,
 )
 from ddsbind.dealer.language import Action, Frame, Script, parse
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.library import Library
 
 __all__ = [
     "DEFAULT_GENERATE",
@@ -162,6 +165,7 @@ def run(
     swap: int = 0,
     quiet_pbn: bool = False,
     time_limit: float | None = None,
+    library: str | os.PathLike[str] | Library | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -206,6 +210,12 @@ def run(
     time_limit : float, optional
         dealer's ``-t``: stop after this many seconds if no deal was
         produced yet (``Run.timed_out`` then says so).
+    library : path or Library, optional
+        Library mode (:mod:`ddsbind.dealer.library`): the deals are a solved
+        database's records in file order, each once (all of them, or the
+        first ``generate``); ``tricks()`` reads the stored results and no
+        solver is made; the predeal is a condition; the seed keys only
+        ``rnd()``.  Not with ``deals``, ``client`` or ``swap``.
 
     Returns
     -------
@@ -219,6 +229,11 @@ def run(
     """
     seed = check_seed(seed)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
+    lib = _library_source(library, deals, client, swap)
+    if lib is not None:
+        from ddsbind.dealer.library import library_total
+
+        total = library_total(lib, script, generate)
     if deals is not None:
         deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
         total = deals.shape[0]
@@ -229,7 +244,8 @@ def run(
         raise DealerError("generate and produce must not be negative")
     keep = keep or script.collects
     pool = None
-    if script.uses_tricks and solve is None:
+    stored = lib is not None  # results read from the library, never solved
+    if script.uses_tricks and solve is None and not stored:
         solve, pool = solver_for(threads)
     result = Run(seed=seed)
     result.sums = [0] * len(script.actions)
@@ -242,8 +258,13 @@ def run(
         # solver pool doing the work) so that a small `produce` does not solve a whole batch.
         lazy = script.uses_tricks and script.condition is not None
         solve_chunk = SOLVE_CHUNK_PER_THREAD * (threads or os.cpu_count() or 1)
-        batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
-        for batch_number, (owners, frame, rows) in enumerate(batches):
+        if lib is not None:
+            from ddsbind.dealer.library import library_batches
+
+            batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed)
+        else:
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
+        for _owners, frame, rows in batches:
             if result.produced >= wanted:
                 break
             if time_limit is not None and result.produced == 0 and time.perf_counter() - started > time_limit:
@@ -255,7 +276,7 @@ def run(
             rows = rows[: wanted - result.produced]
             full = result.produced + rows.size >= wanted and rows.size > 0
             generated_here = int(rows[-1]) + 1 if full else hands.n
-            result.generated = batch_number * BATCH + generated_here
+            result.generated += generated_here
             first_board = result.produced + 1
             result.produced += rows.size
             if progress is not None:
@@ -265,10 +286,13 @@ def run(
             # The planner: every exact result the actions read, for all accepted deals at once.
             frame.need(rows, script.action_tricks)
             if keep:
-                kept.append(owners[rows])
-                if script.uses_tricks:
+                kept.append(frame.hands.owners[rows])
+                if script.uses_tricks or stored:
                     kept_tables.append(frame.known(rows) if _plans(frame) else frame.tables_for(rows))
-            texts: list[list[str]] | None = [[] for _ in range(rows.size)] if out is not None else None
+            # A text list per accepted deal only when an action prints deals: no Python work per deal otherwise.
+            texts: list[list[str]] | None = None
+            if out is not None and script.prints:
+                texts = [[] for _ in range(rows.size)]
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
                     result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
@@ -283,7 +307,7 @@ def run(
                 elif (
                     texts is not None and action.kind != "print_hands" and not (quiet_pbn and action.kind == "printpbn")
                 ):
-                    _print_action(action, frame, rows, owners, texts, first_board, script, source, seed)
+                    _print_action(action, frame, rows, frame.hands.owners, texts, first_board, script, source, seed)
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))
     finally:
@@ -292,7 +316,7 @@ def run(
     result.seconds = time.perf_counter() - started
     if keep:
         result.deals = np.concatenate(kept) if kept else np.empty((0, 52), dtype=np.int8)
-        if script.uses_tricks:
+        if script.uses_tricks or stored:
             known = np.concatenate(kept_tables) if kept_tables else np.empty((0, 5, 4), dtype=np.int8)
             result.known = known
             result.tables = known if (known >= 0).all() else None
@@ -304,7 +328,7 @@ def _plans(frame: Frame) -> bool:
     return hasattr(frame.solve, "answers")
 
 
-Filtered = tuple[NDArray[np.int8], Frame, NDArray[np.intp] | None]
+Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
 def _filter(
@@ -318,6 +342,19 @@ def _filter(
     if script.condition is not None:
         rows = rows[script.condition(frame, rows) != 0]
     return owners, frame, rows
+
+
+def _library_source(
+    library: str | os.PathLike[str] | Library | None, deals: NDArray[np.int8] | None, client: Any, swap: int
+) -> Library | None:
+    """The deal source of library mode, or None when the deals are dealt (or given)."""
+    if library is None:
+        return None
+    if deals is not None or client is not None or swap:
+        raise DealerError("library mode reads its deals from the library: no deals, Dask client or swapping besides")
+    from ddsbind.dealer.library import open_library  # library mode alone reads the formats
+
+    return open_library(library)
 
 
 def _accept_in_chunks(script: Script, frame: Frame, wanted: int, chunk: int) -> NDArray[np.intp]:

@@ -12,7 +12,9 @@ import dataclasses
 import io
 import json
 import math
+import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,6 +23,9 @@ from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
 from ddsbind.game import Vulnerability
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.library import Library
 
 __all__ = [
     "Contract",
@@ -458,12 +463,13 @@ def lead_table(
 def simulate(
     script: str,
     contracts: Sequence[str | Contract],
-    seed: int,
+    seed: int | None = None,
     *,
     vul: str = "none",
     threads: int | None = None,
     progress: Progress | None = None,
     makes_only: bool = False,
+    library: str | os.PathLike[str] | Library | None = None,
 ) -> ContractReport:
     """Run a dealer ``script`` (its text), solve what the report needs of the produced deals, report on ``contracts``.
 
@@ -477,23 +483,42 @@ def simulate(
         ``generate``) sets the sample size.
     contracts : sequence of str or Contract
         ``"3NS"`` style (level, strain, declarer N E S W).
-    seed : int
-        ``0 .. 2**128 - 1``; the deals depend on it alone.
+    seed : int, optional
+        ``0 .. 2**128 - 1``; the deals depend on it alone.  Needed unless
+        ``library`` gives the deals.
     vul : str
         ``none``, ``ns``, ``ew`` or ``all``.
     threads : int or None
         Dealing and solving threads (``None``: one per core).
     progress : callable, optional
-        Called with the number of deals solved since its last call.
+        Called with the number of deals solved since its last call (with
+        ``library``: records read).
     makes_only : bool
         Only the make probabilities: one target search per contract and
         deal.  Otherwise one search per deal for each distinct (strain,
         declarer), giving tricks, scores and IMPs too (never whole tables;
         results the script's ``tricks()`` already solved are reused).
+    library : path or Library, optional
+        Library mode: the deals are this solved database's records (``.zrd``,
+        or ``.zbd`` with its ``.zdd``) in file order, each once, and their
+        tables are the stored ones: no solver is started, nothing is solved.
+        A :class:`~ddsbind.dealer.library.Library` selects a stretch
+        (``start``, ``count``).
 
     Returns
     -------
     ContractReport
+
+    Raises
+    ------
+    DealerError
+        No ``seed`` and no ``library``; a bad script or contract.
+    FormatError
+        A damaged library (its one line names the file, record and byte offset).
+
+    Examples
+    --------
+    >>> simulate("condition hcp(north) + hcp(south) >= 25", ["3NS"], library="rpdd.zrd")  # doctest: +SKIP
     """
     from ddsbind.dealer.language import parse
     from ddsbind.dealer.run import run
@@ -501,6 +526,14 @@ def simulate(
     wanted = _contracts(contracts)  # a bad contract is refused before any dealing
     parsed = parse(script)
     parsed.actions = [a for a in parsed.actions if not a.kind.startswith("print")]
+    if library is not None:
+        result = run(
+            parsed, 0 if seed is None else seed, threads=threads, keep=True, library=library, progress=progress
+        )
+        assert result.tables is not None
+        return contract_report(result.tables, contracts, vul)
+    if seed is None:
+        raise DealerError("simulate needs a seed to deal (or a library to read)")
     result = run(parsed, seed, threads=threads, keep=True)
     assert result.deals is not None
     results = contract_results(

@@ -1,0 +1,511 @@
+"""Library mode: dealer scripts over a solved database, its deals in file order and its stored DD results.
+
+A *library* is a file of solved deals: ZRD (23-byte records, the deal and
+its twenty double-dummy results; Pavlicek's library of 10,485,760 deals is
+one), or a ZBD file (13-byte deals) with the ZDD file of the same stem
+beside it (10-byte results, record ``i`` of one for record ``i`` of the
+other).  The files are memory-mapped and read a chunk of records at a time,
+so a library larger than memory runs in constant memory.
+
+Every record read is checked with :func:`ddsbind.database.check.find_fault`,
+the check ``ddsbind verify`` runs: 13 cards in each hand, every result a
+trick count 0..13 (15, unknown, and 14, invalid, are refused).  A damaged
+library is refused with a :class:`~ddsbind.errors.FormatError` whose one
+line names the file, the record and the byte offset; so is a file that is
+not a whole number of records (before anything is read).  A record whose
+first four bytes are zero (Pavlicek's list terminator) is not a deal, as
+``verify`` says too: libraries have no terminator.
+
+In memory, as everywhere in ddsbind: owners ``(n, 52)`` int8 (DDS seat
+N=0 E=1 S=2 W=3 of card SA..C2), masks ``(n, 4, 4)`` uint32, tables
+``(n, 5, 4)`` uint8 ``[strain S H D C NT][declarer N E S W]``.  The bytes are
+Pavlicek's (seats W N E S, strains NT S H D C); they are converted by
+:mod:`ddsbind.formats` (:func:`~ddsbind.formats.zdd.tables_from_nibbles`,
+:func:`~ddsbind.formats.zbd.owners_from_zbd`, :mod:`ddsbind.formats._order`)
+and nowhere here.
+
+For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
+reads the stored result (no solver is made, no DDS search runs), and
+:class:`LibraryHands` computes per-hand counts (``hcp``, suit lengths,
+controls, ``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up
+tables, the deal's owner rows only when a function needs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ddsbind._typing import Progress
+from ddsbind.database.check import find_fault
+from ddsbind.dealer.dealing import DealerError, Hands, Predeal, ordered_map
+from ddsbind.dealer.language import Expr, Frame, Script
+from ddsbind.errors import DatabaseError, FormatError
+from ddsbind.formats import _order, files, zbd, zdd
+from ddsbind.formats._common import naming
+
+__all__ = [
+    "CHUNK",
+    "Library",
+    "LibraryChunk",
+    "LibraryFrame",
+    "LibraryHands",
+    "iter_library",
+    "open_library",
+    "predeal_condition",
+]
+
+#: Records per chunk read, checked and evaluated at a time.
+CHUNK = 1 << 17
+_DEAL = zbd.RECORD_SIZE  # 13
+_RESULT = zdd.RECORD_SIZE  # 10
+_RECORD = _DEAL + _RESULT  # 23, a ZRD record
+
+
+@dataclasses.dataclass
+class LibraryChunk:
+    """Records ``start .. start + n`` of a library, checked.
+
+    Attributes
+    ----------
+    start : int
+        Library index of the first record (its index in the file).
+    deals : ndarray, shape (n, 13), uint8
+        The ZBD bytes (a view into the mapped file where it can be).
+    results : ndarray, shape (n, 10), uint8
+        The ZDD bytes.
+    """
+
+    start: int
+    deals: NDArray[np.uint8]
+    results: NDArray[np.uint8]
+
+    def __len__(self) -> int:
+        return int(self.deals.shape[0])
+
+    @functools.cached_property
+    def owners(self) -> NDArray[np.int8]:
+        """``(n, 52)`` int8: the DDS seat (N=0 E=1 S=2 W=3) of each card SA..C2."""
+        return zbd.owners_from_zbd(self.deals)
+
+    @property
+    def masks(self) -> NDArray[np.uint32]:
+        """``(n, 4, 4)`` uint32 remainCards masks ``[hand N E S W][suit S H D C]``, bit ``rank``."""
+        from ddsbind.deal import owners_to_masks
+
+        return np.asarray(owners_to_masks(self.owners), dtype=np.uint32)
+
+    @functools.cached_property
+    def tables(self) -> NDArray[np.uint8]:
+        """``(n, 5, 4)`` uint8 DD tables ``[strain S H D C NT][declarer N E S W]``, tricks 0..13."""
+        return zdd.tables_from_nibbles(self.results)
+
+
+class Library:
+    """A solved database opened for reading: a ZRD file, or a ZBD file and the ZDD file beside it.
+
+    Parameters
+    ----------
+    path : path-like
+        ``.zrd``; or ``.zbd`` (its results in the ``.zdd`` of the same stem),
+        or that ``.zdd`` (its deals in the ``.zbd``).
+    start : int
+        First record read (0-based), to split a large library.
+    count : int, optional
+        Records read from ``start`` (default: to the end of the file).
+
+    Raises
+    ------
+    DatabaseError
+        Not a ``.zrd``/``.zbd``/``.zdd`` path, a missing partner file, or
+        the two files of a pair holding different numbers of records.
+    FormatError
+        A file that is not a whole number of records: its path, the partial
+        record's index and byte offset.
+    DealerError
+        ``start``/``count`` outside the file.
+    OSError
+        A file cannot be read.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, start: int = 0, count: int | None = None) -> None:
+        p = Path(path)
+        fmt = files.guess_format(p)
+        if fmt == "zrd":
+            self.paths: tuple[Path, ...] = (p,)
+        elif fmt in ("zbd", "zdd"):
+            deals, results = p.with_suffix(".zbd"), p.with_suffix(".zdd")
+            partner = results if fmt == "zbd" else deals
+            if not partner.exists():
+                raise DatabaseError(f"{p}: a .{fmt} library needs its partner {partner} (deals .zbd, results .zdd)")
+            self.paths = (deals, results)
+        else:
+            raise DatabaseError(f"{p}: a library is a .zrd file, or a .zbd file with its .zdd beside it")
+        self.format = fmt if fmt == "zrd" else "zbd+zdd"
+        kinds: tuple[str, ...] = ("zrd",) if fmt == "zrd" else ("zbd", "zdd")
+        sizes: tuple[int, ...] = (_RECORD,) if fmt == "zrd" else (_DEAL, _RESULT)
+        counts = [_whole_records(q, size) for q, size in zip(self.paths, sizes, strict=True)]
+        if len(set(counts)) > 1:
+            deals_path, results_path = self.paths[0], self.paths[-1]
+            raise DatabaseError(f"{deals_path} holds {counts[0]} deals but {results_path} holds {counts[1]} results")
+        self.size = counts[0]
+        if isinstance(start, bool) or not 0 <= int(start) <= self.size:
+            raise DealerError(f"library start {start} is outside 0 .. {self.size} (records in {p})")
+        self.start = int(start)
+        available = self.size - self.start
+        if count is None:
+            count = available
+        if isinstance(count, bool) or int(count) < 0:
+            raise DealerError(f"library count must not be negative, got {count}")
+        self.stop = self.start + min(int(count), available)
+        self._maps = [files.open_records(q, kind) for q, kind in zip(self.paths, kinds, strict=True)]
+
+    @property
+    def path(self) -> Path:
+        """The file named first (the ZRD file, or the pair's ZBD file)."""
+        return self.paths[0]
+
+    def __len__(self) -> int:
+        """Records selected (``start`` up to the end or ``count``)."""
+        return self.stop - self.start
+
+    def __repr__(self) -> str:
+        return f"Library({str(self.path)!r}, records {self.start}..{self.stop} of {self.size})"
+
+    def chunks(
+        self, size: int = CHUNK, *, limit: int | None = None, progress: Progress | None = None
+    ) -> Iterator[LibraryChunk]:
+        """The selected records, ``size`` at a time, each chunk checked before it is given.
+
+        ``limit`` stops after that many records; ``progress`` is called with
+        the number of records of each chunk given.  Raises
+        :class:`~ddsbind.errors.FormatError` at the first damaged record.
+        """
+        for begin, end in self.spans(size, limit):
+            chunk = self.read(begin, end)
+            yield chunk
+            if progress is not None:
+                progress(len(chunk))
+
+    def spans(self, size: int = CHUNK, limit: int | None = None) -> Iterator[tuple[int, int]]:
+        """``(begin, end)`` file indices of the chunks of :meth:`chunks`, lazily."""
+        if size < 1:
+            raise DealerError(f"chunk size must be at least 1, got {size}")
+        stop = self.stop if limit is None else min(self.stop, self.start + limit)
+        for begin in range(self.start, stop, size):
+            yield begin, min(begin + size, stop)
+
+    def read(self, begin: int, end: int) -> LibraryChunk:
+        """Records ``begin .. end`` (file indices) as a checked :class:`LibraryChunk`."""
+        if len(self._maps) == 1:
+            recs = np.asarray(self._maps[0][begin:end])
+            self._check(recs, begin)
+            return LibraryChunk(begin, recs[:, :_DEAL], recs[:, _DEAL:])
+        deals = np.asarray(self._maps[0][begin:end])
+        results = np.asarray(self._maps[1][begin:end])
+        self._check(np.concatenate([deals, results], axis=1), begin)
+        return LibraryChunk(begin, deals, results)
+
+    def _check(self, recs: NDArray[np.uint8], begin: int) -> None:
+        """``verify``'s record check; the first fault as a one-line ``FormatError`` naming file, record, offset."""
+        fault = find_fault(recs, begin, "zrd")
+        if fault is None:
+            return
+        byte = fault.offset - fault.index * _RECORD
+        if len(self.paths) == 1:
+            path, offset = self.paths[0], fault.offset
+        elif byte < _DEAL:
+            path, offset = self.paths[0], fault.index * _DEAL + byte
+        else:
+            path, offset = self.paths[1], fault.index * _RESULT + byte - _DEAL
+        with naming(path):
+            raise FormatError(fault.why, index=fault.index, offset=offset)
+
+
+def _whole_records(path: Path, size: int) -> int:
+    """Records in ``path``; ``FormatError`` (path, partial record, its byte offset) when not whole."""
+    nbytes = path.stat().st_size
+    n, rest = divmod(nbytes, size)
+    if rest:
+        with naming(path):
+            raise FormatError(
+                f"{rest} bytes after the last whole {size}-byte record (truncated)", index=n, offset=n * size
+            )
+    return n
+
+
+def open_library(path: str | os.PathLike[str] | Library, *, start: int = 0, count: int | None = None) -> Library:
+    """A :class:`Library` (one passed in is returned as it is); see :class:`Library` for the arguments."""
+    if isinstance(path, Library):
+        return path
+    return Library(path, start=start, count=count)
+
+
+def iter_library(
+    path: str | os.PathLike[str],
+    *,
+    start: int = 0,
+    count: int | None = None,
+    chunk: int = CHUNK,
+    progress: Progress | None = None,
+) -> Iterator[LibraryChunk]:
+    """Read a library in chunks: each chunk's ``owners``, ``masks`` and ``tables`` in DDS order.
+
+    Examples
+    --------
+    >>> for part in iter_library("rpdd.zrd", count=1000):  # doctest: +SKIP
+    ...     nt_north = part.tables[:, 4, 0]  # tricks North takes in notrump
+    """
+    yield from Library(path, start=start, count=count).chunks(chunk, progress=progress)
+
+
+# --------------------------------------------------------------------------
+# The dealer language over a chunk
+
+
+@functools.lru_cache(maxsize=1)
+def _byte_seats() -> NDArray[np.uint8]:
+    """``(256, 4)``: the DDS seats of the four cards a ZBD byte holds (card ``4k + j`` at bits ``2j``)."""
+    codes = (np.arange(256, dtype=np.uint8)[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & np.uint8(3)
+    return _order.dds_seats(codes)
+
+
+@functools.lru_cache(maxsize=64)
+def _count_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint64], NDArray[np.uint64]], ...]:
+    """Per ZBD byte holding a weighted card: ``(byte, low, high)``, two ``(256,)`` uint64 tables.
+
+    Together the sixteen bytes of ``low`` and ``high`` are the byte's counts
+    ``[seat, suit]`` (little-endian: byte ``4 * seat + suit``).
+    """
+    seats = _byte_seats()
+    out = []
+    for byte in range(_DEAL):
+        table = np.zeros((256, 4, 4), dtype=np.uint8)
+        for j in range(4):
+            card = 4 * byte + j
+            weight = weights[card % 13]
+            if weight:
+                table[np.arange(256), seats[:, j], card // 13] += np.uint8(weight)
+        if table.any():
+            words = np.ascontiguousarray(table.reshape(256, 16)).view("<u8")
+            out.append((byte, np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1])))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _total_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint32]], ...]:
+    """Per ZBD byte holding a weighted card: ``(byte, (256,) uint32)`` of per-seat sums, seat ``h`` in byte ``h``."""
+    seats = _byte_seats()
+    out = []
+    for byte in range(_DEAL):
+        table = np.zeros((256, 4), dtype=np.uint8)
+        for j in range(4):
+            weight = weights[(4 * byte + j) % 13]
+            if weight:
+                table[np.arange(256), seats[:, j]] += np.uint8(weight)
+        if table.any():
+            out.append((byte, np.ascontiguousarray(table).view("<u4").reshape(256)))
+    return tuple(out)
+
+
+def _weights(weights: Sequence[int]) -> tuple[int, ...] | None:
+    """13 weights (ace first), or None when a per-byte sum could overflow (negative, or more than 255 a seat)."""
+    w = tuple(int(x) for x in weights)[:13]
+    w = w + (0,) * (13 - len(w))
+    if any(x < 0 for x in w) or sum(w) > 255:
+        return None
+    return w
+
+
+class LibraryHands(Hands):
+    """:class:`~ddsbind.dealer.dealing.Hands` of a chunk of ZBD records, counted from the bytes.
+
+    ``count``, ``totals`` and ``lengths`` sum byte look-up tables over the
+    ZBD bytes that hold weighted cards (seven bytes for ``hcp``); ``owners``
+    (needed by ``hascard``, printing and unusual weights) is decoded the
+    first time it is asked for.
+    """
+
+    def __init__(self, deals: NDArray[np.uint8]) -> None:
+        self.deals = deals
+        self.n = int(deals.shape[0])
+        self._columns: NDArray[np.uint8] | None = None
+        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
+        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
+
+    @functools.cached_property
+    def owners(self) -> NDArray[np.int8]:  # type: ignore[override]
+        """``(n, 52)`` int8 DDS seats of SA..C2, decoded from the ZBD bytes on first use."""
+        return zbd.owners_from_zbd(self.deals)
+
+    def column(self, byte: int) -> NDArray[np.uint8]:
+        """Byte ``byte`` (0..12) of every deal, contiguous (look-ups through a strided column are slow).
+
+        The look-ups index with these bytes (``lut[column]``): ``take`` would first convert all of them
+        to ``intp``, eight times the memory.
+        """
+        if self._columns is None:
+            self._columns = np.ascontiguousarray(self.deals.T)
+        return self._columns[byte]
+
+    def count(self, weights: Sequence[int]) -> NDArray[Any]:
+        """``(n, 4, 4)`` int16 weighted count ``[deal, seat, suit]``; weights per rank from the ace down."""
+        w = _weights(weights)
+        if w is None:
+            return super().count(weights)
+        if w not in self._counts:
+            self._counts[w] = self._byte_counts(w).astype(np.int16)
+        return self._counts[w]
+
+    def _byte_counts(self, w: tuple[int, ...]) -> NDArray[np.uint8]:
+        """``(n, 4, 4)`` uint8 counts ``[deal, seat, suit]`` of weights ``w`` (13, summing to at most 255)."""
+        acc = np.zeros((self.n, 2), dtype="<u8")
+        low, high = acc[:, 0], acc[:, 1]
+        for byte, low_lut, high_lut in _count_luts(w):
+            column = self.column(byte)
+            low += low_lut[column]
+            high += high_lut[column]
+        return acc.view(np.uint8).reshape(self.n, 4, 4)
+
+    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
+        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
+        w = _weights(weights)
+        if w is None or 4 * sum(w) > 255:
+            return super().totals(weights)
+        key = ("total", *w)
+        if key not in self._totals:
+            acc = np.zeros(self.n, dtype=np.uint32)
+            for byte, lut in _total_luts(w):
+                acc += lut[self.column(byte)]
+            self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int64)
+        return self._totals[key]
+
+    @functools.cached_property
+    def lengths(self) -> NDArray[np.int8]:
+        """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
+        return self._byte_counts((1,) * 13).view(np.int8)
+
+
+class LibraryFrame(Frame):
+    """A chunk for the dealer language: its :class:`LibraryHands` and the stored results for ``tricks()``."""
+
+    def __init__(self, chunk: LibraryChunk, script: Script, seed: int = 0, first: int = 0) -> None:
+        super().__init__(LibraryHands(chunk.deals), None, script.pointcount, script.altcounts, seed, first)
+        self.chunk = chunk
+
+    def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
+        """The stored DD tables ``(len(rows), 5, 4)`` of the deals ``rows`` (read, never solved).
+
+        A few rows are decoded alone; from a quarter of the chunk on, the
+        whole chunk's tables are decoded once and kept for later calls.
+        """
+        if "all_tables" not in self.__dict__ and rows.size * 4 < self.hands.n:
+            return zdd.tables_from_nibbles(self.chunk.results[rows]).view(np.int8)
+        if rows.size == self.hands.n:
+            return self.all_tables
+        return self.all_tables[rows]
+
+    # The planner's questions, answered from the stored tables: nothing is ever solved or tracked.
+
+    def tricks(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[np.int64]:
+        """``tricks(seat, strain)`` of the deals ``rows``: the stored result."""
+        return self.tables_for(rows)[:, strain, seat].astype(np.int64)
+
+    def at_least(self, rows: NDArray[np.intp], strain: int, seat: int, need: int) -> NDArray[np.int64]:
+        """``tricks(seat, strain) >= need`` of the deals ``rows`` (1 or 0), from the stored result."""
+        return (self.tables_for(rows)[:, strain, seat] >= need).astype(np.int64)
+
+    def need(self, rows: NDArray[np.intp], pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> None:
+        """Nothing to do: every result of a library record is stored."""
+
+    def known(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
+        """The stored tables of the deals ``rows``: every result is known."""
+        return self.tables_for(rows)
+
+    @functools.cached_property
+    def all_tables(self) -> NDArray[np.int8]:
+        """Every stored table of the chunk ``(n, 5, 4)`` int8, decoded once."""
+        return zdd.tables_from_nibbles(self.chunk.results).view(np.int8)
+
+
+def predeal_condition(predeal: Predeal) -> Expr | None:
+    """The predeal as a condition on ZBD bytes: 1 where each predealt card is in its seat (None: no predeal).
+
+    In library mode the deals are given, so a predeal selects them instead
+    of fixing cards.
+    """
+    fixed = np.flatnonzero(predeal.owners >= 0)
+    if fixed.size == 0:
+        return None
+    owners = np.where(predeal.owners >= 0, predeal.owners, 0).astype(np.int8).reshape(1, 52)
+    expected = zbd.zbd_from_owners(owners)[0]  # the predealt cards' codes as ZBD writes them
+    mask = np.zeros(_DEAL, dtype=np.uint8)
+    for card in fixed.tolist():
+        mask[card // 4] |= np.uint8(3 << (2 * (card % 4)))
+    used = np.flatnonzero(mask)
+    want = (expected & mask)[used]
+    mask_used = mask[used]
+
+    def test(f: Frame, rows: NDArray[np.intp]) -> NDArray[np.int64]:
+        assert isinstance(f.hands, LibraryHands)
+        deals = f.hands.deals[:, used] if rows.size == f.hands.n else f.hands.deals[rows][:, used]
+        return ((deals & mask_used) == want).all(axis=1).astype(np.int64)
+
+    return test
+
+
+def _condition(script: Script) -> Expr | None:
+    """The script's condition in library mode: the predeal (as a condition) first, then the script's own."""
+    predeal = predeal_condition(script.predeal)
+    if predeal is None:
+        return script.condition
+    if script.condition is None:
+        return predeal
+    condition = script.condition
+
+    def both(f: Frame, rows: NDArray[np.intp]) -> NDArray[np.int64]:
+        out = predeal(f, rows)
+        alive = np.flatnonzero(out)
+        if alive.size:
+            out[alive] = condition(f, rows[alive]) != 0
+        return out
+
+    return both
+
+
+def library_batches(
+    library: Library, script: Script, total: int, threads: int | None, chunk: int | None = None, seed: int = 0
+) -> Iterator[tuple[None, Frame, NDArray[np.intp]]]:
+    """The run's batches over a library: ``(None, frame, rows passing)`` per chunk, in file order.
+
+    Each chunk is read, checked and filtered on a worker thread (``threads``;
+    ``None`` is one per core); the first ``total`` selected records are read,
+    ``chunk`` records at a time (default :data:`CHUNK`).  ``seed`` keys
+    ``rnd()``: record ``i`` of the selection draws as deal ``i`` of a run.
+    """
+    condition = _condition(script)
+
+    def job(span: tuple[int, int]) -> tuple[None, Frame, NDArray[np.intp]]:
+        frame = LibraryFrame(library.read(*span), script, seed, span[0] - library.start)
+        rows = np.arange(frame.hands.n, dtype=np.intp)
+        if condition is not None:
+            rows = rows[condition(frame, rows) != 0]
+        if script.uses_tricks and rows.size * 4 >= frame.hands.n:
+            _ = frame.all_tables  # decoded here on the worker, for the actions on the main thread
+        return None, frame, rows
+
+    size = chunk or CHUNK
+    yield from ordered_map(job, library.spans(size, total), threads if total > size else 1)
+
+
+def library_total(library: Library, script: Script, generate: int | None) -> int:
+    """Records a run reads: the whole selection, or fewer when ``generate`` (option, then script) says so."""
+    limit = generate if generate is not None else script.generate
+    return len(library) if limit is None else min(len(library), limit)

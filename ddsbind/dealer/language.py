@@ -548,6 +548,9 @@ class _Compiler:
             if value > _INT64_MAX:
                 raise self.fail(c[0], f"number {value} is too large (at most {_INT64_MAX})")
             return value, value
+        if kind == "dotnum":
+            value = _dotnum(str(c[0]))
+            return value, value
         if kind == "variable":
             name = str(c[0])
             if name not in self.spans:
@@ -598,6 +601,8 @@ class _Compiler:
                 weights: tuple[int, ...] = self.pointcount
             elif word.startswith(("control", "loser")):
                 weights = (3,)
+            elif word == "ltc":
+                weights = (300,)
             else:
                 from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
 
@@ -636,8 +641,8 @@ class _Compiler:
             raise self.fail(node, f"unexpected {str(node)!r}")
         kind = node.data
         c: list[Any] = list(node.children)
-        if kind == "number":
-            value = int(c[0])
+        if kind in ("number", "dotnum"):
+            value = int(c[0]) if kind == "number" else _dotnum(str(c[0]))
             return lambda f, rows: np.full(rows.size, value, dtype=np.int64)
         if kind == "variable":
             name = str(c[0])
@@ -836,6 +841,8 @@ class _Compiler:
             totals = lambda f: (2, 1)  # noqa: E731
         elif word == "loser":
             getter = lambda f: f.hands.losers  # noqa: E731
+        elif word == "ltc":
+            getter = lambda f: f.hands.ltc  # noqa: E731
         else:
             number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
             totals = lambda f: f.altcounts[number]  # noqa: E731
@@ -881,6 +888,12 @@ def _par_scores(tables: NDArray[np.int8], dealer: int, vulnerable: int) -> Array
 
     vul = ("none", "ns", "ew", "both")[vulnerable]
     return np.array([dealer_par(table, dealer, vul).score for table in tables], dtype=np.int64)
+
+
+def _dotnum(text: str) -> int:
+    """DealerV2's dotnum (``5.5``, ``.25``, ``13.``) as 100 times its value: ``550``, ``25``, ``1300``."""
+    whole, _, fraction = text.partition(".")
+    return int(whole or 0) * 100 + int((fraction + "00")[:2])
 
 
 def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:

@@ -224,8 +224,8 @@ def test_ltc_suit_by_suit(holding, ltc):
 
 
 def test_ltc_differs_from_losers_only_by_the_two_half_loser_cases():
-    """On 20,000 random deals ltc is 100 x losers except AQ doubletons (-50) and queens without A/K in 3+ (+50)."""
-    owners = deal_batch(7, 0, size=20_000)
+    """On 16,384 random deals ltc is 100 x losers except AQ doubletons (-50) and queens without A/K in 3+ (+50)."""
+    owners = deal_batch(7, 0)
     by_suit = hands.ltc(owners, by_suit=True).astype(int)
     losers = hands.losers(owners, by_suit=True).astype(int)
     held = [hands.count(owners, (0,) * r + (1,)) != 0 for r in range(3)]  # ace, king, queen per [deal, seat, suit]

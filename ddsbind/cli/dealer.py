@@ -23,6 +23,17 @@ SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
 _VUL_NAMES = ("none", "ns", "ew", "all")
 
 
+def _parameter(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[int, str]:
+    """``-P N=TEXT`` (repeatable) as ``{N: TEXT}``: DealerV2's script parameters ``$0``..``$9``."""
+    out: dict[int, str] = {}
+    for value in values:
+        number, equals, text = value.partition("=")
+        if not equals or len(number) != 1 or not number.isdigit():
+            raise click.BadParameter(f"{value!r}: write N=TEXT with N a digit 0..9 (the script's $N)")
+        out[int(number)] = text
+    return out
+
+
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
@@ -48,6 +59,15 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Stop after SECONDS if no deal was produced yet (exit status 1), as dealer's -t.",
 )
 @click.option("--threads", type=POSITIVE, default=None, help="Threads dealing and solving (default: one per core).")
+@click.option(
+    "-P",
+    "--param",
+    "parameters",
+    multiple=True,
+    callback=_parameter,
+    metavar="N=TEXT",
+    help="DealerV2's script parameter: each $N (N 0..9) in the script is replaced by TEXT before parsing (repeatable).",
+)
 @click.option("-q", "quiet_pbn", is_flag=True, help="printpbn prints nothing (dealer's -q).")
 @click.option("-v", "no_summary", is_flag=True, help="Leave out the closing Generated/Produced/seed/time lines.")
 @click.option("-u", "upper", is_flag=True, help="Upper-case AKQJT: accepted; the output already is (as in dealer).")
@@ -131,6 +151,7 @@ def dealer(
     produce: int | None,
     time_limit: float | None,
     threads: int | None,
+    parameters: dict[int, str],
     quiet_pbn: bool,
     no_summary: bool,
     upper: bool,
@@ -175,7 +196,7 @@ def dealer(
     from ddsbind.dealer.run import load_script
 
     with about(file or "<stdin>"):
-        script, source = load_script(file)
+        script, source = load_script(file, parameters)
     if seed is None:
         import secrets
 

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ddsbind.dealer.dealing import SUITS, DealerError, Hands, Predeal, cards_of
 from ddsbind.dealer.scoring import imps, parse_contract, score
 
-__all__ = ["Action", "Expr", "Frame", "Script", "parse"]
+__all__ = ["Action", "Expr", "Frame", "Script", "parse", "substitute_parameters"]
 
 Array = NDArray[np.int64]
 Expr = Callable[["Frame", NDArray[np.intp]], Array]
@@ -348,6 +348,40 @@ def parse(text: str, source: str = "<script>") -> Script:
         return compiler.script(tree, text)
     except RecursionError:
         raise DealerError(f"{source}:{compiler.line}: expression nested too deeply") from None
+
+
+_PARAMETER = re.compile(r"\$([0-9])")
+
+
+def substitute_parameters(text: str, parameters: dict[int, str] | None = None, source: str = "<script>") -> str:
+    """DealerV2's script parameters: each ``$0``..``$9`` in ``text`` replaced by ``parameters[N]``, as text.
+
+    The replacement is textual, before parsing, everywhere in the script
+    (strings included), as DealerV2 does; the replaced text is not scanned
+    again.  ``$`` followed by anything but a digit is left alone (the parser
+    refuses it).
+
+    Raises
+    ------
+    DealerError
+        ``source:line: $N is used but not given`` for a parameter the
+        script uses and ``parameters`` lacks.
+
+    Examples
+    --------
+    >>> substitute_parameters("condition hcp(north) >= $1", {1: "15"})
+    'condition hcp(north) >= 15'
+    """
+    given = parameters or {}
+
+    def replace(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        if number not in given:
+            line = text.count("\n", 0, match.start()) + 1
+            raise DealerError(f"{source}:{line}: ${number} is used but not given (give it with -P {number}=VALUE)")
+        return given[number]
+
+    return _PARAMETER.sub(replace, text)
 
 
 def _c_div(a: Array, b: Array) -> Array:

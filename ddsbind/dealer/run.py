@@ -437,12 +437,14 @@ def run_file(
     *,
     out: TextIO | None = None,
     summary: bool = True,
+    parameters: dict[int, str] | None = None,
     **options: Any,
 ) -> tuple[Script, Run]:
     """Parse and run the script in ``path``, printing its deals, statistics and dealer's summary lines to ``out``.
 
     ``path`` ``"-"`` reads standard input; ``summary=False`` leaves out the
-    closing lines (dealer's ``-v``).  Options are :func:`run`'s.  Returns the script and the :class:`Run`.
+    closing lines (dealer's ``-v``); ``parameters`` are DealerV2's ``$0``..``$9``
+    (:func:`~ddsbind.dealer.language.substitute_parameters`).  Options are :func:`run`'s.  Returns the script and the :class:`Run`.
 
     Raises
     ------
@@ -451,7 +453,7 @@ def run_file(
     OSError
         The file cannot be read.
     """
-    script, source = load_script(path)
+    script, source = load_script(path, parameters)
     stream = out if out is not None else sys.stdout
     result = run(script, seed, out=stream, source=source, **options)
     finish(script, result, stream, summary)
@@ -465,8 +467,10 @@ def finish(script: Script, result: Run, out: TextIO, summary: bool = True) -> No
         out.write(output.summary(result.generated, result.produced, result.seed, result.seconds))
 
 
-def load_script(path: str | os.PathLike[str] | None) -> tuple[Script, str]:
-    """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input).
+def load_script(
+    path: str | os.PathLike[str] | None, parameters: dict[int, str] | None = None
+) -> tuple[Script, str]:
+    """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input), its ``$0``..``$9`` replaced.
 
     Returns the script and its name as dealer prints it in PBN's Event tag
     (``(null)`` for standard input, as dealer prints it).
@@ -478,4 +482,7 @@ def load_script(path: str | os.PathLike[str] | None) -> tuple[Script, str]:
         name = source = os.fspath(path)
         with open(name, "rb") as handle:
             data = handle.read()
-    return parse(data.decode("utf-8", errors="replace"), name), source
+    from ddsbind.dealer.language import substitute_parameters
+
+    text = substitute_parameters(data.decode("utf-8", errors="replace"), parameters, name)
+    return parse(text, name), source

@@ -444,7 +444,8 @@ def run_file(
 
     ``path`` ``"-"`` reads standard input; ``summary=False`` leaves out the
     closing lines (dealer's ``-v``); ``parameters`` are DealerV2's ``$0``..``$9``
-    (:func:`~ddsbind.dealer.language.substitute_parameters`).  Options are :func:`run`'s.  Returns the script and the :class:`Run`.
+    (:func:`~ddsbind.dealer.language.substitute_parameters`).  Options are :func:`run`'s.
+    Returns the script and the :class:`Run`.
 
     Raises
     ------
@@ -467,9 +468,7 @@ def finish(script: Script, result: Run, out: TextIO, summary: bool = True) -> No
         out.write(output.summary(result.generated, result.produced, result.seed, result.seconds))
 
 
-def load_script(
-    path: str | os.PathLike[str] | None, parameters: dict[int, str] | None = None
-) -> tuple[Script, str]:
+def load_script(path: str | os.PathLike[str] | None, parameters: dict[int, str] | None = None) -> tuple[Script, str]:
     """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input), its ``$0``..``$9`` replaced.
 
     Returns the script and its name as dealer prints it in PBN's Event tag

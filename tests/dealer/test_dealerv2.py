@@ -40,7 +40,8 @@ def one_error(result: Result, pattern: str) -> None:
 
 def test_parameters_replace_dollar_digits_from_the_command_line(tmp_path: Path) -> None:
     """-P N=TEXT fills $N: one DealerV2 script studies many conditions without being edited."""
-    path = script(tmp_path, 'produce $0\ncondition hcp(north) >= $1\naction printes("at least $1: ", hcp(north), \\n)\n')
+    text = 'produce $0\ncondition hcp(north) >= $1\naction printes("at least $1: ", hcp(north), \\n)\n'
+    path = script(tmp_path, text)
     result = cli(path, "-s", "5", "-v", "-P", "0=4", "--param", "1=19")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

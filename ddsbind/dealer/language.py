@@ -187,6 +187,9 @@ class Action:
     bounds: list[int] = dataclasses.field(default_factory=list)
     items: list[str | Expr] = dataclasses.field(default_factory=list)
     seats: list[int] = dataclasses.field(default_factory=list)  # print(seats): DDS seats, in the script's order
+    #: ``evalcontract``: the contract (a :class:`ddsbind.scoring.Contract`, declarer set) and its vulnerability.
+    contract: Any = None
+    vulnerable: bool = False
 
 
 @dataclasses.dataclass
@@ -504,6 +507,9 @@ class _Compiler:
         pairs: set[tuple[int, int]] = set()
         for a in action_trees:
             pairs |= self.exact_tricks(a)
+        for action in script.actions:
+            if action.kind == "evalcontract":
+                pairs.add((int(action.contract.strain), int(action.contract.declarer)))
         script.action_tricks = tuple(sorted(pairs))
         return script
 
@@ -544,6 +550,17 @@ class _Compiler:
         if kind == "average":
             label = str(args[0])[1:-1] if args[0] is not None else None
             return Action(kind, label, [self.checked(args[1])])
+        if kind == "evalcontract":
+            side, text, vul = (str(a) for a in args)
+            level, strain, doubled = _z_contract(text)
+            seat = 2 if side.lower() == "ns" else 3  # DealerV2 asks DDS for south (NS) or west (EW)
+            from ddsbind.game import Seat, Strain
+            from ddsbind.scoring import Contract
+
+            contract = Contract(level, Strain(strain), doubled, Seat(seat))
+            self.uses_tricks = True
+            tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
+            return Action(kind, side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
         if kind == "frequency":
             label = str(args[0])[1:-1] if args[0] is not None else None
             exprs = [self.checked(args[1])]
@@ -766,9 +783,12 @@ class _Compiler:
             return lambda f, rows: f.tricks(rows, strain, seat)
         if kind == "score_call":
             vul = str(c[0]) == "vul"
-            level, strain = parse_contract(str(c[1]))
+            if c[1].type == "ZCONTRACT":
+                level, strain, doubled = _z_contract(str(c[1]))
+            else:
+                (level, strain), doubled = parse_contract(str(c[1])), 0
             tricks = self.expr(c[2])
-            return lambda f, rows: score(vul, level, strain, tricks(f, rows))
+            return lambda f, rows: score(vul, level, strain, tricks(f, rows), doubled)
         if kind == "imps_call":
             inner = self.expr(c[0])
             return lambda f, rows: imps(inner(f, rows))
@@ -922,6 +942,11 @@ def _par_scores(tables: NDArray[np.int8], dealer: int, vulnerable: int) -> Array
 
     vul = ("none", "ns", "ew", "both")[vulnerable]
     return np.array([dealer_par(table, dealer, vul).score for table in tables], dtype=np.int64)
+
+
+def _z_contract(text: str) -> tuple[int, int, int]:
+    """DealerV2's ``z6Hx``: ``(level, strain 0..4 = S H D C NT, doubled 0/1/2)``."""
+    return int(text[1]), "SHDCN".index(text[2]), len(text) - 3
 
 
 def _dotnum(text: str) -> int:

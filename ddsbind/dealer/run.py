@@ -89,6 +89,8 @@ class Run:
                 parts.append(output.average_text(action.label, self.sums[i], self.produced))
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
+            elif action.kind == "evalcontract":
+                parts.append(output.evalcontract_text(action.label, action.contract, action.vulnerable, self.counts[i]))
             elif action.kind == "print_hands" and self.deals is not None:
                 parts.append(output.hands_pages(self.deals, action.seats))
         return "".join(parts)
@@ -129,6 +131,8 @@ def solver_for(threads: int | None = None) -> tuple[QuestionSolver, Any]:
 
 
 def _counts_shape(action: Action) -> tuple[int, ...]:
+    if action.kind == "evalcontract":
+        return (14,)  # deals by declarer's tricks, 0..13
     b = action.bounds
     if not b:
         return (0,)
@@ -296,6 +300,8 @@ def run(
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
                     result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
+                elif action.kind == "evalcontract":
+                    result.counts[i] += np.bincount(action.exprs[0](frame, rows), minlength=14)
                 elif action.kind == "frequency":
                     b = action.bounds
                     first = _bin(action.exprs[0](frame, rows), b[0], b[1])

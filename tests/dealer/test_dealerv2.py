@@ -70,3 +70,85 @@ def test_substitution_is_textual_and_not_rescanned() -> None:
     assert substitute_parameters("a $0 b $0 $1", {0: "$1", 1: "x"}) == "a $1 b $1 x"
     with pytest.raises(DealerError, match=r"^s:3: \$7 is used"):
         substitute_parameters("\n\n$7", {}, "s")
+
+
+# --- evalcontract --------------------------------------------------------------------------------
+
+
+def _run_with_tricks(text: str, west_hearts: list[int]) -> str:
+    """Run ``text`` over len(west_hearts) deals whose DD tables say West takes those tricks in hearts."""
+    import io
+
+    import numpy as np
+
+    from ddsbind.dealer import parse, run
+    from ddsbind.dealer.dealing import deal_batch
+    from ddsbind.dealer.run import finish
+
+    deals = deal_batch(1, 0, size=len(west_hearts))
+    known = {deals[i].tobytes(): t for i, t in enumerate(west_hearts)}
+
+    def solve(owners: np.ndarray) -> np.ndarray:
+        tables = np.zeros((len(owners), 5, 4), dtype=np.int8)
+        for k, row in enumerate(owners):
+            tables[k, 1, 3] = known[row.tobytes()]
+        return tables
+
+    script = parse(text)
+    out = io.StringIO()
+    result = run(script, 1, deals=deals, solve=solve, out=out)
+    finish(script, result, out, summary=False)
+    return out.getvalue()
+
+
+def test_evalcontract_doubled_and_undoubled_reports_worked_by_hand() -> None:
+    """evalcontract's average, made/failed and missed-game IMPs equal the Laws worked by hand for 4 deals."""
+    text = "action evalcontract(EW, z3Hx, nv), evalcontract(EW, z2H, nv)"
+    got = _run_with_tricks(text, [9, 10, 8, 11]).splitlines()
+    # 3HX nv: 9 tricks 530, 10 630, 8 -100, 11 730 -> 447.50; 4H (420, 450) scores less than 3HX made: 0 IMPs lost.
+    assert got[0] == "Contract 3HX NV by EW Average Result = 447.50, Made pct=75.00, Fail pct=25.00"
+    assert got[1] == (
+        " Missed Game_pct=50.00, Missed Slam_pct=0.00, Missed Game Imps/board=0.00, Missed Slam Imps/board=0.00"
+    )
+    # 2H nv: 140, 170, 110, 200 -> 155.00; 4H makes twice, 420-170 and 450-200 are 6 IMPs each: 12 / 4 deals.
+    assert got[2] == "Contract 2H NV by EW Average Result = 155.00, Made pct=100.00, Fail pct=0.00"
+    assert got[3] == (
+        " Missed Game_pct=50.00, Missed Slam_pct=0.00, Missed Game Imps/board=3.00, Missed Slam Imps/board=0.00"
+    )
+
+
+def test_evalcontract_redoubled_vulnerable_and_slam() -> None:
+    """A redoubled vulnerable contract scores by the Laws, and a missed slam is counted with its IMPs."""
+    got = _run_with_tricks("action evalcontract(EW, z4Hxx, vul)", [12, 9]).splitlines()
+    # 4HXX vul: 12 tricks 4*30*4=480 + 500 game + 100 + 2 overtricks * 400 = 1880; 9 tricks: one down xx vul -400.
+    # 6H vul with 12: 1430 < 1880, so no IMPs lost.
+    assert got[0] == "Contract 4HXX V by EW Average Result = 740.00, Made pct=50.00, Fail pct=50.00"
+    assert got[1] == (
+        " Missed Game_pct=0.00, Missed Slam_pct=50.00, Missed Game Imps/board=0.00, Missed Slam Imps/board=0.00"
+    )
+
+
+def test_evalcontract_agrees_with_score_of_dds_tricks(tmp_path: Path) -> None:
+    """evalcontract's average equals averaging score(z-contract, tricks(west, ...)): one scoring, one solver."""
+    text = (
+        "produce 20\ncondition hearts(east) + hearts(west) >= 8\n"
+        "action evalcontract(EW, z3Hxx, nv), average score(nv, z3Hxx, tricks(west, hearts))\n"
+    )
+    result = cli(script(tmp_path, text), "-s", "3", "-v")
+    assert result.exit_code == 0, result.output
+    first, _second, average = result.stdout.splitlines()[:3]
+    assert first.startswith("Contract 3HXX NV by EW Average Result = ")
+    assert float(first.split("= ")[1].split(",")[0]) == pytest.approx(float(average), abs=0.005)
+
+
+def test_evalcontract_over_no_deals_prints_nan() -> None:
+    """No deal produced: evalcontract prints -nan, as average does, not a division error."""
+    assert "Average Result = -nan, Made pct=-nan" in _run_with_tricks("action evalcontract(NS, z3N, vul)", [])
+
+
+@pytest.mark.parametrize(
+    "bad", ["evalcontract(NS, z8N, vul)", "evalcontract(north, z3N, vul)", "evalcontract(NS, 3N, vul)"]
+)
+def test_evalcontract_bad_arguments_are_refused_naming_the_line(tmp_path: Path, bad: str) -> None:
+    """A bad side or contract is one error line naming the script's line, before any dealing."""
+    one_error(cli(script(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1"), r"s\.dl:2:")

@@ -190,6 +190,8 @@ class Action:
     #: ``evalcontract``: the contract (a :class:`ddsbind.scoring.Contract`, declarer set) and its vulnerability.
     contract: Any = None
     vulnerable: bool = False
+    #: ``csvrpt``/``printrpt``: ``("text", quoted)``, ``("expr", Expr)``, ``("hands", seats)``, ``("trix", seats)``.
+    report: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -217,8 +219,8 @@ class Script:
 
     @property
     def prints(self) -> bool:
-        """True when an action prints each deal."""
-        return any(a.kind.startswith("print") for a in self.actions)
+        """True when an action prints each deal (DealerV2's ``csvrpt`` and ``export`` included)."""
+        return any(a.kind.startswith("print") or a.kind in ("csvrpt", "export") for a in self.actions)
 
     @property
     def collects(self) -> bool:
@@ -510,6 +512,9 @@ class _Compiler:
         for action in script.actions:
             if action.kind == "evalcontract":
                 pairs.add((int(action.contract.strain), int(action.contract.declarer)))
+            for what, seats in action.report:
+                if what == "trix":
+                    pairs |= {(strain, seat) for seat in seats for strain in range(5)}
         script.action_tricks = tuple(sorted(pairs))
         return script
 
@@ -561,6 +566,21 @@ class _Compiler:
             self.uses_tricks = True
             tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
             return Action(kind, side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
+        if kind == "export":
+            return Action(kind, seats=_report_seats(args[0]))
+        if kind in ("csvrpt", "printrpt"):
+            report: list[tuple[str, Any]] = []
+            for item in args:
+                if isinstance(item, lark.Token) and item.type == "STRING":
+                    report.append(("text", "'" + str(item)[1:-1].replace("'", "''") + "'"))
+                elif isinstance(item, lark.Tree) and item.data in ("report_hands", "report_trix"):
+                    seats = _report_seats(item.children[0] if item.children else None)
+                    if item.data == "report_trix":
+                        self.uses_tricks = True
+                    report.append(("hands" if item.data == "report_hands" else "trix", seats))
+                else:
+                    report.append(("expr", self.checked(item)))
+            return Action(kind, report=report)
         if kind == "frequency":
             label = str(args[0])[1:-1] if args[0] is not None else None
             exprs = [self.checked(args[1])]
@@ -942,6 +962,16 @@ def _par_scores(tables: NDArray[np.int8], dealer: int, vulnerable: int) -> Array
 
     vul = ("none", "ns", "ew", "both")[vulnerable]
     return np.array([dealer_par(table, dealer, vul).score for table in tables], dtype=np.int64)
+
+
+def _report_seats(token: Any) -> list[int]:
+    """The DDS seats of a report's ``north`` .. ``west``, ``NS``/``EW``, or ``deal`` (``None``: all four)."""
+    if token is None or str(token) == "deal":
+        return [0, 1, 2, 3]
+    text = str(token).lower()
+    if text in ("ns", "ew"):
+        return [0, 2] if text == "ns" else [1, 3]
+    return [_COMPASS[text]]
 
 
 def _z_contract(text: str) -> tuple[int, int, int]:

@@ -79,6 +79,23 @@ def _dotted(owners: NDArray[np.int8], seat: int) -> str:
     return ".".join(hand_suits(owners, seat))
 
 
+def hands_text(owners: NDArray[np.int8], seats: list[int]) -> str:
+    """DealerV2's hands in a report: ``n AKJ3.KJ943.T76.J s T9762.A.Q.AK9842`` (the seats given, in that order)."""
+    return " ".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}" for s in seats)
+
+
+def export_line(owners: NDArray[np.int8], seats: list[int]) -> str:
+    """DealerV2's ``export``: ``-E ST865,HT73,DAJ97,C94  -W SAJ4,...`` (voids left out), one line.
+
+    Each seat's holdings are in ``predeal``'s spelling, so they can be predealt in a later run.
+    """
+    parts = []
+    for seat in seats:
+        suits = hand_suits(owners, seat)
+        parts.append(f"-{_SEATS[seat]} " + ",".join(f"{'SHDC'[i]}{h}" for i, h in enumerate(suits) if h))
+    return "  ".join(parts) + "\n"
+
+
 def compact(owners: NDArray[np.int8], value: int | None = None) -> str:
     """``printcompact``: ``n``/``e``/``s``/``w`` and the dotted hand, one line each; then the value if given."""
     text = "".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}\n" for s in range(4))

@@ -152,3 +152,68 @@ def test_evalcontract_over_no_deals_prints_nan() -> None:
 def test_evalcontract_bad_arguments_are_refused_naming_the_line(tmp_path: Path, bad: str) -> None:
     """A bad side or contract is one error line naming the script's line, before any dealing."""
     one_error(cli(script(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1"), r"s\.dl:2:")
+
+
+# --- csvrpt / printrpt -------------------------------------------------------------------------
+
+
+def _deals_of(text: str) -> list[list[str]]:
+    """printoneline lines -> each deal's four dotted hands (N E S W)."""
+    return [line.split()[1:8:2] for line in text.splitlines() if line.startswith("n ")]
+
+
+def test_csvrpt_fields_hands_strings_and_expressions(tmp_path: Path) -> None:
+    """csvrpt writes one CSV line a deal: quoted label, value, side's hands, one hand: spreadsheets read them."""
+    text = (
+        "produce 3\ncondition hcp(north) >= 12\n"
+        'action printoneline, csvrpt("N+S it\'s", hcp(north) + hcp(south), NS, west)\n'
+    )
+    path = script(tmp_path, text)
+    result = cli(path, "-s", "4", "-v", "-C", str(tmp_path / "r.csv"))
+    assert result.exit_code == 0, result.output
+    deals = _deals_of(result.stdout)
+    lines = (tmp_path / "r.csv").read_text().splitlines()
+    assert len(deals) == len(lines) == 3
+    for (north, _east, south, west), line in zip(deals, lines, strict=True):
+        label, total, side, one = line.split(",")
+        assert label == "'N+S it''s'"
+        hcp = sum({"A": 4, "K": 3, "Q": 2, "J": 1}.get(c, 0) for c in north + south)
+        assert int(total) == hcp
+        assert side == f"n {north} s {south}" and one == f"w {west}"
+
+
+def test_csv_file_is_appended_to_unless_w_prefix(tmp_path: Path) -> None:
+    """-C FILE appends (headings written first survive), -C w:FILE replaces: as DealerV2's -C."""
+    path = script(tmp_path, 'produce 2\naction csvrpt("x", 1)\n')
+    target = tmp_path / "r.csv"
+    target.write_text("heading\n")
+    assert cli(path, "-s", "1", "-C", str(target)).exit_code == 0
+    assert target.read_text() == "heading\n'x',1\n'x',1\n"
+    assert cli(path, "-s", "1", "-C", f"w:{target}").exit_code == 0
+    assert target.read_text() == "'x',1\n'x',1\n"
+    one_error(cli(path, "-s", "1", "-C", str(tmp_path / "no" / "r.csv")), r"-C .*r\.csv: No such file")
+
+
+def test_csvrpt_without_file_and_printrpt_go_to_stdout_with_trix(tmp_path: Path) -> None:
+    """Without -C, csvrpt prints like printrpt; trix(seat) is the 5 DD counts C D H S NT, equal to tricks()."""
+    text = (
+        "produce 2\n"
+        "action csvrpt(trix(south)), printrpt(tricks(south, clubs), tricks(south, diamonds), tricks(south, hearts),"
+        " tricks(south, spades), tricks(south, notrumps), deal)\n"
+    )
+    result = cli(script(tmp_path, text), "-s", "9", "-v")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4
+    for trix, printed in zip(lines[::2], lines[1::2], strict=True):
+        assert printed.startswith(trix + ",n ") and len(trix.split(",")) == 5
+        assert len(printed.split(",")[5].split()) == 8  # n hand e hand s hand w hand
+
+
+def test_trix_of_deal_is_twenty_counts_seat_by_seat(tmp_path: Path) -> None:
+    """trix(deal) is N E S W each C D H S NT: the 20 results a downstream program reads by position."""
+    text = "produce 1\naction csvrpt(trix(deal)), csvrpt(trix(north), trix(east), trix(south), trix(west))\n"
+    result = cli(script(tmp_path, text), "-s", "2", "-v")
+    assert result.exit_code == 0, result.output
+    whole, parts = result.stdout.splitlines()
+    assert whole == parts and len(whole.split(",")) == 20

@@ -217,3 +217,39 @@ def test_trix_of_deal_is_twenty_counts_seat_by_seat(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     whole, parts = result.stdout.splitlines()
     assert whole == parts and len(whole.split(",")) == 20
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def test_export_writes_predeal_holdings_of_a_side_or_seat(tmp_path: Path) -> None:
+    """export(EW)/export(south) write -E/-W/-S holdings of the printed deal, voids left out, to -X or stdout."""
+    text = "produce 3\naction printoneline, export(EW), export(south)\n"
+    path = script(tmp_path, text)
+    result = cli(path, "-s", "6", "-v", "-X", f"w:{tmp_path / 'x.txt'}")
+    assert result.exit_code == 0, result.output
+    deals = _deals_of(result.stdout)
+    lines = (tmp_path / "x.txt").read_text().splitlines()
+    assert len(lines) == 6
+
+    def spelled(seat: str, hand: str) -> str:
+        return f"-{seat} " + ",".join(f"{s}{h}" for s, h in zip("SHDC", hand.split("."), strict=True) if h)
+
+    for k, (_north, east, south, west) in enumerate(deals):
+        assert lines[2 * k] == f"{spelled('E', east)}  {spelled('W', west)}"
+        assert lines[2 * k + 1] == spelled("S", south)
+    stdout_only = cli(path, "-s", "6", "-v")
+    assert [line for line in stdout_only.stdout.splitlines() if line.startswith("-")] == lines
+
+
+def test_exported_hand_predeals_a_later_run_through_a_parameter(tmp_path: Path) -> None:
+    """An export(south) line's holdings, given to -P, predeal South in the next run: DealerV2's two-step study."""
+    first = cli(script(tmp_path, "produce 1\naction export(south)\n", "a.dl"), "-s", "8", "-v")
+    holdings = first.stdout.split()[1]
+    second_script = script(tmp_path, "produce 5\npredeal south $0\naction printoneline\n", "b.dl")
+    second = cli(second_script, "-s", "3", "-v", "-P", f"0={holdings}")
+    assert second.exit_code == 0, second.output
+    souths = {deal[2] for deal in _deals_of(second.stdout)}
+    suits = {part[0]: part[1:] for part in holdings.split(",")}
+    expected = ".".join(suits.get(s, "") for s in "SHDC")
+    assert souths == {expected}

@@ -356,15 +356,17 @@ def parse(text: str, source: str = "<script>") -> Script:
 
 
 _PARAMETER = re.compile(r"\$([0-9])")
+#: A comment (left alone), a quoted string (parameters replaced inside), or a parameter.
+_PARAMETER_SCAN = re.compile(r'(?P<comment>#[^\n]*|//[^\n]*|/\*.*?\*/)|(?P<string>"[^"]*")|\$(?P<number>[0-9])', re.S)
 
 
 def substitute_parameters(text: str, parameters: dict[int, str] | None = None, source: str = "<script>") -> str:
     """DealerV2's script parameters: each ``$0``..``$9`` in ``text`` replaced by ``parameters[N]``, as text.
 
-    The replacement is textual, before parsing, everywhere in the script
-    (strings included), as DealerV2 does; the replaced text is not scanned
-    again.  ``$`` followed by anything but a digit is left alone (the parser
-    refuses it).
+    The replacement is textual, before parsing, in the script and its
+    quoted strings (comments are left alone, so they can mention ``$1``);
+    the replaced text is not scanned again.  ``$`` followed by anything but
+    a digit is left alone (the parser refuses it).
 
     Raises
     ------
@@ -374,19 +376,26 @@ def substitute_parameters(text: str, parameters: dict[int, str] | None = None, s
 
     Examples
     --------
-    >>> substitute_parameters("condition hcp(north) >= $1", {1: "15"})
-    'condition hcp(north) >= 15'
+    >>> substitute_parameters("condition hcp(north) >= $1  # at least $1", {1: "15"})
+    'condition hcp(north) >= 15  # at least $1'
     """
     given = parameters or {}
 
-    def replace(match: re.Match[str]) -> str:
-        number = int(match.group(1))
+    def value(number: int, at: int) -> str:
         if number not in given:
-            line = text.count("\n", 0, match.start()) + 1
+            line = text.count("\n", 0, at) + 1
             raise DealerError(f"{source}:{line}: ${number} is used but not given (give it with -P {number}=VALUE)")
         return given[number]
 
-    return _PARAMETER.sub(replace, text)
+    def replace(match: re.Match[str]) -> str:
+        if match.group("comment") is not None:
+            return match.group(0)
+        if match.group("string") is not None:
+            start = match.start()
+            return _PARAMETER.sub(lambda m: value(int(m.group(1)), start + m.start()), match.group(0))
+        return value(int(match.group("number")), match.start())
+
+    return _PARAMETER_SCAN.sub(replace, text)
 
 
 def _c_div(a: Array, b: Array) -> Array:

@@ -7,6 +7,7 @@ run prints).  ``ltc()`` is tested in ``tests/test_hands.py``.
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -253,3 +254,25 @@ def test_exported_hand_predeals_a_later_run_through_a_parameter(tmp_path: Path) 
     suits = {part[0]: part[1:] for part in holdings.split(",")}
     expected = ".".join(suits.get(s, "") for s in "SHDC")
     assert souths == {expected}
+
+
+def test_parameters_in_comments_are_left_alone() -> None:
+    """A comment mentioning $9 does not demand -P 9: scripts document their parameters in comments."""
+    text = '# give $0 and $9\n/* $5 */ produce $0 // $7\naction printes("n=$0", \\n)\n'
+    assert (
+        substitute_parameters(text, {0: "2"})
+        == '# give $0 and $9\n/* $5 */ produce 2 // $7\naction printes("n=2", \\n)\n'
+    )
+
+
+def test_the_example_script_runs_with_its_documented_command(tmp_path: Path) -> None:
+    """examples/dealerv2_extensions.dl runs as its comment says: the example users copy keeps working."""
+    example = Path(__file__).parents[2] / "examples" / "dealerv2_extensions.dl"
+    csv_file, export_file = tmp_path / "fit.csv", tmp_path / "fit.txt"
+    result = cli(str(example), "-s", "1", "-P", "0=7.5", "-P", "1=5", "-C", f"w:{csv_file}", "-X", f"w:{export_file}")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("Contract ") == 2 and "Produced 5 hands" in result.stdout
+    rows = list(csv.reader(csv_file.read_text().splitlines(), quotechar="'"))  # the label holds a comma
+    assert len(rows) == 5 and all(len(r) == 8 and int(r[1]) <= 750 for r in rows)
+    exported = export_file.read_text().splitlines()
+    assert len(exported) == 5 and all(re.fullmatch(r"-N [SHDC][^ ]*  -S [SHDC][^ ]*", line) for line in exported)

@@ -296,6 +296,8 @@ class HandArrays:
     lengths : ndarray, shape (n, 4, 4), int8
         ``[deal, seat, suit]``.
     hcp_by_suit, controls_by_suit, losers_by_suit : ndarray, shape (n, 4, 4)
+    ltc, ltc_by_suit : ndarray of int16, shapes (n, 4) and (n, 4, 4)
+        DealerV2's modern losing trick count in hundredths (:func:`ltc`).
 
     Examples
     --------
@@ -354,3 +356,11 @@ class HandArrays:
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
         return self.losers_by_suit.sum(axis=2, dtype=np.int8)
+
+    @functools.cached_property
+    def ltc_by_suit(self) -> NDArray[np.int16]:
+        return ltc_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def ltc(self) -> NDArray[np.int16]:
+        return self.ltc_by_suit.sum(axis=2, dtype=np.int16)

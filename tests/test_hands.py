@@ -237,6 +237,8 @@ def test_ltc_differs_from_losers_only_by_the_two_half_loser_cases():
     np.testing.assert_array_equal(by_suit, expected)
     assert aq_doubleton.any() and lone_queen.any()
     np.testing.assert_array_equal(hands.ltc(owners), by_suit.sum(axis=2))
+    np.testing.assert_array_equal(hands.HandArrays(owners).ltc_by_suit, by_suit)
+    np.testing.assert_array_equal(hands.HandArrays(owners).ltc, by_suit.sum(axis=2))
     assert ((by_suit >= 0) & (by_suit <= 300) & (by_suit % 50 == 0)).all()
 
 

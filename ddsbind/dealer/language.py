@@ -265,6 +265,9 @@ _NAMES = {
     "CARD": "a card (rank and suit, e.g. TC)",
     "SHAPE": "a shape (4 digits or x, e.g. 54xx)",
     "CONTRACT": "a contract (x3N, x4S...)",
+    "ZCONTRACT": "a DealerV2 contract (z3N, z4Hx, z6Sxx...)",
+    "SIDE": "a side (NS, EW)",
+    "DOTNUM": "a number with a point (5.5, .25)",
     "SCORE_VUL": "vul or nv",
     "VULN": "none, NS, EW or all",
     "RPAR": "')'",
@@ -289,7 +292,8 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
 _CALLABLE = re.compile(
     r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
     r"|clubs?|shape|hascard|tricks?|score|imps?|rnd|cccc|quality|par|print|printcompact|printoneline|printes|frequency|average"
-    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
+    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not"
+    r"|ltc|evalcontract|csvrpt|printrpt|trix|export)"
 )
 _BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
 

@@ -151,8 +151,9 @@ def test_evalcontract_over_no_deals_prints_nan() -> None:
     "bad", ["evalcontract(NS, z8N, vul)", "evalcontract(north, z3N, vul)", "evalcontract(NS, 3N, vul)"]
 )
 def test_evalcontract_bad_arguments_are_refused_naming_the_line(tmp_path: Path, bad: str) -> None:
-    """A bad side or contract is one error line naming the script's line, before any dealing."""
-    one_error(cli(script(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1"), r"s\.dl:2:")
+    """A bad side or contract is one error line naming the script's line and what is expected, before dealing."""
+    result = cli(script(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1")
+    one_error(result, r"s\.dl:2:\d+: unexpected .*expected (a side|a DealerV2 contract)")
 
 
 # --- csvrpt / printrpt -------------------------------------------------------------------------

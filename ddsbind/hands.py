@@ -240,16 +240,29 @@ def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     return out.reshape((*shape, 4, 4))
 
 
+def _ltc_rule(length: int, ace: bool, king: bool, queen: bool) -> int:
+    """One suit's ltc in hundredths (module docstring); ``length`` capped at 3."""
+    if length == 0:
+        return 0
+    if length == 1:
+        return 0 if ace else 100
+    if length == 2:
+        return 50 if ace and queen and not king else 200 - 100 * ace - 100 * king
+    return 300 - 100 * ace - 100 * king - (100 if ace or king else 50) * queen
+
+
+#: ltc per suit indexed by ``min(length, 3) * 8 + ace * 4 + king * 2 + queen``.
+_LTC_TABLE = np.array(
+    [_ltc_rule(n, bool(i & 4), bool(i & 2), bool(i & 1)) for n in range(4) for i in range(8)], dtype=np.int16
+)
+
+
 def ltc_from(lengths: NDArray[np.integer], ace: NDArray[np.integer], king: NDArray[np.integer],
              queen: NDArray[np.integer]) -> NDArray[np.int16]:  # fmt: skip
     """DealerV2's modern losing trick count per suit, in hundredths (module docstring), from arrays of one shape."""
-    length = np.asarray(lengths, dtype=np.int16)
-    a, k, q = (np.asarray(x, dtype=np.int16) != 0 for x in (ace, king, queen))
-    long_suit = 300 - 100 * a - 100 * k - np.where(a | k, 100, 50) * q
-    doubleton = np.where(a & q & ~k, 50, 200 - 100 * a - 100 * k)
-    singleton = np.where(a, 0, 100)
-    out = np.where(length >= 3, long_suit, np.where(length == 2, doubleton, np.where(length == 1, singleton, 0)))
-    return out.astype(np.int16)
+    index = np.minimum(lengths, 3).astype(np.intp) * 8
+    index += (np.asarray(ace) != 0) * 4 + (np.asarray(king) != 0) * 2 + (np.asarray(queen) != 0)
+    return _LTC_TABLE[index]
 
 
 def ltc_rows(

@@ -19,6 +19,14 @@ Definitions (dealer's manual, which these follow exactly):
   of two cards or more, and the queens of suits of three cards or more
   (a singleton king is a loser, a doubleton queen is two).  A hand's losers
   are the sum over its suits (0..12).
+* ``ltc`` (DealerV2's "modern losing trick count", in hundredths of a loser,
+  so 250 is two and a half): as ``losers`` but with half losers, from
+  DealerV2's user guide, which gives ``AQ`` doubleton as half a loser and
+  ``Qxx`` as two and a half.  Per suit: a void 0; a singleton 0 with the ace,
+  else 100; a doubleton ``AQ`` 50, otherwise 200 less 100 for the ace and 100
+  for the king; three cards or more 300 less 100 for the ace, 100 for the
+  king, and for the queen 100 when the ace or king is with it, else 50.  A
+  hand's ``ltc`` is the sum over its suits (0..1200).
 * :func:`count`: any weights per rank from the ace down (dealer's
   ``pointcount`` and ``altcount``).
 
@@ -48,6 +56,7 @@ __all__ = [
     "count",
     "hcp",
     "losers",
+    "ltc",
     "suit_lengths",
 ]
 
@@ -231,6 +240,59 @@ def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     return out.reshape((*shape, 4, 4))
 
 
+def _ltc_rule(length: int, ace: bool, king: bool, queen: bool) -> int:
+    """One suit's ltc in hundredths (module docstring); ``length`` capped at 3."""
+    if length == 0:
+        return 0
+    if length == 1:
+        return 0 if ace else 100
+    if length == 2:
+        return 50 if ace and queen and not king else 200 - 100 * ace - 100 * king
+    return 300 - 100 * ace - 100 * king - (100 if ace or king else 50) * queen
+
+
+#: ltc per suit indexed by ``min(length, 3) * 8 + ace * 4 + king * 2 + queen``.
+_LTC_TABLE = np.array(
+    [_ltc_rule(n, bool(i & 4), bool(i & 2), bool(i & 1)) for n in range(4) for i in range(8)], dtype=np.int16
+)
+
+
+def ltc_from(lengths: NDArray[np.integer], ace: NDArray[np.integer], king: NDArray[np.integer],
+             queen: NDArray[np.integer]) -> NDArray[np.int16]:  # fmt: skip
+    """DealerV2's modern losing trick count per suit, in hundredths (module docstring), from arrays of one shape."""
+    index = np.minimum(lengths, 3).astype(np.intp) * 8
+    index += (np.asarray(ace) != 0) * 4 + (np.asarray(king) != 0) * 2 + (np.asarray(queen) != 0)
+    return _LTC_TABLE[index]
+
+
+def ltc_rows(
+    rows: NDArray[np.int8], codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None
+) -> NDArray[np.int16]:
+    """:func:`ltc` per suit ``(n, 4, 4)`` of ``(n, 52)`` int8 rows."""
+    if codes is None and (rows.size == 0 or rows.min() >= 0):
+        codes = suit_codes(rows)
+    ace, king, queen = (count_rows(rows, (0,) * r + (1,), codes) for r in range(3))
+    return ltc_from(lengths_rows(rows, codes), ace, king, queen)
+
+
+def ltc(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
+    """Modern losing trick count in hundredths (DealerV2's ``ltc``, module docstring) per hand ``(..., 4)``,
+    or per suit ``(..., 4, 4)`` with ``by_suit``.
+
+    Examples
+    --------
+    >>> from ddsbind.deal import Deal
+    >>> owners = Deal.from_pbn("N:AQ.Q32.KJ54.8765 KJT98.AKJ.AQ2.43 765.T987.T987.AK 432.654.63.QJT92").owners()
+    >>> ltc(owners, by_suit=True)[0].tolist()  # AQ 0.5, Qxx 2.5, Kxxx 2, xxxx 3
+    [50, 250, 200, 300]
+    """
+    rows, shape = _rows(owners)
+    out = ltc_rows(rows)
+    if not by_suit:
+        return out.sum(axis=2, dtype=np.int16).reshape((*shape, 4))
+    return out.reshape((*shape, 4, 4))
+
+
 class HandArrays:
     """A batch of deals and their hand evaluations as arrays, each computed once, on first use.
 
@@ -247,6 +309,8 @@ class HandArrays:
     lengths : ndarray, shape (n, 4, 4), int8
         ``[deal, seat, suit]``.
     hcp_by_suit, controls_by_suit, losers_by_suit : ndarray, shape (n, 4, 4)
+    ltc, ltc_by_suit : ndarray of int16, shapes (n, 4) and (n, 4, 4)
+        DealerV2's modern losing trick count in hundredths (:func:`ltc`).
 
     Examples
     --------
@@ -305,3 +369,11 @@ class HandArrays:
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
         return self.losers_by_suit.sum(axis=2, dtype=np.int8)
+
+    @functools.cached_property
+    def ltc_by_suit(self) -> NDArray[np.int16]:
+        return ltc_rows(self.owners, self._codes)
+
+    @functools.cached_property
+    def ltc(self) -> NDArray[np.int16]:
+        return self.ltc_by_suit.sum(axis=2, dtype=np.int16)

@@ -193,3 +193,67 @@ def test_diagram_is_the_conventional_layout():
     ]
     assert lines[9:] == [pad + "S T9", pad + "H KQ7", pad + "D AKJT", pad + "C 8765"]
     assert deal.diagram().splitlines()[0] == pad + "S AKQJ"
+
+
+LTC_DEAL = "N:AQ.Q32.KJ54.8765 KJT98.AKJ.AQ2.43 765.T987.T987.AK 432.654.63.QJT92"
+
+
+def test_ltc_of_a_deal_is_the_guides_rule_worked_by_hand():
+    """DealerV2's ltc (hundredths) worked by hand: AQ half a loser, Qxx two and a half; else as losers."""
+    owners = Deal.from_pbn(LTC_DEAL).owners()
+    # N: AQ 0.5, Q32 2.5, KJ54 2, 8765 3; E: KJT98 2, AKJ 1, AQ2 1, 43 2;
+    # S: 765 3, T987 3, T987 3, AK 0;    W: 432 3, 654 3, 63 2, QJT92 2.5
+    expected = [[50, 250, 200, 300], [200, 100, 100, 200], [300, 300, 300, 0], [300, 300, 200, 250]]
+    assert hands.ltc(owners, by_suit=True).tolist() == expected
+    assert hands.ltc(owners).tolist() == [800, 600, 900, 1050]
+
+
+@pytest.mark.parametrize(
+    ("holding", "ltc"),
+    [("", 0), ("A", 0), ("K", 100), ("AK", 0), ("AQ", 50), ("KQ", 100), ("Q2", 200), ("A2", 100), ("Q32", 250),
+     ("AQ3", 100), ("KQ3", 100), ("AKQ2", 0), ("QJT9", 250), ("J32", 300)],
+)  # fmt: skip
+def test_ltc_suit_by_suit(holding, ltc):
+    """Each suit's ltc is the guide's: scripts written for DealerV2's ltc() select the same hands."""
+    cards = [f"S{r}" for r in holding]
+    rest = [f"{s}{r}" for s in "HDC" for r in RANKS][: 13 - len(cards)]
+    mine = [*cards, *rest]
+    others = [c for c in (f"{s}{r}" for s in "SHDC" for r in RANKS) if c not in mine]
+    deal = Deal.from_hands({"N": mine, "E": others[:13], "S": others[13:26], "W": others[26:]})
+    assert int(hands.ltc(deal.owners(), by_suit=True)[0, 0]) == ltc
+
+
+def test_ltc_differs_from_losers_only_by_the_two_half_loser_cases():
+    """On 16,384 random deals ltc is 100 x losers except AQ doubletons (-50) and queens without A/K in 3+ (+50)."""
+    owners = deal_batch(7, 0)
+    by_suit = hands.ltc(owners, by_suit=True).astype(int)
+    losers = hands.losers(owners, by_suit=True).astype(int)
+    held = [hands.count(owners, (0,) * r + (1,)) != 0 for r in range(3)]  # ace, king, queen per [deal, seat, suit]
+    lengths = hands.suit_lengths(owners)
+    ace, king, queen = held
+    aq_doubleton = (lengths == 2) & ace & queen & ~king
+    lone_queen = (lengths >= 3) & queen & ~ace & ~king
+    expected = 100 * losers - 50 * aq_doubleton + 50 * lone_queen
+    np.testing.assert_array_equal(by_suit, expected)
+    assert aq_doubleton.any() and lone_queen.any()
+    np.testing.assert_array_equal(hands.ltc(owners), by_suit.sum(axis=2))
+    np.testing.assert_array_equal(hands.HandArrays(owners).ltc_by_suit, by_suit)
+    np.testing.assert_array_equal(hands.HandArrays(owners).ltc, by_suit.sum(axis=2))
+    assert ((by_suit >= 0) & (by_suit <= 300) & (by_suit % 50 == 0)).all()
+
+
+def test_dealer_language_ltc_equals_hands_and_reads_dotnums():
+    """ltc(seat[, suit]) in a script equals hands.ltc, and 7.5 means 750: DealerV2 conditions run as written."""
+    owners = deal_batch(3, 0, size=2_000)
+    script = parse(
+        "condition ltc(north) <= 7.5 && ltc(south, hearts) >= .5\naction average ltc(north), average ltc(west, clubs)"
+    )
+    frame = Frame(Hands(owners))
+    rows = np.arange(len(owners))
+    assert script.condition is not None
+    accepted = script.condition(frame, rows) != 0
+    expected_ltc = hands.ltc(owners)
+    expected = (expected_ltc[:, 0] <= 750) & (hands.ltc(owners, by_suit=True)[:, 2, 1] >= 50)
+    np.testing.assert_array_equal(accepted, expected)
+    np.testing.assert_array_equal(script.actions[0].exprs[0](frame, rows), expected_ltc[:, 0])
+    np.testing.assert_array_equal(script.actions[1].exprs[0](frame, rows), hands.ltc(owners, by_suit=True)[:, 3, 3])

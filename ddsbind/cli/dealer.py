@@ -23,6 +23,17 @@ SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
 _VUL_NAMES = ("none", "ns", "ew", "all")
 
 
+def _parameter(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[int, str]:
+    """``-P N=TEXT`` (repeatable) as ``{N: TEXT}``: DealerV2's script parameters ``$0``..``$9``."""
+    out: dict[int, str] = {}
+    for value in values:
+        number, equals, text = value.partition("=")
+        if not equals or len(number) != 1 or not number.isdigit():
+            raise click.BadParameter(f"{value!r}: write N=TEXT with N a digit 0..9 (the script's $N)")
+        out[int(number)] = text
+    return out
+
+
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
@@ -48,6 +59,31 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Stop after SECONDS if no deal was produced yet (exit status 1), as dealer's -t.",
 )
 @click.option("--threads", type=POSITIVE, default=None, help="Threads dealing and solving (default: one per core).")
+@click.option(
+    "-P",
+    "--param",
+    "parameters",
+    multiple=True,
+    callback=_parameter,
+    metavar="N=TEXT",
+    help="DealerV2's script parameter: each $N (N 0..9) in the script is replaced by TEXT before parsing (repeatable).",
+)
+@click.option(
+    "-C",
+    "--csv-file",
+    "csv_file",
+    default=None,
+    metavar="[w:]FILE",
+    help="Where csvrpt() lines go (default: standard output); appended to FILE, replaced with w:FILE (DealerV2's -C).",
+)
+@click.option(
+    "-X",
+    "--export-file",
+    "export_file",
+    default=None,
+    metavar="[w:]FILE",
+    help="Where export() lines go (default: standard output); appended to FILE, replaced with w:FILE.",
+)
 @click.option("-q", "quiet_pbn", is_flag=True, help="printpbn prints nothing (dealer's -q).")
 @click.option("-v", "no_summary", is_flag=True, help="Leave out the closing Generated/Produced/seed/time lines.")
 @click.option("-u", "upper", is_flag=True, help="Upper-case AKQJT: accepted; the output already is (as in dealer).")
@@ -131,6 +167,9 @@ def dealer(
     produce: int | None,
     time_limit: float | None,
     threads: int | None,
+    parameters: dict[int, str],
+    csv_file: str | None,
+    export_file: str | None,
     quiet_pbn: bool,
     no_summary: bool,
     upper: bool,
@@ -175,7 +214,7 @@ def dealer(
     from ddsbind.dealer.run import load_script
 
     with about(file or "<stdin>"):
-        script, source = load_script(file)
+        script, source = load_script(file, parameters)
     if seed is None:
         import secrets
 
@@ -208,12 +247,26 @@ def dealer(
         "solved_library": solved_library,
     }
     try:
-        _run(script, source, seed, options)
+        with contextlib.ExitStack() as files:
+            options["csv"] = _report_file(files, csv_file, "-C")
+            options["export"] = _report_file(files, export_file, "-X")
+            _run(script, source, seed, options)
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(141)
+
+
+def _report_file(stack: contextlib.ExitStack, spec: str | None, flag: str) -> Any:
+    """Open DealerV2's ``-C``/``-X`` file: ``FILE`` appended to (made if missing), ``w:FILE`` replaced."""
+    if spec is None:
+        return None
+    mode, name = ("w", spec[2:]) if spec.startswith("w:") else ("a", spec)
+    try:
+        return stack.enter_context(open(name, mode, encoding="utf-8", newline="\n"))
+    except OSError as exc:
+        fail(f"{flag} {name}: {exc.strerror}")
 
 
 def _refuse_unsupported(exhaust: bool, library: int | None) -> None:
@@ -285,6 +338,8 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
                 quiet_pbn=o["quiet_pbn"],
                 time_limit=o["time_limit"],
                 library=solved_library,
+                csv=o["csv"],
+                export=o["export"],
                 **options,
             )
     if out is not None:

@@ -465,6 +465,12 @@ class Hands:
         ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
         return hands.losers_from(self.lengths, ace, king, queen)
 
+    @functools.cached_property
+    def ltc(self) -> NDArray[np.int16]:
+        """``(n, 4, 4)`` DealerV2 modern losing trick count per suit, in hundredths (:func:`ddsbind.hands.ltc`)."""
+        ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
+        return hands.ltc_from(self.lengths, ace, king, queen)
+
     def masks(self) -> NDArray[np.uint32]:
         """``(n, 4, 4)`` DDS masks ``[deal, seat, suit]`` (bit ``rank``), for the solver."""
         from ddsbind.deal import owners_to_masks

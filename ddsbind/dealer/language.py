@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ddsbind.dealer.dealing import SUITS, DealerError, Hands, Predeal, cards_of
 from ddsbind.dealer.scoring import imps, parse_contract, score
 
-__all__ = ["Action", "Expr", "Frame", "Script", "parse"]
+__all__ = ["Action", "Expr", "Frame", "Script", "parse", "substitute_parameters"]
 
 Array = NDArray[np.int64]
 Expr = Callable[["Frame", NDArray[np.intp]], Array]
@@ -187,6 +187,11 @@ class Action:
     bounds: list[int] = dataclasses.field(default_factory=list)
     items: list[str | Expr] = dataclasses.field(default_factory=list)
     seats: list[int] = dataclasses.field(default_factory=list)  # print(seats): DDS seats, in the script's order
+    #: ``evalcontract``: the contract (a :class:`ddsbind.scoring.Contract`, declarer set) and its vulnerability.
+    contract: Any = None
+    vulnerable: bool = False
+    #: ``csvrpt``/``printrpt``: ``("text", quoted)``, ``("expr", Expr)``, ``("hands", seats)``, ``("trix", seats)``.
+    report: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -214,8 +219,8 @@ class Script:
 
     @property
     def prints(self) -> bool:
-        """True when an action prints each deal."""
-        return any(a.kind.startswith("print") for a in self.actions)
+        """True when an action prints each deal (DealerV2's ``csvrpt`` and ``export`` included)."""
+        return any(a.kind.startswith("print") or a.kind in ("csvrpt", "export") for a in self.actions)
 
     @property
     def collects(self) -> bool:
@@ -260,6 +265,9 @@ _NAMES = {
     "CARD": "a card (rank and suit, e.g. TC)",
     "SHAPE": "a shape (4 digits or x, e.g. 54xx)",
     "CONTRACT": "a contract (x3N, x4S...)",
+    "ZCONTRACT": "a DealerV2 contract (z3N, z4Hx, z6Sxx...)",
+    "SIDE": "a side (NS, EW)",
+    "DOTNUM": "a number with a point (5.5, .25)",
     "SCORE_VUL": "vul or nv",
     "VULN": "none, NS, EW or all",
     "RPAR": "')'",
@@ -284,7 +292,8 @@ def _expected(expected: set[str] | frozenset[str]) -> str:
 _CALLABLE = re.compile(
     r"(hcps?|pt[0-9]|tens?|jacks?|queens?|kings?|aces?|top[2-5]|c13|controls?|losers?|spades?|hearts?|diamonds?"
     r"|clubs?|shape|hascard|tricks?|score|imps?|rnd|cccc|quality|par|print|printcompact|printoneline|printes|frequency|average"
-    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not)"
+    r"|condition|action|generate|produce|dealer|vulnerable|predeal|pointcount|altcount|and|or|not"
+    r"|ltc|evalcontract|csvrpt|printrpt|trix|export)"
 )
 _BLANKED = re.compile(r'"[^"]*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
 
@@ -348,6 +357,49 @@ def parse(text: str, source: str = "<script>") -> Script:
         return compiler.script(tree, text)
     except RecursionError:
         raise DealerError(f"{source}:{compiler.line}: expression nested too deeply") from None
+
+
+_PARAMETER = re.compile(r"\$([0-9])")
+#: A comment (left alone), a quoted string (parameters replaced inside), or a parameter.
+_PARAMETER_SCAN = re.compile(r'(?P<comment>#[^\n]*|//[^\n]*|/\*.*?\*/)|(?P<string>"[^"]*")|\$(?P<number>[0-9])', re.S)
+
+
+def substitute_parameters(text: str, parameters: dict[int, str] | None = None, source: str = "<script>") -> str:
+    """DealerV2's script parameters: each ``$0``..``$9`` in ``text`` replaced by ``parameters[N]``, as text.
+
+    The replacement is textual, before parsing, in the script and its
+    quoted strings (comments are left alone, so they can mention ``$1``);
+    the replaced text is not scanned again.  ``$`` followed by anything but
+    a digit is left alone (the parser refuses it).
+
+    Raises
+    ------
+    DealerError
+        ``source:line: $N is used but not given`` for a parameter the
+        script uses and ``parameters`` lacks.
+
+    Examples
+    --------
+    >>> substitute_parameters("condition hcp(north) >= $1  # at least $1", {1: "15"})
+    'condition hcp(north) >= 15  # at least $1'
+    """
+    given = parameters or {}
+
+    def value(number: int, at: int) -> str:
+        if number not in given:
+            line = text.count("\n", 0, at) + 1
+            raise DealerError(f"{source}:{line}: ${number} is used but not given (give it with -P {number}=VALUE)")
+        return given[number]
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group("comment") is not None:
+            return match.group(0)
+        if match.group("string") is not None:
+            start = match.start()
+            return _PARAMETER.sub(lambda m: value(int(m.group(1)), start + m.start()), match.group(0))
+        return value(int(match.group("number")), match.start())
+
+    return _PARAMETER_SCAN.sub(replace, text)
 
 
 def _c_div(a: Array, b: Array) -> Array:
@@ -470,6 +522,12 @@ class _Compiler:
         pairs: set[tuple[int, int]] = set()
         for a in action_trees:
             pairs |= self.exact_tricks(a)
+        for action in script.actions:
+            if action.kind == "evalcontract":
+                pairs.add((int(action.contract.strain), int(action.contract.declarer)))
+            for what, seats in action.report:
+                if what == "trix":
+                    pairs |= {(strain, seat) for seat in seats for strain in range(5)}
         script.action_tricks = tuple(sorted(pairs))
         return script
 
@@ -510,6 +568,32 @@ class _Compiler:
         if kind == "average":
             label = str(args[0])[1:-1] if args[0] is not None else None
             return Action(kind, label, [self.checked(args[1])])
+        if kind == "evalcontract":
+            side, text, vul = (str(a) for a in args)
+            level, strain, doubled = _z_contract(text)
+            seat = 2 if side.lower() == "ns" else 3  # DealerV2 asks DDS for south (NS) or west (EW)
+            from ddsbind.game import Seat, Strain
+            from ddsbind.scoring import Contract
+
+            contract = Contract(level, Strain(strain), doubled, Seat(seat))
+            self.uses_tricks = True
+            tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
+            return Action(kind, side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
+        if kind == "export":
+            return Action(kind, seats=_report_seats(args[0]))
+        if kind in ("csvrpt", "printrpt"):
+            report: list[tuple[str, Any]] = []
+            for item in args:
+                if isinstance(item, lark.Token) and item.type == "STRING":
+                    report.append(("text", "'" + str(item)[1:-1].replace("'", "''") + "'"))
+                elif isinstance(item, lark.Tree) and item.data in ("report_hands", "report_trix"):
+                    seats = _report_seats(item.children[0] if item.children else None)
+                    if item.data == "report_trix":
+                        self.uses_tricks = True
+                    report.append(("hands" if item.data == "report_hands" else "trix", seats))
+                else:
+                    report.append(("expr", self.checked(item)))
+            return Action(kind, report=report)
         if kind == "frequency":
             label = str(args[0])[1:-1] if args[0] is not None else None
             exprs = [self.checked(args[1])]
@@ -547,6 +631,9 @@ class _Compiler:
             value = int(c[0])
             if value > _INT64_MAX:
                 raise self.fail(c[0], f"number {value} is too large (at most {_INT64_MAX})")
+            return value, value
+        if kind == "dotnum":
+            value = _dotnum(str(c[0]))
             return value, value
         if kind == "variable":
             name = str(c[0])
@@ -598,6 +685,8 @@ class _Compiler:
                 weights: tuple[int, ...] = self.pointcount
             elif word.startswith(("control", "loser")):
                 weights = (3,)
+            elif word == "ltc":
+                weights = (300,)
             else:
                 from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS
 
@@ -636,8 +725,8 @@ class _Compiler:
             raise self.fail(node, f"unexpected {str(node)!r}")
         kind = node.data
         c: list[Any] = list(node.children)
-        if kind == "number":
-            value = int(c[0])
+        if kind in ("number", "dotnum"):
+            value = int(c[0]) if kind == "number" else _dotnum(str(c[0]))
             return lambda f, rows: np.full(rows.size, value, dtype=np.int64)
         if kind == "variable":
             name = str(c[0])
@@ -727,9 +816,12 @@ class _Compiler:
             return lambda f, rows: f.tricks(rows, strain, seat)
         if kind == "score_call":
             vul = str(c[0]) == "vul"
-            level, strain = parse_contract(str(c[1]))
+            if c[1].type == "ZCONTRACT":
+                level, strain, doubled = _z_contract(str(c[1]))
+            else:
+                (level, strain), doubled = parse_contract(str(c[1])), 0
             tricks = self.expr(c[2])
-            return lambda f, rows: score(vul, level, strain, tricks(f, rows))
+            return lambda f, rows: score(vul, level, strain, tricks(f, rows), doubled)
         if kind == "imps_call":
             inner = self.expr(c[0])
             return lambda f, rows: imps(inner(f, rows))
@@ -836,6 +928,8 @@ class _Compiler:
             totals = lambda f: (2, 1)  # noqa: E731
         elif word == "loser":
             getter = lambda f: f.hands.losers  # noqa: E731
+        elif word == "ltc":
+            getter = lambda f: f.hands.ltc  # noqa: E731
         else:
             number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
             totals = lambda f: f.altcounts[number]  # noqa: E731
@@ -881,6 +975,27 @@ def _par_scores(tables: NDArray[np.int8], dealer: int, vulnerable: int) -> Array
 
     vul = ("none", "ns", "ew", "both")[vulnerable]
     return np.array([dealer_par(table, dealer, vul).score for table in tables], dtype=np.int64)
+
+
+def _report_seats(token: Any) -> list[int]:
+    """The DDS seats of a report's ``north`` .. ``west``, ``NS``/``EW``, or ``deal`` (``None``: all four)."""
+    if token is None or str(token) == "deal":
+        return [0, 1, 2, 3]
+    text = str(token).lower()
+    if text in ("ns", "ew"):
+        return [0, 2] if text == "ns" else [1, 3]
+    return [_COMPASS[text]]
+
+
+def _z_contract(text: str) -> tuple[int, int, int]:
+    """DealerV2's ``z6Hx``: ``(level, strain 0..4 = S H D C NT, doubled 0/1/2)``."""
+    return int(text[1]), "SHDCN".index(text[2]), len(text) - 3
+
+
+def _dotnum(text: str) -> int:
+    """DealerV2's dotnum (``5.5``, ``.25``, ``13.``) as 100 times its value: ``550``, ``25``, ``1300``."""
+    whole, _, fraction = text.partition(".")
+    return int(whole or 0) * 100 + int((fraction + "00")[:2])
 
 
 def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:

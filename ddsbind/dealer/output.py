@@ -7,6 +7,7 @@ order each format names (printall: N E S W; printew: W E).
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,6 +77,23 @@ def east_west(owners: NDArray[np.int8]) -> str:
 
 def _dotted(owners: NDArray[np.int8], seat: int) -> str:
     return ".".join(hand_suits(owners, seat))
+
+
+def hands_text(owners: NDArray[np.int8], seats: list[int]) -> str:
+    """DealerV2's hands in a report: ``n AKJ3.KJ943.T76.J s T9762.A.Q.AK9842`` (the seats given, in that order)."""
+    return " ".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}" for s in seats)
+
+
+def export_line(owners: NDArray[np.int8], seats: list[int]) -> str:
+    """DealerV2's ``export``: ``-E ST865,HT73,DAJ97,C94  -W SAJ4,...`` (voids left out), one line.
+
+    Each seat's holdings are in ``predeal``'s spelling, so they can be predealt in a later run.
+    """
+    parts = []
+    for seat in seats:
+        suits = hand_suits(owners, seat)
+        parts.append(f"-{_SEATS[seat]} " + ",".join(f"{'SHDC'[i]}{h}" for i, h in enumerate(suits) if h))
+    return "  ".join(parts) + "\n"
 
 
 def compact(owners: NDArray[np.int8], value: int | None = None) -> str:
@@ -165,6 +183,47 @@ def frequency_text(label: str | None, counts: NDArray[np.int64], bounds: list[in
     sums = counts.sum(axis=0)
     lines.append("Sum " + "".join(f"{v:7d}" for v in sums) + f"{sums.sum():7d}\n")
     return "".join(lines) + "\n"
+
+
+def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts: NDArray[np.int64]) -> str:
+    """DealerV2's ``evalcontract`` report from the number of deals ``counts[t]`` on which declarer took ``t`` tricks.
+
+    Two lines: the average score (declarer's side's, by the Laws through
+    :class:`ddsbind.scoring.Contract`), the percentages made and failed;
+    then, for a contract below game (3NT, 4 of a major, 5 of a minor) the
+    percentage of deals where the game in the same strain makes, and below
+    six the percentage where the small slam makes, each with the IMPs per
+    deal lost by not bidding it (WBF scale; 0 on a deal where the contract
+    as played scores as much).  Over no deals the figures are ``-nan``.
+    """
+    from ddsbind import scoring
+
+    tricks = np.arange(14)
+    n = int(counts.sum())
+    scores = contract.scores(tricks, vulnerable)
+    text_vul = "V" if vulnerable else "NV"
+
+    def pct(mask: NDArray[np.bool_]) -> str:
+        return f"{100 * counts[mask].sum() / n:.2f}" if n else "-nan"
+
+    def lost(level: int) -> tuple[str, str]:
+        if contract.level >= level:
+            return pct(np.zeros(14, dtype=bool)), pct(np.zeros(14, dtype=bool))
+        better = scoring.Contract(level, contract.strain).scores(tricks, vulnerable)
+        imps = np.maximum(scoring.imps(better - scores), 0) * (tricks >= level + 6)
+        return pct(tricks >= level + 6), f"{(counts * imps).sum() / n:.2f}" if n else "-nan"
+
+    average = f"{(counts * scores).sum() / n:.2f}" if n else "-nan"
+    game = 3 if int(contract.strain) == 4 else 4 if int(contract.strain) < 2 else 5
+    game_pct, game_imps = lost(game)
+    slam_pct, slam_imps = lost(6)
+    name = f"{contract.level}{contract.strain}{('', 'X', 'XX')[contract.doubled]}"
+    return (
+        f"Contract {name} {text_vul} by {side} Average Result = {average}, "
+        f"Made pct={pct(tricks >= contract.trick_target)}, Fail pct={pct(tricks < contract.trick_target)}\n"
+        f" Missed Game_pct={game_pct}, Missed Slam_pct={slam_pct}, "
+        f"Missed Game Imps/board={game_imps}, Missed Slam Imps/board={slam_imps}\n"
+    )
 
 
 def summary(generated: int, produced: int, seed: int, seconds: float) -> str:

@@ -89,6 +89,8 @@ class Run:
                 parts.append(output.average_text(action.label, self.sums[i], self.produced))
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
+            elif action.kind == "evalcontract":
+                parts.append(output.evalcontract_text(action.label, action.contract, action.vulnerable, self.counts[i]))
             elif action.kind == "print_hands" and self.deals is not None:
                 parts.append(output.hands_pages(self.deals, action.seats))
         return "".join(parts)
@@ -129,6 +131,8 @@ def solver_for(threads: int | None = None) -> tuple[QuestionSolver, Any]:
 
 
 def _counts_shape(action: Action) -> tuple[int, ...]:
+    if action.kind == "evalcontract":
+        return (14,)  # deals by declarer's tricks, 0..13
     b = action.bounds
     if not b:
         return (0,)
@@ -166,6 +170,8 @@ def run(
     quiet_pbn: bool = False,
     time_limit: float | None = None,
     library: str | os.PathLike[str] | Library | None = None,
+    csv: TextIO | None = None,
+    export: TextIO | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -216,6 +222,9 @@ def run(
         first ``generate``); ``tricks()`` reads the stored results and no
         solver is made; the predeal is a condition; the seed keys only
         ``rnd()``.  Not with ``deals``, ``client`` or ``swap``.
+    csv, export : text streams, optional
+        Where DealerV2's ``csvrpt`` and ``export`` actions write their lines
+        (default: ``out``, with the other printing actions, in deal order).
 
     Returns
     -------
@@ -293,9 +302,12 @@ def run(
             texts: list[list[str]] | None = None
             if out is not None and script.prints:
                 texts = [[] for _ in range(rows.size)]
+            files: dict[int, tuple[TextIO, list[list[str]]]] = {}
             for i, action in enumerate(script.actions):
                 if action.kind == "average":
                     result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
+                elif action.kind == "evalcontract":
+                    result.counts[i] += np.bincount(action.exprs[0](frame, rows), minlength=14)
                 elif action.kind == "frequency":
                     b = action.bounds
                     first = _bin(action.exprs[0](frame, rows), b[0], b[1])
@@ -304,12 +316,23 @@ def run(
                     else:
                         second = _bin(action.exprs[1](frame, rows), b[2], b[3])
                         np.add.at(result.counts[i], (first, second), 1)
+                elif action.kind in ("csvrpt", "printrpt", "export"):
+                    stream = csv if action.kind == "csvrpt" else export if action.kind == "export" else None
+                    lines = _report_lines(action, frame, rows)
+                    target = texts if stream is None else files.setdefault(id(stream), (stream, []))[1]
+                    if target is not None:
+                        if len(target) < rows.size:
+                            target.extend([] for _ in range(rows.size - len(target)))
+                        for j, line in enumerate(lines):
+                            target[j].append(line)
                 elif (
                     texts is not None and action.kind != "print_hands" and not (quiet_pbn and action.kind == "printpbn")
                 ):
                     _print_action(action, frame, rows, frame.hands.owners, texts, first_board, script, source, seed)
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))
+            for stream, per_deal in files.values():  # csvrpt/export files: deal by deal, in action order
+                stream.write("".join("".join(t) for t in per_deal))
     finally:
         if pool is not None:
             pool.close()
@@ -401,6 +424,31 @@ def _filtered_batches(
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 
 
+#: DealerV2's ``trix()`` order of strains: clubs, diamonds, hearts, spades, notrump (as DDS strains).
+_TRIX_STRAINS = (3, 2, 1, 0, 4)
+
+
+def _report_lines(action: Action, frame: Frame, rows: NDArray[np.intp]) -> list[str]:
+    """The lines of a ``csvrpt``/``printrpt`` (fields joined by commas) or ``export`` action, a line a deal."""
+    owners = frame.hands.owners
+    if action.kind == "export":
+        return [output.export_line(owners[row], action.seats) for row in rows.tolist()]
+    columns: list[list[str]] = []
+    for what, payload in action.report:
+        if what == "text":
+            columns.append([payload] * rows.size)
+        elif what == "expr":
+            columns.append([str(v) for v in payload(frame, rows).tolist()])
+        elif what == "hands":
+            columns.append([output.hands_text(owners[row], payload) for row in rows.tolist()])
+        else:  # trix: 5 strains for each seat
+            values = np.stack(
+                [frame.tricks(rows, strain, seat) for seat in payload for strain in _TRIX_STRAINS], axis=1
+            )
+            columns.append([",".join(map(str, v)) for v in values.tolist()])
+    return [",".join(fields) + "\n" for fields in zip(*columns, strict=True)]
+
+
 def _print_action(
     action: Action,
     frame: Frame,
@@ -437,12 +485,15 @@ def run_file(
     *,
     out: TextIO | None = None,
     summary: bool = True,
+    parameters: dict[int, str] | None = None,
     **options: Any,
 ) -> tuple[Script, Run]:
     """Parse and run the script in ``path``, printing its deals, statistics and dealer's summary lines to ``out``.
 
     ``path`` ``"-"`` reads standard input; ``summary=False`` leaves out the
-    closing lines (dealer's ``-v``).  Options are :func:`run`'s.  Returns the script and the :class:`Run`.
+    closing lines (dealer's ``-v``); ``parameters`` are DealerV2's ``$0``..``$9``
+    (:func:`~ddsbind.dealer.language.substitute_parameters`).  Options are :func:`run`'s.
+    Returns the script and the :class:`Run`.
 
     Raises
     ------
@@ -451,7 +502,7 @@ def run_file(
     OSError
         The file cannot be read.
     """
-    script, source = load_script(path)
+    script, source = load_script(path, parameters)
     stream = out if out is not None else sys.stdout
     result = run(script, seed, out=stream, source=source, **options)
     finish(script, result, stream, summary)
@@ -465,8 +516,8 @@ def finish(script: Script, result: Run, out: TextIO, summary: bool = True) -> No
         out.write(output.summary(result.generated, result.produced, result.seed, result.seconds))
 
 
-def load_script(path: str | os.PathLike[str] | None) -> tuple[Script, str]:
-    """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input).
+def load_script(path: str | os.PathLike[str] | None, parameters: dict[int, str] | None = None) -> tuple[Script, str]:
+    """Read and parse the script in ``path`` (``None`` or ``"-"``: standard input), its ``$0``..``$9`` replaced.
 
     Returns the script and its name as dealer prints it in PBN's Event tag
     (``(null)`` for standard input, as dealer prints it).
@@ -478,4 +529,7 @@ def load_script(path: str | os.PathLike[str] | None) -> tuple[Script, str]:
         name = source = os.fspath(path)
         with open(name, "rb") as handle:
             data = handle.read()
-    return parse(data.decode("utf-8", errors="replace"), name), source
+    from ddsbind.dealer.language import substitute_parameters
+
+    text = substitute_parameters(data.decode("utf-8", errors="replace"), parameters, name)
+    return parse(text, name), source

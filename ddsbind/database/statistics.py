@@ -131,7 +131,8 @@ class DatabaseStats:
             out += ["      " + "".join(f"{k:>6}" for k in range(1, 8))]
             out += [f"  {s:<3} " + "".join(f"{v * 100:6.1f}" for v in self.makes[i]) for i, s in enumerate(_STRAINS)]
         if self.sacrifice is not None:
-            shown = ", ".join(f"{v} {p * 100:.1f}%" for v, p in self.sacrifice.items())
+            # The bridge words (None, All, NS, EW), as every other output says vulnerability.
+            shown = ", ".join(f"{Vulnerability.parse(v)} {p * 100:.1f}%" for v, p in self.sacrifice.items())
             out += ["", f"Par is a doubled sacrifice ({self.par_deals} deals, {PAR_DEALERS}): {shown}"]
         return out
 

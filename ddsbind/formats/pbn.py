@@ -34,7 +34,7 @@ Specification (our reading, with sources)
   (``N  S  7``, ``N NT 10``).
 * ``[OptimumScore "NS 620"]`` (North-South's par score, signed) and
   ``[ParContract "NS 4S; NS 5C"]`` (the par contracts, seats then contract,
-  a sacrifice doubled ``EW 5HX``, ``Pass`` when nobody makes anything), as
+  a sacrifice doubled ``EW 5HX-1``, over- or undertricks as DDS gives them, ``Pass`` when nobody makes anything), as
   Bridge Composer and Bridge Solver Online write them; from DDS's
   ``DealerPar`` (:func:`format_par`).
 * :func:`add_results` adds all four to every game of a file, keeping every
@@ -570,7 +570,7 @@ Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 #: North-South's view and its contracts as DDS writes them (``"4S*-EW-1"``, ``"3N-N+1"``).
 ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
 
-_DDS_PAR = re.compile(r"^([1-7])([SHDCN])(\*?)-([NESW]{1,2})(?:[+-]\d+)?$")
+_DDS_PAR = re.compile(r"^([1-7])([SHDCN])(\*?)-([NESW]{1,2})([+-]\d+)?$")
 
 
 def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
@@ -578,16 +578,18 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
 
     ``OptimumScore`` is North-South's par score, ``"NS 620"`` or
     ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
-    each the declaring seats and the contract, a sacrifice doubled:
-    ``"EW 4S"``, ``"NS 5HX"``, ``"N 3NT"``; ``"Pass"`` when nobody makes
-    anything (the layout Bridge Composer and Bridge Solver Online write).
+    each the declaring seats and the contract, a sacrifice doubled, with
+    DDS's over- or undertricks (without them the contract would not score
+    ``OptimumScore``): ``"EW 4S"``, ``"NS 5HX-2"``, ``"N 3NT+1"``;
+    ``"Pass"`` when nobody makes anything (the layout Bridge Composer and
+    Bridge Solver Online write).
 
     Examples
     --------
     >>> format_par(-300, ["5H*-NS-2"])
-    ('NS -300', 'NS 5HX')
+    ('NS -300', 'NS 5HX-2')
     >>> format_par(630, ["3N-N+1"])
-    ('NS 630', 'N 3NT')
+    ('NS 630', 'N 3NT+1')
     """
     out = []
     for c in contracts:
@@ -595,7 +597,7 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
         if not m:
             raise FormatError(f"par contract {c!r} is not as DDS writes one (e.g. 4S*-EW-1)")
         strain = "NT" if m.group(2) == "N" else m.group(2)
-        out.append(f"{m.group(4)} {m.group(1)}{strain}{'X' if m.group(3) else ''}")
+        out.append(f"{m.group(4)} {m.group(1)}{strain}{'X' if m.group(3) else ''}{m.group(5) or ''}")
     return f"NS {ns_score}", "; ".join(out) if out else "Pass"
 
 

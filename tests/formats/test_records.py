@@ -330,8 +330,8 @@ def test_convert_solve_again_changes_nothing(tmp_path):
 def test_par_layout():
     """Without this, ParContract would be written in DDS's own notation instead of the one PBN readers know."""
     assert format_par(620, ["4S-NS"]) == ("NS 620", "NS 4S")
-    assert format_par(-300, ["5H*-NS-2", "5S*-NS-2"]) == ("NS -300", "NS 5HX; NS 5SX")
-    assert format_par(430, ["3N-N+1"]) == ("NS 430", "N 3NT")
+    assert format_par(-300, ["5H*-NS-2", "5S*-NS-2"]) == ("NS -300", "NS 5HX-2; NS 5SX-2")
+    assert format_par(430, ["3N-N+1"]) == ("NS 430", "N 3NT+1")
     assert format_par(0, []) == ("NS 0", "Pass")
     with pytest.raises(FormatError, match="not as DDS writes one"):
         format_par(0, ["4 spades"])

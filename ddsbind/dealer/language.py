@@ -77,11 +77,29 @@ class Frame:
         self.solve = solve
         self.pointcount = pointcount
         self.altcounts = altcounts or DEFAULT_ALTCOUNTS
-        self.tables = np.zeros((hands.n, 5, 4), dtype=np.int8)
-        self.solved = np.zeros(hands.n, dtype=bool)
-        # What is known of each result [deal, strain, declarer]: low <= tricks <= high (equal: exact).
-        self.low = np.zeros((hands.n, 5, 4), dtype=np.int8)
-        self.high = np.full((hands.n, 5, 4), 13, dtype=np.int8)
+
+    # The per-deal solving state is made on first use: a batch no tricks() reaches (most of them,
+    # and every library chunk, whose results are stored) never allocates it.
+
+    @functools.cached_property
+    def tables(self) -> NDArray[np.int8]:
+        """``(n, 5, 4)`` DD tables of the batch, valid where :attr:`solved`."""
+        return np.zeros((self.hands.n, 5, 4), dtype=np.int8)
+
+    @functools.cached_property
+    def solved(self) -> NDArray[np.bool_]:
+        """``(n,)`` whether each deal's whole table is in :attr:`tables`."""
+        return np.zeros(self.hands.n, dtype=bool)
+
+    @functools.cached_property
+    def low(self) -> NDArray[np.int8]:
+        """What is known of each result ``[deal, strain, declarer]``: ``low <= tricks <= high`` (equal: exact)."""
+        return np.zeros((self.hands.n, 5, 4), dtype=np.int8)
+
+    @functools.cached_property
+    def high(self) -> NDArray[np.int8]:
+        """The upper bound beside :attr:`low`."""
+        return np.full((self.hands.n, 5, 4), 13, dtype=np.int8)
 
     def column(self, array: NDArray[Any], rows: NDArray[np.intp], seat: int) -> NDArray[Any]:
         """``array[rows, seat]`` for an ``(n, 4, ...)`` array; a view, not a copy, when ``rows`` is every deal."""

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import SEATS, DealerError, card_name
 from ddsbind.dealer.scoring import imps, score
+from ddsbind.errors import ContractError
 from ddsbind.game import Vulnerability
 
 if TYPE_CHECKING:
@@ -52,11 +53,20 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> Contract:
-        """``"3NS"``, ``"3NTS"``, ``"4SN"`` -> :class:`Contract`; :class:`DealerError` otherwise."""
-        t = text.strip().upper().replace("NT", "N")
-        if len(t) != 3 or t[0] not in "1234567" or t[1] not in _STRAINS or t[2] not in SEATS:
-            raise DealerError(f"contract {text!r}: expected level, strain, declarer as in 3NS or 4SN")
-        return cls(int(t[0]), _STRAINS.index(t[1]), SEATS.index(t[2]))
+        """``"3NS"``, ``"3NTS"``, ``"4SN"`` -> :class:`Contract`; :class:`DealerError` otherwise.
+
+        Read by :meth:`ddsbind.scoring.Contract.parse` (the one reader of contracts); a
+        simulation's contract must name its declarer and is undoubled.
+        """
+        from ddsbind import scoring
+
+        try:
+            parsed = scoring.Contract.parse(text)
+        except ContractError:
+            parsed = None
+        if parsed is None or parsed.declarer is None or parsed.doubled:
+            raise DealerError(f"contract {text!r}: expected level, strain, declarer as in 3NS or 4SN") from None
+        return cls(parsed.level, int(parsed.strain), int(parsed.declarer))
 
     def __str__(self) -> str:
         return f"{self.level}{'SHDCNT'[self.strain] if self.strain < 4 else 'NT'}{SEATS[self.declarer]}"

@@ -12,7 +12,21 @@ is a :class:`Error`.
 from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
-from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, FormatError, StateError
+from ddsbind.errors import (
+    ContractError,
+    DatabaseError,
+    DDSError,
+    DealerError,
+    DroppedDataWarning,
+    Error,
+    FormatError,
+    MissingExtraError,
+    ProofError,
+    ProofTooLargeError,
+    StateError,
+    ThreadsWarning,
+    TruncatedPlayWarning,
+)
 from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
@@ -107,11 +121,16 @@ __all__ = [
     "DDTable",
     "DatabaseError",
     "Deal",
+    "DealerError",
     "DealerPar",
+    "DroppedDataWarning",
     "Error",
     "FormatError",
+    "MissingExtraError",
     "Par",
     "PayoffTable",
+    "ProofError",
+    "ProofTooLargeError",
     "ProofTree",
     "ScoredCard",
     "Seat",
@@ -119,6 +138,8 @@ __all__ = [
     "SolverPool",
     "StateError",
     "Strain",
+    "ThreadsWarning",
+    "TruncatedPlayWarning",
     "Vulnerability",
     "analyse_play",
     "best_line",

@@ -85,7 +85,15 @@ from typing import Any
 
 from ddsbind._typing import Progress
 from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, Error, FormatError, InvalidArgumentError, StateError, TargetTooHighError
+from ddsbind.errors import (
+    DDSError,
+    FormatError,
+    InvalidArgumentError,
+    ProofError,
+    ProofTooLargeError,
+    StateError,
+    TargetTooHighError,
+)
 from ddsbind.game import Play
 
 __all__ = [
@@ -105,18 +113,6 @@ _MAGIC = b"DDPT"
 _LIST_STYLE = "margin:0;padding-left:1.2em;list-style:none;text-align:left"
 _VERSION = 1
 _SIDES = ("NS", "EW")
-
-
-class ProofError(Error, ValueError):
-    """A proof tree that does not prove its claim; the message names the node (``node 17: ...``)."""
-
-    def __init__(self, node: int | None, message: str) -> None:
-        self.node = node
-        super().__init__(f"node {node}: {message}" if node is not None else message)
-
-
-class ProofTooLargeError(Error, RuntimeError):
-    """A proof tree would pass ``max_nodes``; the message says how far the search got."""
 
 
 # -- the tree ---------------------------------------------------------------

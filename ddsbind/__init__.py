@@ -27,6 +27,7 @@ from ddsbind.errors import (
     ThreadsWarning,
     TruncatedPlayWarning,
 )
+from ddsbind.results import DDTable, ScoredCard, Solutions
 from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
@@ -36,11 +37,8 @@ if TYPE_CHECKING:
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
     from ddsbind.solver import (
-        DDTable,
         DealerPar,
         Par,
-        ScoredCard,
-        Solutions,
         analyse_play,
         dd_score,
         dd_table,
@@ -60,11 +58,8 @@ _NATIVE = {
     "dds_info": "ddsbind._binding",
     **dict.fromkeys(
         [
-            "DDTable",
             "DealerPar",
             "Par",
-            "ScoredCard",
-            "Solutions",
             "analyse_play",
             "dd_score",
             "dd_table",

@@ -63,6 +63,7 @@ class Pos:
     taken: int
 
     def play(self, trump: Strain) -> Play:
+        """The position as a :class:`~ddsbind.game.Play` (the trick's cards played); ``StateError`` at the end."""
         if self.start is None:
             raise StateError("no cards left to play")
         p = Play(self.start, trump, self.leader)
@@ -96,6 +97,7 @@ def class_order(played: Card, cls: tuple[Card, ...]) -> tuple[Card, ...]:
 
 
 def next_pos(pos: Pos, card: Card, trump: Strain, side: int) -> Pos:
+    """The position after ``card`` is played from ``pos``; a trick's fourth card counts it for ``side`` (0 NS, 1 EW)."""
     trick = (*pos.trick, card)
     if len(trick) < 4:
         return Pos(pos.start, pos.leader, trick, pos.taken)
@@ -107,6 +109,12 @@ def next_pos(pos: Pos, card: Card, trump: Strain, side: int) -> Pos:
 
 @dataclass
 class Cell:
+    """One trick from one position: its round (1..13), leader, seats in play order, the four moves and the winner.
+
+    ``duplicate``: the position after it was met before (written as a
+    reference); ``depth`` and ``label`` place it in the text (``12b.13``).
+    """
+
     round: int
     leader: Seat
     seats: tuple[Seat, ...]

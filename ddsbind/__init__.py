@@ -12,7 +12,22 @@ is a :class:`Error`.
 from typing import TYPE_CHECKING, Any
 
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
-from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, FormatError, StateError
+from ddsbind.errors import (
+    ContractError,
+    DatabaseError,
+    DDSError,
+    DealerError,
+    DroppedDataWarning,
+    Error,
+    FormatError,
+    MissingExtraError,
+    ProofError,
+    ProofTooLargeError,
+    StateError,
+    ThreadsWarning,
+    TruncatedPlayWarning,
+)
+from ddsbind.results import DDTable, ScoredCard, Solutions
 from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
@@ -22,11 +37,8 @@ if TYPE_CHECKING:
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
     from ddsbind.solver import (
-        DDTable,
         DealerPar,
         Par,
-        ScoredCard,
-        Solutions,
         analyse_play,
         dd_score,
         dd_table,
@@ -46,11 +58,8 @@ _NATIVE = {
     "dds_info": "ddsbind._binding",
     **dict.fromkeys(
         [
-            "DDTable",
             "DealerPar",
             "Par",
-            "ScoredCard",
-            "Solutions",
             "analyse_play",
             "dd_score",
             "dd_table",
@@ -107,11 +116,16 @@ __all__ = [
     "DDTable",
     "DatabaseError",
     "Deal",
+    "DealerError",
     "DealerPar",
+    "DroppedDataWarning",
     "Error",
     "FormatError",
+    "MissingExtraError",
     "Par",
     "PayoffTable",
+    "ProofError",
+    "ProofTooLargeError",
     "ProofTree",
     "ScoredCard",
     "Seat",
@@ -119,6 +133,8 @@ __all__ = [
     "SolverPool",
     "StateError",
     "Strain",
+    "ThreadsWarning",
+    "TruncatedPlayWarning",
     "Vulnerability",
     "analyse_play",
     "best_line",

@@ -27,6 +27,11 @@ time they are needed, so ``ddsbind.formats`` (which raises
 
 :class:`FormatError` (bad bytes in a file format) is not a DDS error and has
 no DDS code.
+
+Every exception and warning class of the package lives here, whichever
+module raises it (:class:`DealerError`, :class:`ProofError`,
+:class:`MissingExtraError`, :class:`ThreadsWarning`, ...); the modules that
+raise them re-export them under their old names.
 """
 
 from __future__ import annotations
@@ -42,11 +47,14 @@ __all__ = [
     "ContractError",
     "DDSError",
     "DatabaseError",
+    "DealerError",
+    "DroppedDataWarning",
     "DuplicateCardsError",
     "Error",
     "FirstWrongError",
     "FormatError",
     "InvalidArgumentError",
+    "MissingExtraError",
     "ModeTwoError",
     "ModeWrongHiError",
     "ModeWrongLoError",
@@ -54,6 +62,8 @@ __all__ = [
     "PBNError",
     "PlayFaultError",
     "PlayedCardError",
+    "ProofError",
+    "ProofTooLargeError",
     "SolutionsWrongHiError",
     "SolutionsWrongLoError",
     "StateError",
@@ -65,10 +75,12 @@ __all__ = [
     "ThreadIndexError",
     "ThreadMissingError",
     "ThreadWaitError",
+    "ThreadsWarning",
     "TooManyBoardsError",
     "TooManyCardsError",
     "TooManyTablesError",
     "TrumpWrongError",
+    "TruncatedPlayWarning",
     "UnknownFaultError",
     "ZeroCardsError",
     "check",
@@ -427,6 +439,46 @@ class StateError(Error, RuntimeError):
     or a call started on a closed :class:`~ddsbind.SolverPool`.  Retry once
     the state allows it.
     """
+
+
+class DealerError(Error, ValueError):
+    """A dealer script or dealing request that cannot be carried out (bad predeal, seed, syntax...)."""
+
+
+class ProofError(Error, ValueError):
+    """A proof tree that does not prove its claim; the message names the node (``node 17: ...``)."""
+
+    def __init__(self, node: int | None, message: str) -> None:
+        self.node = node
+        super().__init__(f"node {node}: {message}" if node is not None else message)
+
+
+class ProofTooLargeError(Error, RuntimeError):
+    """A proof tree would pass ``max_nodes``; the message says how far the search got."""
+
+
+class MissingExtraError(Error, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it."""
+
+
+# -- warnings: not errors (nothing is refused), but one home for every class ddsbind issues
+
+
+class ThreadsWarning(UserWarning):
+    """Fewer solver threads run than were asked for (DDS never runs more threads than cores).
+
+    Issued once per pool the database opens (one per ``generate`` or
+    ``verify`` run), as a warning the caller can catch, filter or render
+    (the CLI prints it as ``ddsbind: warning: ...``).
+    """
+
+
+class TruncatedPlayWarning(UserWarning):
+    """A game's play did not fit in a ZRJ record and was cut short (the rest reads as a claim)."""
+
+
+class DroppedDataWarning(UserWarning):
+    """A conversion's target cannot hold part of what the input has (said once per conversion, naming it)."""
 
 
 def _all_subclasses(cls: type[DDSError]) -> list[type[DDSError]]:

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ddsbind import _html, dll
-from ddsbind._marshal import Position, Solutions, decode_future, fill_deal, parse_plays, position
+from ddsbind._marshal import decode_future, fill_deal, parse_plays, position
 from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Play
+from ddsbind.results import Position, Solutions
 from ddsbind.solver import analyse_play, solve_board
 
 __all__ = [

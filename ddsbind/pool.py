@@ -30,6 +30,9 @@ the pool uses what DDS really gave (:attr:`SolverPool.threads`), with a
 ``UserWarning`` when that is fewer than asked.  While any pool is open,
 DDS's thread settings cannot change (``dll.SetMaxThreads`` raises).
 
+The workers, jobs and tasks are :mod:`ddsbind._scheduler`'s; this module
+turns calls into tasks and their results into tables and solutions.
+
 Sharing DDS's memory with batch calls: DDS's batch functions
 (``CalcAllTables``, ``SolveAllBoards``, ``CalcDDtable``, ``AnalyseAllPlays*``)
 run on DDS's own threads over *every* thread memory.  A worker holds the
@@ -40,13 +43,10 @@ and the pool resumes after it.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import operator
-import queue
 import threading
 import warnings
-import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind import _marshal, _validate, dll
+from ddsbind import _marshal, _validate, dll, results
 from ddsbind._binding import CData, slots
+from ddsbind._scheduler import Job, Scheduler, Task, configure
 from ddsbind._typing import Progress
 from ddsbind.deal import Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, InvalidArgumentError, StateError
@@ -67,28 +68,6 @@ __all__ = ["Question", "SolverPool", "parse_contract"]
 LEADERS = (0, 2, 1, 3)
 #: Deals read ahead of the last table yielded by ``imap_tables``, per thread.
 READ_AHEAD_PER_THREAD = 4
-#: Tasks queued ahead of the workers, per thread (the caller tops the queue up).
-QUEUED_PER_THREAD = 4
-#: How long a waiting caller sleeps between checks for Ctrl-C (seconds).
-_POLL = 0.1
-
-# Race guarded: two pools created at once both asking DDS for more threads
-# (SetMaxThreads runs once for the largest request seen).
-_configure_lock = threading.Lock()
-_configured_for = 0
-
-
-def _configure(threads: int) -> None:
-    """Ask DDS once for ``threads`` threads, if it has fewer and nothing is solving."""
-    global _configured_for
-    with _configure_lock:
-        if threads <= max(slots.count, _configured_for):
-            return
-        _configured_for = threads
-        # DDS gives at most one thread per core; refused while anything
-        # solves (then the pool uses what DDS has).
-        with contextlib.suppress(StateError):
-            dll.SetMaxThreads(threads)
 
 
 def hardness(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
@@ -113,100 +92,6 @@ def hardness(masks: NDArray[np.uint32]) -> NDArray[np.int64]:
             last = np.where(present, cur, last)
         out[start : start + len(owner)] = (changes + (owner >= 0).any(axis=2)).sum(axis=1)
     return out
-
-
-class _Job:
-    """One call's state: how many tasks are left, which failed, whether it was stopped.
-
-    Race guarded (``cond``'s lock): workers finishing tasks and the caller
-    reading progress or cancelling, from different threads.
-    """
-
-    def __init__(self, tasks: int, units: int) -> None:
-        self.cond = threading.Condition()
-        self.total = self.left = tasks
-        self.running = 0
-        self.finished_units = 0
-        self.units = units
-        self.cancelled = False
-        self.closed = False
-        self.error: DDSError | BaseException | None = None
-        self.error_index = -1
-
-    def start(self) -> bool:
-        """A worker takes a task: False if the job was stopped (the task is dropped)."""
-        with self.cond:
-            if self.cancelled:
-                self.left -= 1
-                if self.left == 0:
-                    self.cond.notify_all()
-                return False
-            self.running += 1
-            return True
-
-    def finish(self, units: int = 0, error: BaseException | None = None, index: int = -1) -> None:
-        with self.cond:
-            self.running -= 1
-            self.left -= 1
-            self.finished_units += units
-            if error is not None and (self.error is None or index < self.error_index):
-                self.error, self.error_index = error, index
-                self.cancelled = True
-            self.cond.notify_all()
-
-    def cancel(self, *, closed: bool = False) -> None:
-        with self.cond:
-            self.cancelled = True
-            self.closed = self.closed or closed
-            self.cond.notify_all()
-
-
-class _Task:
-    """One unit of work; ``run(thread)`` returns how many progress units it completed."""
-
-    __slots__ = ("index", "job", "run")
-
-    def __init__(self, job: _Job, index: int, run: Callable[[int], int]) -> None:
-        self.job = job
-        self.index = index
-        self.run = run
-
-
-def _work(tasks: queue.SimpleQueue[_Task | None], thread: int) -> None:
-    """A worker: run tasks on DDS thread memory ``thread`` until told to stop (None).
-
-    Holds no reference to its pool, so a pool nobody closed is still
-    collected (and its workers stopped) once it is unreachable.
-    """
-    while True:
-        task = tasks.get()
-        if task is None:
-            return
-        job = task.job
-        if not job.start():
-            continue
-        try:
-            # Race guarded: a batch call (CalcAllTables, ...) from another
-            # Python thread uses this index's memory through DDS's threads;
-            # holding the slot for the whole task also keeps the mode=2
-            # searches of one task on the table the previous leader left.
-            with slots.slot(thread):
-                units = task.run(thread)
-        except BaseException as exc:  # handed to the caller, who raises it
-            job.finish(error=exc, index=task.index)
-        else:
-            job.finish(units)
-
-
-def _stop(tasks: queue.SimpleQueue[_Task | None], workers: list[threading.Thread]) -> None:
-    """Tell ``workers`` to stop after their running tasks, wait for them, let DDS's settings change again."""
-    for _ in workers:
-        tasks.put(None)
-    me = threading.current_thread()
-    for w in workers:
-        if w is not me:
-            w.join()
-    slots.unpin()
 
 
 class SolverPool:
@@ -262,7 +147,7 @@ class SolverPool:
         #: and is predicted as good up to 16 threads (simulate_threads.py).
         self._order = order
         if threads is not None:
-            _configure(threads)
+            configure(threads)
         available = slots.pin()
         self.requested = threads
         #: Worker threads really running (threadIndex 0 .. threads-1).
@@ -274,21 +159,7 @@ class SolverPool:
                 UserWarning,
                 stacklevel=2,
             )
-        self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
-        # Race guarded: close() against calls starting (a call must not queue
-        # tasks after the workers were told to stop) and against itself.
-        self._state = threading.Lock()
-        self._closed = False
-        self._jobs: set[_Job] = set()
-        self._workers = [
-            threading.Thread(target=_work, args=(self._tasks, k), name=f"ddsbind-pool-{k}", daemon=True)
-            for k in range(self.threads)
-        ]
-        for w in self._workers:
-            w.start()
-        # Stops the workers and unpins DDS's thread count on close(), or when
-        # a pool nobody closed is collected, or at interpreter exit.
-        self._stopper = weakref.finalize(self, _stop, self._tasks, self._workers)
+        self._scheduler = Scheduler(self.threads)
 
     # -- life cycle ------------------------------------------------------------------
 
@@ -303,14 +174,7 @@ class SolverPool:
 
         Idempotent.  DDS's thread settings may change again once every pool is closed.
         """
-        with self._state:
-            if self._closed:
-                return
-            self._closed = True
-            jobs = list(self._jobs)
-        for job in jobs:
-            job.cancel(closed=True)
-        self._stopper()
+        self._scheduler.close()
 
     @property
     def order(self) -> str:
@@ -320,90 +184,11 @@ class SolverPool:
     @property
     def closed(self) -> bool:
         """True once :meth:`close` ran."""
-        return self._closed
+        return self._scheduler.closed
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else "open"
+        state = "closed" if self.closed else "open"
         return f"<SolverPool threads={self.threads} {state}>"
-
-    # -- workers ----------------------------------------------------------------------
-
-    def _run(self, job: _Job, tasks: Iterator[_Task], progress: Progress | None) -> None:
-        """Feed ``tasks`` to the workers a few at a time and wait for them all.
-
-        At most ``QUEUED_PER_THREAD * threads`` tasks wait in the queue, so
-        a call over millions of deals never holds millions of tasks; the
-        caller tops the queue up as tasks finish.  ``progress`` is fed the
-        job's finished units.  Ctrl-C (or any error) stops the job: queued
-        tasks are dropped, running ones finish, then the error is raised.
-        """
-        if progress is not None and not callable(progress) and callable(getattr(progress, "update", None)):
-            progress = progress.update  # a tqdm bar
-        self._register(job)
-        window = QUEUED_PER_THREAD * self.threads
-        submitted = reported = 0
-        exhausted = False
-        try:
-            while True:
-                with job.cond:
-                    if job.cancelled or job.left == 0:
-                        break
-                    room = window - (submitted - (job.total - job.left))
-                    if room <= 0 or exhausted:
-                        job.cond.wait(_POLL)
-                        room = 0
-                    units = job.finished_units
-                if progress is not None and units > reported:
-                    progress(units - reported)
-                    reported = units
-                for _ in range(room):
-                    task = next(tasks, None)
-                    if task is None:
-                        exhausted = True
-                        break
-                    self._tasks.put(task)
-                    submitted += 1
-        except BaseException:
-            job.cancel()
-            self._drain(job)
-            raise
-        self._finish(job)
-        if progress is not None and job.finished_units > reported:
-            progress(job.finished_units - reported)
-
-    def _register(self, job: _Job) -> None:
-        with self._state:
-            if self._closed:
-                raise StateError("this SolverPool is closed")
-            self._jobs.add(job)
-
-    def _wait(self, job: _Job) -> None:
-        """Wait for a job whose tasks are all queued (``imap_tables``'s small jobs)."""
-        try:
-            with job.cond:
-                while job.left and not job.cancelled:
-                    job.cond.wait(_POLL)
-        except BaseException:
-            job.cancel()
-            self._drain(job)
-            raise
-        self._finish(job)
-
-    def _finish(self, job: _Job) -> None:
-        """After a job stopped: wait for its running tasks, then raise its error if any."""
-        self._drain(job)
-        if job.error is not None:
-            raise job.error
-        if job.closed:
-            raise KeyboardInterrupt("the SolverPool was closed while this call was solving")
-
-    def _drain(self, job: _Job) -> None:
-        """Wait until no task of a stopped ``job`` runs (queued ones are dropped)."""
-        with job.cond:
-            while job.running:
-                job.cond.wait(_POLL)
-        with self._state:
-            self._jobs.discard(job)
 
     # -- boards -------------------------------------------------------------------------
 
@@ -414,7 +199,7 @@ class SolverPool:
         target: int = -1,
         solutions: int = 3,
         mode: int = 1,
-    ) -> list[_marshal.Solutions]:
+    ) -> list[results.Solutions]:
         """Solve many positions in parallel (DDS's ``SolveBoard`` on the pool's threads).
 
         Parameters
@@ -451,8 +236,8 @@ class SolverPool:
                 structs.append(_marshal.new_deal(_board(board)))
             except DDSError as exc:
                 raise exc.at(i, "board") from None
-        out: list[_marshal.Solutions | None] = [None] * len(structs)
-        job = _Job(len(structs), len(structs))
+        out: list[results.Solutions | None] = [None] * len(structs)
+        job = Job(len(structs), len(structs))
 
         def task(i: int, dl: CData) -> Callable[[int], int]:
             def run(thread: int) -> int:
@@ -466,7 +251,7 @@ class SolverPool:
 
             return run
 
-        self._run(job, (_Task(job, i, task(i, dl)) for i, dl in enumerate(structs)), None)
+        self._scheduler.run(job, (Task(job, i, task(i, dl)) for i, dl in enumerate(structs)), None)
         return out  # type: ignore[return-value]
 
     # -- questions: tricks, makes ---------------------------------------------------------
@@ -624,19 +409,19 @@ class SolverPool:
         first, inverse = _marshal.distinct_deals(masks)
         out = np.zeros((len(first), len(qs)), dtype=np.int8)
         weights = np.bincount(inverse, minlength=len(first)).tolist()
-        job = _Job(len(first), len(masks))
-        self._run(job, self._question_tasks(job, masks[first], qs, out, first.tolist(), weights), progress)
+        job = Job(len(first), len(masks))
+        self._scheduler.run(job, self._question_tasks(job, masks[first], qs, out, first.tolist(), weights), progress)
         return out[inverse]
 
     def _question_tasks(
         self,
-        job: _Job,
+        job: Job,
         masks: NDArray[np.uint32],
         questions: list[tuple[int, int, int]],
         out: NDArray[np.int8],
         positions: Sequence[int],
         weights: Sequence[int],
-    ) -> Iterator[_Task]:
+    ) -> Iterator[Task]:
         """One task per distinct deal: its questions' searches back to back, grouped by strain."""
         left = _marshal.hand_lengths(masks)[:, 0].tolist()
         order = sorted(range(len(questions)), key=lambda k: questions[k])
@@ -665,18 +450,18 @@ class SolverPool:
 
             return run
 
-        return (_Task(job, positions[d], task(d)) for d in range(len(masks)))
+        return (Task(job, positions[d], task(d)) for d in range(len(masks)))
 
     # -- tables -------------------------------------------------------------------------
 
     def _table_tasks(
         self,
-        job: _Job,
+        job: Job,
         masks: NDArray[np.uint32],
         out: NDArray[np.int8],
         positions: Sequence[int],
         weights: Sequence[int] | None = None,
-    ) -> Iterator[_Task]:
+    ) -> Iterator[Task]:
         """Tasks of one (deal, strain) each for distinct ``masks``.
 
         ``positions[d]`` is deal ``d``'s input position (named by errors);
@@ -715,7 +500,7 @@ class SolverPool:
 
         hardest = self._order == "hardest" and n > 1
         deals = np.argsort(-hardness(masks), kind="stable").tolist() if hardest else range(n)
-        return (_Task(job, positions[d], task(d, s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
+        return (Task(job, positions[d], task(d, s)) for d in deals for s in (Strain.NT, 0, 1, 2, 3))
 
     def _tables(self, masks: NDArray[np.uint32], progress: Progress | None) -> NDArray[np.int8]:
         """Tables of ``(N, 4, 4)`` masks: each distinct deal solved once, copied to its repeats."""
@@ -726,8 +511,8 @@ class SolverPool:
         distinct = masks[first]
         out = np.zeros((len(first), 5, 4), dtype=np.int8)
         weights = np.bincount(inverse, minlength=len(first)).tolist()
-        job = _Job(len(first) * 5, len(masks))
-        self._run(job, self._table_tasks(job, distinct, out, first.tolist(), weights), progress)
+        job = Job(len(first) * 5, len(masks))
+        self._scheduler.run(job, self._table_tasks(job, distinct, out, first.tolist(), weights), progress)
         return out[inverse]
 
     def dd_tables(
@@ -735,7 +520,7 @@ class SolverPool:
         deals: Sequence[Deal | str] | ArrayLike,
         *,
         progress: Progress | None = None,
-    ) -> list[_marshal.DDTable]:
+    ) -> list[results.DDTable]:
         """Double-dummy tables of many deals, solved on the pool's threads.
 
         Parameters
@@ -758,13 +543,13 @@ class SolverPool:
         KeyboardInterrupt
             Ctrl-C, or the pool closed, while solving.
         """
-        return [_marshal.DDTable(t) for t in self._tables(_marshal.table_masks(deals), progress)]
+        return [results.DDTable(t) for t in self._tables(_marshal.table_masks(deals), progress)]
 
     def dd_tables_array(self, masks: ArrayLike, *, progress: Progress | None = None) -> NDArray[np.int8]:
         """As :meth:`dd_tables`, array in, array out: ``(N, 4, 4)`` masks -> ``(N, 5, 4)`` int8."""
         return self._tables(_marshal.table_masks(np.asarray(masks)), progress)
 
-    def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[_marshal.DDTable]:
+    def imap_tables(self, deals: Iterable[Deal | str | ArrayLike]) -> Iterator[results.DDTable]:
         """Tables of any stream of deals, yielded in input order as they are solved.
 
         At most ``READ_AHEAD_PER_THREAD * threads`` deals are read ahead of
@@ -788,11 +573,11 @@ class SolverPool:
         # Each window entry: (deal key, its job, its table).  A repeat of a
         # deal still in the window shares that deal's job and table instead of
         # queueing its own tasks; ``pending`` counts the entries per key.
-        window: deque[tuple[bytes, _Job, NDArray[np.int8]]] = deque()
-        pending: dict[bytes, tuple[_Job, NDArray[np.int8], list[int]]] = {}
+        window: deque[tuple[bytes, Job, NDArray[np.int8]]] = deque()
+        pending: dict[bytes, tuple[Job, NDArray[np.int8], list[int]]] = {}
         counter = itertools.count()
         end = object()  # not None: None in the stream is a bad item, not its end
-        if self._closed:
+        if self.closed:
             raise StateError("this SolverPool is closed")
         try:
             while True:
@@ -815,19 +600,19 @@ class SolverPool:
                         window.append((key, shared[0], shared[1]))
                         continue
                     out = np.zeros((1, 5, 4), dtype=np.int8)
-                    job = _Job(5, 1)
+                    job = Job(5, 1)
                     try:
-                        self._register(job)
+                        self._scheduler.register(job)
                     except StateError:
                         # Closed by another thread while this stream was being consumed.
                         raise KeyboardInterrupt("the SolverPool was closed while this call was solving") from None
                     for task in self._table_tasks(job, mask, out, [i]):
-                        self._tasks.put(task)
+                        self._scheduler.tasks.put(task)
                     pending[key] = (job, out, [1])
                     window.append((key, job, out))
                 if not window:
                     return
-                if self._closed:
+                if self.closed:
                     # Closed by another thread between two items: a repeat whose deal was already
                     # solved would otherwise still be yielded, as if nothing had happened.
                     raise KeyboardInterrupt("the SolverPool was closed while this stream was consumed")
@@ -836,13 +621,13 @@ class SolverPool:
                 refs[0] -= 1
                 if refs[0] == 0:
                     del pending[key]
-                self._wait(job)
-                yield _marshal.DDTable(out[0])
+                self._scheduler.wait(job)
+                yield results.DDTable(out[0])
         finally:
             for _, job, _ in window:
                 job.cancel()
             for _, job, _ in window:
-                self._drain(job)
+                self._scheduler.drain(job)
 
 
 def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
@@ -869,7 +654,7 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
                 raise exc.at(d, "deal") from None
 
 
-def _board(board: tuple[Any, ...]) -> _marshal.Position:
+def _board(board: tuple[Any, ...]) -> results.Position:
     """The position of ``(deal, trump, first[, current_trick])``, checked as :func:`ddsbind.solve_board` checks it."""
     if not isinstance(board, tuple | list) or len(board) not in (3, 4):
         raise InvalidArgumentError(

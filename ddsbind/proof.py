@@ -14,79 +14,32 @@ the trick, same tricks still needed) is one node, referenced again; the end
 of play is a leaf of its own on every path (nothing is left to share).
 :func:`check_tree` verifies a tree, wherever it came from.
 
-The tree is kept per card (as the JSON has it); the binary file groups the
-cards into tricks, one cell a trick, as Hirschberg's tree files do.
-
-Binary tree file (``.tree``), version 1
----------------------------------------
-Our reading of Hirschberg's layout (versions 3-4: card equivalents and a
-duplicate flag, no winner).  Every field is a 32-bit word, unsigned,
-little-endian (``'<u4'``); offsets below count words.
-
-Primary header, 3 words:
-
-* word 0: magic, the bytes ``b"DDPT"``.
-* word 1: version, 1.
-* word 2: bits 0-3 cards per player (1..13); bits 4-6 trump (0..4, S H D C
-  NT); bits 8-9 the leader of the first trick (0..3, N E S W); bit 12 the
-  good guys (0 NS, 1 EW); bits 16-19 the target (0..cards per player);
-  every other bit 0.
-
-Secondary header, 8 words: the four hands in seat order N, E, S, W, two
-words a hand: ``spades | hearts << 16`` then ``diamonds | clubs << 16``,
-each suit a 16-bit DDS holding (bit ``r`` set for rank ``r``, 2..14; bits
-0, 1 and 15 are 0).  Every hand holds *cards per player* cards, no card
-twice.
-
-Body: one word ``n``, the number of words after it, then ``n`` words of
-cells, and nothing after them.  A cell is one trick from one position:
-
-* bits 0-5, 6-11, 12-17, 18-23: the four cards in play order from the
-  leader, each a card index ``13 * suit + 14 - rank`` (SA = 0 .. C2 = 51).
-  The card is the one played; its class (the *equivalent*) is every card of
-  the player's hand rank-equivalent to it at the start of the trick.
-* bits 24-27: the round, the trick's number as in a full deal (an ending of
-  ``k`` cards a hand starts at round ``14 - k``).
-* bits 28-29: the trick's leader (N E S W).
-* bit 30: duplicate flag.  When set, the next word is a pointer: the
-  0-based word index, among the cell words (0 = the word after ``n``), of
-  an earlier cell without the flag after whose trick the same position was
-  reached; the play from here is the play after that cell, not written
-  again.
-* bit 31: 0.
-
-Cells are in depth-first order: the cells of one position (one per path of
-the four cards through the defence's classes, in the tree's move order),
-each followed at once by the cells of the position after its trick (round
-one higher), unless it is a duplicate or the last trick.  The tree is read
-back exactly (for a tree :func:`check_tree` accepts): the node numbering
-is depth-first, first occurrence, every turn a node and every end of play
-a leaf; a move's cards are the card played, then the rest of its class
-from the highest down; the leaf's tricks are counted on replay.  A
-reference inside a trick (not at a trick's start) cannot be written and is
-refused.
-
-Example: ``prove("N:A... K... Q... J...", "NT", "W", goodguys="NS")`` is 13 words (shown
-as little-endian word values): ``54504444`` (``DDPT``), ``00000001``,
-``00010341`` (1 card, NT, W leads, NS, target 1), the hands ``00004000``
-``00000000`` (N: SA), ``00002000 00000000``, ``00001000 00000000``,
-``00000800 00000000``, the body's ``00000001``, and one cell ``3d081003``:
-SJ (3), SA (0), SK (1), SQ (2), round 13, W leads.
+The tree's nodes are :mod:`ddsbind.prooftypes`'s; its binary file (``.tree``,
+Hirschberg's tree files as we read them) is :mod:`ddsbind.formats.prooftree`'s,
+where its layout is specified.  :meth:`ProofTree.to_bytes` and
+:meth:`ProofTree.from_bytes` read and write it; :meth:`ProofTree.to_json` its JSON.
 """
 
 from __future__ import annotations
 
 import json
-import string
-import struct
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ddsbind._typing import Progress
 from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, Error, FormatError, InvalidArgumentError, StateError, TargetTooHighError
+from ddsbind.errors import (
+    DDSError,
+    FormatError,
+    InvalidArgumentError,
+    ProofError,
+    ProofTooLargeError,
+    TargetTooHighError,
+)
+from ddsbind.formats import prooftree
 from ddsbind.game import Play
+from ddsbind.prooftypes import Leaf, Move, Node, Pos, cells, class_order, next_pos, rank_classes
 
 __all__ = [
     "ESTIMATE_FACTOR",
@@ -101,50 +54,11 @@ __all__ = [
     "prove",
 ]
 
-_MAGIC = b"DDPT"
 _LIST_STYLE = "margin:0;padding-left:1.2em;list-style:none;text-align:left"
-_VERSION = 1
 _SIDES = ("NS", "EW")
 
 
-class ProofError(Error, ValueError):
-    """A proof tree that does not prove its claim; the message names the node (``node 17: ...``)."""
-
-    def __init__(self, node: int | None, message: str) -> None:
-        self.node = node
-        super().__init__(f"node {node}: {message}" if node is not None else message)
-
-
-class ProofTooLargeError(Error, RuntimeError):
-    """A proof tree would pass ``max_nodes``; the message says how far the search got."""
-
-
 # -- the tree ---------------------------------------------------------------
-
-
-@dataclass(eq=False)
-class Leaf:
-    """The end of play: ``tricks`` the good guys took in the whole ending."""
-
-    id: int
-    tricks: int
-
-
-@dataclass(eq=False)
-class Move:
-    """A class of cards: ``cards[0]`` is the card played, the rest are equivalent to it."""
-
-    cards: tuple[Card, ...]
-    next: Node | Leaf
-
-
-@dataclass(eq=False)
-class Node:
-    """A turn to play: ``seat`` plays one of ``moves`` (good guys: exactly one)."""
-
-    id: int
-    seat: Seat
-    moves: list[Move] = field(default_factory=list)
 
 
 def _parse_side(goodguys: str | None, leader: Seat) -> int:
@@ -343,7 +257,7 @@ class ProofTree:
         out: list[str] = []
         labels: dict[int, str] = {}
         depths: list[int] = []
-        for cell in _cells(self):
+        for cell in cells(self.root, self.deal, self.trump, self.leader, self.side):
             while depths and depths[-1] >= cell.depth:
                 out.append("</ul></details></li>")
                 depths.pop()
@@ -385,7 +299,7 @@ class ProofTree:
             hands,
         ]
         labels: dict[int, str] = {}
-        for cell in _cells(self):
+        for cell in cells(self.root, self.deal, self.trump, self.leader, self.side):
             indent = "  " * (cell.depth + 1)
             label = cell.label
             cards = ", ".join(f"{s.name} {_class_text(m.cards)}" for s, m in zip(cell.seats, cell.moves, strict=True))
@@ -404,37 +318,14 @@ class ProofTree:
     # -- binary ------------------------------------------------------------
 
     def to_bytes(self) -> bytes:
-        """The tree file (spec in the module docstring); :meth:`from_bytes` reads it back equal.
+        """The tree file (spec in :mod:`ddsbind.formats.prooftree`); :meth:`from_bytes` reads it back equal.
 
         Raises ``ProofError`` for a tree the format cannot hold: a reference
         inside a trick, or a class whose cards are not in the format's order.
         """
-        n = max(self.deal.hand_lengths)
-        hdr = n | self.trump << 4 | self.leader << 8 | self.side << 12 | self.target << 16
-        if not 0 <= self.target <= n:
-            raise ProofError(None, f"target {self.target} is not 0..{n}")
-        words = [int.from_bytes(_MAGIC, "little"), _VERSION, hdr]
-        masks = self.deal.remain_cards
-        for s in Seat:
-            words += [int(masks[s, 0]) | int(masks[s, 1]) << 16, int(masks[s, 2]) | int(masks[s, 3]) << 16]
-        body: list[int] = []
-        start_of: dict[int, int] = {}
-        for cell in _cells(self):
-            for m in cell.moves:
-                if m.cards != _class_order(m.cards[0], m.cards):
-                    raise ProofError(None, f"class {[str(c) for c in m.cards]} is not in the tree file's order")
-            w = sum(m.cards[0].index << 6 * k for k, m in enumerate(cell.moves))
-            w |= cell.round << 24 | cell.leader << 28
-            after = cell.after
-            if after is not None and cell.duplicate:
-                body += [w | 1 << 30, start_of[id(after)]]
-            else:
-                if after is not None:
-                    start_of[id(after)] = len(body)
-                body.append(w)
-        words.append(len(body))
-        words += body
-        return struct.pack(f"<{len(words)}I", *words)
+        return prooftree.encode_tree(
+            prooftree.TreeFile(self.deal, self.trump, self.leader, self.side, self.target, self.root)
+        )
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ProofTree:
@@ -442,7 +333,8 @@ class ProofTree:
 
         The tree is read, not checked: use :func:`check_tree`.
         """
-        return _Reader(bytes(data)).tree()
+        f = prooftree.decode_tree(bytes(data))
+        return cls(f.deal, f.trump, f.leader, _SIDES[f.side], f.target, f.root)
 
 
 def _typed(value: Any, kind: type, where: str) -> Any:
@@ -461,50 +353,7 @@ def _class_text(cards: tuple[Card, ...]) -> str:
     return str(cards[0]) + (f"(={','.join(str(c) for c in cards[1:])})" if len(cards) > 1 else "")
 
 
-# -- positions and classes ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Pos:
-    """A position: the hands at the start of the trick, its leader, the cards on it, good guys' tricks so far."""
-
-    #: None once every card has been played (a Deal holds at least one card).
-    start: Deal | None
-    leader: Seat
-    trick: tuple[Card, ...]
-    taken: int
-
-    def play(self, trump: Strain) -> Play:
-        if self.start is None:
-            raise StateError("no cards left to play")
-        p = Play(self.start, trump, self.leader)
-        p.play_all(self.trick)
-        return p
-
-
-def _classes(start: Deal, seat: Seat, legal: list[Card]) -> list[tuple[Card, ...]]:
-    """The legal cards of ``seat`` split into Hirschberg's rank-equivalence classes at the trick's start.
-
-    Each class highest card first; classes in ``legal``'s order (spades first, ace down).
-    """
-    masks = start.remain_cards
-    out: list[list[Card]] = []
-    prev: Card | None = None
-    for c in legal:
-        if prev is not None and prev.suit == c.suit:
-            between = sum(int(masks[h, c.suit]) for h in range(4) if h != seat) >> (c.rank + 1)
-            if not between & ((1 << (prev.rank - c.rank - 1)) - 1):
-                out[-1].append(c)
-                prev = c
-                continue
-        out.append([c])
-        prev = c
-    return [tuple(k) for k in out]
-
-
-def _class_order(played: Card, cls: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The class ``cls`` as the tree holds it: the played card, then the rest highest first."""
-    return (played, *sorted((c for c in cls if c != played), reverse=True))
+# -- the good guys' card ---------------------------------------------------------
 
 
 def _lowest(cards: tuple[Card, ...]) -> Card:
@@ -529,7 +378,7 @@ class _Prover:
         self.nodes: dict[tuple[Deal | None, Seat, tuple[Card, ...], int], Node] = {}
         self.scores: dict[tuple[Deal | None, Seat, tuple[Card, ...]], dict[Card, int]] = {}
 
-    def score(self, pos: _Pos, play: Play) -> dict[Card, int]:
+    def score(self, pos: Pos, play: Play) -> dict[Card, int]:
         """DDS's score of every legal card (tricks for the side to play from this trick on)."""
         key = (pos.start, pos.leader, pos.trick)
         if key not in self.scores:
@@ -540,7 +389,7 @@ class _Prover:
             self.scores[key] = {c: sc.score for sc in sol for c in sc.cards}
         return self.scores[key]
 
-    def new_id(self, pos: _Pos) -> int:
+    def new_id(self, pos: Pos) -> int:
         if self.count >= self.max_nodes:
             where = pos.play(self.trump).where() if pos.start is not None else "the end of play"
             raise ProofTooLargeError(
@@ -555,7 +404,7 @@ class _Prover:
             self.deepest = max(self.deepest, 14 - max(pos.start.hand_lengths))
         return self.count - 1
 
-    def build(self, pos: _Pos) -> Node | Leaf:
+    def build(self, pos: Pos) -> Node | Leaf:
         if pos.start is None:
             return Leaf(self.new_id(pos), pos.taken)
         key = (pos.start, pos.leader, pos.trick, self.target - pos.taken)
@@ -566,7 +415,7 @@ class _Prover:
         seat = play.to_play
         node = Node(self.new_id(pos), seat)
         self.nodes[key] = node
-        classes = _classes(pos.start, seat, play.legal_cards())
+        classes = rank_classes(pos.start, seat, play.legal_cards())
         if seat % 2 == self.side:
             if len(classes) > 1:
                 scores = self.score(pos, play)
@@ -579,11 +428,11 @@ class _Prover:
             else:
                 klass = classes[0]
                 chosen = _lowest(klass)
-            moves = [_class_order(chosen, klass)]
+            moves = [class_order(chosen, klass)]
         else:
-            moves = [_class_order(k[0], k) for k in classes]
+            moves = [class_order(k[0], k) for k in classes]
         for cards in moves:
-            node.moves.append(Move(cards, self.build(_after(pos, cards[0], self.trump, self.side))))
+            node.moves.append(Move(cards, self.build(next_pos(pos, cards[0], self.trump, self.side))))
         return node
 
 
@@ -625,7 +474,7 @@ def estimate_size(
             if not play.current:
                 start = play.deal()
             seat = play.to_play
-            classes = _classes(start, seat, play.legal_cards())
+            classes = rank_classes(start, seat, play.legal_cards())
             weight *= 1 if seat % 2 == side else len(classes)
             size += weight
             play.play(rng.choice(classes)[0])
@@ -713,7 +562,7 @@ def prove(
             "raise max_nodes"
         )
     prover = _Prover(d, t, side, max_nodes, progress)
-    root = _Pos(d, leader, (), 0)
+    root = Pos(d, leader, (), 0)
     scores = prover.score(root, root.play(t))
     best = max(scores.values())
     value = best if leader % 2 == side else n - best
@@ -752,7 +601,7 @@ def check_tree(tree: ProofTree) -> None:
     seen: dict[int, tuple[int, tuple[Deal | None, Seat, tuple[Card, ...], int]]] = {}
     ids: dict[int, int] = {}
 
-    def visit(n: Node | Leaf, pos: _Pos) -> None:
+    def visit(n: Node | Leaf, pos: Pos) -> None:
         key = (pos.start, pos.leader, pos.trick, tree.target - pos.taken)
         if id(n) in seen:
             if seen[id(n)][1] != key:
@@ -776,7 +625,7 @@ def check_tree(tree: ProofTree) -> None:
         if n.seat != seat:
             raise ProofError(n.id, f"says {n.seat.name} plays, but it is {seat.name}'s turn ({play.where()})")
         legal = play.legal_cards()
-        classes = _classes(pos.start, seat, legal)
+        classes = rank_classes(pos.start, seat, legal)
         covered: list[tuple[Card, ...]] = []
         for m in n.moves:
             if not m.cards:
@@ -797,222 +646,10 @@ def check_tree(tree: ProofTree) -> None:
             missing = [_class_text(k) for k in classes if k not in covered]
             raise ProofError(n.id, f"the defence {seat.name} may also play {', '.join(missing)}")
         for m in n.moves:
-            visit(m.next, _after(pos, m.cards[0], tree.trump, side))
+            visit(m.next, next_pos(pos, m.cards[0], tree.trump, side))
 
     try:
         Play(tree.deal, tree.trump, tree.leader)
     except DDSError as exc:
         raise ProofError(tree.root.id, f"the deal is not an ending to prove: {exc}") from None
-    visit(tree.root, _Pos(tree.deal, tree.leader, (), 0))
-
-
-def _after(pos: _Pos, card: Card, trump: Strain, side: int) -> _Pos:
-    trick = (*pos.trick, card)
-    if len(trick) < 4:
-        return _Pos(pos.start, pos.leader, trick, pos.taken)
-    p = pos.play(trump)
-    done = p.play(card)
-    assert done is not None and done.winner is not None
-    return _Pos(None if p.finished else p.deal(), p.leader, (), pos.taken + (done.winner % 2 == side))
-
-
-# -- tricks, for the binary file and the text ------------------------------------
-
-
-@dataclass
-class _Cell:
-    round: int
-    leader: Seat
-    seats: tuple[Seat, ...]
-    moves: tuple[Move, ...]
-    winner: Seat
-    #: The trick-start node after the trick (None after the last trick).
-    after: Node | None
-    duplicate: bool
-    depth: int
-    label: str
-
-
-def _cells(tree: ProofTree) -> Iterator[_Cell]:
-    """Every trick path, depth-first, as the tree file writes them."""
-    written: set[int] = set()
-    inside: set[int] = set()
-
-    def paths(n: Node | Leaf, pos: _Pos, prefix: tuple[Move, ...]) -> Iterator[tuple[tuple[Move, ...], _Pos]]:
-        if len(prefix) == 4:
-            yield prefix, pos
-            return
-        if not isinstance(n, Node):
-            raise ProofError(n.id, "a leaf inside a trick")
-        if id(n) in inside and prefix:
-            raise ProofError(n.id, "a reference inside a trick cannot be written as tricks")
-        inside.add(id(n))
-        for m in n.moves:
-            yield from paths(m.next, _after(pos, m.cards[0], tree.trump, tree.side), (*prefix, m))
-
-    def trick(n: Node, pos: _Pos, depth: int, label: str) -> Iterator[_Cell]:
-        written.add(id(n))
-        assert pos.start is not None
-        rnd = 14 - max(pos.start.hand_lengths)
-        all_paths = list(paths(n, pos, ()))
-        for k, (moves, nxt) in enumerate(all_paths):
-            here = f"{label}{rnd}" + (_letters(k) if len(all_paths) > 1 else "")
-            after = moves[-1].next
-            seats = tuple(pos.leader.next(j) for j in range(4))
-            node_after = after if isinstance(after, Node) else None
-            dup = node_after is not None and id(node_after) in written
-            yield _Cell(
-                rnd,
-                pos.leader,
-                seats,
-                moves,
-                nxt.leader,
-                node_after,
-                dup,
-                depth,
-                here,
-            )
-            if node_after is not None and not dup:
-                yield from trick(node_after, nxt, depth + 1, here + ".")
-
-    root = tree.root
-    if isinstance(root, Node):
-        yield from trick(root, _Pos(tree.deal, tree.leader, (), 0), 0, "")
-
-
-# -- reading the tree file ---------------------------------------------------------
-
-
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        if len(data) % 4:
-            raise FormatError(
-                f"{len(data)} bytes is not a whole number of 4-byte words", offset=len(data) - len(data) % 4
-            )
-        self.words = struct.unpack(f"<{len(data) // 4}I", data)
-        self.next_id = 0
-        self.by_cell: dict[int, Node] = {}
-
-    def word(self, i: int, what: str) -> int:
-        if i >= len(self.words):
-            raise FormatError(f"the file ends before {what}", offset=4 * i)
-        return self.words[i]
-
-    def tree(self) -> ProofTree:
-        if self.data[:4] != _MAGIC:
-            raise FormatError(f"not a proof tree file (magic {self.data[:4]!r}, expected {_MAGIC!r})", offset=0)
-        version = self.word(1, "the version")
-        if version != _VERSION:
-            raise FormatError(f"version {version} is not {_VERSION}", offset=4)
-        h = self.word(2, "the primary header")
-        n, trump, leader, side, target = h & 15, h >> 4 & 15, h >> 8 & 15, h >> 12 & 15, h >> 16 & 0xFFFF
-        if h & ~(15 | 7 << 4 | 3 << 8 | 1 << 12 | 15 << 16) or not 1 <= n <= 13 or trump > 4 or target > n:
-            raise FormatError(f"primary header {h:#010x}: bad or reserved bits set, or values out of range", offset=8)
-        masks = []
-        for s in range(4):
-            row = []
-            for j in range(2):
-                w = self.word(3 + 2 * s + j, "the hands")
-                for half in (w & 0xFFFF, w >> 16):
-                    if half & ~0x7FFC:
-                        raise FormatError(f"hand {Seat(s).name}: bits outside ranks 2..14", offset=4 * (3 + 2 * s + j))
-                    row.append(half)
-            if sum(m.bit_count() for m in row) != n:
-                raise FormatError(f"hand {Seat(s).name} does not hold {n} cards", offset=4 * (3 + 2 * s))
-            masks.append(row)
-        for suit in range(4):
-            if sum(masks[h][suit] for h in range(4)) != _or(masks[h][suit] for h in range(4)):
-                raise FormatError(f"a {'SHDC'[suit]} card is in two hands", offset=12)
-        deal = Deal(masks)
-        self.trump = Strain(trump)
-        self.side = side
-        count = self.word(11, "the body's word count")
-        if 12 + count != len(self.words):
-            raise FormatError(f"the body says {count} words follow, the file holds {len(self.words) - 12}", offset=44)
-        self.base = 12
-        self.at = 12
-        self.cell_start: set[int] = set()
-        root = self.position(_Pos(deal, Seat(leader), (), 0))
-        if self.at != len(self.words):
-            raise FormatError("a cell that belongs to no position", offset=4 * self.at)
-        return ProofTree(deal, self.trump, Seat(leader), _SIDES[side], target, root)
-
-    def fresh_id(self) -> int:
-        self.next_id += 1
-        return self.next_id - 1
-
-    def position(self, pos: _Pos) -> Node:
-        """Read the cells of the trick starting at ``pos`` (and, recursively, their subtrees)."""
-        assert pos.start is not None
-        rnd = 14 - max(pos.start.hand_lengths)
-        top = Node(self.fresh_id(), pos.leader)
-        first = True
-        while self.at < len(self.words) and (self.words[self.at] >> 24 & 15) == rnd:
-            off = 4 * self.at
-            w = self.words[self.at]
-            if w >> 31 or (w >> 28 & 3) != pos.leader:
-                raise FormatError(f"cell {w:#010x}: reserved bit set or leader is not {pos.leader.name}", offset=off)
-            first = False
-            self.cell_start.add(self.at - self.base)
-            cell_index = self.at - self.base
-            self.at += 1
-            node: Node = top
-            cur = pos
-            for k in range(4):
-                idx = w >> 6 * k & 63
-                if idx > 51:
-                    raise FormatError(f"card {k + 1} of the cell: {idx} is not a card index 0..51", offset=off)
-                card = Card.from_index(idx)
-                play = cur.play(self.trump)
-                legal = play.legal_cards()
-                if card not in legal:
-                    raise FormatError(f"{card} is not a legal card at {play.where()}", offset=off)
-                seat = play.to_play
-                klass = next(c for c in _classes(pos.start, seat, legal) if card in c)
-                cur = _after(cur, card, self.trump, self.side)
-                move = next((m for m in node.moves if m.cards[0] == card), None)
-                if move is not None and move is not node.moves[-1]:
-                    raise FormatError(f"cells out of depth-first order at {card}", offset=off)
-                if k < 3:
-                    if move is None:
-                        move = Move(_class_order(card, klass), Node(self.fresh_id(), seat.next()))
-                        node.moves.append(move)
-                    assert isinstance(move.next, Node)
-                    node = move.next
-                    continue
-                if move is not None:
-                    raise FormatError(f"the same trick twice from one position ({card})", offset=off)
-                cards = _class_order(card, klass)
-                if w >> 30 & 1:
-                    ptr = self.word(self.at, "a duplicate's pointer")
-                    self.at += 1
-                    target = self.by_cell.get(ptr)
-                    if target is None or ptr >= cell_index:
-                        raise FormatError(
-                            f"pointer {ptr} is not an earlier cell followed by a position", offset=off + 4
-                        )
-                    node.moves.append(Move(cards, target))
-                elif cur.start is None:
-                    node.moves.append(Move(cards, Leaf(self.fresh_id(), cur.taken)))
-                else:
-                    holder = Move(cards, Leaf(-1, 0))
-                    node.moves.append(holder)
-                    sub = self.position(cur)
-                    holder.next = sub
-                    self.by_cell[cell_index] = sub
-        if first:
-            raise FormatError(f"no cell for the trick at round {rnd}, {pos.leader.name} to lead", offset=4 * self.at)
-        return top
-
-
-def _letters(k: int) -> str:
-    """Branch labels a, b, ..., z, aa, bb, ..."""
-    return string.ascii_lowercase[k % 26] * (1 + k // 26)
-
-
-def _or(values: Iterator[int]) -> int:
-    out = 0
-    for v in values:
-        out |= v
-    return out
+    visit(tree.root, Pos(tree.deal, tree.leader, (), 0))

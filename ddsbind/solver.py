@@ -22,9 +22,6 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind import dll
 from ddsbind._binding import CData
 from ddsbind._marshal import (
-    DDTable,
-    ScoredCard,
-    Solutions,
     as_deal,
     check_table_deals,
     decode_future,
@@ -41,6 +38,7 @@ from ddsbind._typing import Progress
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
+from ddsbind.results import DDTable, ScoredCard, Solutions
 from ddsbind.scoring import Contract, score
 
 __all__ = [

@@ -22,7 +22,9 @@ CORE = [
     "__init__",
     "_binding",
     "_holdings",
+    "_html",
     "_marshal",
+    "_scheduler",
     "_typing",
     "_validate",
     "deal",
@@ -31,6 +33,7 @@ CORE = [
     "game",
     "play",
     "pool",
+    "results",
     "solver",
 ]
 #: The Pythonic layer: goes through _marshal / _binding, never dll.ffi.

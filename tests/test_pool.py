@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import ddsbind
-from ddsbind import dll, errors
+from ddsbind import _scheduler, dll, errors
 from ddsbind import pool as pool_module
 from ddsbind.deal import Deal
 
@@ -353,9 +353,9 @@ def test_long_calls_queue_a_bounded_number_of_tasks(pool2):
     sample = np.stack([_ending(rng, 1).remain_cards for _ in range(20)])
     masks = np.tile(sample, (100, 1, 1))
     seen = []
-    out = pool2.dd_tables_array(masks, progress=lambda k: seen.append(pool2._tasks.qsize()))
+    out = pool2.dd_tables_array(masks, progress=lambda k: seen.append(pool2._scheduler.tasks.qsize()))
     assert np.array_equal(out, np.tile(pool2.dd_tables_array(sample), (100, 1, 1)))
-    assert seen and max(seen) <= pool_module.QUEUED_PER_THREAD * pool2.threads
+    assert seen and max(seen) <= _scheduler.QUEUED_PER_THREAD * pool2.threads
 
 
 def test_a_pool_nobody_closed_is_stopped_when_dropped(list100):

@@ -471,7 +471,7 @@ def test_the_docstring_example_file_is_what_is_written():
     words = np.frombuffer(prove("N:A... K... Q... J...", "NT", "W", goodguys="NS").to_bytes(), dtype="<u4")
     spec = "54504444 00000001 00010341 00004000 00000000 00002000 00000000 00001000 00000000 00000800 00000000"
     assert [f"{w:08x}" for w in words] == [*spec.split(), "00000001", "3d081003"]
-    assert "``3d081003``" in (sys.modules["ddsbind.proof"].__doc__ or "")
+    assert "``3d081003``" in (sys.modules["ddsbind.formats.prooftree"].__doc__ or "")
 
 
 def test_absurdly_nested_json_is_a_format_error():

@@ -12,21 +12,13 @@ from numpy.typing import NDArray
 from ddsbind._typing import Progress
 from ddsbind.database.check import RECORD
 from ddsbind.database.recipe import make_deals
+from ddsbind.errors import ThreadsWarning
 from ddsbind.formats import zbd, zdd
 
 if TYPE_CHECKING:
     from ddsbind.pool import SolverPool
 
 __all__ = ["FILLER_CACHE", "TableFiller", "ThreadsWarning", "make_records", "solve_tables", "solver_pool"]
-
-
-class ThreadsWarning(UserWarning):
-    """Fewer solver threads run than were asked for (DDS never runs more threads than cores).
-
-    Issued once per pool the database opens (one per ``generate`` or
-    ``verify`` run), as a warning the caller can catch, filter or render
-    (the CLI prints it as ``ddsbind: warning: ...``).
-    """
 
 
 def solver_pool(threads: int | None = None) -> SolverPool:

@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind import hands
-from ddsbind.errors import Error
+from ddsbind.errors import DealerError
 
 __all__ = [
     "BATCH",
@@ -72,10 +72,6 @@ _HIGH58 = np.uint64(((1 << 64) - 1) ^ 63)
 _LOW6_32 = np.uint32(63)
 _HIGH26 = np.uint32(((1 << 32) - 1) ^ 63)
 _COUNTER_BASE = 1 << 192
-
-
-class DealerError(Error, ValueError):
-    """A dealer script or dealing request that cannot be carried out (bad predeal, seed, syntax...)."""
 
 
 def card_index(suit: int, rank: int) -> int:

@@ -44,17 +44,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
-from ddsbind.errors import FormatError
+from ddsbind.errors import DroppedDataWarning, FormatError
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output
 from ddsbind.formats.pbn import ParFunc
 from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
-
-
-class DroppedDataWarning(UserWarning):
-    """A conversion's target cannot hold part of what the input has (said once per conversion, naming it)."""
 
 
 def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal
-from ddsbind.errors import Error, FormatError
+from ddsbind.errors import FormatError, MissingExtraError
 from ddsbind.formats import files, registry
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.pbngame import GameRecord
@@ -47,10 +47,6 @@ __all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "read_dataframe
 #: The twenty result columns: strains S H D C NT (DDS order) x declarers N E S W.
 TABLE_COLUMNS = tuple(f"{s}_{h}" for s in ("S", "H", "D", "C", "NT") for h in SEAT_LETTERS)
 _RANKS = np.frombuffer(b"AKQJT98765432", np.uint8)
-
-
-class MissingExtraError(Error, ImportError):
-    """An optional dependency is not installed; the message names the extra that brings it."""
 
 
 def _pandas() -> Any:

@@ -29,15 +29,11 @@ import warnings
 from collections.abc import Sequence
 
 from ddsbind.deal import Seat, Strain
-from ddsbind.errors import FormatError
+from ddsbind.errors import FormatError, TruncatedPlayWarning
 from ddsbind.formats import _order, zrj
 from ddsbind.formats.pbngame import GameRecord
 
 __all__ = ["TruncatedPlayWarning", "game_to_zrj", "games_to_zrj_bytes", "zrj_bytes_to_games", "zrj_to_game"]
-
-
-class TruncatedPlayWarning(UserWarning):
-    """A game's play did not fit in a ZRJ record and was cut short (the rest reads as a claim)."""
 
 
 def _call_byte(call: str, mark: int) -> int:

@@ -11,9 +11,9 @@ is a :class:`Error`.
 
 from typing import TYPE_CHECKING, Any
 
-from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
+from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
 from ddsbind.errors import ContractError, DatabaseError, DDSError, Error, FormatError, StateError
-from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
+from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
     __version__: str
@@ -99,6 +99,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Call",
     "Card",
     "Contract",
     "ContractError",
@@ -115,6 +116,7 @@ __all__ = [
     "ProofTree",
     "ScoredCard",
     "Seat",
+    "Side",
     "Solutions",
     "SolverPool",
     "StateError",

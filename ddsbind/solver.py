@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -316,7 +317,7 @@ def tricks(
 
 def makes(
     deals: Sequence[Deal | str] | ArrayLike,
-    contract: object,
+    contract: Contract | str,
     declarer: Seat | int | str | None = None,
     *,
     threads: int | None = None,
@@ -335,8 +336,7 @@ def makes(
         As :func:`dd_tables` takes them.
     contract : str or Contract
         ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer) as
-        :meth:`ddsbind.Contract.parse` reads them, a :class:`ddsbind.Contract`,
-        or an object with ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``.
+        :meth:`ddsbind.Contract.parse` reads them, or a :class:`ddsbind.Contract`.
     declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
         Needed unless ``contract`` names one; both given must agree.
     threads : int or None
@@ -363,12 +363,13 @@ def makes(
     >>> makes(["N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"], "7NT", "N").tolist()
     [True]
     """
-    from ddsbind.pool import SolverPool, parse_contract
+    from ddsbind.pool import SolverPool
 
-    level, strain, seat = parse_contract(contract, declarer)
+    c = Contract.parse(contract).declared(declarer)
+    question = (c.strain, cast(Seat, c.declarer), c.trick_target)  # declared() names the declarer
     masks = table_masks(deals)
     with SolverPool(threads) as pool:
-        return pool.answers(masks, [(strain, seat, level + 6)], progress=progress)[:, 0].astype(bool)
+        return pool.answers(masks, [question], progress=progress)[:, 0].astype(bool)
 
 
 # -- par ------------------------------------------------------------------------------
@@ -573,15 +574,8 @@ def dd_score(
     >>> dd_score("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "1SX", "N")
     160
     """
-    c = Contract.parse(contract)
-    if declarer is not None:
-        seat = Seat.parse(declarer, "declarer")
-        if c.declarer is not None and c.declarer != seat:
-            raise InvalidArgumentError(f"the contract {c} and declarer {seat} disagree", field="declarer")
-    elif c.declarer is not None:
-        seat = c.declarer
-    else:
-        raise InvalidArgumentError(f"give the declarer of {c} (or write it in the contract: '{c} by N')")
+    c = Contract.parse(contract).declared(declarer)
+    seat = cast(Seat, c.declarer)  # declared() names it
     d = as_deal(deal)
     if not d.is_full:
         raise InvalidArgumentError(f"a contract is scored on a full deal; this one holds {d.n_cards} cards")

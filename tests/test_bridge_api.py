@@ -144,9 +144,9 @@ def test_dd_score_is_the_laws_score_of_ddss_tricks(list100):
 def test_dd_score_reads_the_declarer_from_the_contract():
     """'4HX by E' needs no separate declarer; a contradicting one is refused."""
     assert ddsbind.dd_score(_FULL, "4HX by E", vulnerable="all") == -800  # EW take 7 heart tricks: down 3, vul
-    with pytest.raises(InvalidArgumentError, match="disagree"):
+    with pytest.raises(ContractError, match="declared by E, but declarer=N"):
         ddsbind.dd_score(_FULL, "4HX by E", "N")
-    with pytest.raises(InvalidArgumentError, match="declarer"):
+    with pytest.raises(ContractError, match="names no declarer"):
         ddsbind.dd_score(_FULL, "4H")
     with pytest.raises(ContractError):
         ddsbind.dd_score(_FULL, "4Q", "N")

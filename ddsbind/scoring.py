@@ -428,6 +428,8 @@ class Call:
             return
         if self.doubled != 0:
             raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
+        if self.strain is None:
+            raise ContractError(f"bid of level {self.level!r} needs a strain (S, H, D, C or NT)")
         bid = Contract(self.level, self.strain)  # checks level and strain
         object.__setattr__(self, "level", bid.level)
         object.__setattr__(self, "strain", bid.strain)

@@ -39,10 +39,10 @@ from ddsbind._marshal import (
     text,
 )
 from ddsbind._typing import Progress
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
-from ddsbind.scoring import Contract, score
+from ddsbind.scoring import Contract, DealerParContract, score
 
 __all__ = [
     "DDTable",
@@ -375,8 +375,7 @@ def makes(
 # -- par ------------------------------------------------------------------------------
 
 
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-_STRAIN_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663", "N": "NT"}
+_STRAIN_SYMBOLS = {Strain.S: "\u2660", Strain.H: "\u2665", Strain.D: "\u2666", Strain.C: "\u2663", Strain.NT: "NT"}
 
 
 def _either(levels: Sequence[str]) -> str:
@@ -386,9 +385,8 @@ def _either(levels: Sequence[str]) -> str:
 
 def _declarer_words(seats: str) -> str:
     """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either partner)"`` (either partner can declare)."""
-    if len(seats) == 1:
-        return _SEAT_NAMES[seats]
-    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either partner)"
+    names = [Seat.parse(letter).full_name for letter in seats]
+    return names[0] if len(names) == 1 else f"{names[0]} or {names[1]} (either partner)"
 
 
 def _score_words(ns_score: int) -> str:
@@ -404,7 +402,7 @@ def _par_contract_words(item: str) -> str:
     doubled = contract.endswith("x")
     body = contract[:-1] if doubled else contract
     levels, strain = body[:-1], body[-1]
-    named = [f"{lvl}{_STRAIN_SYMBOLS[strain]}" + (" doubled" if doubled else "") for lvl in levels]
+    named = [f"{lvl}{_STRAIN_SYMBOLS[Strain.parse(strain)]}" + (" doubled" if doubled else "") for lvl in levels]
     return f"{_either(named)} by {_declarer_words(seats)}"
 
 
@@ -422,24 +420,28 @@ class Par:
         """North-South's par score when NS bid first (negative: EW gain)."""
         return int(self.score_text[0].split()[-1])
 
-    def words(self, first: str = "NS") -> str:
-        """The par contracts and score as a person reads them, when ``first`` (``"NS"`` or ``"EW"``) bids first.
+    def words(self, side: Side | str = Side.NS) -> str:
+        """The par contracts and score as a person reads them, when ``side`` bids first.
+
+        ``side`` is a :class:`~ddsbind.Side` or its spelling (``"NS"``, ``"e-w"``).
 
         DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
         ``"4\u2660 or 5\u2660 by East or West (either partner): EW +450"``; a
         sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
         when nobody can make anything, ``"passed out: 0"``.
 
+        Raises
+        ------
+        InvalidArgumentError
+            ``side`` is no side (:meth:`ddsbind.Side.parse`).
+
         Examples
         --------
         >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
         '2\u2660 by East or West (either partner): EW +110'
         """
-        side = first.strip().upper().replace("-", "").replace("/", "") if isinstance(first, str) else None
-        if side not in ("NS", "EW"):
-            raise InvalidArgumentError(f"first {first!r:.40} is not NS or EW (the side that bids first)", field="first")
-        k = ("NS", "EW").index(side)
-        score = int(self.score_text[k].split()[-1]) * (1 if k == 0 else -1)
+        k = Side.parse(side, "side bidding first")
+        score = int(self.score_text[k].split()[-1]) * (1 if k is Side.NS else -1)
         items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
         if not items:
             return f"passed out: {_score_words(score)}"
@@ -452,8 +454,11 @@ class Par:
         from ddsbind import _html
 
         rows = [
-            (f"{side} bid first", [escape(self.score_text[k]), escape(self.contracts[k]), escape(self.words(side))])
-            for k, side in enumerate(("NS", "EW"))
+            (
+                f"{side} bid first",
+                [escape(self.score_text[side]), escape(self.contracts[side]), escape(self.words(side))],
+            )
+            for side in Side
         ]
         return _html.grid("par", ["", "score", "contracts", "in words"], rows)
 
@@ -479,18 +484,14 @@ class DealerPar:
         '2\u2660 by East or West (either partner): EW +110'
         """
         parts = []
-        for c in self.contracts:
-            contract, _, rest = c.partition("-")
-            seats, sign, count = rest.partition("+") if "+" in rest else rest.partition("-")
-            if not contract or not seats:
-                continue
-            sacrifice = contract.endswith("*")
-            contract = contract.rstrip("*")
-            text = f"{contract[:-1]}{_STRAIN_SYMBOLS[contract[-1]]}" + (" doubled" if sacrifice else "")
-            text += f" by {_declarer_words(seats)}"
-            if count:
-                n = int(count)
-                text += f", {n} down" if sign == "-" else f", {n} overtrick{'s' if n > 1 else ''}"
+        for item in self.contracts:
+            p = DealerParContract.parse(item)
+            c = p.contract
+            text = f"{c.level}{_STRAIN_SYMBOLS[c.strain]}" + (" doubled" if c.doubled else "")
+            text += f" by {_declarer_words(p.seats)}"
+            if p.result:
+                n = abs(p.result)
+                text += f", {n} down" if p.result < 0 else f", {n} overtrick{'s' if n > 1 else ''}"
             parts.append(text)
         if not parts:
             return f"passed out: {_score_words(self.score)}"

@@ -109,11 +109,13 @@ def test_bad_words_are_usage_errors_naming_the_choices():
 def test_par_words_refuse_a_bad_side_with_a_library_error():
     """Par.words('XX') is a ddsbind.Error naming the argument, not a bare ValueError from list.index."""
     p = ddsbind.Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S"))
-    with pytest.raises(InvalidArgumentError, match="NS or EW"):
+    with pytest.raises(InvalidArgumentError, match="side bidding first 'XX' is not one of NS"):
         p.words("XX")
     with pytest.raises(InvalidArgumentError):
         p.words(None)  # type: ignore[arg-type]
-    assert p.words("e-w") == p.words("EW")
+    assert p.words("e-w") == p.words("EW") == p.words(ddsbind.Side.EW)
+    with pytest.raises(InvalidArgumentError, match="is a Seat, not a Side"):
+        p.words(ddsbind.Seat.E)  # type: ignore[arg-type]
     assert "either partner" in p.words()
 
 

@@ -121,21 +121,15 @@ def grid(kind: str, header: Sequence[str], rows: Sequence[tuple[str, Sequence[st
 
 
 def call(text: str) -> str:
-    """A call of an auction: ``"1S"`` with its suit symbol, ``"Pass"``, ``"X"``, ``"XX"`` as they are.
+    """A call of an auction as PBN spells it: ``"1S"`` with its suit symbol; ``"2NT"``, ``"Pass"``, ``"X"`` as they are.
 
-    Read by :meth:`ddsbind.scoring.Call.parse`, the one reader of calls.
+    The calls come read (:meth:`ddsbind.scoring.Call.parse`, through the
+    record's formats); this only draws a suit bid's symbol.
     """
-    from ddsbind.deal import Strain
-    from ddsbind.errors import ContractError
-    from ddsbind.scoring import Call
-
-    try:
-        bid = Call.parse(text)
-    except ContractError:
-        return escape(text)
-    if bid.strain is None:
-        return escape(text)
-    return f"{bid.level}" + ("NT" if bid.strain is Strain.NT else suit_symbol(int(bid.strain)))
+    level, strain = text[:1], text[1:].upper()
+    if level in "1234567" and level and len(strain) == 1 and strain in SUITS:
+        return level + suit_symbol(SUITS.index(strain))
+    return escape(text)
 
 
 def auction(calls: Sequence[str], dealer: int) -> str:

@@ -485,6 +485,8 @@ class DealerPar:
         """
         parts = []
         for item in self.contracts:
+            if not item.strip():
+                continue  # an unused slot of DDS's answer
             p = DealerParContract.parse(item)
             c = p.contract
             text = f"{c.level}{_STRAIN_SYMBOLS[c.strain]}" + (" doubled" if c.doubled else "")

@@ -145,13 +145,13 @@ def test_bad_call_text_is_one_contract_error_naming_it(text):
         Call.parse(text)
 
 
-def test_the_notebook_auction_shows_bids_with_symbols():
-    """Without this, the notebook auction would print 1S as text or change a pass."""
+def test_the_notebook_auction_shows_read_calls_with_symbols():
+    """Without this, the notebook auction would print a call Call.parse read as text, or change a pass."""
     from ddsbind import _html
 
-    assert _html.call("1S").startswith("1") and "\u2660" in _html.call("1S")
-    assert _html.call("2NT") == "2NT" and _html.call("2n") == "2NT"
-    assert (_html.call("Pass"), _html.call("X"), _html.call("XX")) == ("Pass", "X", "XX")
+    shown = [_html.call(str(Call.parse(t))) for t in ("1s", "2n", "p", "d", "r")]
+    assert shown[0].startswith("1") and "\u2660" in shown[0]
+    assert shown[1:] == ["2NT", "Pass", "X", "XX"]
 
 
 # -- DDS's DealerPar text: one parser for the solver's words and PBN's ParContract --------------

@@ -38,7 +38,7 @@ from ddsbind._marshal import (
     table_masks,
     text,
 )
-from ddsbind._typing import Progress
+from ddsbind._typing import Progress, renamed
 from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
@@ -67,10 +67,11 @@ __all__ = [
 # -- solve_board -------------------------------------------------------------------
 
 
+@renamed(trump="strain", first="leader")
 def solve_board(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     target: int = -1,
     solutions: int = 3,
     mode: int = 1,
@@ -83,14 +84,14 @@ def solve_board(
     deal : Deal or PBN string
         The cards still held.  Cards already played to the current trick are
         not in it (so those hands hold one card fewer).
-    trump : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
-    first : Seat, 0..3 or "N"/"E"/"S"/"W"
+    strain : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
+    leader : Seat, 0..3 or "N"/"E"/"S"/"W"
         The hand that led (or is to lead) the current trick.
     target, solutions, mode : int
         As in DDS: ``target=-1`` finds the maximum; ``solutions=3`` scores every
         legal card; ``mode=1`` always searches.
     current_trick : cards or str
-        Up to 3 cards already played to the trick, in play order from ``first``
+        Up to 3 cards already played to the trick, in play order from ``leader``
         (a list, or a string such as ``"SA SK"``, ``"SA,SK"``, ``"C10"``).
 
     Returns
@@ -114,7 +115,7 @@ def solve_board(
     >>> solve_board("N:A... K... Q... J...", "NT", "N").best_score
     1
     """
-    pos = position(deal, trump, first, current_trick, function="SolveBoard")
+    pos = position(deal, strain, leader, current_trick, function="SolveBoard")
     fut = dll.futureTricks()
     dll.solve_board(new_deal(pos), target, solutions, mode, fut)
     return decode_future(fut)
@@ -590,10 +591,11 @@ def dd_score(
 # -- play analysis ----------------------------------------------------------------------
 
 
+@renamed(trump="strain", first="leader")
 def analyse_play(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     plays: str | Iterable[Card | str],
     current_trick: str | Iterable[Card | str] = (),
 ) -> list[int]:
@@ -602,13 +604,13 @@ def analyse_play(
     ``plays`` is a string of cards (``"C4CACJ..."`` as in the reference
     files' PLAY lines, or separated: ``"C4 CA CJ"``, ``"C4,CA,C10"``) or a
     list of cards, starting
-    with the next card of the trick led by ``first``.  The values are tricks
-    for declarer's side (declarer sits to the right of ``first``, the leader
+    with the next card of the trick led by ``leader``.  The values are tricks
+    for declarer's side (declarer sits to the right of ``leader``, the leader
     of the current trick), counted from the start of the current trick:
     always ``len(plays) + 1`` values.
 
     With cards already on the current trick (``current_trick``, in play
-    order from ``first``; the deal no longer holds them), the answer is
+    order from ``leader``; the deal no longer holds them), the answer is
     defined as the analysis of the same position with those cards still in
     the hands and played out first, with their values dropped: so
     ``analyse_play(before, t, f, trick + plays)[len(trick):] ==
@@ -618,7 +620,7 @@ def analyse_play(
     player to play, or a revoke, with ``.index`` its 0-based position in
     ``plays``; a bad position raises as :func:`solve_board` does.
     """
-    pos = position(deal, trump, first, current_trick, function="AnalysePlayBin")
+    pos = position(deal, strain, leader, current_trick, function="AnalysePlayBin")
     cards = parse_plays(plays, function="AnalysePlayBin")
     d, leader, trick = pos.deal, pos.leader, list(pos.trick)
     if trick:

@@ -272,3 +272,19 @@ def test_write_deals_refuses_a_bare_vulnerability_number(tmp_path):
     with pytest.raises(InvalidArgumentError, match="is a number"):
         write_deals(tmp_path / "out.pbn", owners[None], vulnerable=1)  # type: ignore[arg-type]
     assert issubclass(InvalidArgumentError, Error)
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+
+def test_solve_board_names_its_strain_and_leader_as_tricks_does():
+    """Without this, solve_board(trump=, first=) and tricks(strain=) would name one thing two ways; old code breaks."""
+    deal = "N:A... K... Q... J..."
+    new = ddsbind.solve_board(deal, strain="NT", leader="N")
+    with pytest.warns(DeprecationWarning, match=r"solve_board\(trump=...\) is now solve_board\(strain=...\)"):
+        old = ddsbind.solve_board(deal, trump="NT", first="N")
+    assert old.best_score == new.best_score == 1
+    with pytest.raises(TypeError, match="give strain= only"):
+        ddsbind.solve_board(deal, strain="NT", trump="NT", leader="N")
+    with pytest.warns(DeprecationWarning):
+        assert ddsbind.best_line(deal, trump="NT", first="N") == ddsbind.best_line(deal, strain="NT", leader="N")

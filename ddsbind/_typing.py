@@ -27,16 +27,16 @@ def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     def wrap(function: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(function)
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
-            for old, new in old_names.items():
-                if old in kwargs:
-                    if new in kwargs:
-                        raise TypeError(f"{function.__name__}() got {old}= and {new}=: give {new}= only")
-                    warnings.warn(
-                        f"{function.__name__}({old}=...) is now {function.__name__}({new}=...)",
-                        DeprecationWarning,
-                        stacklevel=2,
-                    )
-                    kwargs[new] = kwargs.pop(old)
+            given = [(old, new) for old, new in old_names.items() if old in kwargs]
+            for old, new in given:
+                if new in kwargs:
+                    raise TypeError(f"{function.__name__}() got {old}= and {new}=: give {new}= only")
+                kwargs[new] = kwargs.pop(old)
+            if given:
+                was = ", ".join(f"{old}=..." for old, _ in given)
+                now = ", ".join(f"{new}=..." for _, new in given)
+                name = function.__name__
+                warnings.warn(f"{name}({was}) is now {name}({now})", DeprecationWarning, stacklevel=2)
             return function(*args, **kwargs)
 
         return call

@@ -281,7 +281,8 @@ def test_solve_board_names_its_strain_and_leader_as_tricks_does():
     """Without this, solve_board(trump=, first=) and tricks(strain=) would name one thing two ways; old code breaks."""
     deal = "N:A... K... Q... J..."
     new = ddsbind.solve_board(deal, strain="NT", leader="N")
-    with pytest.warns(DeprecationWarning, match=r"solve_board\(trump=...\) is now solve_board\(strain=...\)"):
+    moved = r"solve_board\(trump=..., first=...\) is now solve_board\(strain=..., leader=...\)"
+    with pytest.warns(DeprecationWarning, match=moved):
         old = ddsbind.solve_board(deal, trump="NT", first="N")
     assert old.best_score == new.best_score == 1
     with pytest.raises(TypeError, match="give strain= only"):

@@ -15,9 +15,9 @@ import pytest
 import ddsbind
 from ddsbind import dll
 from ddsbind.deal import Deal
-from ddsbind.scoring import Contract
 from ddsbind.errors import CardCountError, ContractError, InvalidArgumentError, TrumpWrongError
 from ddsbind.pool import SolverPool
+from ddsbind.scoring import Contract
 
 STRAIN_LETTERS = "SHDCN"
 

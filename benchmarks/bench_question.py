@@ -82,7 +82,6 @@ from _common import (
 
 import ddsbind
 from ddsbind.formats.ddsref import read_reference
-from ddsbind.pool import parse_contract
 
 HERE = Path(__file__).resolve().parent
 DRIVER_SOURCE = HERE / "dds_driver.c"
@@ -135,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace, tmp: Path) -> int:
-    level, strain, declarer = parse_contract(args.contract)
+    contract = ddsbind.Contract.parse(args.contract).declared()
+    level, strain, declarer = contract.level, int(contract.strain), int(contract.declarer or 0)
     masks, path, source = deals_of(args, tmp)
     if args.crossover:
         _crossover(masks, source, (strain, declarer, level + 6))

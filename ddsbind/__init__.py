@@ -11,7 +11,7 @@ is a :class:`Error`.
 
 from typing import TYPE_CHECKING, Any
 
-from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
+from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
 from ddsbind.errors import (
     ContractError,
     DatabaseError,
@@ -28,7 +28,7 @@ from ddsbind.errors import (
     TruncatedPlayWarning,
 )
 from ddsbind.results import DDTable, ScoredCard, Solutions
-from ddsbind.scoring import Contract, PayoffTable, imps, matchpoints, payoff
+from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
 
 if TYPE_CHECKING:
     __version__: str
@@ -108,6 +108,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Call",
     "Card",
     "Contract",
     "ContractError",
@@ -129,6 +130,7 @@ __all__ = [
     "ProofTree",
     "ScoredCard",
     "Seat",
+    "Side",
     "Solutions",
     "SolverPool",
     "StateError",

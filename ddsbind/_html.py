@@ -10,11 +10,10 @@ a test can find it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from ddsbind._holdings import SUITS
+from ddsbind._holdings import SEAT_LETTERS, SUITS
 
 __all__ = ["auction", "card", "diagram", "grid", "hands_of_pbn", "short_card", "suit_symbol"]
 
@@ -73,7 +72,7 @@ def _hand(seat: str, holdings: Sequence[str]) -> str:
 
 def hands_of_pbn(pbn: str) -> dict[str, list[str]]:
     """The four hands of a PBN deal string that starts with ``"N:"``, as :func:`diagram` takes them."""
-    return dict(zip("NESW", (h.split(".") for h in pbn[2:].split(" ")), strict=True))
+    return dict(zip(SEAT_LETTERS, (h.split(".") for h in pbn[2:].split(" ")), strict=True))
 
 
 def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:
@@ -121,16 +120,16 @@ def grid(kind: str, header: Sequence[str], rows: Sequence[tuple[str, Sequence[st
     return f'<table class="ddsbind-{kind}" style="{_TABLE}">{cap}{_ROW}{head}</tr>{body}</table>'
 
 
-_CALL = re.compile(r"^([1-7])(NT|[SHDC])$")
-
-
 def call(text: str) -> str:
-    """A call of an auction: ``"1S"`` with its suit symbol, ``"Pass"``, ``"X"``, ``"XX"`` as they are."""
-    m = _CALL.match(text.upper())
-    if m is None:
-        return escape(text)
-    level, strain = m.groups()
-    return level + ("NT" if strain == "NT" else suit_symbol(SUITS.index(strain)))
+    """A call of an auction as PBN spells it: ``"1S"`` with its suit symbol; ``"2NT"``, ``"Pass"``, ``"X"`` as they are.
+
+    The calls come read (:meth:`ddsbind.scoring.Call.parse`, through the
+    record's formats); this only draws a suit bid's symbol.
+    """
+    level, strain = text[:1], text[1:].upper()
+    if level in "1234567" and level and len(strain) == 1 and strain in SUITS:
+        return level + suit_symbol(SUITS.index(strain))
+    return escape(text)
 
 
 def auction(calls: Sequence[str], dealer: int) -> str:
@@ -184,8 +183,8 @@ def play_table(
                 styles[seat] = _CELL.replace("background:transparent", "background:#ffd7d7")
             cells[seat] = shown
         row = [f'<td style="{_CELL}">{number}</td>']
-        row += [f'<td data-seat="{"NESW"[k]}" style="{styles[k]}">{cells[k]}</td>' for k in range(4)]
-        row.append(f'<td style="{_CELL}">{"NESW"[winner] if winner is not None else ""}</td>')
+        row += [f'<td data-seat="{SEAT_LETTERS[k]}" style="{styles[k]}">{cells[k]}</td>' for k in range(4)]
+        row.append(f'<td style="{_CELL}">{SEAT_LETTERS[winner] if winner is not None else ""}</td>')
         if with_dd:
             row.append(f'<td style="{_CELL}">{"" if dd is None else dd}</td>')
         body.append(f'<tr data-trick="{number}" style="background:transparent">{"".join(row)}</tr>')

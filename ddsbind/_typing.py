@@ -1,11 +1,44 @@
-"""Type aliases shared across the package; no native import, so ``ddsbind.formats`` may use them."""
+"""Type aliases and the keyword-renaming helper shared across the package; no native import."""
 
 from __future__ import annotations
 
+import functools
+import warnings
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import ParamSpec, TypeAlias, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: A progress callback: called with the number of units (records, deals)
 #: finished since its last call.  Its return value is ignored, so a tqdm
 #: bar's ``update`` fits as it is.
 Progress: TypeAlias = Callable[[int], object]
+
+
+def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Accept a public function's former keyword names (``trump=`` for ``strain=``), with a DeprecationWarning.
+
+    ``renamed(trump="strain", first="leader")`` maps each old keyword to its
+    new name; giving both is a ``TypeError``, as Python gives for any
+    argument given twice.
+    """
+
+    def wrap(function: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(function)
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            given = [(old, new) for old, new in old_names.items() if old in kwargs]
+            for old, new in given:
+                if new in kwargs:
+                    raise TypeError(f"{function.__name__}() got {old}= and {new}=: give {new}= only")
+                kwargs[new] = kwargs.pop(old)
+            if given:
+                was = ", ".join(f"{old}=..." for old, _ in given)
+                now = ", ".join(f"{new}=..." for _, new in given)
+                name = function.__name__
+                warnings.warn(f"{name}({was}) is now {name}({now})", DeprecationWarning, stacklevel=2)
+            return function(*args, **kwargs)
+
+        return call
+
+    return wrap

@@ -23,7 +23,7 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import TypeVar
 
 import numpy as np
@@ -51,6 +51,7 @@ __all__ = [
     "Card",
     "Deal",
     "Seat",
+    "Side",
     "Strain",
     "Vulnerability",
     "masks_to_owners",
@@ -85,9 +86,14 @@ def parse_member(
     ``value`` is a member, its DDS number (an int, never a bool or a float)
     or a name: ``names`` maps upper-case names, stripped of spaces, ``-`` and
     ``/`` (so ``"N-S"`` is ``"NS"``; a lone ``"-"`` stays), to numbers.
+    A member of another enum (a :class:`Vulnerability` where a :class:`Seat`
+    is meant) is refused, whatever its number.
     Anything else raises ``error(message)``; ``what`` names the argument and
     ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).
     """
+    if isinstance(value, Enum) and not isinstance(value, cls):
+        # A Vulnerability is no seat and a Seat no strain, whatever their numbers.
+        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})")
     if isinstance(value, str):
         key = value.strip().upper()
         if key not in ("-", ""):
@@ -152,6 +158,11 @@ class Seat(IntEnum):
         """The seat opposite."""
         return Seat((self + 2) % 4)
 
+    @property
+    def side(self) -> Side:
+        """The seat's side: :attr:`Side.NS` for N and S, :attr:`Side.EW` for E and W."""
+        return Side(self % 2)
+
     def __str__(self) -> str:
         """The seat's letter, ``"N"``, as bridge writes it (``int(seat)`` is DDS's number)."""
         return self.name
@@ -162,6 +173,52 @@ class Seat(IntEnum):
 
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
                for name in names}  # fmt: skip
+
+
+_SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
+
+
+class Side(IntEnum):
+    """A side (partnership): NS=0 (North and South), EW=1 (East and West); ``seat % 2`` is its seat's side.
+
+    The one spelling of a side in ddsbind: :meth:`Seat.side`, par's side
+    bidding first (:meth:`ddsbind.Par.words`), proof trees' good guys, and
+    :meth:`Vulnerability.is_vulnerable` all use it.
+
+    Examples
+    --------
+    >>> Side.parse("e-w"), Seat.W.side, Side.NS.seats, str(Side.EW.opponents)
+    (<Side.EW: 1>, <Side.EW: 1>, (<Seat.N: 0>, <Seat.S: 2>), 'NS')
+    """
+
+    NS = 0
+    EW = 1
+
+    @classmethod
+    def parse(cls, value: Side | int | str, what: str = "side") -> Side:
+        """Accept a ``Side``, 0 (NS) or 1 (EW), or ``"NS"``/``"EW"`` (any case; ``"N-S"``, ``"E/W"``).
+
+        Raises ``InvalidArgumentError`` for anything else, a seat included
+        (``Seat.N.side`` is its side).
+        """
+        return parse_member(cls, value, _SIDE_NAMES, lambda m: InvalidArgumentError(m, field=what), what, "0=NS 1=EW")
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        """The side's two seats, in DDS's order: ``(N, S)`` or ``(E, W)``."""
+        return Seat(self), Seat(self + 2)
+
+    @property
+    def opponents(self) -> Side:
+        """The other side."""
+        return Side(1 - self)
+
+    def __str__(self) -> str:
+        """``"NS"`` or ``"EW"``; ``int(side)`` is 0 or 1."""
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format_member(self, self.name, spec)
 
 
 _STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
@@ -236,10 +293,38 @@ class Vulnerability(IntEnum):
     def __format__(self, spec: str) -> str:
         return format_member(self, self.pbn, spec)
 
-    def is_vulnerable(self, seat: Seat | int | str) -> bool:
-        """True when ``seat``'s side is vulnerable."""
-        side = Seat.parse(seat) % 2  # 0 = NS, 1 = EW
+    def is_vulnerable(self, who: Seat | Side | int | str) -> bool:
+        """True when ``who``'s side is vulnerable: ``who`` a :class:`Side` (or ``"NS"``/``"EW"``) or a seat.
+
+        A plain int or a one-letter text is a seat (0..3, ``"N"``); a
+        :class:`Side` member or ``"NS"``/``"EW"`` a side.
+
+        >>> Vulnerability.NS.is_vulnerable("S"), Vulnerability.NS.is_vulnerable(Side.EW)
+        (True, False)
+        """
+        if isinstance(who, Side):
+            side = who
+        elif isinstance(who, str) and who.strip().upper().replace("-", "").replace("/", "") in _SIDE_NAMES:
+            side = Side.parse(who)
+        else:
+            side = Seat.parse(who).side
         return self is Vulnerability.BOTH or self == (Vulnerability.NS, Vulnerability.EW)[side]
+
+    @classmethod
+    def of_sides(cls, ns: bool, ew: bool) -> Vulnerability:
+        """The vulnerability with North-South vulnerable when ``ns``, East-West when ``ew``.
+
+        >>> Vulnerability.of_sides(True, True), Vulnerability.of_sides(False, True)
+        (<Vulnerability.BOTH: 1>, <Vulnerability.EW: 3>)
+        """
+        if not isinstance(ns, bool | np.bool_) or not isinstance(ew, bool | np.bool_):
+            raise InvalidArgumentError(f"of_sides takes two bools (NS, EW vulnerable), got {ns!r:.20}, {ew!r:.20}")
+        return (cls.NONE, cls.EW, cls.NS, cls.BOTH)[2 * bool(ns) + bool(ew)]
+
+    @property
+    def sides(self) -> tuple[Side, ...]:
+        """The vulnerable sides: ``()``, ``(Side.NS,)``, ``(Side.EW,)`` or both."""
+        return tuple(s for s in Side if self.is_vulnerable(s))
 
 
 _VUL_NAMES = {

@@ -1,7 +1,7 @@
 """Played deals, double dummy: which card cost a trick, and the best line from any position.
 
 Conventions: seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4 (DDS's).
-``first`` is the hand that led (or leads) the first trick analysed; as in
+``leader`` is the hand that led (or leads) the first trick analysed; as in
 :func:`ddsbind.analyse_play`, *declarer* is the seat to its right, and
 double-dummy values are tricks for declarer's side.
 
@@ -27,7 +27,7 @@ from typing import Protocol
 
 from ddsbind import _html, dll
 from ddsbind._marshal import decode_future, fill_deal, parse_plays, position
-from ddsbind._typing import Progress
+from ddsbind._typing import Progress, renamed
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Play
@@ -287,10 +287,11 @@ def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
     return out
 
 
+@renamed(trump="strain", first="leader")
 def costly_cards(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     plays: str | Iterable[Card | str],
 ) -> CostlyCards:
     """Every card that changed the double-dummy result, in play order.
@@ -299,8 +300,8 @@ def costly_cards(
     ----------
     deal : Deal or PBN string
         The full deal before the opening lead.
-    trump : Strain, 0..4 or name
-    first : Seat, 0..3 or name
+    strain : Strain, 0..4 or name
+    leader : Seat, 0..3 or name
         The opening leader (declarer is the seat to its right).
     plays : str or cards
         ``"C4CACJ..."``, ``"C4 CA C10"``, ``"C4,CA,CJ"`` or a list of cards, in
@@ -320,7 +321,7 @@ def costly_cards(
         A card not held by the seat to play, a revoke, more than 52 cards;
         the message names the card and its position.
     """
-    d, t, f, cards = _played_deal(deal, trump, first, plays)
+    d, t, f, cards = _played_deal(deal, strain, leader, plays)
     found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
     return CostlyCards(_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found)
 
@@ -432,10 +433,11 @@ def _lowest(options: Iterable[CardOption]) -> Card:
     return min((c for o in options for c in o.cards), key=lambda c: (c.rank, -c.suit))
 
 
+@renamed(trump="strain", first="leader")
 def best_line(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     current_trick: str | Iterable[Card | str] = (),
 ) -> BestLine:
     """The double-dummy best line from a position, played out to the end.
@@ -448,12 +450,12 @@ def best_line(
     ----------
     deal : Deal or PBN string
         The cards still held (cards already on the current trick are not in it).
-    trump : Strain, 0..4 or name
-    first : Seat, 0..3 or name
+    strain : Strain, 0..4 or name
+    leader : Seat, 0..3 or name
         The hand that led the current trick (or leads the next one).
         Declarer is the seat to its right.
     current_trick : cards
-        Up to 3 cards already played to the trick, in play order from ``first``.
+        Up to 3 cards already played to the trick, in play order from ``leader``.
 
     Returns
     -------
@@ -473,7 +475,7 @@ def best_line(
         The line is played out by :class:`ddsbind.game.Play`, so it never
         replays a card nor runs past the last trick.
     """
-    pos = position(deal, trump, first, current_trick, function="SolveBoard")
+    pos = position(deal, strain, leader, current_trick, function="SolveBoard")
     table = Play(pos.deal, pos.trump, pos.leader, pos.trick)
     declarer_side = (pos.leader + 3) % 2
     tricks = BestLine()

@@ -49,7 +49,7 @@ import threading
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -59,9 +59,10 @@ from ddsbind._binding import CData, slots
 from ddsbind._scheduler import Job, Scheduler, Task, configure
 from ddsbind._typing import Progress
 from ddsbind.deal import Deal, Seat, Strain
-from ddsbind.errors import ContractError, DDSError, InvalidArgumentError, StateError
+from ddsbind.errors import DDSError, InvalidArgumentError, StateError
+from ddsbind.scoring import Contract
 
-__all__ = ["Question", "SolverPool", "parse_contract"]
+__all__ = ["Question", "SolverPool"]
 
 #: Leaders of one (deal, strain) task, in solving order (N, S, E, W): after
 #: North, South's search (same side on lead) reuses the most of the table.
@@ -306,7 +307,7 @@ class SolverPool:
     def makes(
         self,
         deals: Sequence[Deal | str] | ArrayLike,
-        contract: object,
+        contract: Contract | str,
         declarer: Seat | int | str | None = None,
         *,
         progress: Progress | None = None,
@@ -326,9 +327,7 @@ class SolverPool:
             ``"3NT"``, ``"3N"``, ``"4S"``, optionally with the declarer
             (``"3NTS"``, ``"4S by N"``) and doubles (``"4SX"``: they do not
             change whether it makes), as :meth:`ddsbind.Contract.parse`
-            reads them; a :class:`ddsbind.Contract`; or an object with
-            ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``
-            attributes (:class:`ddsbind.dealer.Contract`).
+            reads them; or a :class:`ddsbind.Contract`.
         declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
             Needed unless the contract names one (both given must agree).
         progress : callable or tqdm bar, optional
@@ -349,8 +348,9 @@ class SolverPool:
         DDSError
             For a bad deal, with ``.index`` its input position.
         """
-        level, strain, seat = parse_contract(contract, declarer)
-        return self.answers(deals, [(strain, seat, level + 6)], progress=progress)[:, 0].astype(bool)
+        c = Contract.parse(contract).declared(declarer)
+        question = (c.strain, cast(Seat, c.declarer), c.trick_target)  # declared() names the declarer
+        return self.answers(deals, [question], progress=progress)[:, 0].astype(bool)
 
     def answers(
         self,
@@ -690,47 +690,3 @@ def _questions(questions: Sequence[Question]) -> list[tuple[int, int, int]]:
         except DDSError as exc:
             raise exc.at(i, "question") from None
     return out
-
-
-def parse_contract(contract: object, declarer: Seat | int | str | None = None) -> tuple[int, Strain, Seat]:
-    """``(level 1..7, strain, declarer)`` of a contract as :meth:`SolverPool.makes` takes it.
-
-    ``contract`` is text :meth:`ddsbind.scoring.Contract.parse` reads
-    (``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"``, ``"4S by N"``), a
-    :class:`ddsbind.Contract`, or any object with ``level``, ``strain`` and
-    ``declarer`` attributes (:class:`ddsbind.dealer.Contract`).  Doubling
-    does not change whether a contract makes.  ``declarer`` is needed
-    when the contract names none; both given must agree.
-
-    Raises
-    ------
-    ContractError
-        A contract that is none, names no declarer, or another than ``declarer``.
-    InvalidArgumentError
-        A bad ``declarer``.
-    """
-    from ddsbind.scoring import Contract
-
-    if isinstance(contract, str):
-        parsed = Contract.parse(contract.strip())
-        level, strain, named = parsed.level, parsed.strain, parsed.declarer
-    elif all(hasattr(contract, a) for a in ("level", "strain")):
-        level, raw = getattr(contract, "level"), getattr(contract, "strain")  # noqa: B009
-        if isinstance(level, bool) or not isinstance(level, int | np.integer) or not 1 <= level <= 7:
-            raise ContractError(f"contract level {level!r:.40} is not 1..7")
-        try:
-            strain = Strain.parse(raw)
-        except DDSError:
-            raise ContractError(f"contract strain {raw!r:.40} is not 0..4 (S H D C NT)") from None
-        raw_seat = getattr(contract, "declarer", None)
-        named = None if raw_seat is None else Seat.parse(raw_seat, "declarer")
-    else:
-        raise ContractError(f"a contract is text such as '3NT' or a contract, got {type(contract).__name__}")
-    seat = Seat.parse(declarer, "declarer") if declarer is not None else None
-    if seat is None and named is None:
-        raise ContractError(f"contract {contract!s:.40}: no declarer given")
-    if seat is not None and named is not None and seat != named:
-        raise ContractError(
-            f"contract {contract!s:.40} is declared by {named.name}, but declarer={seat.name} was given"
-        )
-    return int(level), strain, seat if seat is not None else named  # type: ignore[return-value]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddsbind._typing import Progress
-from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Strain
+from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Side, Strain
 from ddsbind.errors import (
     DDSError,
     FormatError,
@@ -61,12 +61,10 @@ _SIDES = ("NS", "EW")
 # -- the tree ---------------------------------------------------------------
 
 
-def _parse_side(goodguys: str | None, leader: Seat) -> int:
+def _parse_side(goodguys: Side | str | None, leader: Seat) -> Side:
     if goodguys is None:
-        return leader % 2  # the side on lead, as composed problems are set ("South to play and make...")
-    if not isinstance(goodguys, str) or goodguys.strip().upper() not in _SIDES:
-        raise InvalidArgumentError(f"goodguys {goodguys!r} is not NS or EW", field="goodguys")
-    return _SIDES.index(goodguys.strip().upper())
+        return leader.side  # the side on lead, as composed problems are set ("South to play and make...")
+    return Side.parse(goodguys, "goodguys")
 
 
 @dataclass(eq=False)
@@ -104,9 +102,9 @@ class ProofTree:
     __hash__ = None  # type: ignore[assignment]
 
     @property
-    def side(self) -> int:
-        """The good guys as a side: 0 NS, 1 EW."""
-        return _SIDES.index(self.goodguys)
+    def side(self) -> Side:
+        """The good guys as a :class:`~ddsbind.Side`: NS (0) or EW (1)."""
+        return Side.parse(self.goodguys, "goodguys")
 
     def nodes(self) -> Iterator[Node | Leaf]:
         """Every distinct node once, depth-first, first occurrence (ids ascending for a tree from :func:`prove`)."""
@@ -443,7 +441,11 @@ ESTIMATE_FACTOR = 30
 
 
 def estimate_size(
-    deal: Deal | str, trump: Strain | int | str, first: Seat | int | str, goodguys: str | None = None, probes: int = 64
+    deal: Deal | str,
+    trump: Strain | int | str,
+    first: Seat | int | str,
+    goodguys: Side | str | None = None,
+    probes: int = 64,
 ) -> float:
     """Knuth's estimate of a proof tree's size from ``probes`` random lines of play; no DDS call, well under a second.
 
@@ -488,7 +490,7 @@ def prove(
     first: Seat | int | str,
     *,
     target: int | None = None,
-    goodguys: str | None = None,
+    goodguys: Side | str | None = None,
     max_nodes: int = 1_000_000,
     progress: Progress | None = None,
 ) -> ProofTree:

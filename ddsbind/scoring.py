@@ -38,15 +38,26 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Seat, Strain, Vulnerability
-from ddsbind.errors import ContractError
+from ddsbind.errors import ContractError, Error
 
-__all__ = ["IMP_BOUNDS", "Contract", "PayoffTable", "imps", "matchpoints", "payoff", "score"]
+__all__ = [
+    "IMP_BOUNDS",
+    "Call",
+    "Contract",
+    "DealerParContract",
+    "PayoffTable",
+    "imps",
+    "matchpoints",
+    "payoff",
+    "score",
+]
 
 #: A score difference above ``IMP_BOUNDS[i]`` (absolute value) is worth at least ``i + 1`` IMPs (WBF scale).
 IMP_BOUNDS = np.array(
@@ -55,12 +66,36 @@ IMP_BOUNDS = np.array(
     dtype=np.int64,
 )  # fmt: skip
 
+# The one reader of contract text.  An optional dealer-language prefix: ``x`` (dealer's ``x3N``, an
+# undoubled contract) or ``z`` (DealerV2's ``z4Hx``, doubling after the strain); level; strain;
+# doubling; an optional declarer.  Matched against the upper-cased text.
 _CONTRACT = re.compile(
-    r"^\s*([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
+    r"^\s*[XZ]?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
     r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
 )
 _SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 _DOUBLING = {None: 0, "X": 1, "*": 1, "XX": 2, "**": 2, "R": 2}
+# A call of an auction: a bid, or pass (P, PASS), double (X, D), redouble (XX, R).
+_CALL = re.compile(r"^\s*(?:([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)|(PASS|P)|(XX|R)|(X|D))\s*$")
+# One contract of DDS's DealerPar answer: "4S*-EW-1" (a sacrifice, doubled), "3N-N+1", "2S-EW".
+_DEALER_PAR = re.compile(r"^\s*([1-7])([SHDCN])(\*?)-(NS|EW|[NESW])([+-]\d+)?\s*$")
+
+
+def _refuse_enum(value: object, what: str, allowed: type[Enum] | None = None) -> None:
+    """Refuse a member of an enum of another meaning (a Vulnerability as "declarer vulnerable", a Seat as a strain)."""
+    items = value if isinstance(value, list | tuple) else (value,)
+    for item in items:
+        if isinstance(item, Enum) and not (allowed is not None and isinstance(item, allowed)):
+            want = f"a {allowed.__name__} or its number" if allowed is not None else "a plain number or bool"
+            raise ContractError(f"{what} {item!r:.40} is a {type(item).__name__}; {what} takes {want}")
+
+
+def _declarer(value: object) -> Seat:
+    """A declarer as :meth:`Seat.parse` reads it; anything else a :class:`ContractError` naming it."""
+    try:
+        return Seat.parse(value, "declarer")  # type: ignore[arg-type]
+    except Error:
+        raise ContractError(f"declarer {value!r:.40} is not N, E, S or W (0..3)") from None
 
 
 def _int_array(value: ArrayLike, what: str, low: int, high: int) -> NDArray[np.int64]:
@@ -79,7 +114,8 @@ def score(
     strain: ArrayLike,
     doubled: ArrayLike,
     tricks: ArrayLike,
-    vulnerable: ArrayLike,
+    vulnerable: ArrayLike | Vulnerability,
+    declarer: Seat | int | str | None = None,
 ) -> NDArray[np.int64]:
     """Declarer's duplicate score by the Laws (module docstring), over arrays that broadcast together.
 
@@ -93,8 +129,11 @@ def score(
         0 undoubled, 1 doubled, 2 redoubled.
     tricks : array_like of int
         Tricks taken by declarer, 0..13.
-    vulnerable : array_like of bool
-        Declarer's side vulnerable.
+    vulnerable : array_like of bool, or Vulnerability
+        Declarer's side vulnerable; or the board's :class:`~ddsbind.Vulnerability`
+        with ``declarer`` given, read for declarer's side.
+    declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
+        Declarer, needed (and only taken) with a :class:`~ddsbind.Vulnerability`.
 
     Returns
     -------
@@ -104,13 +143,30 @@ def score(
     Raises
     ------
     ContractError
-        A value out of range, or not an integer.
+        A value out of range, or not an integer; a member of an enum of
+        another meaning (a :class:`~ddsbind.Vulnerability` without its
+        declarer as ``vulnerable``, a :class:`~ddsbind.Seat` as ``strain``).
 
     Examples
     --------
     >>> score(3, 4, 0, 9, False).item(), score(4, 0, 1, 8, True).item(), score(7, 4, 2, 13, True).item()
     (400, -500, 2980)
+    >>> score(4, 0, 0, 10, Vulnerability.EW, declarer="N").item()
+    420
     """
+    for value, what in ((level, "level"), (doubled, "doubled"), (tricks, "tricks")):
+        _refuse_enum(value, what)
+    _refuse_enum(strain, "strain", Strain)
+    if isinstance(vulnerable, Vulnerability):
+        if declarer is None:
+            raise ContractError(
+                f"vulnerable {vulnerable!r} is the board's vulnerability: give the declarer "
+                "(declarer=...) or declarer's side vulnerable as a bool"
+            )
+        vulnerable = vulnerable.is_vulnerable(_declarer(declarer))
+    elif declarer is not None:
+        raise ContractError("declarer is taken only with a Vulnerability; vulnerable is then read for its side")
+    _refuse_enum(vulnerable, "vulnerable")
     lv = _int_array(level, "level", 1, 7)
     st = _int_array(strain, "strain", 0, 4)
     dbl = _int_array(doubled, "doubled", 0, 2)
@@ -188,6 +244,9 @@ def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float
 class Contract:
     """A contract: ``level`` 1..7, ``strain`` (S H D C NT), ``doubled`` 0/1/2, and optionally the ``declarer``.
 
+    The one contract type of ddsbind: the solver and pool (:func:`ddsbind.makes`),
+    the dealer language and simulations, every record format and the CLI
+    take and give this, read from text by :meth:`parse` (the one reader).
     ``str()`` is PBN's spelling, ``"4SX"``, ``"3NT"``, with ``" by N"`` when
     the declarer is known.
 
@@ -211,32 +270,43 @@ class Contract:
         object.__setattr__(self, "level", int(self.level))
         try:
             object.__setattr__(self, "strain", Strain.parse(self.strain))
-        except Exception:
-            raise ContractError(f"contract strain {self.strain!r} is not S, H, D, C or NT") from None
+        except Error:
+            raise ContractError(f"contract strain {self.strain!r:.40} is not S, H, D, C or NT (0..4)") from None
         if isinstance(self.doubled, bool) or self.doubled not in (0, 1, 2):
             raise ContractError(f"doubled {self.doubled!r} is not 0 (undoubled), 1 (doubled) or 2 (redoubled)")
+        object.__setattr__(self, "doubled", int(self.doubled))
         if self.declarer is not None:
-            try:
-                object.__setattr__(self, "declarer", Seat.parse(self.declarer, "declarer"))
-            except Exception:
-                raise ContractError(f"declarer {self.declarer!r} is not N, E, S or W") from None
+            object.__setattr__(self, "declarer", _declarer(self.declarer))
 
     @classmethod
     def parse(cls, text: str | Contract) -> Contract:
-        """Read ``"4S"``, ``"3NT"``/``"3N"``, ``"4SX"``, ``"6HXX"``, ``"4♠X"``, with an optional declarer.
+        """Read a contract: the one reader of contract text in ddsbind.
 
-        Doubled is ``X`` (or ``*``), redoubled ``XX`` (or ``**``, ``R``); the
-        declarer follows: ``"4SXN"``, ``"4SX N"``, ``"4SX by North"`` (any case).
+        Reads ``"4S"``, ``"3NT"``/``"3N"``, ``"4SX"``, ``"6HXX"``, ``"4\u2660X"``
+        (any case, spaces around the parts allowed), with an optional
+        declarer after it: ``"4SXN"``, ``"4SX N"``, ``"4SX by North"``.
+        Doubled is ``X`` (or ``*``), redoubled ``XX`` (or ``**``, ``R``).
+        The dealer languages' spellings read the same: dealer's ``"x3N"``
+        (undoubled 3NT) and DealerV2's ``"z4Hx"``/``"z6Sxx"`` (doubled,
+        redoubled).  A :class:`Contract` is returned as it is.
 
         Raises
         ------
         ContractError
-            Anything else, passed out (``"Pass"``) included: it is no contract.
+            Anything else, naming the text; passed out (``"Pass"``) included:
+            it is no contract (:meth:`parse_or_pass` reads it as None).
+
+        Examples
+        --------
+        >>> Contract.parse("3nts"), Contract.parse("z4Hx"), Contract.parse("x3N")
+        (Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=<Seat.S: 2>), \
+Contract(level=4, strain=<Strain.H: 1>, doubled=1, declarer=None), \
+Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         """
         if isinstance(text, Contract):
             return text
         if not isinstance(text, str):
-            raise ContractError(f"a contract is text such as '4SX', got {type(text).__name__}")
+            raise ContractError(f"a contract is text such as '4SX' or a Contract, got {type(text).__name__}")
         m = _CONTRACT.match(text.upper())
         if m is None:
             raise ContractError(
@@ -246,10 +316,54 @@ class Contract:
         who = Seat.parse(seat) if seat else None
         return cls(int(level), Strain.parse(_SYMBOL_STRAINS.get(strain, strain)), _DOUBLING[dbl], who)
 
+    @classmethod
+    def parse_or_pass(cls, text: str | Contract | None) -> Contract | None:
+        """:meth:`parse`, with ``"Pass"`` (any case; a passed-out board, as PBN's Contract tag writes it) read as None.
+
+        >>> Contract.parse_or_pass("pass") is None, str(Contract.parse_or_pass("3NTX"))
+        (True, '3NTX')
+        """
+        if text is None or (isinstance(text, str) and text.strip().upper() == "PASS"):
+            return None
+        return cls.parse(text)
+
+    def declared(self, declarer: Seat | int | str | None = None) -> Contract:
+        """This contract with its declarer known: the named one, or ``declarer``; both given must agree.
+
+        The one check that a contract names its declarer, for everything
+        that needs one (:func:`ddsbind.makes`, simulations' contracts).
+
+        Raises
+        ------
+        ContractError
+            Neither names a declarer, or they name two.
+        InvalidArgumentError
+            A bad ``declarer`` (as :meth:`Seat.parse`).
+
+        Examples
+        --------
+        >>> str(Contract.parse("3NT").declared("S")), str(Contract.parse("4SXN").declared())
+        ('3NT by S', '4SX by N')
+        """
+        seat = None if declarer is None else Seat.parse(declarer, "declarer")
+        if seat is None and self.declarer is None:
+            raise ContractError(f"contract {self} names no declarer (say '{self} by N', or give the declarer)")
+        if seat is not None and self.declarer is not None and seat != self.declarer:
+            bare = replace(self, declarer=None)
+            raise ContractError(
+                f"contract {bare} is declared by {self.declarer.name}, but declarer={seat.name} was given"
+            )
+        return self if seat is None or self.declarer is not None else replace(self, declarer=seat)
+
     @property
     def trick_target(self) -> int:
         """Tricks declarer needs: ``level + 6``."""
         return self.level + 6
+
+    @property
+    def call(self) -> Call:
+        """The last bid of the auction that reached it: ``Call.parse("4S")`` for ``4SX by N``."""
+        return Call(self.level, self.strain)
 
     def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False) -> int:
         """Declarer's score taking ``tricks`` (0..13) by the Laws.
@@ -267,9 +381,14 @@ class Contract:
     def _vulnerable(self, vulnerable: bool | Vulnerability | str | np.bool_) -> bool:
         if isinstance(vulnerable, bool | np.bool_):
             return bool(vulnerable)
+        if isinstance(vulnerable, Enum) and not isinstance(vulnerable, Vulnerability):
+            raise ContractError(f"vulnerable {vulnerable!r:.40} is a {type(vulnerable).__name__}, not a vulnerability")
         if not isinstance(vulnerable, Vulnerability | str):
             raise ContractError(f"vulnerable {vulnerable!r:.40} is neither true/false nor a vulnerability")
-        vul = Vulnerability.parse(vulnerable)
+        try:
+            vul = Vulnerability.parse(vulnerable)
+        except Error:
+            raise ContractError(f"vulnerable {vulnerable!r:.40} is not none, NS, EW or all") from None
         if self.declarer is None:
             if vul in (Vulnerability.NONE, Vulnerability.BOTH):
                 return vul is Vulnerability.BOTH
@@ -279,6 +398,121 @@ class Contract:
     def __str__(self) -> str:
         text = f"{self.level}{self.strain}{('', 'X', 'XX')[self.doubled]}"
         return text if self.declarer is None else f"{text} by {self.declarer}"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of an auction: a bid (``level`` 1..7 and ``strain``), a pass, a double or a redouble.
+
+    ``level`` is 0 and ``strain`` None for a pass, a double or a redouble;
+    ``doubled`` is 1 for a double, 2 for a redouble, else 0.  ``str()`` is
+    PBN's spelling: ``"1C"``, ``"2NT"``, ``"Pass"``, ``"X"``, ``"XX"``.
+    :meth:`parse` is the one reader of call text (PBN's and LIN's auctions).
+
+    Examples
+    --------
+    >>> [str(Call.parse(t)) for t in ("1c", "2N", "p", "d", "r", "XX", "pass")]
+    ['1C', '2NT', 'Pass', 'X', 'XX', 'XX', 'Pass']
+    >>> Call.parse("3n").is_bid, Call.parse("X").doubled, Call.parse("Pass").is_pass
+    (True, 1, True)
+    """
+
+    level: int = 0
+    strain: Strain | None = None
+    doubled: int = 0
+
+    def __post_init__(self) -> None:
+        if self.level == 0 and self.strain is None:
+            if isinstance(self.doubled, bool) or self.doubled not in (0, 1, 2):
+                raise ContractError(f"call doubled {self.doubled!r} is not 0 (pass), 1 (double) or 2 (redouble)")
+            return
+        if self.doubled != 0:
+            raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
+        if self.strain is None:
+            raise ContractError(f"bid of level {self.level!r} needs a strain (S, H, D, C or NT)")
+        bid = Contract(self.level, self.strain)  # checks level and strain
+        object.__setattr__(self, "level", bid.level)
+        object.__setattr__(self, "strain", bid.strain)
+
+    @classmethod
+    def parse(cls, text: str | Call) -> Call:
+        """Read ``"1C"`` .. ``"7NT"`` (``"7N"``, suit symbols), ``"P"``/``"Pass"``, ``"X"``/``"D"``, ``"XX"``/``"R"``.
+
+        Any case; spaces around the call are allowed.
+
+        Raises
+        ------
+        ContractError
+            Anything else, naming the text.
+        """
+        if isinstance(text, Call):
+            return text
+        if not isinstance(text, str):
+            raise ContractError(f"a call is text such as '1C', 'Pass', 'X', got {type(text).__name__}")
+        m = _CALL.match(text.upper())
+        if m is None:
+            raise ContractError(f"call {text!r:.40} is not a bid 1C..7NT, Pass (P), X (D) or XX (R)")
+        level, strain, _passed, redoubled, doubled = m.groups()
+        if level:
+            return cls(int(level), Strain.parse(_SYMBOL_STRAINS.get(strain, strain)))
+        return cls(doubled=2 if redoubled else 1 if doubled else 0)
+
+    @property
+    def is_bid(self) -> bool:
+        """True for a bid (1C..7NT)."""
+        return self.level > 0
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass."""
+        return self.level == 0 and self.doubled == 0
+
+    def __str__(self) -> str:
+        if self.level:
+            return f"{self.level}{self.strain}"
+        return ("Pass", "X", "XX")[self.doubled]
+
+
+@dataclass(frozen=True)
+class DealerParContract:
+    """One contract of DDS's ``DealerPar`` answer, read from DDS's text (``"4S*-EW-1"``, ``"3N-N+1"``).
+
+    Attributes
+    ----------
+    contract : Contract
+        Level and strain; doubled (1) for a sacrifice (DDS's ``*``); its
+        declarer when DDS names one seat, else None.
+    declarers : tuple of Seat
+        The seats that can declare it: one, or both of a side (``"EW"``).
+    result : int
+        Tricks over (positive) or under (negative) the contract; 0 exactly made.
+
+    Examples
+    --------
+    >>> p = DealerParContract.parse("4S*-EW-1")
+    >>> str(p.contract), p.declarers, p.result
+    ('4SX', (<Seat.E: 1>, <Seat.W: 3>), -1)
+    """
+
+    contract: Contract
+    declarers: tuple[Seat, ...]
+    result: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> DealerParContract:
+        """Read one of DDS's ``DealerPar`` contracts; :class:`ContractError` naming the text otherwise."""
+        m = _DEALER_PAR.match(text) if isinstance(text, str) else None
+        if m is None:
+            raise ContractError(f"par contract {text!r:.40} is not as DDS writes one (e.g. 4S*-EW-1)")
+        level, strain, sacrifice, seats, result = m.groups()
+        declarers = tuple(Seat.parse(s) for s in seats)
+        who = declarers[0] if len(declarers) == 1 else None
+        return cls(Contract(int(level), Strain.parse(strain), 1 if sacrifice else 0, who), declarers, int(result or 0))
+
+    @property
+    def seats(self) -> str:
+        """The declaring seats' letters: ``"N"``, ``"EW"``."""
+        return "".join(s.name for s in self.declarers)
 
 
 @dataclass(frozen=True)

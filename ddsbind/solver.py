@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -34,12 +35,12 @@ from ddsbind._marshal import (
     table_masks,
     text,
 )
-from ddsbind._typing import Progress
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind._typing import Progress, renamed
+from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
 from ddsbind.results import DDTable, ScoredCard, Solutions
-from ddsbind.scoring import Contract, score
+from ddsbind.scoring import Contract, DealerParContract, score
 
 __all__ = [
     "DDTable",
@@ -64,10 +65,11 @@ __all__ = [
 # -- solve_board -------------------------------------------------------------------
 
 
+@renamed(trump="strain", first="leader")
 def solve_board(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     target: int = -1,
     solutions: int = 3,
     mode: int = 1,
@@ -80,14 +82,14 @@ def solve_board(
     deal : Deal or PBN string
         The cards still held.  Cards already played to the current trick are
         not in it (so those hands hold one card fewer).
-    trump : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
-    first : Seat, 0..3 or "N"/"E"/"S"/"W"
+    strain : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
+    leader : Seat, 0..3 or "N"/"E"/"S"/"W"
         The hand that led (or is to lead) the current trick.
     target, solutions, mode : int
         As in DDS: ``target=-1`` finds the maximum; ``solutions=3`` scores every
         legal card; ``mode=1`` always searches.
     current_trick : cards or str
-        Up to 3 cards already played to the trick, in play order from ``first``
+        Up to 3 cards already played to the trick, in play order from ``leader``
         (a list, or a string such as ``"SA SK"``, ``"SA,SK"``, ``"C10"``).
 
     Returns
@@ -111,7 +113,7 @@ def solve_board(
     >>> solve_board("N:A... K... Q... J...", "NT", "N").best_score
     1
     """
-    pos = position(deal, trump, first, current_trick, function="SolveBoard")
+    pos = position(deal, strain, leader, current_trick, function="SolveBoard")
     fut = dll.futureTricks()
     dll.solve_board(new_deal(pos), target, solutions, mode, fut)
     return decode_future(fut)
@@ -314,7 +316,7 @@ def tricks(
 
 def makes(
     deals: Sequence[Deal | str] | ArrayLike,
-    contract: object,
+    contract: Contract | str,
     declarer: Seat | int | str | None = None,
     *,
     threads: int | None = None,
@@ -333,8 +335,7 @@ def makes(
         As :func:`dd_tables` takes them.
     contract : str or Contract
         ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer) as
-        :meth:`ddsbind.Contract.parse` reads them, a :class:`ddsbind.Contract`,
-        or an object with ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``.
+        :meth:`ddsbind.Contract.parse` reads them, or a :class:`ddsbind.Contract`.
     declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
         Needed unless ``contract`` names one; both given must agree.
     threads : int or None
@@ -361,19 +362,19 @@ def makes(
     >>> makes(["N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"], "7NT", "N").tolist()
     [True]
     """
-    from ddsbind.pool import SolverPool, parse_contract
+    from ddsbind.pool import SolverPool
 
-    level, strain, seat = parse_contract(contract, declarer)
+    c = Contract.parse(contract).declared(declarer)
+    question = (c.strain, cast(Seat, c.declarer), c.trick_target)  # declared() names the declarer
     masks = table_masks(deals)
     with SolverPool(threads) as pool:
-        return pool.answers(masks, [(strain, seat, level + 6)], progress=progress)[:, 0].astype(bool)
+        return pool.answers(masks, [question], progress=progress)[:, 0].astype(bool)
 
 
 # -- par ------------------------------------------------------------------------------
 
 
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-_STRAIN_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663", "N": "NT"}
+_STRAIN_SYMBOLS = {Strain.S: "\u2660", Strain.H: "\u2665", Strain.D: "\u2666", Strain.C: "\u2663", Strain.NT: "NT"}
 
 
 def _either(levels: Sequence[str]) -> str:
@@ -383,9 +384,8 @@ def _either(levels: Sequence[str]) -> str:
 
 def _declarer_words(seats: str) -> str:
     """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either partner)"`` (either partner can declare)."""
-    if len(seats) == 1:
-        return _SEAT_NAMES[seats]
-    return f"{_SEAT_NAMES[seats[0]]} or {_SEAT_NAMES[seats[1]]} (either partner)"
+    names = [Seat.parse(letter).full_name for letter in seats]
+    return names[0] if len(names) == 1 else f"{names[0]} or {names[1]} (either partner)"
 
 
 def _score_words(ns_score: int) -> str:
@@ -401,7 +401,7 @@ def _par_contract_words(item: str) -> str:
     doubled = contract.endswith("x")
     body = contract[:-1] if doubled else contract
     levels, strain = body[:-1], body[-1]
-    named = [f"{lvl}{_STRAIN_SYMBOLS[strain]}" + (" doubled" if doubled else "") for lvl in levels]
+    named = [f"{lvl}{_STRAIN_SYMBOLS[Strain.parse(strain)]}" + (" doubled" if doubled else "") for lvl in levels]
     return f"{_either(named)} by {_declarer_words(seats)}"
 
 
@@ -419,24 +419,28 @@ class Par:
         """North-South's par score when NS bid first (negative: EW gain)."""
         return int(self.score_text[0].split()[-1])
 
-    def words(self, first: str = "NS") -> str:
-        """The par contracts and score as a person reads them, when ``first`` (``"NS"`` or ``"EW"``) bids first.
+    def words(self, side: Side | str = Side.NS) -> str:
+        """The par contracts and score as a person reads them, when ``side`` bids first.
+
+        ``side`` is a :class:`~ddsbind.Side` or its spelling (``"NS"``, ``"e-w"``).
 
         DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
         ``"4\u2660 or 5\u2660 by East or West (either partner): EW +450"``; a
         sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
         when nobody can make anything, ``"passed out: 0"``.
 
+        Raises
+        ------
+        InvalidArgumentError
+            ``side`` is no side (:meth:`ddsbind.Side.parse`).
+
         Examples
         --------
         >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
         '2\u2660 by East or West (either partner): EW +110'
         """
-        side = first.strip().upper().replace("-", "").replace("/", "") if isinstance(first, str) else None
-        if side not in ("NS", "EW"):
-            raise InvalidArgumentError(f"first {first!r:.40} is not NS or EW (the side that bids first)", field="first")
-        k = ("NS", "EW").index(side)
-        score = int(self.score_text[k].split()[-1]) * (1 if k == 0 else -1)
+        k = Side.parse(side, "side bidding first")
+        score = int(self.score_text[k].split()[-1]) * (1 if k is Side.NS else -1)
         items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
         if not items:
             return f"passed out: {_score_words(score)}"
@@ -449,8 +453,11 @@ class Par:
         from ddsbind import _html
 
         rows = [
-            (f"{side} bid first", [escape(self.score_text[k]), escape(self.contracts[k]), escape(self.words(side))])
-            for k, side in enumerate(("NS", "EW"))
+            (
+                f"{side} bid first",
+                [escape(self.score_text[side]), escape(self.contracts[side]), escape(self.words(side))],
+            )
+            for side in Side
         ]
         return _html.grid("par", ["", "score", "contracts", "in words"], rows)
 
@@ -476,18 +483,16 @@ class DealerPar:
         '2\u2660 by East or West (either partner): EW +110'
         """
         parts = []
-        for c in self.contracts:
-            contract, _, rest = c.partition("-")
-            seats, sign, count = rest.partition("+") if "+" in rest else rest.partition("-")
-            if not contract or not seats:
-                continue
-            sacrifice = contract.endswith("*")
-            contract = contract.rstrip("*")
-            text = f"{contract[:-1]}{_STRAIN_SYMBOLS[contract[-1]]}" + (" doubled" if sacrifice else "")
-            text += f" by {_declarer_words(seats)}"
-            if count:
-                n = int(count)
-                text += f", {n} down" if sign == "-" else f", {n} overtrick{'s' if n > 1 else ''}"
+        for item in self.contracts:
+            if not item.strip():
+                continue  # an unused slot of DDS's answer
+            p = DealerParContract.parse(item)
+            c = p.contract
+            text = f"{c.level}{_STRAIN_SYMBOLS[c.strain]}" + (" doubled" if c.doubled else "")
+            text += f" by {_declarer_words(p.seats)}"
+            if p.result:
+                n = abs(p.result)
+                text += f", {n} down" if p.result < 0 else f", {n} overtrick{'s' if n > 1 else ''}"
             parts.append(text)
         if not parts:
             return f"passed out: {_score_words(self.score)}"
@@ -571,15 +576,8 @@ def dd_score(
     >>> dd_score("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "1SX", "N")
     160
     """
-    c = Contract.parse(contract)
-    if declarer is not None:
-        seat = Seat.parse(declarer, "declarer")
-        if c.declarer is not None and c.declarer != seat:
-            raise InvalidArgumentError(f"the contract {c} and declarer {seat} disagree", field="declarer")
-    elif c.declarer is not None:
-        seat = c.declarer
-    else:
-        raise InvalidArgumentError(f"give the declarer of {c} (or write it in the contract: '{c} by N')")
+    c = Contract.parse(contract).declared(declarer)
+    seat = cast(Seat, c.declarer)  # declared() names it
     d = as_deal(deal)
     if not d.is_full:
         raise InvalidArgumentError(f"a contract is scored on a full deal; this one holds {d.n_cards} cards")
@@ -591,10 +589,11 @@ def dd_score(
 # -- play analysis ----------------------------------------------------------------------
 
 
+@renamed(trump="strain", first="leader")
 def analyse_play(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     plays: str | Iterable[Card | str],
     current_trick: str | Iterable[Card | str] = (),
 ) -> list[int]:
@@ -603,13 +602,13 @@ def analyse_play(
     ``plays`` is a string of cards (``"C4CACJ..."`` as in the reference
     files' PLAY lines, or separated: ``"C4 CA CJ"``, ``"C4,CA,C10"``) or a
     list of cards, starting
-    with the next card of the trick led by ``first``.  The values are tricks
-    for declarer's side (declarer sits to the right of ``first``, the leader
+    with the next card of the trick led by ``leader``.  The values are tricks
+    for declarer's side (declarer sits to the right of ``leader``, the leader
     of the current trick), counted from the start of the current trick:
     always ``len(plays) + 1`` values.
 
     With cards already on the current trick (``current_trick``, in play
-    order from ``first``; the deal no longer holds them), the answer is
+    order from ``leader``; the deal no longer holds them), the answer is
     defined as the analysis of the same position with those cards still in
     the hands and played out first, with their values dropped: so
     ``analyse_play(before, t, f, trick + plays)[len(trick):] ==
@@ -619,7 +618,7 @@ def analyse_play(
     player to play, or a revoke, with ``.index`` its 0-based position in
     ``plays``; a bad position raises as :func:`solve_board` does.
     """
-    pos = position(deal, trump, first, current_trick, function="AnalysePlayBin")
+    pos = position(deal, strain, leader, current_trick, function="AnalysePlayBin")
     cards = parse_plays(plays, function="AnalysePlayBin")
     d, leader, trick = pos.deal, pos.leader, list(pos.trick)
     if trick:

@@ -109,11 +109,13 @@ def test_bad_words_are_usage_errors_naming_the_choices():
 def test_par_words_refuse_a_bad_side_with_a_library_error():
     """Par.words('XX') is a ddsbind.Error naming the argument, not a bare ValueError from list.index."""
     p = ddsbind.Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S"))
-    with pytest.raises(InvalidArgumentError, match="NS or EW"):
+    with pytest.raises(InvalidArgumentError, match="side bidding first 'XX' is not one of NS"):
         p.words("XX")
     with pytest.raises(InvalidArgumentError):
         p.words(None)  # type: ignore[arg-type]
-    assert p.words("e-w") == p.words("EW")
+    assert p.words("e-w") == p.words("EW") == p.words(ddsbind.Side.EW)
+    with pytest.raises(InvalidArgumentError, match="is a Seat, not a Side"):
+        p.words(ddsbind.Seat.E)  # type: ignore[arg-type]
     assert "either partner" in p.words()
 
 
@@ -144,9 +146,9 @@ def test_dd_score_is_the_laws_score_of_ddss_tricks(list100):
 def test_dd_score_reads_the_declarer_from_the_contract():
     """'4HX by E' needs no separate declarer; a contradicting one is refused."""
     assert ddsbind.dd_score(_FULL, "4HX by E", vulnerable="all") == -800  # EW take 7 heart tricks: down 3, vul
-    with pytest.raises(InvalidArgumentError, match="disagree"):
+    with pytest.raises(ContractError, match="declared by E, but declarer=N"):
         ddsbind.dd_score(_FULL, "4HX by E", "N")
-    with pytest.raises(InvalidArgumentError, match="declarer"):
+    with pytest.raises(ContractError, match="names no declarer"):
         ddsbind.dd_score(_FULL, "4H")
     with pytest.raises(ContractError):
         ddsbind.dd_score(_FULL, "4Q", "N")

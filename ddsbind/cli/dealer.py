@@ -364,7 +364,8 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) ->
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.solve_tables(deals, threads=threads, progress=tick)
     if o["output"] and deals is not None:
-        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
+        vulnerable = None if script.vulnerable is None else _VUL_NAMES[script.vulnerable]  # the script's order
+        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=vulnerable)
     report = None
     if o["contracts"] and deals is not None:
         if tables is not None:

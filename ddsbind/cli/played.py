@@ -129,8 +129,8 @@ def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | No
     from ddsbind.play import best_line
 
     tricks = best_line(deal, trump, leader, current_trick=trick)
-    counted = leader.next(3) % 2  # the side best_line counts for: the one not on lead
-    side = counted if declarer is None else declarer % 2
+    counted = leader.next(3).side  # the side best_line counts for: the one not on lead
+    side = counted if declarer is None else declarer.side
 
     def value(t: LineTrick) -> int:
         return t.value if side == counted else 14 - t.number - t.value
@@ -156,7 +156,7 @@ def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | No
         ]
         click.echo(json.dumps(out, indent=1))
         return
-    names = ("NS", "EW")[side]
+    names = side.name
     who = f"declarer {declarer}, " if declarer is not None else ""
     click.echo(f"{who}trump {trump}; value = tricks for {names} from the trick on")
     click.echo("trick  lead  cards         won  value")

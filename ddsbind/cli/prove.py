@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from ddsbind.cli._common import POSITIVE, SEAT, STRAIN, about, progress
+from ddsbind.deal import Side
 
-_SIDE = click.Choice(["NS", "EW"], case_sensitive=False)
+_SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
 
 
 @click.command()

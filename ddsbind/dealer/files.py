@@ -8,12 +8,11 @@ import re
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import Seat, Vulnerability
+from ddsbind.errors import InvalidArgumentError
 from ddsbind.formats import registry
 
 __all__ = ["check_output", "write_deals"]
-
-_SEATS = "NESW"
-_PBN_VULS = ("None", "NS", "EW", "All")
 
 
 def check_output(path: str | os.PathLike[str], format: str | None = None, *, force: bool = False) -> registry.Format:
@@ -45,26 +44,37 @@ def write_deals(
     tables: NDArray[np.int8] | None = None,
     format: str | None = None,
     *,
-    dealer: int | None = None,
-    vulnerable: int | None = None,
+    dealer: Seat | int | str | None = None,
+    vulnerable: Vulnerability | str | None = None,
 ) -> str:
     """Write deals ``(n, 52)`` (DDS seats N=0 E=1 S=2 W=3) and optional tables ``(n, 5, 4)`` to ``path``.
 
     The format is ``format`` or guessed from the extension (``.pbn``,
     ``.zbd``, ``.zrd``...).  A format holding results gets the tables (15 =
-    unknown when none were solved).  ``dealer`` (0..3 = N E S W) and
-    ``vulnerable`` (0..3 = none, NS, EW, all), a script's ``dealer`` and
-    ``vulnerable``, replace the board cycle in PBN's Dealer and Vulnerable
-    tags (the other formats have no such field).  The file is written
-    atomically: a failure leaves ``path`` as it was.  Returns the format's
-    name.
+    unknown when none were solved).  ``dealer`` (a :class:`~ddsbind.Seat`,
+    0..3 = N E S W) and ``vulnerable`` (a :class:`~ddsbind.Vulnerability` or
+    its name, never a bare number: DDS's and dealer's numberings differ), a
+    script's ``dealer`` and ``vulnerable``, replace the board cycle in PBN's
+    Dealer and Vulnerable tags (the other formats have no such field).  The
+    file is written atomically: a failure leaves ``path`` as it was.  Returns
+    the format's name.
 
     Raises
     ------
     FormatError
         Unknown format, or one that cannot be written or holds no deals.
+    InvalidArgumentError
+        A bad ``dealer`` or ``vulnerable`` (a number as ``vulnerable`` included).
     """
     from ddsbind.formats._common import atomic_output
+
+    seat = None if dealer is None else Seat.parse(dealer, "dealer")
+    if isinstance(vulnerable, int | np.integer) and not isinstance(vulnerable, Vulnerability):
+        raise InvalidArgumentError(
+            f"vulnerable {vulnerable!r} is a number: give a Vulnerability or its name ('none', 'NS', 'EW', 'all')",
+            field="vulnerable",
+        )
+    vul = None if vulnerable is None else Vulnerability.parse(vulnerable)
 
     fmt = registry.guess(path, format, role="output")
     table_array = None if tables is None else np.asarray(tables, dtype=np.uint8)
@@ -76,16 +86,16 @@ def write_deals(
     else:  # pragma: no cover - guess() refuses formats that cannot be written
         raise registry.FormatError(f"{fmt.name} cannot be written")
     if fmt.name == "pbn":
-        data = _pbn_tags(data, dealer, vulnerable)
+        data = _pbn_tags(data, seat, vul)
     with atomic_output(path) as handle:
         handle.write(data)
     return fmt.name
 
 
-def _pbn_tags(data: bytes, dealer: int | None, vulnerable: int | None) -> bytes:
+def _pbn_tags(data: bytes, dealer: Seat | None, vulnerable: Vulnerability | None) -> bytes:
     """PBN text with every Dealer and Vulnerable tag set to the script's (when it names them)."""
     if dealer is not None:
-        data = re.sub(rb'^\[Dealer "[^"]*"\]', f'[Dealer "{_SEATS[dealer]}"]'.encode(), data, flags=re.M)
+        data = re.sub(rb'^\[Dealer "[^"]*"\]', f'[Dealer "{dealer}"]'.encode(), data, flags=re.M)
     if vulnerable is not None:
-        data = re.sub(rb'^\[Vulnerable "[^"]*"\]', f'[Vulnerable "{_PBN_VULS[vulnerable]}"]'.encode(), data, flags=re.M)
+        data = re.sub(rb'^\[Vulnerable "[^"]*"\]', f'[Vulnerable "{vulnerable.pbn}"]'.encode(), data, flags=re.M)
     return data

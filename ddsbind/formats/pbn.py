@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +63,7 @@ from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _dtypes, _order
 from ddsbind.formats._common import atomic_output, decode_text
 from ddsbind.game import Vulnerability
+from ddsbind.scoring import DealerParContract
 
 __all__ = [
     "PBNBoard",
@@ -570,8 +571,6 @@ Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 #: North-South's view and its contracts as DDS writes them (``"4S*-EW-1"``, ``"3N-N+1"``).
 ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
 
-_DDS_PAR = re.compile(r"^([1-7])([SHDCN])(\*?)-([NESW]{1,2})([+-]\d+)?$")
-
 
 def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer.
@@ -580,7 +579,8 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
     each the declaring seats and the contract, a sacrifice doubled, with
     DDS's over- or undertricks (without them the contract would not score
-    ``OptimumScore``): ``"EW 4S"``, ``"NS 5HX-2"``, ``"N 3NT+1"``;
+    ``OptimumScore``): ``"EW 4S"``, ``"NS 5HX-2"``, ``"N 3NT+1"``; DDS's text read by
+    :meth:`ddsbind.scoring.DealerParContract.parse` (``ContractError`` otherwise);
     ``"Pass"`` when nobody makes anything (the layout Bridge Composer and
     Bridge Solver Online write).
 
@@ -593,11 +593,9 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     """
     out = []
     for c in contracts:
-        m = _DDS_PAR.match(c.strip())
-        if not m:
-            raise FormatError(f"par contract {c!r} is not as DDS writes one (e.g. 4S*-EW-1)")
-        strain = "NT" if m.group(2) == "N" else m.group(2)
-        out.append(f"{m.group(4)} {m.group(1)}{strain}{'X' if m.group(3) else ''}{m.group(5) or ''}")
+        p = DealerParContract.parse(c)
+        contract = replace(p.contract, declarer=None)
+        out.append(f"{p.seats} {contract}{f'{p.result:+d}' if p.result else ''}")
     return f"NS {ns_score}", "; ".join(out) if out else "Pass"
 
 

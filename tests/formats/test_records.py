@@ -9,7 +9,7 @@ import pytest
 
 import ddsbind
 from ddsbind.deal import Card, Seat
-from ddsbind.errors import FormatError
+from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats.lin import format_lin, parse_lin
 from ddsbind.formats.pbn import encode_pbn, format_par, parse_pbn
 from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
@@ -333,7 +333,7 @@ def test_par_layout():
     assert format_par(-300, ["5H*-NS-2", "5S*-NS-2"]) == ("NS -300", "NS 5HX-2; NS 5SX-2")
     assert format_par(430, ["3N-N+1"]) == ("NS 430", "N 3NT+1")
     assert format_par(0, []) == ("NS 0", "Pass")
-    with pytest.raises(FormatError, match="not as DDS writes one"):
+    with pytest.raises(ContractError, match="'4 spades' is not as DDS writes one"):
         format_par(0, ["4 spades"])
 
 

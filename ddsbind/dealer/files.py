@@ -64,7 +64,7 @@ def write_deals(
     FormatError
         Unknown format, or one that cannot be written or holds no deals.
     """
-    from ddsbind.formats._common import atomic_output
+    from ddsbind.formats.files import atomic_output
 
     fmt = registry.guess(path, format, role="output")
     table_array = None if tables is None else np.asarray(tables, dtype=np.uint8)

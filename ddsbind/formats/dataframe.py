@@ -36,8 +36,8 @@ from ddsbind.deal import SEAT_LETTERS, Deal
 from ddsbind.errors import Error, FormatError
 from ddsbind.formats import files, registry
 from ddsbind.formats._dtypes import UNKNOWN
-from ddsbind.formats.pbngame import GameRecord
 from ddsbind.formats.registry import Records
+from ddsbind.record import GameRecord, contract_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -144,7 +144,7 @@ def _games_frame(games: Sequence[GameRecord], solve: bool) -> pd.DataFrame:
         "board": pd.array([g.board for g in games], dtype="Int64"),
         "dealer": [letter(g.dealer) for g in games],
         "vulnerability": [g.vulnerable.pbn for g in games],
-        "contract": [g.contract for g in games],
+        "contract": [contract_text(g.contract, g.passed_out) or None for g in games],
         "declarer": [letter(g.declarer) for g in games],
         "result": pd.array([g.result for g in games], dtype="Int8"),
     }

@@ -435,6 +435,30 @@ def test_no_package_private_module_is_imported_from_outside(parsed):
     assert not bad, f"{len(bad)} imports of another package's private module:\n" + "\n".join(bad)
 
 
+def documented_layers(page: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The layers as the architecture page draws them (its ``text`` block under "Architecture"), lowest first."""
+    section = page.split("## Architecture", 1)[1]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    rows: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        name, _, modules = line.strip().partition("  ")
+        if line.startswith(" "):
+            rows[-1][1].extend(line.split())
+        else:
+            rows.append((name, modules.split()))
+    top = ROOT.name
+    return [(name, tuple(m if m == top else f"{top}.{m}" for m in mods)) for name, mods in reversed(rows)]
+
+
+def test_the_architecture_page_draws_the_layers_the_test_holds():
+    """Without this, the docs' picture of the layers would drift from the rule the tests enforce."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "development.md"
+    if not page.is_file():
+        pytest.skip("no docs/ beside the tests")
+    drawn = documented_layers(page.read_text())
+    assert [(name, sorted(mods)) for name, mods in drawn] == [(name, sorted(mods)) for name, mods in LAYERS]
+
+
 def test_every_allowed_exception_is_still_needed(parsed):
     """Without this, an exception would outlive the change that removed its import and hide the next one."""
     bad = stale_allowances(parsed)

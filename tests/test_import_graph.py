@@ -244,7 +244,7 @@ def _dotted(node: ast.expr, bound: dict[str, str]) -> str | None:
 #: An entry names a module and, for a package, every module inside it; the longest entry that names
 #: a module gives its layer (``ddsbind.dealer.language`` before ``ddsbind.dealer``).  The package's
 #: own top (``ddsbind``) is named alone: it gathers everything, lazily.  A module no entry names fails
-#: :func:`test_every_module_has_a_layer`: a new module is given its layer here.
+#: :func:`test_the_layers_hold`: a new module is given its layer here.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The one importer of the compiled module; it imports nothing of ddsbind.  ``errors`` reads
     # DDS's return codes through it on first use, so it sits below them (what may not import it
@@ -311,7 +311,7 @@ class Allowed:
 
 
 #: The exceptions still standing.  Each is removed with the change its ``why`` names; one that
-#: matches no import any more fails :func:`test_every_allowed_exception_is_still_needed`.
+#: matches no import any more fails :func:`test_the_layers_hold`.
 ALLOWED: tuple[Allowed, ...] = (
     # Removed when the dealer split lands: the language's par() is to get its solver passed in
     # (a typed Protocol), not import ddsbind.solver.dealer_par.
@@ -411,28 +411,21 @@ def parsed() -> Graph:
     return graph()
 
 
-def test_every_module_has_a_layer(parsed):
-    """Without this, a new module would escape every layer rule: it is given its layer in LAYERS."""
-    bad = unlayered(parsed)
-    assert not bad, "modules no layer names (add each to LAYERS in tests/test_import_graph.py):\n" + "\n".join(bad)
+#: Each layer rule: what its failure lists.  Every line of a failure names file, line and import.
+LAYER_RULES = {
+    "modules no layer names (add each to LAYERS in tests/test_import_graph.py)": unlayered,
+    "imports of a higher layer": upward_imports,
+    "imports by ddsbind.formats of what solves": formats_solving,
+    "imports of another package's private module": private_module_imports,
+    "allowed exceptions that match no import (remove them from ALLOWED)": stale_allowances,
+}
 
 
-def test_no_module_imports_a_higher_layer(parsed):
-    """Without this, the rules would come to need DDS, or formats the solver, and the layers melt into one."""
-    bad = upward_imports(parsed)
-    assert not bad, f"{len(bad)} imports of a higher layer:\n" + "\n".join(bad)
-
-
-def test_formats_import_nothing_that_solves(parsed):
-    """Without this, reading a file could load DDS; ddsbind.formats promises pure numpy codecs."""
-    bad = formats_solving(parsed)
-    assert not bad, f"{len(bad)} imports of the solver by formats:\n" + "\n".join(bad)
-
-
-def test_no_package_private_module_is_imported_from_outside(parsed):
-    """Without this, the dealer and the databases grew into formats' private helpers (formats._common, _order)."""
-    bad = private_module_imports(parsed)
-    assert not bad, f"{len(bad)} imports of another package's private module:\n" + "\n".join(bad)
+@pytest.mark.parametrize("rule", list(LAYER_RULES), ids=[f.__name__ for f in LAYER_RULES.values()])
+def test_the_layers_hold(parsed, rule):
+    """Without this, the layers melt into one: formats loading DDS, rules needing the solver, private helpers shared."""
+    bad = LAYER_RULES[rule](parsed)
+    assert not bad, f"{len(bad)} {rule}:\n" + "\n".join(bad)
 
 
 def documented_layers(page: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -457,12 +450,6 @@ def test_the_architecture_page_draws_the_layers_the_test_holds():
         pytest.skip("no docs/ beside the tests")
     drawn = documented_layers(page.read_text())
     assert [(name, sorted(mods)) for name, mods in drawn] == [(name, sorted(mods)) for name, mods in LAYERS]
-
-
-def test_every_allowed_exception_is_still_needed(parsed):
-    """Without this, an exception would outlive the change that removed its import and hide the next one."""
-    bad = stale_allowances(parsed)
-    assert not bad, "allowed exceptions that match no import (remove them from ALLOWED):\n" + "\n".join(bad)
 
 
 def test_no_import_circle_inside_ddsbind(parsed):

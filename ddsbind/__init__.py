@@ -33,6 +33,7 @@ from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payo
 if TYPE_CHECKING:
     __version__: str
     from ddsbind._binding import DDSInfo, dds_info
+    from ddsbind.frames import read_dataframe
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
@@ -78,6 +79,7 @@ _NATIVE = {
     "SolverPool": "ddsbind.pool",
     "ProofTree": "ddsbind.proof",
     "prove": "ddsbind.proof",
+    "read_dataframe": "ddsbind.frames",
 }
 
 
@@ -153,6 +155,7 @@ __all__ = [
     "par",
     "payoff",
     "prove",
+    "read_dataframe",
     "solve_board",
     "tricks",
 ]

@@ -1,11 +1,16 @@
-"""Type aliases and the keyword-renaming helper shared across the package; no native import."""
+"""Type aliases, protocols and the keyword-renaming helper; no native import, so ``ddsbind.formats`` may use them."""
 
 from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable
-from typing import ParamSpec, TypeAlias, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeAlias, TypeVar
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ddsbind.deal import Deal
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -42,3 +47,16 @@ def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return call
 
     return wrap
+
+
+class TablesSolver(Protocol):
+    """What solves deals into double-dummy tables for a layer that must not import the solver.
+
+    :func:`ddsbind.dd_tables` is one: called with a list of deals, it
+    answers one table per deal, each array-like ``(5, 4)`` of tricks,
+    strains S H D C NT by declarers N E S W (DDS order).  ``ddsbind.formats``
+    never calls DDS itself: what solves above it passes the solver in
+    (:func:`ddsbind.read_dataframe` passes :func:`ddsbind.dd_tables`).
+    """
+
+    def __call__(self, deals: Sequence[Deal], /) -> Sequence[ArrayLike]: ...

@@ -14,7 +14,7 @@ Conventions used everywhere in ddsbind (they are DDS's own):
   owner array holds the DDS seat of each card, or -1 where the card is absent.
 
 Pavlicek's seat order (W N E S) is converted to these in
-``ddsbind.formats._order`` and nowhere else.
+``ddsbind.formats.order`` and nowhere else.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def test_lin_session_agrees_with_its_own_results_line():
     games = read_games(DATA / "session.lin")
     assert len(games) == len(recorded) == 6
     for game, rs in zip(games, recorded, strict=True):
-        strain = game.contract[1:].replace("NT", "N")
+        strain = str(game.contract)[1:].replace("NT", "N")
         over = game.result - (game.level + 6)
         result = "=" if over == 0 else f"{over:+d}"
         assert f"{game.level}{strain}{game.declarer.name}{result}" == rs

@@ -17,7 +17,18 @@ The rules:
 * no module takes another module's ``_private`` names, by import (``from
   ddsbind.solver import _trick``) or by attribute (``pbn._games``).  A private
   *module* (``ddsbind._binding``) may be imported: its names without a
-  leading underscore are the package's internal API.
+  leading underscore are the package's internal API;
+* the layers (:data:`LAYERS`, drawn in ``docs/development.md``): a module
+  imports modules of its own layer and of layers below it, never above;
+* ``ddsbind.formats`` imports nothing that solves (:data:`SOLVING`): what
+  solves above it passes its solver in (``read_dataframe(solve=...)``);
+* a package's private modules (``ddsbind.formats._common``,
+  ``ddsbind.cli._common``) are imported only by that package's own modules:
+  what others need is public (``ddsbind.formats.files.atomic_output``).
+
+Every failure names the offending import with its file and line.  The
+exceptions still standing are :data:`ALLOWED`, each named, with the change
+that removes it; an exception that no longer matches an import fails too.
 """
 
 from __future__ import annotations
@@ -227,9 +238,229 @@ def _dotted(node: ast.expr, bound: dict[str, str]) -> str | None:
     return None
 
 
+# -- the layers -------------------------------------------------------------------------------
+
+#: The layers of ``ddsbind``, lowest first: a module imports its own layer and the layers below it.
+#: An entry names a module and, for a package, every module inside it; the longest entry that names
+#: a module gives its layer (``ddsbind.dealer.language`` before ``ddsbind.dealer``).  The package's
+#: own top (``ddsbind``) is named alone: it gathers everything, lazily.  A module no entry names fails
+#: :func:`test_the_layers_hold`: a new module is given its layer here.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # The one importer of the compiled module; it imports nothing of ddsbind.  ``errors`` reads
+    # DDS's return codes through it on first use, so it sits below them (what may not import it
+    # though it lies below is said by SOLVING).
+    ("native loader", ("ddsbind._binding",)),
+    ("errors", ("ddsbind.errors",)),
+    (
+        "DDS-free rules",
+        (
+            "ddsbind._holdings",
+            "ddsbind._html",
+            "ddsbind._typing",
+            "ddsbind._validate",
+            "ddsbind.deal",
+            "ddsbind.game",
+            "ddsbind.hands",
+            "ddsbind.prooftypes",
+            "ddsbind.record",
+            "ddsbind.results",
+            "ddsbind.scoring",
+        ),
+    ),
+    ("formats", ("ddsbind.formats", "ddsbind.cribbage")),
+    (
+        "dealer language",
+        (
+            "ddsbind.dealer.dealing",
+            "ddsbind.dealer.evaluation",
+            "ddsbind.dealer.files",
+            "ddsbind.dealer.language",
+            "ddsbind.dealer.output",
+            "ddsbind.dealer.scoring",
+        ),
+    ),
+    ("DLL layer", ("ddsbind.dll", "ddsbind._marshal")),
+    (
+        "solving",
+        (
+            "ddsbind._dask",
+            "ddsbind._scheduler",
+            "ddsbind.frames",
+            "ddsbind.play",
+            "ddsbind.pool",
+            "ddsbind.proof",
+            "ddsbind.solver",
+        ),
+    ),
+    ("simulations and databases", ("ddsbind.dealer", "ddsbind.database")),
+    ("analysis board", ("ddsbind.board",)),
+    ("command line", ("ddsbind.cli", "ddsbind.__main__")),
+    ("package top", ("ddsbind",)),
+)
+
+#: What ``ddsbind.formats`` never imports: everything that loads or calls DDS.
+SOLVING = (
+    "ddsbind._binding",
+    "ddsbind._marshal",
+    "ddsbind._scheduler",
+    "ddsbind.dll",
+    "ddsbind.frames",
+    "ddsbind.play",
+    "ddsbind.pool",
+    "ddsbind.proof",
+    "ddsbind.solver",
+)
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """An import that breaks a rule today, allowed by name until the change that removes it lands."""
+
+    source: str
+    target: str
+    why: str
+
+
+#: The exceptions still standing.  Each is removed with the change its ``why`` names; one that
+#: matches no import any more fails :func:`test_the_layers_hold`.
+ALLOWED: tuple[Allowed, ...] = (
+    # Removed when the dealer split lands: the language's par() is to get its solver passed in
+    # (a typed Protocol), not import ddsbind.solver.dealer_par.
+    Allowed("ddsbind.dealer.language", "ddsbind.solver", "removed when the dealer split lands"),
+)
+
+
+def layer_of(module: str, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> tuple[int, str] | None:
+    """``(rank, name)`` of the module's layer (0 lowest), by the longest entry naming it; None if none does."""
+    top = layers[-1][1][0].split(".")[0]
+    best: tuple[int, int, str] | None = None
+    for rank, (name, entries) in enumerate(layers):
+        for entry in entries:
+            names = module == entry or (entry != top and module.startswith(entry + "."))
+            if names and (best is None or len(entry) > best[0]):
+                best = (len(entry), rank, name)
+    return None if best is None else (best[1], best[2])
+
+
+def _where(g: Graph, e: Edge) -> str:
+    """``ddsbind/dealer/language.py:992`` for an edge."""
+    path = g.modules[e.source]
+    root = path.parents[len(e.source.split(".")) - (1 if path.name == "__init__.py" else 2)]
+    return f"{path.relative_to(root.parent).as_posix()}:{e.line}"
+
+
+def _allowed(e: Edge, allowed: tuple[Allowed, ...]) -> bool:
+    return any(a.source == e.source and a.target == e.target for a in allowed)
+
+
+def unlayered(g: Graph, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> list[str]:
+    """Modules no layer names."""
+    return [m for m in sorted(g.modules) if layer_of(m, layers) is None]
+
+
+def upward_imports(
+    g: Graph, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS, allowed: tuple[Allowed, ...] = ALLOWED
+) -> list[str]:
+    """Imports of a module of a higher layer, as ``file:line: source (layer) imports target (layer)``."""
+    bad = []
+    for name in sorted(g.edges):
+        for e in g.edges[name]:
+            here, there = layer_of(e.source, layers), layer_of(e.target, layers)
+            if here is None or there is None or there[0] <= here[0] or _allowed(e, allowed):
+                continue
+            bad.append(f"{_where(g, e)}: {e.source} ({here[1]}) imports {e.target} ({there[1]}), a higher layer")
+    return bad
+
+
+def formats_solving(
+    g: Graph,
+    package: str = "ddsbind.formats",
+    solving: tuple[str, ...] = SOLVING,
+    allowed: tuple[Allowed, ...] = ALLOWED,
+) -> list[str]:
+    """Imports by ``package``'s modules of anything that solves."""
+    bad = []
+    for name in sorted(g.edges):
+        if name != package and not name.startswith(package + "."):
+            continue
+        for e in g.edges[name]:
+            hit = next((s for s in solving if e.target == s or e.target.startswith(s + ".")), None)
+            if hit is not None and not _allowed(e, allowed):
+                bad.append(f"{_where(g, e)}: {e.source} imports {e.target}, which solves (formats never call DDS)")
+    return bad
+
+
+def _owner_of_private(module: str) -> str | None:
+    """The package whose private module ``module`` is (``ddsbind.formats`` for ``ddsbind.formats._common``)."""
+    parts = module.split(".")
+    for k in range(1, len(parts)):
+        if parts[k].startswith("_") and not parts[k].startswith("__"):
+            return ".".join(parts[:k])
+    return None
+
+
+def private_module_imports(g: Graph, allowed: tuple[Allowed, ...] = ALLOWED) -> list[str]:
+    """Imports of a package's private module from outside that package."""
+    bad = []
+    for name in sorted(g.edges):
+        for e in g.edges[name]:
+            owner = _owner_of_private(e.target)
+            if owner is None or e.source == owner or e.source.startswith(owner + ".") or _allowed(e, allowed):
+                continue
+            bad.append(f"{_where(g, e)}: {e.source} imports {e.target}, private to {owner}")
+    return bad
+
+
+def stale_allowances(g: Graph, allowed: tuple[Allowed, ...] = ALLOWED) -> list[str]:
+    """Allowed exceptions that match no import any more."""
+    edges = {(e.source, e.target) for out in g.edges.values() for e in out}
+    return [f"{a.source} -> {a.target} ({a.why})" for a in allowed if (a.source, a.target) not in edges]
+
+
 @pytest.fixture(scope="module")
 def parsed() -> Graph:
     return graph()
+
+
+#: Each layer rule: what its failure lists.  Every line of a failure names file, line and import.
+LAYER_RULES = {
+    "modules no layer names (add each to LAYERS in tests/test_import_graph.py)": unlayered,
+    "imports of a higher layer": upward_imports,
+    "imports by ddsbind.formats of what solves": formats_solving,
+    "imports of another package's private module": private_module_imports,
+    "allowed exceptions that match no import (remove them from ALLOWED)": stale_allowances,
+}
+
+
+@pytest.mark.parametrize("rule", list(LAYER_RULES), ids=[f.__name__ for f in LAYER_RULES.values()])
+def test_the_layers_hold(parsed, rule):
+    """Without this, the layers melt into one: formats loading DDS, rules needing the solver, private helpers shared."""
+    bad = LAYER_RULES[rule](parsed)
+    assert not bad, f"{len(bad)} {rule}:\n" + "\n".join(bad)
+
+
+def documented_layers(page: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The layers as the architecture page draws them (its ``text`` block under "Architecture"), lowest first."""
+    section = page.split("## Architecture", 1)[1]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    rows: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        name, _, modules = line.strip().partition("  ")
+        if line.startswith(" "):
+            rows[-1][1].extend(line.split())
+        else:
+            rows.append((name, modules.split()))
+    top = ROOT.name
+    return [(name, tuple(m if m == top else f"{top}.{m}" for m in mods)) for name, mods in reversed(rows)]
+
+
+def test_the_architecture_page_draws_the_layers_the_test_holds():
+    """Without this, the docs' picture of the layers would drift from the rule the tests enforce."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "development.md"
+    if not page.is_file():
+        pytest.skip("no docs/ beside the tests")
+    drawn = documented_layers(page.read_text())
+    assert [(name, sorted(mods)) for name, mods in drawn] == [(name, sorted(mods)) for name, mods in LAYERS]
 
 
 def test_no_import_circle_inside_ddsbind(parsed):
@@ -301,3 +532,44 @@ def test_checker_finds_private_names_and_package_top_imports(tmp_path):
         "pkg.sub.e line 2: from pkg.sub import __doc__",
     ]
     assert cycles(g.edges) == []
+
+
+def test_checker_finds_layer_faults_with_file_and_line(tmp_path):
+    root = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "_native.py": "",
+            "rules.py": "import pkg.solver\n",
+            "solver.py": "from pkg import _native, rules\n",
+            "formats/__init__.py": "",
+            "formats/_common.py": "",
+            "formats/zbd.py": "from pkg.formats import _common\n\nfrom pkg import _native\n",
+            "dealer/__init__.py": "",
+            "dealer/library.py": "from pkg.formats._common import x\nfrom pkg import solver\n",
+            "stray.py": "",
+        },
+    )
+    layers = (
+        ("native", ("pkg._native",)),
+        ("rules", ("pkg.rules",)),
+        ("formats", ("pkg.formats",)),
+        ("solving", ("pkg.solver",)),
+        ("dealer", ("pkg.dealer",)),
+        ("top", ("pkg",)),
+    )
+    g = graph(root)
+    assert unlayered(g, layers) == ["pkg.stray"]
+    assert layer_of("pkg", layers) == (5, "top") and layer_of("pkg.formats.zbd", layers) == (2, "formats")
+    assert upward_imports(g, layers, ()) == [
+        "pkg/rules.py:1: pkg.rules (rules) imports pkg.solver (solving), a higher layer"
+    ]
+    assert formats_solving(g, "pkg.formats", ("pkg._native", "pkg.solver"), ()) == [
+        "pkg/formats/zbd.py:3: pkg.formats.zbd imports pkg._native, which solves (formats never call DDS)"
+    ]
+    assert private_module_imports(g, ()) == [
+        "pkg/dealer/library.py:1: pkg.dealer.library imports pkg.formats._common, private to pkg.formats"
+    ]
+    allowed = (Allowed("pkg.rules", "pkg.solver", "until the split"), Allowed("pkg.rules", "pkg.dealer", "gone"))
+    assert upward_imports(g, layers, allowed) == []
+    assert stale_allowances(g, allowed) == ["pkg.rules -> pkg.dealer (gone)"]

@@ -8,10 +8,11 @@ import ddsbind
 from ddsbind.deal import Card, Seat, Strain
 from ddsbind.errors import PlayFaultError
 from ddsbind.formats import decode_zrj, encode_zrj
-from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.formats.pbngame import format_games, parse_games
 from ddsbind.formats.zrjgame import game_to_zrj, zrj_to_game
 from ddsbind.game import play_out
 from ddsbind.play import analyse_plays, best_line, costly_cards, costly_cards_batch
+from ddsbind.record import GameRecord
 
 
 def _cards(text: str) -> list[Card]:

@@ -9,7 +9,9 @@ from click.testing import CliRunner
 from ddsbind.cli import main
 from ddsbind.deal import Card, Seat, Strain
 from ddsbind.formats.games import read_games
-from ddsbind.formats.pbngame import GameRecord, format_games
+from ddsbind.formats.pbngame import format_games
+from ddsbind.record import GameRecord
+from ddsbind.scoring import Contract
 from tests import minimax
 from tests.conftest import ask_dds
 
@@ -79,7 +81,7 @@ def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     # Legal by the rules: declarer raises his strain over each redouble; XX, then the 3 closing passes.
     raises = [call for level in range(2, 7) for call in ("X", "XX", "Pass", f"{level}{t}")]
     g.auction = g.auction[:-3] + raises + ["X", "XX", "Pass", "Pass", "Pass"]
-    g.contract = f"6{t}XX"
+    g.contract = Contract.parse(f"6{t}XX")
     src = tmp_path / "long.pbn"
     src.write_text(format_games([g]), encoding="latin-1")
     result = run("convert", src, tmp_path / "long.zrj")

@@ -56,8 +56,8 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     import json
 
     from ddsbind.formats.games import read_games
-    from ddsbind.formats.pbngame import GameRecord
     from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
+    from ddsbind.record import GameRecord, contract_text
 
     with about(file):
         everything = read_games(file, fmt)
@@ -79,7 +79,7 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
         docs.append(
             {
                 "board": g.board,
-                "contract": g.contract,
+                "contract": contract_text(g.contract),
                 "declarer": declarer.name,
                 "result": g.result,
                 "dd_result": trace[0],

@@ -55,9 +55,8 @@ from ddsbind.database.recipe import check_seed
 from ddsbind.database.solving import make_records, shard_bytes, solver_pool
 from ddsbind.errors import DatabaseError
 from ddsbind.formats import files
-from ddsbind.formats._common import atomic_output
 from ddsbind.formats.checksums import checksum, checksum_hex, matches
-from ddsbind.formats.files import RecordWriter
+from ddsbind.formats.files import RecordWriter, atomic_output
 
 __all__ = ["generate", "is_running"]
 

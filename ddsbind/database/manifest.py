@@ -18,8 +18,8 @@ from pathlib import Path
 from ddsbind.database.check import FORMATS, RECORD
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION, SEED_LIMIT
 from ddsbind.errors import DatabaseError
-from ddsbind.formats._common import atomic_output
 from ddsbind.formats.checksums import parse_checksum
+from ddsbind.formats.files import atomic_output
 
 __all__ = [
     "SCHEMA",

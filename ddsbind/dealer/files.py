@@ -66,7 +66,7 @@ def write_deals(
     InvalidArgumentError
         A bad ``dealer`` or ``vulnerable`` (a number as ``vulnerable`` included).
     """
-    from ddsbind.formats._common import atomic_output
+    from ddsbind.formats.files import atomic_output
 
     seat = None if dealer is None else Seat.parse(dealer, "dealer")
     if isinstance(vulnerable, int | np.integer) and not isinstance(vulnerable, Vulnerability):

@@ -21,7 +21,7 @@ N=0 E=1 S=2 W=3 of card SA..C2), masks ``(n, 4, 4)`` uint32, tables
 ``(n, 5, 4)`` uint8 ``[strain S H D C NT][declarer N E S W]``.  The bytes are
 Pavlicek's (seats W N E S, strains NT S H D C); they are converted by
 :mod:`ddsbind.formats` (:func:`~ddsbind.formats.zdd.tables_from_nibbles`,
-:func:`~ddsbind.formats.zbd.owners_from_zbd`, :mod:`ddsbind.formats._order`)
+:func:`~ddsbind.formats.zbd.owners_from_zbd`, :mod:`ddsbind.formats.order`)
 and nowhere here.
 
 For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
@@ -48,8 +48,8 @@ from ddsbind.database.check import find_fault
 from ddsbind.dealer.dealing import DealerError, Hands, Predeal, ordered_map
 from ddsbind.dealer.language import Expr, Frame, Script
 from ddsbind.errors import DatabaseError, FormatError
-from ddsbind.formats import _order, files, zbd, zdd
-from ddsbind.formats._common import naming
+from ddsbind.formats import files, order, zbd, zdd
+from ddsbind.formats.files import naming
 
 __all__ = [
     "CHUNK",
@@ -274,7 +274,7 @@ def iter_library(
 def _byte_seats() -> NDArray[np.uint8]:
     """``(256, 4)``: the DDS seats of the four cards a ZBD byte holds (card ``4k + j`` at bits ``2j``)."""
     codes = (np.arange(256, dtype=np.uint8)[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & np.uint8(3)
-    return _order.dds_seats(codes)
+    return order.dds_seats(codes)
 
 
 @functools.lru_cache(maxsize=64)

@@ -5,13 +5,13 @@ DDS's conventions: owner arrays ``(N, 52)`` int8 (DDS seat N=0 E=1 S=2 W=3 of
 each card SA..C2), remainCards masks ``(N, 4, 4)`` uint32, and tables
 ``(N, 5, 4)`` uint8 (strains S H D C NT x hands N E S W, 15 = unknown).
 Pavlicek's orders (seats W N E S, results NT first) are converted in
-:mod:`ddsbind.formats._order` only.
+:mod:`ddsbind.formats.order` only.
 
 Modules: :mod:`.zbs`, :mod:`.zbd`, :mod:`.zdd`, :mod:`.zrd`,
 :mod:`.handmakes`, :mod:`.zrj`, :mod:`.checksums`, :mod:`.dealnum`,
 :mod:`.pbn`, :mod:`.gib`, :mod:`.ddsref`; game records (a deal as it was bid
-and played): :mod:`.pbngame` (the :class:`~.pbngame.GameRecord` model and
-its PBN text), :mod:`.zrjgame` (game records as ZRJ records),
+and played; the model, :class:`~ddsbind.record.GameRecord`, is
+format-neutral): :mod:`.pbngame` (their PBN text), :mod:`.zrjgame` (game records as ZRJ records),
 :mod:`.games` (game records in files of any format that holds them),
 :mod:`.lin` (BBO's LIN hand records); :mod:`.dataframe` (records as pandas
 DataFrames, :func:`read_dataframe`);
@@ -19,15 +19,15 @@ DataFrames, :func:`read_dataframe`);
 readers, writers and the CLI), :mod:`.files` (memory-mapped chunked
 readers, append-safe and atomic writers), :mod:`.convert`.  The rules of
 play are :mod:`ddsbind.game`'s; cribbage records live in
-:mod:`ddsbind.cribbage`.  Private modules shared inside the package:
-``_order`` (the one bridge between Pavlicek's orders and DDS's),
-``_dtypes`` (record layouts, the unknown result 15), ``_common`` (record
-views, the end of a list, the one atomic writer :func:`~._common.atomic_output`).
+:mod:`ddsbind.cribbage`.  :mod:`.order` is the one bridge between
+Pavlicek's orders and DDS's (public: the dealer's library mode decodes ZBD
+bytes through it).  Private modules, for ``formats`` alone: ``_dtypes``
+(record layouts, the unknown result 15), ``_common`` (record views, the end
+of a list, the one atomic writer, public as :func:`.files.atomic_output`).
 The 16-board cycle (dealer and vulnerability of a board number) is public
 here: :func:`board_dealer`, :func:`board_vulnerability`.
 """
 
-from ddsbind.formats._order import board_dealer, board_vulnerability
 from ddsbind.formats.checksums import checksum, checksum_hex, verify
 from ddsbind.formats.dataframe import read_dataframe
 from ddsbind.formats.dealnum import (
@@ -49,12 +49,13 @@ from ddsbind.formats.files import (
 )
 from ddsbind.formats.games import read_games, write_games
 from ddsbind.formats.handmakes import decode_hand_makes, encode_hand_makes
-from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats.order import board_dealer, board_vulnerability
 from ddsbind.formats.zbd import decode_zbd, encode_zbd
 from ddsbind.formats.zbs import decode_diagrams, decode_suits, encode_diagrams, encode_suits
 from ddsbind.formats.zdd import decode_zdd, encode_zdd
 from ddsbind.formats.zrd import decode_zrd, encode_zrd
 from ddsbind.formats.zrj import PlayedDeal, decode_zrj, encode_zrj
+from ddsbind.record import GameRecord
 
 __all__ = [
     "Chunk",

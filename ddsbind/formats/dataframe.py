@@ -3,7 +3,10 @@
 pandas is an optional extra (``pip install ddsbind[pandas]``); it is
 imported when :func:`read_dataframe` runs, never when :mod:`ddsbind.formats`
 is imported.  Game records (deal, auction, play) add their double-dummy
-results, which asks DDS (:func:`ddsbind.dd_tables`, imported only then).
+results when a solver is passed in (``solve``, a
+:class:`~ddsbind._typing.TablesSolver` such as :func:`ddsbind.dd_tables`):
+this module never imports the solver.  :func:`ddsbind.read_dataframe`
+passes DDS's by default.
 
 Columns
 -------
@@ -18,7 +21,7 @@ Columns
   ``None``, ``NS``, ``EW``, ``All``), ``contract`` (``"4HX"``, ``"Pass"``),
   ``result`` (tricks declarer took, ``Int8``) and ``dd_tricks`` (the
   tricks declarer takes double dummy in the contract's strain, ``Int8``;
-  ``<NA>`` passed out).
+  ``<NA>`` passed out; with a solver only).
 * ``hand-makes`` files add ``hand`` (the seat letter).
 """
 
@@ -32,12 +35,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind._typing import TablesSolver
 from ddsbind.deal import SEAT_LETTERS, Deal
 from ddsbind.errors import FormatError, MissingExtraError
 from ddsbind.formats import files, registry
 from ddsbind.formats._dtypes import UNKNOWN
-from ddsbind.formats.pbngame import GameRecord
 from ddsbind.formats.registry import Records
+from ddsbind.record import GameRecord, contract_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -132,7 +136,7 @@ def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def _games_frame(games: Sequence[GameRecord], solve: bool) -> pd.DataFrame:
+def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.DataFrame:
     pd = _pandas()
     letter = lambda s: None if s is None else SEAT_LETTERS[s]  # noqa: E731
     cols: dict[str, Any] = {
@@ -140,14 +144,12 @@ def _games_frame(games: Sequence[GameRecord], solve: bool) -> pd.DataFrame:
         "board": pd.array([g.board for g in games], dtype="Int64"),
         "dealer": [letter(g.dealer) for g in games],
         "vulnerability": [g.vulnerable.pbn for g in games],
-        "contract": [g.contract for g in games],
+        "contract": [contract_text(g.contract, g.passed_out) or None for g in games],
         "declarer": [letter(g.declarer) for g in games],
         "result": pd.array([g.result for g in games], dtype="Int8"),
     }
-    if solve:
-        from ddsbind.solver import dd_tables
-
-        tables = np.stack([np.asarray(t) for t in dd_tables([g.deal for g in games])]) if games else None
+    if solve is not None:
+        tables = np.stack([np.asarray(t) for t in solve([g.deal for g in games])]) if games else None
         tables = tables if tables is not None else np.zeros((0, 5, 4), np.int8)
         dd = [
             None if g.trump is None or g.declarer is None else int(tables[k, g.trump, g.declarer])
@@ -172,7 +174,10 @@ def _slices(n: int, chunksize: int) -> Iterator[slice]:
 
 
 def _frames(
-    source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, chunksize: int, solve: bool
+    source: str | os.PathLike[str] | Sequence[GameRecord],
+    format: str | None,
+    chunksize: int,
+    solve: TablesSolver | None,
 ) -> Iterator[pd.DataFrame]:
     if not isinstance(source, str | os.PathLike):
         games = list(source)
@@ -207,7 +212,7 @@ def read_dataframe(
     *,
     format: str | None = None,
     chunksize: int | None = None,
-    solve: bool = True,
+    solve: TablesSolver | bool | None = None,
 ) -> pd.DataFrame | Iterator[pd.DataFrame]:
     """Records as a pandas DataFrame, one row a record (columns: the module docstring).
 
@@ -222,9 +227,11 @@ def read_dataframe(
         Rows per frame: then an iterator of DataFrames, and a fixed-size
         record file (ZBD, ZRD, ...) is read a chunk at a time (memory stays
         that of one chunk).  None: one DataFrame of every record.
-    solve : bool
-        For game records, solve each deal (``dd_tricks`` and the twenty
-        table columns).  False leaves those columns out.
+    solve : TablesSolver, optional
+        For game records, the solver of their deals (:func:`ddsbind.dd_tables`):
+        adds ``dd_tricks`` and the twenty table columns.  None (or False)
+        leaves those columns out.  :func:`ddsbind.read_dataframe` is this
+        function with DDS's solver passed in (``solve=True``, its default).
 
     Returns
     -------
@@ -235,7 +242,9 @@ def read_dataframe(
     MissingExtraError
         pandas is not installed (an ``ImportError`` naming ``ddsbind[pandas]``).
     FormatError
-        An unreadable file or a malformed record, as the format's reader says.
+        An unreadable file or a malformed record, as the format's reader says;
+        ``solve=True`` (this layer has no solver: pass one, or call
+        :func:`ddsbind.read_dataframe`).
 
     Examples
     --------
@@ -243,17 +252,25 @@ def read_dataframe(
     >>> df.loc[0, "NT_N"]  # doctest: +SKIP
     """
     pd = _pandas()
+    if solve is True:
+        raise FormatError(
+            "read_dataframe(solve=True) needs a solver here: pass solve=ddsbind.dd_tables, "
+            "or call ddsbind.read_dataframe, which solves with DDS"
+        )
+    solver = None if isinstance(solve, bool) else solve
     if chunksize is not None:
         if chunksize < 1:
             raise FormatError("chunksize must be at least 1 record")
-        return _frames(path_or_records, format, chunksize, solve)
-    parts = list(_frames(path_or_records, format, 1 << 20, solve))
+        return _frames(path_or_records, format, chunksize, solver)
+    parts = list(_frames(path_or_records, format, 1 << 20, solver))
     if not parts:
-        return _empty(path_or_records, format, solve)
+        return _empty(path_or_records, format, solver)
     return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
 
 
-def _empty(source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, solve: bool) -> pd.DataFrame:
+def _empty(
+    source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, solve: TablesSolver | None
+) -> pd.DataFrame:
     """The columns a source would have, with no row."""
     pd = _pandas()
     if not isinstance(source, str | os.PathLike) or _holds_games(source, registry.guess(source, format)):

@@ -29,6 +29,10 @@ Writing rules
 * It refuses a file that already ends in a partial record (``repair=True``
   truncates that tail) or whose last record is a null terminator (appended
   records would be invisible).
+* :func:`atomic_output` is the package's one atomic writer of a whole file
+  (used here, by :mod:`ddsbind.database` and by the dealer's output files);
+  :func:`naming` puts a file's name in front of a ``FormatError`` raised
+  while reading it.  Both are public here for the layers above ``formats``.
 """
 
 from __future__ import annotations
@@ -63,9 +67,11 @@ __all__ = [
     "Chunk",
     "RecordWriter",
     "append_records",
+    "atomic_output",
     "count_records",
     "guess_format",
     "iter_chunks",
+    "naming",
     "open_records",
     "read_records",
 ]

@@ -1,6 +1,6 @@
 """Game records in files: reading and writing them in any format of the table that holds them.
 
-Which formats hold game records (:class:`~ddsbind.formats.pbngame.GameRecord`:
+Which formats hold game records (:class:`~ddsbind.record.GameRecord`:
 deal, auction, contract, result and play) is the table's business
 (:mod:`ddsbind.formats.registry`: ``load_games``/``dump_games``); this module
 asks it and never branches on a format's name.  Today they are PBN (game
@@ -20,8 +20,8 @@ from pathlib import Path
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
 from ddsbind.formats._common import atomic_output
-from ddsbind.formats.pbngame import GameRecord
 from ddsbind.formats.registry import Format
+from ddsbind.record import GameRecord
 
 __all__ = ["carries_games", "game_formats", "read_games", "write_games"]
 

@@ -13,7 +13,7 @@ Specification
   North against West, West against South.  Hence, per strain,
   ``S lead = 13 - T[E]``, ``E lead = T[N]``, ``N lead = 13 - T[W]``,
   ``W lead = T[S]``.  The seat/strain orders go through
-  :mod:`ddsbind.formats._order`.
+  :mod:`ddsbind.formats.order`.
 * GIB has no "unknown": writing a table with a 15 is refused.
 * Blank lines are skipped on reading; any other malformed line raises
   ``FormatError`` with its line index.
@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import _order
+from ddsbind.formats import order
 from ddsbind.formats._common import atomic_output
 
 __all__ = ["format_gib", "format_gib_line", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
@@ -74,7 +74,7 @@ def parse_gib_line(line: str, index: int = 0, *, name: str | None = None) -> tup
         raise FormatError(f"{where}GIB deal {hands!r}: {exc}", index=index) from None
     if not deal.is_full:
         raise FormatError(f"{where}GIB deal {hands!r} is not a full deal", index=index)
-    table = _order.dds_tables(_pav_from_gib(np.array(gib)))[0]
+    table = order.dds_tables(_pav_from_gib(np.array(gib)))[0]
     return deal, table.astype(np.uint8)
 
 
@@ -85,7 +85,7 @@ def format_gib_line(deal: Deal, table: ArrayLike) -> str:
         raise FormatError("GIB text cannot hold unknown results: the table must be complete (0..13)")
     if not deal.is_full:
         raise FormatError("GIB text holds full deals only")
-    gib = _gib_from_pav(_order.pav_tables(t)).reshape(20)
+    gib = _gib_from_pav(order.pav_tables(t)).reshape(20)
     hands = deal.to_pbn("W")[2:]
     return hands + ":" + "".join(_HEX[int(v)] for v in gib)
 

@@ -28,15 +28,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, _order, zbd
+from ddsbind.formats import _dtypes, order, zbd
 from ddsbind.formats._common import OnError, checked_records, full_deals_packed
 
 __all__ = ["RECORD_SIZE", "bad_records", "check_records", "decode_hand_makes", "encode_hand_makes", "tables_from_makes"]
 
 RECORD_SIZE = _dtypes.HAND_MAKES.itemsize
 # DDS strain s is Pavlicek strain _PAV_OF_DDS[s]; nibble k (k = Pavlicek strain) of the 5.
-_DDS_OF_PAV = _order.dds_strains(np.arange(5)).astype(np.intp)
-_PAV_OF_DDS = _order.pav_strains(np.arange(5)).astype(np.intp)
+_DDS_OF_PAV = order.dds_strains(np.arange(5)).astype(np.intp)
+_PAV_OF_DDS = order.pav_strains(np.arange(5)).astype(np.intp)
 
 
 def _nibbles(recs: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -84,7 +84,7 @@ def decode_hand_makes(
     recs = checked_records(data, RECORD_SIZE, "hand/makes", check_records, on_error, base)
     nib = _nibbles(recs)
     owners = zbd.owners_from_zbd(recs[:, :13])
-    hand = _order.dds_seats(nib[:, 0] & 3)
+    hand = order.dds_seats(nib[:, 0] & 3)
     makes = nib[:, 1:][:, _PAV_OF_DDS]
     return owners, hand, makes
 
@@ -113,7 +113,7 @@ def encode_hand_makes(deals: ArrayLike, hand: ArrayLike, makes: ArrayLike | None
         raise FormatError("makes must be tricks 0..13 or 15 (unknown)")
     pav = m.astype(np.uint8)[:, _DDS_OF_PAV]  # NT S H D C
     nib = np.empty((n, 6), dtype=np.uint8)
-    nib[:, 0] = _order.pav_seats(h)
+    nib[:, 0] = order.pav_seats(h)
     nib[:, 1:] = pav
     out[:, 13:16] = nib[:, 0::2] | (nib[:, 1::2] << 4)
     return out

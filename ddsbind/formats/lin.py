@@ -1,4 +1,4 @@
-"""Bridge Base Online's LIN hand records, read into and written from :class:`~ddsbind.formats.pbngame.GameRecord`.
+"""Bridge Base Online's LIN hand records, read into and written from :class:`~ddsbind.record.GameRecord`.
 
 No DDS calls here; the rules of play are :mod:`ddsbind.game`'s.
 
@@ -80,15 +80,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, Error, FormatError
-from ddsbind.formats.pbngame import GameRecord, auction_fault
+from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat
+from ddsbind.errors import ContractError, DDSError, Error, FormatError
 from ddsbind.game import Play, Vulnerability
+from ddsbind.record import PASSED_OUT, GameRecord, auction_fault, contract_of_auction, contract_text, read_call
+from ddsbind.scoring import Contract
 
 __all__ = ["contract_of_auction", "format_lin", "parse_lin"]
 
 _TAG = re.compile(r"[A-Za-z]{2}")
-_CALL = re.compile(r"^(P|PASS|D|X|R|XX|[1-7](?:NT|N|S|H|D|C))(!?)$", re.IGNORECASE)
+#: LIN's letters for pass, double and redouble; bids are read by :func:`ddsbind.record.read_call`.
+_CALL_LETTERS = {"P": "Pass", "D": "X", "R": "XX"}
+_LETTER_OF_CALL = {call: letter.lower() for letter, call in _CALL_LETTERS.items()}
 _VUL = {"o": Vulnerability.NONE, "0": Vulnerability.NONE, "-": Vulnerability.NONE}
 _VUL |= {"n": Vulnerability.NS, "e": Vulnerability.EW, "b": Vulnerability.BOTH}
 _VUL_LETTER = {Vulnerability.NONE: "o", Vulnerability.NS: "n", Vulnerability.EW: "e", Vulnerability.BOTH: "b"}
@@ -250,52 +253,13 @@ def _parse_md(value: str) -> tuple[Seat, Deal]:
 
 
 def _call(token: str) -> tuple[str, int]:
-    m = _CALL.match(token.strip())
-    if not m:
-        raise FormatError(f"{token!r} is not a call (p, d, r, 1c .. 7n, optionally with '!')")
-    c = m.group(1).upper()
-    mark = 1 if m.group(2) else 0
-    if c in ("P", "PASS"):
-        return "Pass", mark
-    if c in ("D", "X"):
-        return "X", mark
-    if c in ("R", "XX"):
-        return "XX", mark
-    return c[0] + ("NT" if c[1:] in ("N", "NT") else c[1:]), mark
-
-
-def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[str | None, Seat | None]:
-    """The contract and declarer an auction reaches.
-
-    Parameters
-    ----------
-    dealer : Seat or 0..3
-        The seat of the first call (DDS order N=0 E=1 S=2 W=3).
-    calls : sequence of str
-        ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
-
-    Returns
-    -------
-    (contract, declarer)
-        E.g. ``("4HX", Seat.S)``; ``("Pass", None)`` after four passes;
-        ``(None, None)`` when nobody has bid and the auction has not ended.
-        The last bid decides even when the closing passes are missing.
-
-    Examples
-    --------
-    >>> contract_of_auction(Seat.N, ["1S", "Pass", "4S", "X", "Pass", "Pass", "Pass"])
-    ('4SX', <Seat.N: 0>)
-    """
-    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k] not in ("Pass", "X", "XX")), None)
-    if last is None:
-        return ("Pass", None) if len(calls) >= 4 else (None, None)
-    bid = calls[last]
-    doubles = "".join(c for c in calls[last + 1 :] if c in ("X", "XX"))
-    doubled = "XX" if "XX" in doubles else ("X" if "X" in doubles else "")
-    side = (int(dealer) + last) % 2
-    strain = bid[1:]
-    first = next(k for k in range(last + 1) if (int(dealer) + k) % 2 == side and calls[k][1:] == strain)
-    return bid + doubled, Seat((int(dealer) + first) % 4)
+    t = token.strip()
+    mark = 1 if t.endswith("!") else 0
+    t = t.removesuffix("!").upper()
+    try:
+        return _CALL_LETTERS.get(t) or read_call(t), mark
+    except ContractError:
+        raise FormatError(f"{token!r} is not a call (p, d, r, 1c .. 7n, optionally with '!')") from None
 
 
 class _Reader:
@@ -420,7 +384,9 @@ class _Reader:
         rec.auction, rec.auction_marks = calls, [0] * len(calls)
         rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
         rec.commentary = comments
-        rec.contract, rec.declarer = contract_of_auction(dealer, calls)
+        contract, rec.declarer = contract_of_auction(dealer, calls)
+        rec.contract = contract if isinstance(contract, Contract) else None
+        rec.passed_out = contract is not None and rec.contract is None
         rec.play = cards
         rec.play_marks = [0] * len(cards)
         players = dict(self.names)
@@ -434,7 +400,7 @@ class _Reader:
             tags["LinOther"] = "".join(other)
         rec.tags = tags
         if claim is not None:
-            if rec.contract in (None, "Pass"):
+            if rec.contract is None:
                 raise FormatError(f"tag mc|{claim}|: a claim without a contract")
             rec.result = claim
             try:
@@ -450,9 +416,9 @@ class _Reader:
         if deal is None or dealer is None:
             raise FormatError("a card before the deal (md|)")
         contract, declarer = contract_of_auction(dealer, calls)
-        if contract is None or contract == "Pass" or declarer is None:
+        if not isinstance(contract, Contract) or declarer is None:
             raise FormatError("a card without a contract (the auction names none)")
-        return Play(deal, Strain.parse(contract[1] if contract[1] != "N" else "NT"), declarer.next())
+        return Play(deal, contract.strain, declarer.next())
 
 
 def _label(k: int, board: _Board) -> str:
@@ -535,7 +501,7 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         to take it from, or whose contract and declarer are not the ones its
         auction reaches (LIN has no contract but the auction's).
     """
-    from ddsbind.formats._order import board_dealer
+    from ddsbind.formats.order import board_dealer
 
     lines = []
     for k, g in enumerate(games):
@@ -546,12 +512,14 @@ def format_lin(games: Sequence[GameRecord]) -> str:
             if g.board is None:
                 raise FormatError(f"LIN: game {k}: LIN needs a dealer (or a board number to take it from)", index=k)
             dealer = board_dealer(g.board)
-        if g.contract is not None and contract_of_auction(dealer, g.auction) != (g.contract, g.declarer):
-            said = contract_of_auction(dealer, g.auction)
+        said = contract_of_auction(dealer, g.auction)
+        held = (PASSED_OUT if g.passed_out else g.contract, g.declarer)
+        if held[0] is not None and said != held:
+            wanted = contract_text(g.contract, g.passed_out)
             raise FormatError(
                 f"LIN: game {k}: LIN takes the contract from the auction, and this auction "
                 f"({' '.join(g.auction) or 'none'}) gives {said[0] or 'none'} by "
-                f"{said[1].name if said[1] is not None else 'nobody'}, not {g.contract} by "
+                f"{said[1].name if said[1] is not None else 'nobody'}, not {wanted} by "
                 f"{g.declarer.name if g.declarer is not None else 'nobody'}",
                 index=k,
             )
@@ -570,7 +538,7 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         out.append(_title(g, qx))
         out.append(f"sv|{_VUL_LETTER[g.vulnerable]}|")
         for i, c in enumerate(g.auction):
-            lin = {"Pass": "p", "X": "d", "XX": "r"}.get(c, c[0] + ("N" if c[1:] == "NT" else c[1:]))
+            lin = _LETTER_OF_CALL.get(c, c.removesuffix("T"))
             out.append(f"mb|{lin}{'!' if i in g.alerts else ''}|")
             out += [f"an|{_check_value(g.notes[n], k)}|" for n in g.call_notes.get(i, []) if g.notes.get(n)]
         if g.auction:

@@ -44,7 +44,7 @@ Specification (our reading, with sources)
   escape both (:func:`quote`); a value with a line break cannot be written.
 * In memory, tables are DDS order ``(5, 4)`` uint8, strains S H D C NT,
   hands N E S W, 15 = unknown; orders convert through
-  :mod:`ddsbind.formats._order`.
+  :mod:`ddsbind.formats.order`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Strain
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats import _dtypes, _order
+from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, decode_text
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
@@ -86,7 +86,7 @@ _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
 #: A tag's new value and section lines, or None to remove it (:func:`set_tags`).
 TagUpdate = tuple[str, Sequence[str]] | None
 #: The order of the result tags' strains, NT S H D C (Pavlicek's order).
-_RESULT_STRAINS = [int(s) for s in _order.dds_strains(np.arange(5))]
+_RESULT_STRAINS = [int(s) for s in order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
 _DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_STRAINS)
 _BOM = b"\xef\xbb\xbf"
@@ -525,8 +525,8 @@ def format_pbn(
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{_order.board_dealer(b).name}"]')
-        out.append(f'[Vulnerable "{_order.board_vulnerability(b).pbn}"]')
+        out.append(f'[Dealer "{order.board_dealer(b).name}"]')
+        out.append(f'[Vulnerable "{order.board_vulnerability(b).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:
             table = t[i]
@@ -693,11 +693,11 @@ def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
     if len(letter) == 1 and letter in SEAT_LETTERS:
         dealer = SEAT_LETTERS.index(letter)
     else:
-        dealer = int(_order.board_dealer(number)) if number is not None else 0
+        dealer = int(order.board_dealer(number)) if number is not None else 0
     try:
         vul = Vulnerability.parse(values["Vulnerable"].strip())
     except (KeyError, DDSError):
-        vul = _order.board_vulnerability(number) if number is not None else Vulnerability.NONE
+        vul = order.board_vulnerability(number) if number is not None else Vulnerability.NONE
     return dealer, vul
 
 

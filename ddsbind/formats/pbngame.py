@@ -1,6 +1,8 @@
-r"""Game records (a deal as it was bid and played): the :class:`GameRecord` model and its PBN text.
+r"""Game records (a deal as it was bid and played) as PBN text.
 
-No DDS calls here.  The rules of play are :mod:`ddsbind.game`'s; the ZRJ
+No DDS calls here.  The model, :class:`~ddsbind.record.GameRecord`, and the
+auction's rules are :mod:`ddsbind.record`'s (format-neutral; the name
+``GameRecord`` stays importable from here); the rules of play are :mod:`ddsbind.game`'s; the ZRJ
 form of a game record is :mod:`ddsbind.formats.zrjgame`; reading and
 writing game records in files (any format that holds them) is
 :mod:`ddsbind.formats.games`.
@@ -22,7 +24,7 @@ Specification (PBN 2.1, with our reading where noted)
   passes (3 after a bid, 4 when nobody bid); ``*`` ends the auction; NAGs
   ``$n`` are skipped.  ``AP`` adds only the passes still missing (``4H Pass
   AP`` is ``4H Pass Pass Pass``, ``Pass Pass AP`` four passes).  The auction
-  is checked by the rules (:func:`auction_fault`): each bid above the last,
+  is checked by the rules (:func:`ddsbind.record.auction_fault`): each bid above the last,
   a double only of the opponents' bid, a redouble only of their double,
   nothing after the auction ended (three passes after a bid or double, four
   at the start).  A call may carry ``!``, ``?`` or ``!?`` (PBN's good, bad,
@@ -75,33 +77,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
 
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
-from ddsbind.errors import DDSError, FormatError
+from ddsbind.errors import ContractError, DDSError, FormatError
 from ddsbind.formats import pbn
-from ddsbind.game import Play, PlayedTrick, Vulnerability, play_out
+from ddsbind.game import Play, Vulnerability
+from ddsbind.record import PASSED_OUT, GameRecord, closing_passes, contract_text, play_fault, read_call, read_contract
+from ddsbind.scoring import Contract
 
 __all__ = ["GameRecord", "format_games", "holds_games", "parse_games"]
 
 _MARKS = {"": 0, "!": 1, "?": 2, "!?": 3}
 _MARK_TEXT = {v: k for k, v in _MARKS.items()}
-_CALL = re.compile(r"^(PASS|XX|X|AP|[1-7](?:NT|[SHDCN]))([!?]*)$", re.IGNORECASE)
+#: A token and its annotation (``!``, ``?``, ``!?``): ``"4H!?"`` -> ``"4H"``, ``"!?"``.
+_ANNOTATED = re.compile(r"^(.*?)([!?]*)$")
 _CARD = re.compile(r"^([SHDC](?:10|[2-9TJQKA]))([!?]*)$", re.IGNORECASE)
-_CONTRACT = re.compile(r"^([1-7])(NT|N|S|H|D|C)(XX|X)?$", re.IGNORECASE)
 #: Tags whose values :class:`GameRecord` holds in its fields (written from them, not from ``tags``).
 _OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Note")
 _NOTE_REF = re.compile(r"^=(\d+)=$")
 _NOTE = re.compile(r"^(\d+):(.*)$", re.DOTALL)
 #: Tags that say a PBN game is a game record (bid or played), not only a deal.
 _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
-
-
-def _play_fault(number: int, exc: DDSError) -> str:
-    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault."""
-    where, _, what = (exc.reason or "").partition(": ")
-    return f"play {number} ({where}): {what}"
 
 
 def _mark(text: str, what: str) -> int:
@@ -111,271 +108,18 @@ def _mark(text: str, what: str) -> int:
 
 
 # --------------------------------------------------------------------------
-# The model
-
-
-class CostlyLike(Protocol):
-    """What :meth:`GameRecord.to_html` reads of a costly card (:class:`ddsbind.play.CostlyCard`)."""
-
-    @property
-    def index(self) -> int: ...
-    @property
-    def cost(self) -> int: ...
-    @property
-    def better(self) -> Sequence[Card]: ...
-
-
-@dataclass
-class GameRecord:
-    """One played deal: the PBN game-record tags and sections, decoded.
-
-    Attributes
-    ----------
-    deal : Deal
-        The deal before the opening lead.
-    dealer : Seat or None
-    vulnerable : Vulnerability
-        Who is vulnerable; a PBN name (``"None"``, ``"NS"``, ``"EW"``,
-        ``"All"``) or DDS's code 0..3 is read on construction.
-    board : int or None
-    auction : list of str
-        Calls from the dealer: ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
-    auction_marks : list of int
-        Per call 0, 1 (``!``), 2 (``?``) or 3 (``!?``).
-    contract : str or None
-        ``"Pass"`` (passed out), e.g. ``"4HX"``, or None when unknown.
-    declarer : Seat or None
-    result : int or None
-        Tricks won by declarer.
-    play : list of Card
-        In play order from the opening lead; may stop early (a claim).
-    play_marks : list of int
-        Per card, as ``auction_marks``.
-    tags : dict
-        Every tag read, name -> value (written back for names this module does not own).
-    sections : dict
-        The section lines (e.g. a table's rows) of tags this module does not
-        own, name -> lines, written back after their tag.
-    notes : dict
-        Note number -> text: PBN's ``[Note "n:text"]`` tags, LIN's ``an|``
-        explanations.
-    call_notes, card_notes : dict
-        Call index (0-based, from the dealer) or card index (0-based, play
-        order) -> the numbers of its notes (PBN's ``=n=`` after the token).
-    commentary : list of str
-        The game's commentary: PBN's ``{...}`` (and ``;``) text, LIN's ``nt|``.
-    alerts : set of int
-        Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
-        note on the call (an empty one when the alert has no explanation), so
-        every call with a note reads back as alerted.
-    """
-
-    deal: Deal
-    dealer: Seat | None = None
-    vulnerable: Vulnerability = Vulnerability.NONE
-    board: int | None = None
-    auction: list[str] = field(default_factory=list)
-    auction_marks: list[int] = field(default_factory=list)
-    contract: str | None = None
-    declarer: Seat | None = None
-    result: int | None = None
-    play: list[Card] = field(default_factory=list)
-    play_marks: list[int] = field(default_factory=list)
-    tags: dict[str, str] = field(default_factory=dict)
-    sections: dict[str, list[str]] = field(default_factory=dict)
-    notes: dict[int, str] = field(default_factory=dict)
-    call_notes: dict[int, list[int]] = field(default_factory=dict)
-    card_notes: dict[int, list[int]] = field(default_factory=dict)
-    alerts: set[int] = field(default_factory=set)
-    commentary: list[str] = field(default_factory=list)
-    #: The PBN text the record was read from, to write it back unchanged (:func:`format_games`).
-    source: _Source | None = field(default=None, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.vulnerable = Vulnerability.parse(self.vulnerable)
-
-    @property
-    def passed_out(self) -> bool:
-        """True when the contract is ``Pass``."""
-        return (self.contract or "").upper() == "PASS"
-
-    @property
-    def level(self) -> int:
-        """Contract level 1..7 (0 passed out or unknown)."""
-        m = _CONTRACT.match(self.contract or "")
-        return int(m.group(1)) if m else 0
-
-    @property
-    def trump(self) -> Strain | None:
-        """The contract's strain, None when passed out or unknown."""
-        m = _CONTRACT.match(self.contract or "")
-        return Strain.parse(m.group(2)) if m else None
-
-    @property
-    def doubled(self) -> int:
-        """0 undoubled, 1 doubled, 2 redoubled."""
-        m = _CONTRACT.match(self.contract or "")
-        return len(m.group(3) or "") if m else 0
-
-    @property
-    def leader(self) -> Seat | None:
-        """The opening leader: declarer's left-hand opponent."""
-        return None if self.declarer is None else self.declarer.next()
-
-    def tricks(self) -> list[PlayedTrick]:
-        """The play as tricks, each card checked by :class:`ddsbind.game.Play`.
-
-        The last trick is unfinished (``winner`` None) if the play stops
-        mid-trick.  A fault raises :class:`~ddsbind.errors.FormatError`
-        naming the play's 0-based position, its trick, the seat and the card.
-        """
-        if not self.play:
-            return []
-        if self.trump is None or self.leader is None:
-            raise FormatError("a play needs a contract and a declarer")
-        if len(self.play) > 52:
-            raise FormatError(f"play 52 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
-        try:
-            return play_out(self.deal, self.trump, self.leader, self.play)
-        except DDSError as exc:
-            raise FormatError(_play_fault(exc.index or 0, exc)) from None
-
-    def diagram(self) -> str:
-        """The deal as a text diagram headed by the board, dealer and vulnerability (:meth:`ddsbind.Deal.diagram`)."""
-        return self.deal.diagram(self.dealer, self.vulnerable, self.board)
-
-    def score(self) -> int | None:
-        """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
-        from ddsbind.scoring import Contract
-
-        if self.result is None or self.declarer is None or self.trump is None:
-            return None
-        contract = Contract(self.level, self.trump, self.doubled, self.declarer)
-        return contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
-
-    def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyLike] = ()) -> str:
-        """The game for notebooks: diagram (board, dealer, vulnerability), auction, result, the play trick by trick.
-
-        ``trace`` (declarer's double-dummy tricks before the lead and after
-        each card, :func:`ddsbind.analyse_play`'s answer) adds the double-dummy
-        result and a column of declarer's DD tricks after each trick;
-        ``costly`` (:func:`ddsbind.costly_cards`'s answer) marks those cards.
-        :func:`ddsbind.play.analyse_game` gives both.
-        """
-        from ddsbind import _html
-
-        head = [f"Board {self.board}"] if self.board is not None else []
-        if self.dealer is not None:
-            head.append(f"dealer {self.dealer}")
-        head.append(f"vulnerable {self.vulnerable}")
-        diagram = _html.diagram(_html.hands_of_pbn(self.deal.to_pbn("N")), ", ".join(head))
-        auction = _html.auction(self.auction, int(self.dealer)) if self.auction and self.dealer is not None else ""
-        rows = []
-        index = 0
-        for t in self.tricks():
-            cards = [(int(t.leader.next(k)), str(c), index + k) for k, c in enumerate(t.cards)]
-            index += len(t.cards)
-            # DDS's trace stops before the last trick (it is forced): its value then is the last one.
-            dd = trace[min(index, len(trace) - 1)] if trace and len(t.cards) == 4 else None
-            rows.append((t.number, int(t.leader), cards, None if t.winner is None else int(t.winner), dd))
-        marks = {int(c.index): (int(c.cost), [str(b) for b in c.better])
-                 for c in costly}  # fmt: skip
-        play = _html.play_table(rows, marks, "declarer's DD tricks") if rows else ""
-        return _html.game(diagram, auction, play, self._result_words(trace, len(marks)))
-
-    def _result_words(self, trace: Sequence[int] | None, costly: int) -> str:
-        if self.passed_out:
-            return "Passed out"
-        if self.contract is None or self.declarer is None:
-            return "Contract unknown"
-        words = f"{self.contract} by {self.declarer}"
-        if self.result is not None:
-            score = self.score()
-            words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
-        if trace:
-            from ddsbind.scoring import Contract
-
-            assert self.trump is not None
-            dd = Contract(self.level, self.trump, self.doubled, self.declarer)
-            dd_score = dd.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
-            words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
-            words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
-        return words
-
-    def _repr_html_(self) -> str:
-        return self.to_html()
-
-    def declarer_tricks_played(self) -> int:
-        """Tricks declarer's side won among the finished tricks of the play."""
-        if self.declarer is None:
-            return 0
-        side = self.declarer % 2
-        return sum(1 for t in self.tricks() if t.winner is not None and t.winner % 2 == side)
-
-    def check_auction(self) -> None:
-        """Refuse an auction the rules do not allow (``FormatError`` naming the call, 1-based, and its seat).
-
-        Each bid ranks above the last bid; a double only of the opponents'
-        last bid (not yet doubled), a redouble only of the opponents' double;
-        nothing after the auction ended (three passes after a bid or double,
-        four passes when nobody bid).  An auction may stop early (not finished).
-        """
-        fault = auction_fault(self.auction, self.dealer)
-        if fault is not None:
-            raise FormatError(f"auction {fault}")
-
-    def check_result(self) -> None:
-        """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.
-
-        After a complete play (52 cards) the result is the tricks declarer's
-        side won.  After a play cut short (a claim) it is at least the tricks
-        declarer's side has won and at most that plus the tricks not finished.
-        Nothing is checked without a result or without a play.
-        """
-        if self.result is None or not self.play:
-            return
-        tricks = self.tricks()
-        finished = [t for t in tricks if t.winner is not None]
-        assert self.declarer is not None  # tricks() needs one
-        won = sum(1 for t in finished if t.winner is not None and t.winner % 2 == self.declarer % 2)
-        if len(self.play) == 52:
-            if self.result != won:
-                raise FormatError(
-                    f"Result {self.result} contradicts the play: declarer's side won {won} of the 13 tricks"
-                )
-            return
-        most = won + 13 - len(finished)
-        if not won <= self.result <= most:
-            raise FormatError(
-                f"Result {self.result} contradicts the play: declarer's side won {won} of the {len(finished)} "
-                f"tricks played, so the result is {won}..{most}"
-            )
-
-
-# --------------------------------------------------------------------------
 # PBN text -> game records
 
 
-def _normal_call(token: str) -> str:
-    t = token.upper()
-    if t == "PASS":
-        return "Pass"
-    if t in ("X", "XX"):
-        return t
-    return t[0] + ("NT" if t[1:] in ("N", "NT") else t[1:])
-
-
-def _parse_contract(text: str, g: int) -> str | None:
-    t = text.strip()
-    if not t:
-        return None
-    if t.upper() == "PASS":
-        return "Pass"
-    m = _CONTRACT.match(t)
-    if not m:
-        raise FormatError(f"PBN: Contract {text!r} is not Pass or e.g. 4H, 3NTX, 6CXX", index=g)
-    strain = "NT" if m.group(2).upper() in ("N", "NT") else m.group(2).upper()
-    return f"{m.group(1)}{strain}{(m.group(3) or '').upper()}"
+def _read_contract(text: str, g: int) -> tuple[Contract | None, bool]:
+    """A Contract tag's value: (contract, passed out); ``("", False)`` is an unknown contract."""
+    if not text.strip():
+        return None, False
+    try:
+        contract = read_contract(text)
+    except ContractError as exc:
+        raise FormatError(f"PBN: Contract: {exc}", index=g) from None
+    return (contract, False) if isinstance(contract, Contract) else (None, contract is PASSED_OUT)
 
 
 def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
@@ -389,62 +133,6 @@ def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
 
 def _skip(token: str) -> bool:
     return token.startswith("$") or (len(token) > 1 and token.startswith("=") and token.endswith("="))
-
-
-def closing_passes(calls: Sequence[str]) -> int:
-    """How many passes the auction ``calls`` still needs to end: 0 when it has ended.
-
-    Three after the last bid or double; four when nobody has bid.
-    """
-    trailing = len(calls) - next((k + 1 for k in range(len(calls) - 1, -1, -1) if calls[k] != "Pass"), 0)
-    needed = 3 if trailing < len(calls) else 4  # 3 after the last bid or double, 4 when nobody bid
-    return max(0, needed - trailing)
-
-
-_BID_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
-
-
-def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str | None:
-    """What is wrong with the auction ``calls`` by the rules, or None when nothing is.
-
-    ``calls`` are ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"`` from the
-    dealer (DDS seat, N=0 E=1 S=2 W=3; only used to name seats).  The message
-    names the call by its 1-based position, e.g. ``"call 3 (1C, S): 1C does
-    not rank above 1NT"``.
-    """
-    last_bid: tuple[int, int] | None = None  # (rank, caller parity)
-    last_bid_text = ""
-    state = ""  # "" undoubled, "X" doubled, "XX" redoubled
-    doubler = -1
-    for k, call in enumerate(calls):
-        seat = "" if dealer is None else f", {Seat((int(dealer) + k) % 4).name}"
-        where = f"call {k + 1} ({call}{seat})"
-        if k and closing_passes(calls[:k]) == 0:
-            return f"{where} comes after the auction ended ({' '.join(calls[max(0, k - 4) : k])})"
-        side = k % 2
-        if call == "Pass":
-            continue
-        if call == "X":
-            if last_bid is None:
-                return f"{where}: a double with no bid to double"
-            if last_bid[1] == side:
-                return f"{where}: doubles partner's {last_bid_text}"
-            if state:
-                return f"{where}: {last_bid_text} is already {'doubled' if state == 'X' else 'redoubled'}"
-            state, doubler = "X", side
-            continue
-        if call == "XX":
-            if state != "X":
-                return f"{where}: a redouble with no double to redouble"
-            if doubler == side:
-                return f"{where}: redoubles partner's double"
-            state = "XX"
-            continue
-        rank = (int(call[0]) - 1) * 5 + _BID_RANK[call[1:]]
-        if last_bid is not None and rank <= last_bid[0]:
-            return f"{where}: {call} does not rank above {last_bid_text}"
-        last_bid, last_bid_text, state = (rank, side), call, ""
-    return None
 
 
 def _note_refs(tokens: list[str]) -> tuple[list[str], dict[int, list[int]]]:
@@ -469,16 +157,18 @@ def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int], dict[int,
     for k, tok in enumerate(kept):
         if tok == "*":
             break
-        m = _CALL.match(tok)
-        if not m:
-            raise FormatError(f"PBN: auction token {k} {tok!r} is not a call", index=g)
+        m = _ANNOTATED.match(tok)
+        assert m is not None  # every token matches
         call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN: auction token {k}")
         if call == "AP":
             missing = closing_passes(calls)
             calls += ["Pass"] * missing
             marks += [mark] * missing
         else:
-            calls.append(_normal_call(call))
+            try:
+                calls.append(read_call(call))
+            except ContractError:
+                raise FormatError(f"PBN: auction token {k} {tok!r} is not a call", index=g) from None
             marks.append(mark)
         if k in refs and calls:
             notes.setdefault(len(calls) - 1, []).extend(refs[k])
@@ -528,7 +218,7 @@ def _play(
             try:
                 table.play(card)
             except DDSError as exc:
-                raise FormatError(f"PBN: {_play_fault(k + j, exc)}", index=g) from None
+                raise FormatError(f"PBN: {play_fault(k + j, exc)}", index=g) from None
             if refs and k + (seat - first) % 4 in refs:
                 card_notes[len(plays)] = list(refs[k + (seat - first) % 4])
             plays.append(card)
@@ -585,7 +275,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
     except DDSError:
         raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g) from None
-    rec.contract = _parse_contract(values.get("Contract", ""), g)
+    rec.contract, rec.passed_out = _read_contract(values.get("Contract", ""), g)
     rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
     result = values.get("Result", "").strip()
     if result:
@@ -652,7 +342,7 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
         chunk_start = game.end
         out.append(rec)
     if out:
-        last = out[-1].source
+        last = _source(out[-1])
         assert last is not None
         last.tail = "\n".join(lines[chunk_start:])
     return out
@@ -674,11 +364,16 @@ class _Source:
     tail: str | None = None
 
 
+def _source(rec: GameRecord) -> _Source | None:
+    """The PBN text ``rec`` was read from (None for a record made in memory or read from another format)."""
+    return rec.source if isinstance(rec.source, _Source) else None
+
+
 def _snapshot(rec: GameRecord) -> tuple[object, ...]:
     """What the record holds, to tell whether it changed since it was read."""
     return (
         rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
-        rec.contract, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
+        rec.contract, rec.passed_out, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
         {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
         set(rec.alerts), list(rec.commentary), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
     )  # fmt: skip
@@ -724,10 +419,10 @@ def format_games(games: Sequence[GameRecord]) -> str:
         A tag value that cannot be written in PBN (a line break in it).
     """
     pieces: list[str] = []
-    if not games or games[0].source is None:
+    if not games or _source(games[0]) is None:
         pieces.append("% PBN 2.1\n% EXPORT")
     for rec in games:
-        source = rec.source
+        source = _source(rec)
         text = _written_back(rec, source) if source is not None else ""
         if not text:
             old = source.text.split("\n") if source is not None else []
@@ -735,7 +430,8 @@ def format_games(games: Sequence[GameRecord]) -> str:
             eol = "\r" if old and old[-1].endswith("\r") else ""  # the file's line ends
             text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
         pieces.append(text)
-    tail = games[-1].source.tail if games and games[-1].source is not None else None
+    last = _source(games[-1]) if games else None
+    tail = last.tail if last is not None else None
     pieces.append("" if tail is None else tail)
     return "\n".join(pieces)
 
@@ -778,7 +474,7 @@ def _game_lines(rec: GameRecord) -> list[str]:
             out.append(f'[{name} "{pbn.quote(value, name)}"]')
             out += rec.sections.get(name, [])
     out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
-    out.append(f'[Contract "{rec.contract or ""}"]')
+    out.append(f'[Contract "{contract_text(rec.contract, rec.passed_out)}"]')
     out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
     call_notes, notes = _note_numbers(rec)
     written: set[int] = set()

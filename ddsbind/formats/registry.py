@@ -16,7 +16,7 @@ Two kinds of entry:
   ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes.
 
 A format that can also carry played games (auction and play, as
-:class:`~ddsbind.formats.pbngame.GameRecord`) has ``load_games`` and
+:class:`~ddsbind.record.GameRecord`) has ``load_games`` and
 ``dump_games``; ``plays`` marks the formats whose records *are* played games
 (ZRJ), and ``holds_games`` tells whether a file of a format that may hold
 either (PBN) holds game records, so that converting game records into a
@@ -38,9 +38,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, _order, ddsref, gib, handmakes, lin, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
+from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
-from ddsbind.formats.pbngame import GameRecord
+from ddsbind.record import GameRecord
 
 __all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
 
@@ -291,7 +291,7 @@ def _load_lin(data: bytes, name: str) -> Records:
 def _dump_lin(r: Records) -> bytes:
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
     games = [
-        GameRecord(d, _order.board_dealer(k + 1), _order.board_vulnerability(k + 1), board=k + 1)
+        GameRecord(d, order.board_dealer(k + 1), order.board_vulnerability(k + 1), board=k + 1)
         for k, d in enumerate(deals)
     ]
     return lin.format_lin(games).encode("utf-8")

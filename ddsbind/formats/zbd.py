@@ -10,7 +10,7 @@ Byte-level specification
   holds C5, C4, C3, C2.
 * The 2-bit value is Pavlicek's seat code: 0 West, 1 North, 2 East, 3 South.
   In memory ddsbind uses DDS seats (0 N, 1 E, 2 S, 3 W); the conversion is
-  :mod:`ddsbind.formats._order`.
+  :mod:`ddsbind.formats.order`.
 * A record is a deal only when every hand holds exactly 13 cards; anything
   else is rejected with its record index (``FormatError``) unless the caller
   asks ``on_error="skip"`` (drop it) or ``"raw"`` (decode it as it is).
@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import owners_to_masks
-from ddsbind.formats import _dtypes, _order
+from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import (
     COUNT_LUT,
     OnError,
@@ -54,7 +54,7 @@ WHY = "deal is not 13 cards in each hand"
 def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint8], NDArray[np.uint8]]:
     b = np.arange(256, dtype=np.uint8)
     codes = (b[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & np.uint8(3)  # (256, 4) Pavlicek
-    seats = _order.dds_seats(codes)  # (256, 4) DDS seats of the byte's 4 cards
+    seats = order.dds_seats(codes)  # (256, 4) DDS seats of the byte's 4 cards
     # Packed little-endian: byte k of the word = DDS seat of card k of the byte.
     owners = (seats.astype(np.uint32) << np.array([0, 8, 16, 24], dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
     # The same four cards as a byte of DDS seats, and back.

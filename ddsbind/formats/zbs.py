@@ -10,7 +10,7 @@ Byte-level specification
   significant digit places the ace, the next the king, ..., the most
   significant the two.  Digit 0 = unused, 1 West, 2 North, 3 East, 4 South
   (Pavlicek's seat code + 1; ddsbind converts to DDS seats through
-  :mod:`ddsbind.formats._order`).
+  :mod:`ddsbind.formats.order`).
 * Old files put the ace in the most significant digit: pass
   ``reverse=True``; ddsbind never guesses the digit order.
 * A group lists suits S, H, D, C in that order.  Inside a group an empty suit
@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _order
+from ddsbind.formats import order
 from ddsbind.formats._common import as_owners
 
 __all__ = [
@@ -139,7 +139,7 @@ def _as_words(words: ArrayLike | bytes) -> NDArray[np.uint32]:
 
 def _owners_to_digits(owners: NDArray[np.integer]) -> NDArray[np.uint8]:
     o = owners.astype(np.int16)
-    return np.where(o < 0, 0, _order.pav_seats(np.clip(o, 0, 3)) + 1).astype(np.uint8)
+    return np.where(o < 0, 0, order.pav_seats(np.clip(o, 0, 3)) + 1).astype(np.uint8)
 
 
 def encode_diagrams(
@@ -220,7 +220,7 @@ def decode_diagrams(words: ArrayLike | bytes, *, reverse: bool = False) -> NDArr
         i = int(np.argmax(pos > 3))
         raise FormatError("ZBS group has more than 4 suits", index=i, offset=4 * i)
     g = int(ends.sum())
-    seats = np.where(digits > 0, _order.dds_seats(np.maximum(digits, 1) - 1).astype(np.int8), np.int8(-1))
+    seats = np.where(digits > 0, order.dds_seats(np.maximum(digits, 1) - 1).astype(np.int8), np.int8(-1))
     out = np.full((g, 4, 13), -1, dtype=np.int8)
     out[group, pos] = seats
     return out.reshape(g, 52)

@@ -12,7 +12,7 @@ Byte-level specification
   ``on_error="skip"`` or ``"raw"``); 15 is kept as 15.
 * In memory ddsbind holds tables in DDS order: ``(N, 5, 4)`` uint8,
   ``[strain, hand]``, strains S H D C NT, hands N E S W (``resTable``); the
-  conversion is :mod:`ddsbind.formats._order`.
+  conversion is :mod:`ddsbind.formats.order`.
 * List terminator (files): a record whose first 4 bytes are zero (our
   choice; Pavlicek's pages say 16 bits on one page and 32 on another, and
   both are impossible as results: NT and spades all zero).
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, _order
+from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import OnError, checked_records
 from ddsbind.formats._dtypes import INVALID, UNKNOWN
 
@@ -59,13 +59,13 @@ del _b
 def tables_from_nibbles(recs: NDArray[np.uint8], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """``(N, 10)`` ZDD bytes to ``(N, 5, 4)`` uint8 DDS tables; no validation."""
     nib = _SPLIT_LUT[recs].view(np.uint8)  # (N, 20) in Pavlicek order
-    return _order.dds_tables(nib, out=out)
+    return order.dds_tables(nib, out=out)
 
 
 def nibbles_from_tables(tables: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """``(N, 5, 4)`` DDS tables (0..15) to ``(N, 10)`` ZDD bytes; no validation."""
     t = np.asarray(tables)
-    pav = _order.pav_tables(t.astype(np.uint8, copy=False))  # (N, 20)
+    pav = order.pav_tables(t.astype(np.uint8, copy=False))  # (N, 20)
     lo = pav[:, 0::2]
     hi = pav[:, 1::2]
     if out is None:

@@ -42,7 +42,7 @@ vulnerability None, NS, EW, Both, NS, EW, Both, None, EW, Both, None, NS,
 Both, None, NS, EW.
 
 In memory seats are DDS seats (N=0 E=1 S=2 W=3) and strains DDS strains
-(S=0 H=1 D=2 C=3 NT=4), converted through :mod:`ddsbind.formats._order`.
+(S=0 H=1 D=2 C=3 NT=4), converted through :mod:`ddsbind.formats.order`.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Card, Deal, Seat
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, _order, zbd
+from ddsbind.formats import _dtypes, order, zbd
 from ddsbind.formats._common import apply_on_error, as_owners, end_of_list, records
 from ddsbind.game import Vulnerability
 
@@ -81,7 +81,7 @@ MAX_CALLS_END = 63
 def _pair_to_card() -> NDArray[np.intp]:
     k = np.arange(52)
     r, s = k // 4, k % 4  # rank 0 = two, suit 0 = clubs
-    return (13 * _order.dds_strains_from_bid(s).astype(np.intp) + (12 - r)).astype(np.intp)
+    return (13 * order.dds_strains_from_bid(s).astype(np.intp) + (12 - r)).astype(np.intp)
 
 
 #: Card index (SA=0 .. C2=51) of each ZRJ bit pair 0..51.
@@ -104,7 +104,7 @@ def _deal_bytes(owners: NDArray[np.integer]) -> NDArray[np.uint8]:
 def play_byte(card: Card | str, flags: int = 0) -> int:
     """The ZRJ play byte of a card, with punctuation ``flags`` (0..3) in bits 7-6."""
     c = Card.parse(card)
-    return (flags & 3) << 6 | (c.rank - 2) << 2 | int(_order.bid_strains(c.suit))
+    return (flags & 3) << 6 | (c.rank - 2) << 2 | int(order.bid_strains(c.suit))
 
 
 def play_card(byte: int) -> Card:
@@ -112,7 +112,7 @@ def play_card(byte: int) -> Card:
     rank = (byte >> 2) & 15
     if rank > 12:
         raise FormatError(f"play byte {byte:#04x} has rank code {rank} (0..12 allowed)")
-    return Card(int(_order.dds_strains_from_bid(byte & 3)), rank + 2)
+    return Card(int(order.dds_strains_from_bid(byte & 3)), rank + 2)
 
 
 def call_text(byte: int) -> str:
@@ -125,7 +125,7 @@ def call_text(byte: int) -> str:
         return "PXR"[code - 5] + marks
     if not 1 <= level <= 7:
         raise FormatError(f"call byte {byte:#04x}: bid with level {level}")
-    return f"{level}{_order.BID_STRAIN_LETTERS[code]}" + marks
+    return f"{level}{order.BID_STRAIN_LETTERS[code]}" + marks
 
 
 @dataclass(eq=False)
@@ -194,12 +194,12 @@ class PlayedDeal:
     @property
     def dealer(self) -> Seat:
         """Dealer (a DDS seat), from the 16-board cycle."""
-        return _order.board_dealer(self._cycle_board)
+        return order.board_dealer(self._cycle_board)
 
     @property
     def vulnerability(self) -> Vulnerability:
         """Who is vulnerable, from the 16-board cycle."""
-        return _order.board_vulnerability(self._cycle_board)
+        return order.board_vulnerability(self._cycle_board)
 
     @property
     def level(self) -> int:
@@ -211,7 +211,7 @@ class PlayedDeal:
         """Contract strain as a DDS strain (S=0 H=1 D=2 C=3 NT=4), None when passed out."""
         if self.contract == 0:
             return None
-        return int(_order.dds_strains_from_bid((self.contract % 40) % 5))  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
+        return int(order.dds_strains_from_bid((self.contract % 40) % 5))  # ZRJ: 0 C 1 D 2 H 3 S 4 NT
 
     @property
     def doubled(self) -> int:
@@ -274,7 +274,7 @@ def decode_zrj(data: ArrayLike | bytes, *, base: int = 0) -> list[PlayedDeal]:
                 board_byte=r[13],
                 contract=r[14],
                 tricks=r[15] >> 4,
-                declarer=int(_order.dds_seats((r[15] >> 2) & 3)),
+                declarer=int(order.dds_seats((r[15] >> 2) & 3)),
                 initial_passes=r[15] & 3,
                 calls=list(r[FIRST_MOVE:calls_end]),
                 plays=list(r[calls_end:plays_end]),
@@ -315,7 +315,7 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
         body = bytes(p.calls) + bytes(plays)
         out[i, 13] = p.board_byte
         out[i, 14] = p.contract
-        out[i, 15] = p.tricks << 4 | int(_order.pav_seats(p.declarer)) << 2 | p.initial_passes
+        out[i, 15] = p.tricks << 4 | int(order.pav_seats(p.declarer)) << 2 | p.initial_passes
         out[i, 16] = calls_end
         out[i, 17] = calls_end + len(plays)
         out[i, FIRST_MOVE : FIRST_MOVE + len(body)] = np.frombuffer(body, np.uint8)

@@ -1,13 +1,13 @@
-"""Game records as ZRJ records and back: :class:`~.pbngame.GameRecord` <-> :class:`~.zrj.PlayedDeal`.
+"""Game records as ZRJ records and back: :class:`~ddsbind.record.GameRecord` <-> :class:`~.zrj.PlayedDeal`.
 
 No DDS calls here.  The byte layout is :mod:`ddsbind.formats.zrj`'s; the
-game-record model is :mod:`ddsbind.formats.pbngame`'s.
+game-record model is :mod:`ddsbind.record`'s.
 
 Specification (our reading)
 ---------------------------
 * ZRJ holds the board number only, so dealer and vulnerability come from the
-  16-board cycle (:func:`ddsbind.formats._order.board_dealer`,
-  :func:`~ddsbind.formats._order.board_vulnerability`).  A game whose dealer
+  16-board cycle (:func:`ddsbind.formats.order.board_dealer`,
+  :func:`~ddsbind.formats.order.board_vulnerability`).  A game whose dealer
   and vulnerability do not match its board number (or that has none) is
   stored with a board byte 240..255 that gives them, and the number is lost
   (``board`` becomes None; a warning says so when there was a number).
@@ -30,8 +30,9 @@ from collections.abc import Sequence
 
 from ddsbind.deal import Seat, Strain
 from ddsbind.errors import FormatError, TruncatedPlayWarning
-from ddsbind.formats import _order, zrj
-from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats import order, zrj
+from ddsbind.record import GameRecord, read_call
+from ddsbind.scoring import Contract
 
 __all__ = ["TruncatedPlayWarning", "game_to_zrj", "games_to_zrj_bytes", "zrj_bytes_to_games", "zrj_to_game"]
 
@@ -41,13 +42,14 @@ def _call_byte(call: str, mark: int) -> int:
     if c in ("PASS", "X", "XX"):
         code, level = {"PASS": 5, "X": 6, "XX": 7}[c], 0
     else:
-        code, level = int(_order.bid_strains(Strain.parse(c[1:]))), int(c[0])
+        bid = Contract.parse(c)
+        code, level = int(order.bid_strains(bid.strain)), bid.level
     return (mark & 3) << 6 | level << 3 | code
 
 
 def _byte_call(byte: int) -> tuple[str, int]:
     text = zrj.call_text(byte).rstrip("!?*")
-    call = {"P": "Pass", "X": "X", "R": "XX"}.get(text, text if not text.endswith("N") else text + "T")
+    call = {"P": "Pass", "X": "X", "R": "XX"}.get(text) or read_call(text)
     return call, byte >> 6
 
 
@@ -55,10 +57,10 @@ def _board_byte(rec: GameRecord, index: int) -> int:
     dealer = rec.dealer if rec.dealer is not None else Seat.N
     if rec.board is not None and 1 <= rec.board <= 240:
         b = rec.board
-        if _order.board_dealer(b) == dealer and _order.board_vulnerability(b) == rec.vulnerable:
+        if order.board_dealer(b) == dealer and order.board_vulnerability(b) == rec.vulnerable:
             return b - 1
     for v in range(240, 256):
-        if _order.board_dealer(v + 1) == dealer and _order.board_vulnerability(v + 1) == rec.vulnerable:
+        if order.board_dealer(v + 1) == dealer and order.board_vulnerability(v + 1) == rec.vulnerable:
             if rec.board is not None:
                 warnings.warn(
                     f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable.pbn} "
@@ -76,7 +78,7 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     Raises
     ------
     FormatError
-        No contract, a contract that is not Pass or e.g. 4H, 3NTX, 6CXX, a
+        No contract (nor passed out), a
         declarer missing for a contract, no result for an unfinished play, a
         result the play contradicts, an auction that goes on after it ended,
         or one over 45 calls after the opening passes (ZRJ's limit); the
@@ -86,7 +88,7 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     def fault(msg: str) -> FormatError:
         return FormatError(f"game {index}: {msg}")
 
-    if rec.contract is None:
+    if rec.contract is None and not rec.passed_out:
         raise fault("ZRJ needs a contract (Pass for a passed-out deal)")
     try:
         rec.check_auction()
@@ -101,9 +103,8 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
         if rec.declarer is None:
             raise fault(f"contract {rec.contract} has no declarer")
         trump = rec.trump
-        if trump is None:
-            raise fault(f"contract {rec.contract!r} is not Pass or e.g. 4H, 3NTX, 6CXX")
-        contract = 5 * rec.level + int(_order.bid_strains(trump)) + 40 * rec.doubled
+        assert trump is not None  # a contract, not passed out
+        contract = 5 * rec.level + int(order.bid_strains(trump)) + 40 * rec.doubled
         declarer = int(rec.declarer)
         if rec.result is not None:
             tricks = rec.result
@@ -160,12 +161,11 @@ def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
     rec.auction_marks = [0] * p.initial_passes + [m for _, m in calls]
     code = p.strain
     if code is None:  # passed out (contract byte 0)
-        rec.contract = "Pass"
+        rec.passed_out = True
         if p.plays:
             raise FormatError(f"ZRJ: passed out but has {len(p.plays)} plays", index=index)
     else:
-        strain = Strain(code)
-        rec.contract = f"{p.level}{strain.symbol}{'X' * p.doubled}"
+        rec.contract = Contract(p.level, Strain(code), p.doubled)
         rec.declarer = Seat(p.declarer)
         rec.result = p.tricks
         rec.play = [zrj.play_card(b) for b in p.plays]

@@ -91,7 +91,7 @@ def test_game_records_add_contract_and_dd_tricks(tmp_path):
     games = parse_lin(text)
     write_games(tmp_path / "g.lin", games)
     for source in (tmp_path / "g.lin", games):
-        df = read_dataframe(source)
+        df = ddsbind.read_dataframe(source)
         assert list(df["board"]) == [3, 4] and list(df["dealer"]) == ["S", "N"]
         assert list(df["vulnerability"]) == ["EW", "All"]
         assert list(df["contract"]) == ["Pass", "1H"] and df["declarer"].iloc[1] == "E"
@@ -100,6 +100,23 @@ def test_game_records_add_contract_and_dd_tricks(tmp_path):
         assert pd.isna(df["dd_tricks"].iloc[0]) and df["dd_tricks"].iloc[1] == table["H", "E"]
         assert df["H_E"].iloc[1] == table["H", "E"]
     assert "dd_tricks" not in read_dataframe(games, solve=False).columns
+    assert "dd_tricks" not in ddsbind.read_dataframe(games, solve=False).columns
+
+
+def test_formats_reader_solves_only_with_the_solver_passed_in():
+    """Without this, ddsbind.formats would have to import DDS's solver to give game records their DD columns."""
+    games = parse_lin("md|3" + SUITED + "|ah|Board 4|sv|b|mb|p|mb|1H|mb|p|mb|p|mb|p|pc|SA|mc|7|\n")
+    asked = []
+
+    def solver(deals):
+        asked.append(list(deals))
+        return ddsbind.dd_tables(deals)
+
+    assert "dd_tricks" not in read_dataframe(games).columns and not asked
+    df = read_dataframe(games, solve=solver)
+    assert asked == [[games[0].deal]] and df["dd_tricks"].iloc[0] == ddsbind.dd_table(games[0].deal)["H", "E"]
+    with pytest.raises(FormatError, match=r"needs a solver here: pass solve=ddsbind.dd_tables"):
+        read_dataframe(games, solve=True)
 
 
 def test_empty_sources_give_the_columns():

@@ -12,8 +12,9 @@ from ddsbind.formats.convert import convert
 from ddsbind.formats.files import count_records, iter_chunks, read_records
 from ddsbind.formats.games import read_games
 from ddsbind.formats.pbn import parse_pbn
-from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.formats.pbngame import format_games, parse_games
 from ddsbind.formats.zrjgame import game_to_zrj, zrj_bytes_to_games, zrj_to_game
+from ddsbind.record import GameRecord
 
 # list100's first hand (DDS's hands/list100.txt): trump S, North leads, so West declares.
 DEAL0 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -172,7 +173,7 @@ def test_convert_pbn_game_records_to_pbn_keeps_everything(tmp_path):
         a.auction,
         a.play,
     )
-    assert (b.contract, b.declarer, b.result, len(b.auction), len(b.play)) == ("2S", Seat.W, 8, 9, 8)
+    assert (str(b.contract), b.declarer, b.result, len(b.auction), len(b.play)) == ("2S", Seat.W, 8, 9, 8)
     assert b.tags["Event"] == "Club night"
     (board,) = parse_pbn((tmp_path / "out.pbn").read_bytes())
     assert board.table is not None and (board.table[4, 0], board.table[0, 2]) == (4, 5)
@@ -225,7 +226,7 @@ def test_pbn_with_a_utf8_byte_order_mark_is_read(tmp_path):
     (board,) = parse_pbn(path.read_bytes())
     assert board.tags["Event"] == "Café Zürich ♠"
     (g,) = read_games(path)
-    assert (g.tags["Event"], g.contract) == ("Café Zürich ♠", "2S")
+    assert (g.tags["Event"], str(g.contract)) == ("Café Zürich ♠", "2S")
     assert convert(path, tmp_path / "out.pbn") == 1
     (back,) = read_games(tmp_path / "out.pbn")
     assert back.tags["Event"] == "Café Zürich ♠"

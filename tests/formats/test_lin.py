@@ -15,9 +15,10 @@ from ddsbind.formats import registry
 from ddsbind.formats.convert import DroppedDataWarning, convert
 from ddsbind.formats.ddsref import read_reference
 from ddsbind.formats.games import read_games, write_games
-from ddsbind.formats.lin import contract_of_auction, format_lin, parse_lin
-from ddsbind.formats.pbngame import GameRecord
+from ddsbind.formats.lin import format_lin, parse_lin
 from ddsbind.game import Vulnerability
+from ddsbind.record import GameRecord, contract_of_auction
+from ddsbind.scoring import Contract
 from tests.conftest import reference_file
 
 # A made-up deal, each hand one suit: S spades, W hearts, N diamonds, E clubs (LIN order S, W, N, E).
@@ -35,7 +36,9 @@ def _reference_games(count: int) -> list[GameRecord]:
         calls = ["Pass"] * ((declarer - dealer) % 4) + [f"{1 + k % 7}{strain}"] + ["Pass"] * 3
         plays = [Card.parse(h.play[i : i + 2]) for i in range(0, len(h.play), 2)]
         g = GameRecord(h.deal, dealer, h.vul, board=k + 1, auction=calls, auction_marks=[0] * len(calls))
-        g.contract, g.declarer = contract_of_auction(dealer, calls)
+        contract, g.declarer = contract_of_auction(dealer, calls)
+        assert isinstance(contract, Contract)
+        g.contract = contract
         g.play, g.play_marks = plays, [0] * len(plays)
         played = g.declarer_tricks_played()
         finished = sum(1 for t in g.tricks() if t.winner is not None)
@@ -95,7 +98,7 @@ def test_session_on_one_line_and_one_board_a_line():
     assert [g.board for g in games] == [1, 2, 3]
     assert [g.dealer for g in games] == [Seat.N, Seat.S, Seat.E]
     assert [g.vulnerable for g in games] == [Vulnerability.NONE, Vulnerability.NS, Vulnerability.BOTH]
-    assert games[1].contract == "1S" and games[1].declarer == Seat.S and games[1].result == 12
+    assert str(games[1].contract) == "1S" and games[1].declarer == Seat.S and games[1].result == 12
     assert games[2].tags["South"] == "Ann"  # names hold until the next pn|
     lines = format_lin(games)
     assert lines.count("\n") == 3
@@ -118,7 +121,7 @@ def test_odd_but_valid_records():
     assert g.dealer == Seat.W and g.board == 7 and g.vulnerable == Vulnerability.EW
     assert g.auction == ["Pass", "1C", "X", "XX", "Pass", "Pass", "Pass"] and g.alerts == {1}
     assert g.auction_marks == [0] * 7  # LIN's '!' is an alert, not PBN's "good call"
-    assert g.contract == "1CXX" and g.declarer == Seat.N and g.result == 1
+    assert str(g.contract) == "1CXX" and g.declarer == Seat.N and g.result == 1
     assert g.notes == {1: "strong, artificial", 2: "takeout"} and g.call_notes == {1: [1], 2: [2]}
     assert g.commentary == ["well played"] and g.tags["LinOther"] == "vg|x,y|"
     (back,) = parse_lin(format_lin([g]))
@@ -224,7 +227,7 @@ def test_vugraph_style_file_with_header_and_both_rooms():
     games = parse_lin(text)
     assert [g.tags["LinQx"] for g in games] == ["o1", "c1"]
     assert games[0].tags["South"] == "sa" and games[1].tags["South"] == "sb" and games[1].tags["East"] == "eb"
-    assert games[0].contract == "1NT" and games[0].declarer == Seat.N and games[0].result == 0
+    assert str(games[0].contract) == "1NT" and games[0].declarer == Seat.N and games[0].result == 0
     assert games[0].tags["LinHeader"].startswith("vg|Final") and "LinHeader" not in games[1].tags
     assert games[1].passed_out
     for a, b in zip(games, parse_lin(format_lin(games)), strict=True):

@@ -5,20 +5,20 @@ from __future__ import annotations
 import numpy as np
 from conftest import RECORD0, TABLE0
 
-from ddsbind.formats import _order
+from ddsbind.formats import order
 
 
 def test_seat_codes_map_both_ways():
     """Without this, every seat in every Pavlicek file would be rotated."""
     # Pavlicek W N E S = 0 1 2 3; DDS N E S W = 0 1 2 3.
-    assert _order.dds_seats([0, 1, 2, 3]).tolist() == [3, 0, 1, 2]
-    assert _order.pav_seats([0, 1, 2, 3]).tolist() == [1, 2, 3, 0]
+    assert order.dds_seats([0, 1, 2, 3]).tolist() == [3, 0, 1, 2]
+    assert order.pav_seats([0, 1, 2, 3]).tolist() == [1, 2, 3, 0]
 
 
 def test_strains_map_both_ways():
     """Without this, NT results would be read as spades and so on."""
-    assert _order.dds_strains([0, 1, 2, 3, 4]).tolist() == [4, 0, 1, 2, 3]
-    assert _order.pav_strains([0, 1, 2, 3, 4]).tolist() == [1, 2, 3, 4, 0]
+    assert order.dds_strains([0, 1, 2, 3, 4]).tolist() == [4, 0, 1, 2, 3]
+    assert order.pav_strains([0, 1, 2, 3, 4]).tolist() == [1, 2, 3, 4, 0]
 
 
 def test_table_pair_matches_spec_record0():
@@ -26,15 +26,15 @@ def test_table_pair_matches_spec_record0():
     raw = np.frombuffer(RECORD0[13:], np.uint8)
     nib = np.empty(20, np.uint8)
     nib[0::2], nib[1::2] = raw & 15, raw >> 4
-    np.testing.assert_array_equal(_order.dds_tables(nib), TABLE0)
-    np.testing.assert_array_equal(_order.pav_tables(TABLE0), nib)
+    np.testing.assert_array_equal(order.dds_tables(nib), TABLE0)
+    np.testing.assert_array_equal(order.pav_tables(TABLE0), nib)
 
 
 def test_table_pair_inverse_on_reference(reference):
     """Without this, converting a table there and back could scramble the reference hands' results."""
     _, tables = reference
-    np.testing.assert_array_equal(_order.dds_tables(_order.pav_tables(tables)), tables)
-    pav = _order.pav_tables(tables)
+    np.testing.assert_array_equal(order.dds_tables(order.pav_tables(tables)), tables)
+    pav = order.pav_tables(tables)
     # NT by West (Pavlicek nibble 0) is DDS [NT=4, W=3]; clubs by South (nibble 19) is DDS [C=3, S=2].
     np.testing.assert_array_equal(pav[:, 0], tables[:, 4, 3])
     np.testing.assert_array_equal(pav[:, 19], tables[:, 3, 2])
@@ -44,5 +44,5 @@ def test_packed_seat_conversion_matches_scalar():
     """Without this, the fast ZBD encoder's packed seat conversion could differ from the reference pair."""
     seats = np.array(np.meshgrid(*[np.arange(4)] * 4, indexing="ij")).reshape(4, -1).T.astype(np.uint8)
     words = np.ascontiguousarray(seats).view("<u4")[:, 0]
-    got = _order.pav_seats_packed(words).astype("<u4").view(np.uint8).reshape(-1, 4)
-    np.testing.assert_array_equal(got, _order.pav_seats(seats))
+    got = order.pav_seats_packed(words).astype("<u4").view(np.uint8).reshape(-1, 4)
+    np.testing.assert_array_equal(got, order.pav_seats(seats))

@@ -9,12 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import FormatError
+from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats import decode_zrj, encode_zrj
 from ddsbind.formats.convert import convert
 from ddsbind.formats.games import read_games
 from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
 from ddsbind.formats.zrjgame import TruncatedPlayWarning, game_to_zrj, zrj_to_game
+from ddsbind.scoring import Contract
 
 # list100's first hand (DDS's hands/list100.txt): trump S, North leads, so West declares.
 DEAL0 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -47,7 +48,7 @@ def test_play_section_is_by_seat_not_play_order():
     (g,) = parse_games(_game("CT C4 CA CJ\nHK H9 H8 H4\n*"))
     assert g.play == cards("CTC4CACJH8H4HKH9")
     assert g.auction == ["Pass", "Pass", "Pass", "1S", "Pass", "2S", "Pass", "Pass", "Pass"]
-    assert (g.contract, g.declarer, g.result, g.trump, g.leader) == ("2S", Seat.W, 8, Strain.S, Seat.N)
+    assert (str(g.contract), g.declarer, g.result, g.trump, g.leader) == ("2S", Seat.W, 8, Strain.S, Seat.N)
     assert format_games([g]).split('[Play "N"]\n')[1].splitlines()[:3] == ["CT C4 CA CJ", "HK H9 H8 H4", "*"]
 
 
@@ -112,7 +113,7 @@ def test_zrj_truncates_only_the_play_and_warns(list100):
     # Legal by the rules: W raises his own strain over each redouble, and S doubles the last.
     middle = ["X", "XX", "Pass", f"2{t}", "X", "XX", "Pass", f"3{t}", "X", "XX", "Pass", f"4{t}", "Pass", "Pass", "X"]
     g.auction = ["Pass"] * 3 + [f"1{t}"] + middle + ["Pass"] * 3
-    g.contract = f"4{t}X"
+    g.contract = Contract.parse(f"4{t}X")
     # 22 calls, of which the 3 opening passes live in byte 15: 19 call bytes, 80 - 18 - 19 = 43 play bytes.
     with pytest.warns(TruncatedPlayWarning, match=r"game 7: .* keeps the first 43"):
         p = game_to_zrj(g, index=7)
@@ -142,10 +143,11 @@ def test_zrj_record_with_illegal_play_names_record_and_card():
 
 
 def test_game_record_with_unreadable_contract_is_refused_by_name():
-    """Without this, a hand-built record with a contract like "4Z" would fail going to ZRJ with a bare TypeError."""
-    g = GameRecord(deal=Deal.from_pbn(DEAL0), declarer=Seat.W, contract="4Z", result=8)
-    with pytest.raises(FormatError, match=r"game 5: contract '4Z' is not Pass or e.g. 4H"):
-        game_to_zrj(g, index=5)
+    """Without this, a hand-built record with a contract like "4Z" would fail later (going to ZRJ) with a TypeError."""
+    with pytest.raises(ContractError, match=r"contract '4Z' is not a level 1-7"):
+        GameRecord(deal=Deal.from_pbn(DEAL0), declarer=Seat.W, contract="4Z", result=8)
+    with pytest.raises(ContractError, match=r"passed-out game has no contract"):
+        GameRecord(deal=Deal.from_pbn(DEAL0), contract="4S", passed_out=True)
 
 
 @st.composite

@@ -12,8 +12,9 @@ from ddsbind.deal import Card, Seat
 from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats.lin import format_lin, parse_lin
 from ddsbind.formats.pbn import encode_pbn, format_par, parse_pbn
-from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
+from ddsbind.formats.pbngame import format_games, parse_games
 from ddsbind.game import Vulnerability
+from ddsbind.record import GameRecord
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 LIN_FILES = sorted(RECORDS.glob("*.lin"))
@@ -411,7 +412,7 @@ def _lin_session(draw):
         auction = draw(st.sampled_from(_AUCTIONS))
         pieces += auction
         calls = parse_lin(f"md|{digit}{','.join(hands)}|" + "".join(auction))[0]
-        if calls.contract not in (None, "Pass") and calls.declarer is not None:
+        if calls.contract is not None and calls.declarer is not None:
             assert calls.trump is not None
             table = Play(deal, calls.trump, calls.declarer.next())
             for _ in range(draw(st.integers(0, 52))):

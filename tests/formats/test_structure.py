@@ -84,7 +84,7 @@ def test_formats_raise_no_bare_builtin_errors():
 @pytest.mark.parametrize(
     ("literal", "home"),
     [
-        ("CDHSN", "_order"),  # ZRJ's (bidding order's) strain letters
+        ("CDHSN", "order"),  # ZRJ's (bidding order's) strain letters
         ("NESW", None),  # seat letters: ddsbind.deal.SEAT_LETTERS only
         ("Both", None),  # vulnerability: ddsbind.game.Vulnerability only
     ],

@@ -1,0 +1,449 @@
+"""Game records, format-neutral: :class:`GameRecord` (a deal as it was bid and played) and the auction's rules.
+
+No DDS and no file format here: PBN (:mod:`ddsbind.formats.pbngame`), LIN
+(:mod:`ddsbind.formats.lin`), ZRJ (:mod:`ddsbind.formats.zrjgame`), pandas
+(:mod:`ddsbind.formats.dataframe`) and the command line all read and write
+this one model.  The rules of play are :mod:`ddsbind.game`'s, scores and
+contracts :mod:`ddsbind.scoring`'s.
+
+The auction's rules (:func:`auction_fault`): each bid ranks above the last;
+a double only of the opponents' last bid (not yet doubled), a redouble only
+of the opponents' double; the auction ends after three passes following a
+bid or double, or four passes when nobody bid (:func:`closing_passes`), and
+nothing comes after it.  The contract an auction reaches is its last bid,
+doubled or redoubled as the calls after it say, declared by the first of the
+bidding side to name its strain (:func:`contract_of_auction`).
+
+Calls in memory are ``"Pass"``, ``"X"``, ``"XX"`` and the bids ``"1C"`` ..
+``"7NT"`` (:func:`read_call`); seats are :class:`~ddsbind.deal.Seat` (DDS
+order N=0 E=1 S=2 W=3), the contract a :class:`~ddsbind.scoring.Contract`.
+
+Contract and call text is read in one place: :func:`read_contract` and
+:func:`read_call` hand every bid to :meth:`ddsbind.scoring.Contract.parse`,
+the package's one reader of contracts; the formats spell their own tokens
+(LIN's ``d``/``r``, PBN's ``AP`` and ``!?`` marks) and ask these two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.errors import ContractError, DDSError, FormatError
+from ddsbind.game import PlayedTrick, Vulnerability, play_out
+from ddsbind.scoring import Call, Contract
+
+__all__ = [
+    "PASSED_OUT",
+    "CostlyLike",
+    "GameRecord",
+    "auction_fault",
+    "closing_passes",
+    "contract_of_auction",
+    "contract_text",
+    "read_call",
+    "read_contract",
+]
+
+# --------------------------------------------------------------------------
+# Contract and call text: read by ddsbind.scoring's one reader (Contract.parse_or_pass,
+# Call.parse); what a record adds is the passed-out sentinel and the rule that
+# a record's contract names no declarer (the Declarer tag holds it).
+
+
+class _PassedOut:
+    """The contract ``"Pass"``: the deal was passed out (no level, no strain)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "PASSED_OUT"
+
+    def __str__(self) -> str:
+        return "Pass"
+
+
+#: What :func:`read_contract` answers for ``"Pass"``.
+PASSED_OUT: Final = _PassedOut()
+
+
+def read_contract(text: str) -> Contract | _PassedOut:
+    """A record's contract text: ``"Pass"`` (:data:`PASSED_OUT`) or level, strain and ``X``/``XX``, e.g. ``"4HX"``.
+
+    Read by :meth:`ddsbind.scoring.Contract.parse` (``"3N"``, ``"3NT"``, any
+    case); a declarer in the text is refused (a record names it apart).
+
+    Raises
+    ------
+    ContractError
+        Anything else, naming the text.
+    """
+    contract = Contract.parse_or_pass(text.strip())
+    if contract is None:
+        return PASSED_OUT
+    if contract.declarer is not None:
+        raise ContractError(f"contract {text!r:.40} names a declarer: a record holds it apart (Declarer)")
+    return contract
+
+
+def contract_text(contract: Contract | None, passed_out: bool = False) -> str:
+    """A record's contract as PBN spells it: ``"4HX"``, ``"3NT"``, ``"Pass"``; ``""`` unknown."""
+    if passed_out:
+        return str(PASSED_OUT)
+    if contract is None:
+        return ""
+    return str(contract if contract.declarer is None else Contract(contract.level, contract.strain, contract.doubled))
+
+
+def read_call(text: str) -> str:
+    """One call as calls are held in memory (``"Pass"``, ``"X"``, ``"XX"``, ``"1NT"``).
+
+    Read by :meth:`ddsbind.scoring.Call.parse`, the one reader of call text.
+
+    Raises
+    ------
+    ContractError
+        Anything but a call (a bid with a declarer or doubled is none), naming the text.
+    """
+    return str(Call.parse(text))
+
+
+# --------------------------------------------------------------------------
+# The model
+
+
+class CostlyLike(Protocol):
+    """What :meth:`GameRecord.to_html` reads of a costly card (:class:`ddsbind.play.CostlyCard`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def cost(self) -> int: ...
+    @property
+    def better(self) -> Sequence[Card]: ...
+
+
+@dataclass
+class GameRecord:
+    """One played deal: the PBN game-record tags and sections, decoded.
+
+    Attributes
+    ----------
+    deal : Deal
+        The deal before the opening lead.
+    dealer : Seat or None
+    vulnerable : Vulnerability
+        Who is vulnerable; a PBN name (``"None"``, ``"NS"``, ``"EW"``,
+        ``"All"``) or DDS's code 0..3 is read on construction.
+    board : int or None
+    auction : list of str
+        Calls from the dealer: ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
+    auction_marks : list of int
+        Per call 0, 1 (``!``), 2 (``?``) or 3 (``!?``).
+    contract : Contract or None
+        Level, strain and doubling (:class:`ddsbind.scoring.Contract`, its
+        ``declarer`` unset: the record's is :attr:`declarer`); None when
+        passed out or unknown.  Text (``"4HX"``, ``"Pass"``) is read by
+        :func:`read_contract` on construction.
+    declarer : Seat or None
+    result : int or None
+        Tricks won by declarer.
+    play : list of Card
+        In play order from the opening lead; may stop early (a claim).
+    play_marks : list of int
+        Per card, as ``auction_marks``.
+    tags : dict
+        Every tag read, name -> value (written back for names this module does not own).
+    sections : dict
+        The section lines (e.g. a table's rows) of tags this module does not
+        own, name -> lines, written back after their tag.
+    notes : dict
+        Note number -> text: PBN's ``[Note "n:text"]`` tags, LIN's ``an|``
+        explanations.
+    call_notes, card_notes : dict
+        Call index (0-based, from the dealer) or card index (0-based, play
+        order) -> the numbers of its notes (PBN's ``=n=`` after the token).
+    commentary : list of str
+        The game's commentary: PBN's ``{...}`` (and ``;``) text, LIN's ``nt|``.
+    alerts : set of int
+        Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
+        note on the call (an empty one when the alert has no explanation), so
+        every call with a note reads back as alerted.
+    passed_out : bool
+        The deal was passed out (PBN's ``[Contract "Pass"]``); ``contract`` is then None.
+    """
+
+    deal: Deal
+    dealer: Seat | None = None
+    vulnerable: Vulnerability = Vulnerability.NONE
+    board: int | None = None
+    auction: list[str] = field(default_factory=list)
+    auction_marks: list[int] = field(default_factory=list)
+    contract: Contract | None = None
+    declarer: Seat | None = None
+    result: int | None = None
+    play: list[Card] = field(default_factory=list)
+    play_marks: list[int] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    notes: dict[int, str] = field(default_factory=dict)
+    call_notes: dict[int, list[int]] = field(default_factory=dict)
+    card_notes: dict[int, list[int]] = field(default_factory=dict)
+    alerts: set[int] = field(default_factory=set)
+    commentary: list[str] = field(default_factory=list)
+    passed_out: bool = False
+    #: What a format keeps of the text the record was read from, to write it back unchanged
+    #: (PBN's: :func:`ddsbind.formats.pbngame.format_games`); None for a record made in memory.
+    source: object | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.vulnerable = Vulnerability.parse(self.vulnerable)
+        if isinstance(self.contract, str):
+            contract = read_contract(self.contract)
+            self.contract = contract if isinstance(contract, Contract) else None
+            self.passed_out = self.passed_out or contract is PASSED_OUT
+        elif self.contract is not None and not isinstance(self.contract, Contract):
+            raise ContractError(f"a game's contract is a Contract, text or None, got {type(self.contract).__name__}")
+        if self.passed_out and self.contract is not None:
+            raise ContractError(f"a passed-out game has no contract, got {self.contract}")
+
+    @property
+    def level(self) -> int:
+        """Contract level 1..7 (0 passed out or unknown)."""
+        return 0 if self.contract is None else self.contract.level
+
+    @property
+    def trump(self) -> Strain | None:
+        """The contract's strain, None when passed out or unknown."""
+        return None if self.contract is None else self.contract.strain
+
+    @property
+    def doubled(self) -> int:
+        """0 undoubled, 1 doubled, 2 redoubled."""
+        return 0 if self.contract is None else self.contract.doubled
+
+    @property
+    def leader(self) -> Seat | None:
+        """The opening leader: declarer's left-hand opponent."""
+        return None if self.declarer is None else self.declarer.next()
+
+    def tricks(self) -> list[PlayedTrick]:
+        """The play as tricks, each card checked by :class:`ddsbind.game.Play`.
+
+        The last trick is unfinished (``winner`` None) if the play stops
+        mid-trick.  A fault raises :class:`~ddsbind.errors.FormatError`
+        naming the play's 0-based position, its trick, the seat and the card.
+        """
+        if not self.play:
+            return []
+        if self.trump is None or self.leader is None:
+            raise FormatError("a play needs a contract and a declarer")
+        if len(self.play) > 52:
+            raise FormatError(f"play 52 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
+        try:
+            return play_out(self.deal, self.trump, self.leader, self.play)
+        except DDSError as exc:
+            raise FormatError(play_fault(exc.index or 0, exc)) from None
+
+    def diagram(self) -> str:
+        """The deal as a text diagram headed by the board, dealer and vulnerability (:meth:`ddsbind.Deal.diagram`)."""
+        return self.deal.diagram(self.dealer, self.vulnerable, self.board)
+
+    def score(self) -> int | None:
+        """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
+        if self.result is None or self.declarer is None or self.contract is None:
+            return None
+        return self.contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+
+    def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyLike] = ()) -> str:
+        """The game for notebooks: diagram (board, dealer, vulnerability), auction, result, the play trick by trick.
+
+        ``trace`` (declarer's double-dummy tricks before the lead and after
+        each card, :func:`ddsbind.analyse_play`'s answer) adds the double-dummy
+        result and a column of declarer's DD tricks after each trick;
+        ``costly`` (:func:`ddsbind.costly_cards`'s answer) marks those cards.
+        :func:`ddsbind.play.analyse_game` gives both.
+        """
+        from ddsbind import _html
+
+        head = [f"Board {self.board}"] if self.board is not None else []
+        if self.dealer is not None:
+            head.append(f"dealer {self.dealer}")
+        head.append(f"vulnerable {self.vulnerable}")
+        diagram = _html.diagram(_html.hands_of_pbn(self.deal.to_pbn("N")), ", ".join(head))
+        auction = _html.auction(self.auction, int(self.dealer)) if self.auction and self.dealer is not None else ""
+        rows = []
+        index = 0
+        for t in self.tricks():
+            cards = [(int(t.leader.next(k)), str(c), index + k) for k, c in enumerate(t.cards)]
+            index += len(t.cards)
+            # DDS's trace stops before the last trick (it is forced): its value then is the last one.
+            dd = trace[min(index, len(trace) - 1)] if trace and len(t.cards) == 4 else None
+            rows.append((t.number, int(t.leader), cards, None if t.winner is None else int(t.winner), dd))
+        marks = {int(c.index): (int(c.cost), [str(b) for b in c.better])
+                 for c in costly}  # fmt: skip
+        play = _html.play_table(rows, marks, "declarer's DD tricks") if rows else ""
+        return _html.game(diagram, auction, play, self._result_words(trace, len(marks)))
+
+    def _result_words(self, trace: Sequence[int] | None, costly: int) -> str:
+        if self.passed_out:
+            return "Passed out"
+        if self.contract is None or self.declarer is None:
+            return "Contract unknown"
+        words = f"{self.contract} by {self.declarer}"
+        if self.result is not None:
+            score = self.score()
+            words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
+        if trace:
+            dd_score = self.contract.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+            words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
+            words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
+        return words
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def declarer_tricks_played(self) -> int:
+        """Tricks declarer's side won among the finished tricks of the play."""
+        if self.declarer is None:
+            return 0
+        side = self.declarer % 2
+        return sum(1 for t in self.tricks() if t.winner is not None and t.winner % 2 == side)
+
+    def check_auction(self) -> None:
+        """Refuse an auction the rules do not allow (``FormatError`` naming the call, 1-based, and its seat).
+
+        Each bid ranks above the last bid; a double only of the opponents'
+        last bid (not yet doubled), a redouble only of the opponents' double;
+        nothing after the auction ended (three passes after a bid or double,
+        four passes when nobody bid).  An auction may stop early (not finished).
+        """
+        fault = auction_fault(self.auction, self.dealer)
+        if fault is not None:
+            raise FormatError(f"auction {fault}")
+
+    def check_result(self) -> None:
+        """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.
+
+        After a complete play (52 cards) the result is the tricks declarer's
+        side won.  After a play cut short (a claim) it is at least the tricks
+        declarer's side has won and at most that plus the tricks not finished.
+        Nothing is checked without a result or without a play.
+        """
+        if self.result is None or not self.play:
+            return
+        tricks = self.tricks()
+        finished = [t for t in tricks if t.winner is not None]
+        assert self.declarer is not None  # tricks() needs one
+        won = sum(1 for t in finished if t.winner is not None and t.winner % 2 == self.declarer % 2)
+        if len(self.play) == 52:
+            if self.result != won:
+                raise FormatError(
+                    f"Result {self.result} contradicts the play: declarer's side won {won} of the 13 tricks"
+                )
+            return
+        most = won + 13 - len(finished)
+        if not won <= self.result <= most:
+            raise FormatError(
+                f"Result {self.result} contradicts the play: declarer's side won {won} of the {len(finished)} "
+                f"tricks played, so the result is {won}..{most}"
+            )
+
+
+def play_fault(number: int, exc: DDSError) -> str:
+    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault."""
+    where, _, what = (exc.reason or "").partition(": ")
+    return f"play {number} ({where}): {what}"
+
+
+def closing_passes(calls: Sequence[str]) -> int:
+    """How many passes the auction ``calls`` still needs to end: 0 when it has ended.
+
+    Three after the last bid or double; four when nobody has bid.
+    """
+    trailing = len(calls) - next((k + 1 for k in range(len(calls) - 1, -1, -1) if calls[k] != "Pass"), 0)
+    needed = 3 if trailing < len(calls) else 4  # 3 after the last bid or double, 4 when nobody bid
+    return max(0, needed - trailing)
+
+
+_BID_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
+
+
+def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str | None:
+    """What is wrong with the auction ``calls`` by the rules, or None when nothing is.
+
+    ``calls`` are ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"`` from the
+    dealer (DDS seat, N=0 E=1 S=2 W=3; only used to name seats).  The message
+    names the call by its 1-based position, e.g. ``"call 3 (1C, S): 1C does
+    not rank above 1NT"``.
+    """
+    last_bid: tuple[int, int] | None = None  # (rank, caller parity)
+    last_bid_text = ""
+    state = ""  # "" undoubled, "X" doubled, "XX" redoubled
+    doubler = -1
+    for k, call in enumerate(calls):
+        seat = "" if dealer is None else f", {Seat((int(dealer) + k) % 4).name}"
+        where = f"call {k + 1} ({call}{seat})"
+        if k and closing_passes(calls[:k]) == 0:
+            return f"{where} comes after the auction ended ({' '.join(calls[max(0, k - 4) : k])})"
+        side = k % 2
+        if call == "Pass":
+            continue
+        if call == "X":
+            if last_bid is None:
+                return f"{where}: a double with no bid to double"
+            if last_bid[1] == side:
+                return f"{where}: doubles partner's {last_bid_text}"
+            if state:
+                return f"{where}: {last_bid_text} is already {'doubled' if state == 'X' else 'redoubled'}"
+            state, doubler = "X", side
+            continue
+        if call == "XX":
+            if state != "X":
+                return f"{where}: a redouble with no double to redouble"
+            if doubler == side:
+                return f"{where}: redoubles partner's double"
+            state = "XX"
+            continue
+        rank = (int(call[0]) - 1) * 5 + _BID_RANK[call[1:]]
+        if last_bid is not None and rank <= last_bid[0]:
+            return f"{where}: {call} does not rank above {last_bid_text}"
+        last_bid, last_bid_text, state = (rank, side), call, ""
+    return None
+
+
+def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[Contract | _PassedOut | None, Seat | None]:
+    """The contract and declarer an auction reaches.
+
+    Parameters
+    ----------
+    dealer : Seat or 0..3
+        The seat of the first call (DDS order N=0 E=1 S=2 W=3).
+    calls : sequence of str
+        ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
+
+    Returns
+    -------
+    (contract, declarer)
+        E.g. ``(Contract(4, Strain.H, 1), Seat.S)``; ``(PASSED_OUT, None)``
+        after four passes; ``(None, None)`` when nobody has bid and the
+        auction has not ended.  The last bid decides even when the closing
+        passes are missing.
+
+    Examples
+    --------
+    >>> contract, declarer = contract_of_auction(Seat.N, ["1S", "Pass", "4S", "X", "Pass", "Pass", "Pass"])
+    >>> str(contract), declarer
+    ('4SX', <Seat.N: 0>)
+    """
+    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k] not in ("Pass", "X", "XX")), None)
+    if last is None:
+        return (PASSED_OUT, None) if len(calls) >= 4 else (None, None)
+    bid = Contract.parse(calls[last])
+    doubles = [c for c in calls[last + 1 :] if c in ("X", "XX")]
+    doubled = 2 if "XX" in doubles else (1 if doubles else 0)
+    side = (int(dealer) + last) % 2
+    first = next(k for k in range(last + 1) if (int(dealer) + k) % 2 == side and calls[k][1:] == calls[last][1:])
+    return Contract(bid.level, bid.strain, doubled), Seat((int(dealer) + first) % 4)

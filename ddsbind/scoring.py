@@ -56,7 +56,7 @@ IMP_BOUNDS = np.array(
 )  # fmt: skip
 
 _CONTRACT = re.compile(
-    r"^\s*([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
+    r"^\s*(?:[XZ](?=[1-7]))?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
     r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
 )
 _SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
@@ -227,6 +227,8 @@ class Contract:
 
         Doubled is ``X`` (or ``*``), redoubled ``XX`` (or ``**``, ``R``); the
         declarer follows: ``"4SXN"``, ``"4SX N"``, ``"4SX by North"`` (any case).
+        The dealer language's spellings are read too: ``"x3N"`` (undoubled)
+        and DealerV2's ``"z4Hx"``, ``"z6Sxx"``.
 
         Raises
         ------

@@ -543,7 +543,7 @@ class SolverPool:
             change whether it makes), as :meth:`ddsbind.Contract.parse`
             reads them; a :class:`ddsbind.Contract`; or an object with
             ``level``, ``strain`` (0..4 S H D C NT) and ``declarer``
-            attributes (:class:`ddsbind.dealer.Contract`).
+            attributes.
         declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
             Needed unless the contract names one (both given must agree).
         progress : callable or tqdm bar, optional
@@ -913,7 +913,7 @@ def parse_contract(contract: object, declarer: Seat | int | str | None = None) -
     ``contract`` is text :meth:`ddsbind.scoring.Contract.parse` reads
     (``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"``, ``"4S by N"``), a
     :class:`ddsbind.Contract`, or any object with ``level``, ``strain`` and
-    ``declarer`` attributes (:class:`ddsbind.dealer.Contract`).  Doubling
+    ``declarer`` attributes.  Doubling
     does not change whether a contract makes.  ``declarer`` is needed
     when the contract names none; both given must agree.
 

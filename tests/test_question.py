@@ -15,9 +15,9 @@ import pytest
 import ddsbind
 from ddsbind import dll
 from ddsbind.deal import Deal
-from ddsbind.dealer import Contract
 from ddsbind.errors import CardCountError, ContractError, InvalidArgumentError, TrumpWrongError
 from ddsbind.pool import SolverPool, parse_contract
+from ddsbind.scoring import Contract
 
 STRAIN_LETTERS = "SHDCN"
 
@@ -110,7 +110,7 @@ def test_deal_types_and_contract_spellings(list100):
     made = (want >= 9).tolist()
     for contract, declarer in [("3NT", "S"), ("3N", 2), ("3NTS", None), ("3nt by south", None), ("3NXX", "south")]:
         assert ddsbind.makes(pbn, contract, declarer, threads=1).tolist() == made, contract
-    assert ddsbind.makes(masks, Contract(3, 4, 2), threads=1).tolist() == made
+    assert ddsbind.makes(masks, Contract(3, 4, declarer=2), threads=1).tolist() == made
     assert ddsbind.makes(masks, ddsbind.Contract.parse("3NTX by S"), threads=1).tolist() == made
     assert ddsbind.tricks(np.zeros((0, 4, 4), np.uint32), 4, 0).shape == (0,)
 
@@ -203,12 +203,12 @@ def test_bad_deal_is_named_by_its_position(list100, searches):
 
 
 def test_parse_contract_reads_what_people_write():
-    """Without this, 3NTS, 4S by N or a dealer Contract would not be read as the contract meant."""
+    """Without this, 3NTS, 4S by N or a Contract would not be read as the contract meant."""
     assert parse_contract("3NTS") == (3, 4, 2)
     assert parse_contract("4s", "n") == (4, 0, 0)
     assert parse_contract(" 7C XX by West ") == (7, 3, 3)
-    assert parse_contract(Contract(2, 1, 1)) == (2, 1, 1)
-    assert parse_contract(Contract(2, 1, 1), 1) == (2, 1, 1)
+    assert parse_contract(Contract(2, 1, declarer=1)) == (2, 1, 1)
+    assert parse_contract(Contract(2, 1, declarer=1), 1) == (2, 1, 1)
 
 
 def test_callers_sharing_one_pool_get_their_own_answers(list100):

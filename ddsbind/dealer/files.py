@@ -8,12 +8,10 @@ import re
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.formats import registry
 
 __all__ = ["check_output", "write_deals"]
-
-_SEATS = "NESW"
-_PBN_VULS = ("None", "NS", "EW", "All")
 
 
 def check_output(path: str | os.PathLike[str], format: str | None = None, *, force: bool = False) -> registry.Format:
@@ -45,16 +43,16 @@ def write_deals(
     tables: NDArray[np.int8] | None = None,
     format: str | None = None,
     *,
-    dealer: int | None = None,
-    vulnerable: int | None = None,
+    dealer: Seat | int | str | None = None,
+    vulnerable: Vulnerability | str | None = None,
 ) -> str:
     """Write deals ``(n, 52)`` (DDS seats N=0 E=1 S=2 W=3) and optional tables ``(n, 5, 4)`` to ``path``.
 
     The format is ``format`` or guessed from the extension (``.pbn``,
     ``.zbd``, ``.zrd``...).  A format holding results gets the tables (15 =
-    unknown when none were solved).  ``dealer`` (0..3 = N E S W) and
-    ``vulnerable`` (0..3 = none, NS, EW, all), a script's ``dealer`` and
-    ``vulnerable``, replace the board cycle in PBN's Dealer and Vulnerable
+    unknown when none were solved).  ``dealer`` (a :class:`~ddsbind.Seat`)
+    and ``vulnerable`` (a :class:`~ddsbind.Vulnerability`), a script's
+    ``dealer`` and ``vulnerable``, replace the board cycle in PBN's Dealer and Vulnerable
     tags (the other formats have no such field).  The file is written
     atomically: a failure leaves ``path`` as it was.  Returns the format's
     name.
@@ -82,10 +80,12 @@ def write_deals(
     return fmt.name
 
 
-def _pbn_tags(data: bytes, dealer: int | None, vulnerable: int | None) -> bytes:
+def _pbn_tags(data: bytes, dealer: Seat | int | str | None, vulnerable: Vulnerability | str | None) -> bytes:
     """PBN text with every Dealer and Vulnerable tag set to the script's (when it names them)."""
     if dealer is not None:
-        data = re.sub(rb'^\[Dealer "[^"]*"\]', f'[Dealer "{_SEATS[dealer]}"]'.encode(), data, flags=re.M)
+        seat = Seat.parse(dealer, "dealer")
+        data = re.sub(rb'^\[Dealer "[^"]*"\]', f'[Dealer "{seat}"]'.encode(), data, flags=re.M)
     if vulnerable is not None:
-        data = re.sub(rb'^\[Vulnerable "[^"]*"\]', f'[Vulnerable "{_PBN_VULS[vulnerable]}"]'.encode(), data, flags=re.M)
+        vul = Vulnerability.parse(vulnerable)
+        data = re.sub(rb'^\[Vulnerable "[^"]*"\]', f'[Vulnerable "{vul.pbn}"]'.encode(), data, flags=re.M)
     return data

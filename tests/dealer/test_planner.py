@@ -124,7 +124,7 @@ def test_deals_failing_the_cheap_part_never_reach_dds(pool):
     """Without this, every dealt deal would be solved even when hcp() already rejects it."""
     (planner, _, _), _ = both_ways(SCRIPTS["lazy condition"], pool)
     asked = np.concatenate([owners for owners, _ in planner.answer_calls])
-    assert (Hands(asked).totals((4, 3, 2, 1))[:, 0] > 9).all()
+    assert (Hands(asked).count((4, 3, 2, 1))[:, 0] > 9).all()
 
 
 def test_one_result_per_deal_is_one_search_and_twenty_are_a_table(pool):

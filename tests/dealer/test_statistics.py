@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
-from ddsbind.dealer import DealerError, Predeal, deal_batch, imps, score, write_deals
-from ddsbind.dealer.statistics import Contract, contract_report, lead_table, solve_tables
-from ddsbind.errors import InvalidArgumentError
+from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
+from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, solve_tables
+from ddsbind.errors import ContractError, InvalidArgumentError
+from ddsbind.scoring import Contract
 from tests.conftest import ask_dds
 
 
@@ -64,11 +65,13 @@ def test_contract_report_on_known_tables():
 
 
 def test_contract_parsing():
-    """Contracts read as level, strain, declarer; nonsense is refused."""
-    assert Contract.parse("3nts") == Contract(3, 4, 2)
-    assert str(Contract.parse("4SN")) == "4SN"
-    with pytest.raises(DealerError, match="3NS or 4SN"):
-        Contract.parse("8NS")
+    """A simulation's contracts read as level, strain, declarer; nonsense, or no declarer, is refused."""
+    assert declared("3nts") == Contract(3, 4, declarer=2)
+    assert contract_name(declared("4SN")) == "4SN" and contract_name(declared("4SXN")) == "4SXN"
+    with pytest.raises(ContractError, match="not a level 1-7"):
+        declared("8NS")
+    with pytest.raises(ContractError, match="3NS or 4SN"):
+        declared("3NT")
 
 
 @pytest.mark.slow

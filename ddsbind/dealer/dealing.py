@@ -375,5 +375,3 @@ DEFAULT_ALTCOUNTS: tuple[tuple[int, ...], ...] = (
     (1, 1, 1, 1, 1),
     (6, 4, 2, 1, 0),
 )
-HCP_WEIGHTS = hands.HCP_WEIGHTS
-CONTROL_WEIGHTS = hands.CONTROL_WEIGHTS

@@ -120,6 +120,25 @@ def test_deals_written_through_the_registry_read_back(tmp_path: Path, suffix: st
         assert np.array_equal(np.concatenate([np.asarray(b[1]) for b in back]), tables)
 
 
+@pytest.mark.parametrize(
+    ("script_line", "tag"),
+    [("vulnerable none", "None"), ("vulnerable NS", "NS"), ("vulnerable ew", "EW"), ("vulnerable all", "All")],
+)
+def test_written_pbn_carries_the_script_vulnerability(tmp_path: Path, script_line: str, tag: str):
+    """A script's `vulnerable all` (or a Vulnerability given in Python) is written as PBN's "All", not as "NS"."""
+    from ddsbind.dealer import parse
+    from ddsbind.game import Vulnerability
+
+    script = parse(f"{script_line}\ndealer east\nproduce 2\n")
+    assert isinstance(script.vulnerable, Vulnerability)
+    path = tmp_path / "deals.pbn"
+    write_deals(path, deal_batch(3, 0, size=2), dealer=script.dealer, vulnerable=script.vulnerable)
+    text = path.read_text()
+    assert text.count(f'[Vulnerable "{tag}"]') == 2 and text.count('[Dealer "E"]') == 2
+    write_deals(path, deal_batch(3, 0, size=1), vulnerable=Vulnerability.BOTH)
+    assert '[Vulnerable "All"]' in path.read_text()
+
+
 @pytest.mark.slow
 def test_cli_statistics_and_zrd_output(tmp_path: Path):
     """`ddsbind dealer --contract --json -o x.zrd` reports make rates equal to the solved tables saved."""

@@ -37,7 +37,6 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind import hands
 from ddsbind.errors import Error
 from ddsbind.hands import Hands
 

@@ -241,12 +241,12 @@ class ContractReport:
         if self.makes_only:
             lines = [f"{self.deals} deals (make or fail only)", "contract   makes"]
             for i, c in enumerate(self.contracts):
-                lines.append(f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}")
+                lines.append(f"{contract_name(c):<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}")
             return "\n".join(lines) + "\n"
         lines = [f"{self.deals} deals", "contract   makes           mean tricks  mean score"]
         for i, c in enumerate(self.contracts):
             lines.append(
-                f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
+                f"{contract_name(c):<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
                 f"{self.mean_tricks[i]:11.2f}  {self.mean_score[i]:10.1f}"
             )
         for d in self.differences:
@@ -364,7 +364,7 @@ def results_report(
         differences.append(
             {
                 "contract": contract_name(c),
-                "against": str(base),
+                "against": contract_name(base),
                 "score": float(diff.mean()) if n else float("nan"),
                 "score_se": _se(diff.astype(np.float64)),
                 "imps": float(imp.mean()) if n else float("nan"),

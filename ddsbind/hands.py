@@ -2,8 +2,9 @@
 
 The one implementation of these counts in ddsbind: :class:`~ddsbind.deal.Deal`'s
 methods (``Deal.hcp(seat)`` ...) and the dealer language's functions (``hcp``,
-``controls``, ``losers``, ``pt0``..``pt9``, ``spades`` ... through
-:class:`ddsbind.dealer.dealing.Hands`) both call it, so they cannot disagree.
+``controls``, ``losers``, ``pt0``..``pt9``, ``spades``, ``quality``,
+``cccc`` ... through :class:`Hands`, the one batch type) both call it, so
+they cannot disagree.
 
 Input is owner arrays ``(..., 52)``: the DDS seat (0=N 1=E 2=S 3=W) holding
 card ``13 * suit + (14 - rank)`` (suits S H D C, the ace first), -1 for a
@@ -420,7 +421,7 @@ def quality(holding: NDArray[np.bool_]) -> NDArray[np.int64]:
     Both work on a batch's holdings ``(n, 4, 4, 13)`` bool ``[deal, seat N E S W,
     suit S H D C, rank A..2]`` and return integers (the article's values times
     100), exactly as Debian's ``dealer`` computes them; ``tests/dealer/
-    test_evaluation.py`` checks both against ``dealer`` hand by hand.
+    test_agreement.py`` checks both against ``dealer``.
 
     Suit quality, in value of the article's "length times honour points"
     (so ``quality`` = 10 x that), for a suit of length ``L``:

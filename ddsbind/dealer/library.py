@@ -26,9 +26,10 @@ and nowhere here.
 
 For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
 reads the stored result (no solver is made, no DDS search runs), and
-:class:`LibraryHands` computes per-hand counts (``hcp``, suit lengths,
-controls, ``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up
-tables, the deal's owner rows only when a function needs them.
+:class:`LibraryHands` (a :class:`ddsbind.hands.Hands` built from the
+records) computes per-hand counts (``hcp``, suit lengths, controls,
+``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up tables,
+the deal's owner rows only when a function needs them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 The one implementation of these counts in ddsbind: :class:`~ddsbind.deal.Deal`'s
 methods (``Deal.hcp(seat)`` ...) and the dealer language's functions (``hcp``,
-``controls``, ``losers``, ``pt0``..``pt9``, ``spades`` ... through
-:class:`ddsbind.dealer.dealing.Hands`) both call it, so they cannot disagree.
+``controls``, ``losers``, ``pt0``..``pt9``, ``spades``, ``quality``,
+``cccc`` ... through :class:`Hands`, the one batch type) both call it, so
+they cannot disagree.
 
 Input is owner arrays ``(..., 52)``: the DDS seat (0=N 1=E 2=S 3=W) holding
 card ``13 * suit + (14 - rank)`` (suits S H D C, the ace first), -1 for a
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,11 +54,14 @@ __all__ = [
     "CONTROL_WEIGHTS",
     "HCP_WEIGHTS",
     "HandArrays",
+    "Hands",
+    "cccc",
     "controls",
     "count",
     "hcp",
     "losers",
     "ltc",
+    "quality",
     "suit_lengths",
 ]
 
@@ -221,23 +226,11 @@ def losers_from(lengths: NDArray[np.int8], ace: NDArray[np.integer], king: NDArr
     return (cap - counted).astype(np.int8)
 
 
-def losers_rows(
-    rows: NDArray[np.int8], codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None
-) -> NDArray[np.int8]:
-    """:func:`losers` per suit ``(n, 4, 4)`` of ``(n, 52)`` int8 rows."""
-    if codes is None and (rows.size == 0 or rows.min() >= 0):
-        codes = suit_codes(rows)
-    ace, king, queen = (count_rows(rows, (0,) * r + (1,), codes) for r in range(3))
-    return losers_from(lengths_rows(rows, codes), ace, king, queen)
-
-
 def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     """Losers (dealer's rule, module docstring) per hand ``(..., 4)``, or per suit ``(..., 4, 4)`` with ``by_suit``."""
     rows, shape = _rows(owners)
-    out = losers_rows(rows)
-    if not by_suit:
-        return out.sum(axis=2, dtype=np.int8).reshape((*shape, 4))
-    return out.reshape((*shape, 4, 4))
+    batch = Hands(rows)
+    return batch.losers_by_suit.reshape((*shape, 4, 4)) if by_suit else batch.losers.reshape((*shape, 4))
 
 
 def _ltc_rule(length: int, ace: bool, king: bool, queen: bool) -> int:
@@ -265,16 +258,6 @@ def ltc_from(lengths: NDArray[np.integer], ace: NDArray[np.integer], king: NDArr
     return _LTC_TABLE[index]
 
 
-def ltc_rows(
-    rows: NDArray[np.int8], codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None
-) -> NDArray[np.int16]:
-    """:func:`ltc` per suit ``(n, 4, 4)`` of ``(n, 52)`` int8 rows."""
-    if codes is None and (rows.size == 0 or rows.min() >= 0):
-        codes = suit_codes(rows)
-    ace, king, queen = (count_rows(rows, (0,) * r + (1,), codes) for r in range(3))
-    return ltc_from(lengths_rows(rows, codes), ace, king, queen)
-
-
 def ltc(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
     """Modern losing trick count in hundredths (DealerV2's ``ltc``, module docstring) per hand ``(..., 4)``,
     or per suit ``(..., 4, 4)`` with ``by_suit``.
@@ -287,18 +270,19 @@ def ltc(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
     [50, 250, 200, 300]
     """
     rows, shape = _rows(owners)
-    out = ltc_rows(rows)
-    if not by_suit:
-        return out.sum(axis=2, dtype=np.int16).reshape((*shape, 4))
-    return out.reshape((*shape, 4, 4))
+    batch = Hands(rows)
+    return batch.ltc_by_suit.reshape((*shape, 4, 4)) if by_suit else batch.ltc.reshape((*shape, 4))
 
 
-class HandArrays:
+class Hands:
     """A batch of deals and their hand evaluations as arrays, each computed once, on first use.
 
-    What a condition of :func:`ddsbind.dealer.deal_to` receives.  Seats index
-    the second axis (``Seat.N`` = 0 .. ``Seat.W`` = 3), suits the third
-    (``Strain.S`` = 0 .. ``Strain.C`` = 3).
+    The one batch type of ddsbind: what a condition of
+    :func:`ddsbind.dealer.deal_to` receives, and what the dealer language's
+    functions read (library mode builds it from ZBD bytes).  Seats index the
+    second axis (``Seat.N`` = 0 .. ``Seat.W`` = 3), suits the third
+    (``Strain.S`` = 0 .. ``Strain.C`` = 3).  Every count is per hand
+    ``(n, 4)``; its ``*_by_suit`` twin is ``(n, 4, 4)`` ``[deal, seat, suit]``.
 
     Attributes
     ----------
@@ -311,11 +295,15 @@ class HandArrays:
     hcp_by_suit, controls_by_suit, losers_by_suit : ndarray, shape (n, 4, 4)
     ltc, ltc_by_suit : ndarray of int16, shapes (n, 4) and (n, 4, 4)
         DealerV2's modern losing trick count in hundredths (:func:`ltc`).
+    quality_by_suit, cccc : ndarray of int64, shapes (n, 4, 4) and (n, 4)
+        Kaplan and Rubens' suit quality and hand value, times 100 (:func:`quality`, :func:`cccc`).
+    shape_codes : ndarray, shape (n, 4), int16
+        ``(spades * 14 + hearts) * 14 + diamonds`` per hand.
 
     Examples
     --------
     >>> from ddsbind.dealer import deal_batch
-    >>> h = HandArrays(deal_batch(1, 0, size=1000))
+    >>> h = Hands(deal_batch(1, 0, size=1000))
     >>> mask = (h.hcp[:, 0] >= 15) & (h.lengths[:, 0, 0] >= 5)  # North: 15+ HCP and five spades
     >>> mask.shape
     (1000,)
@@ -327,6 +315,7 @@ class HandArrays:
             raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
         self.owners = rows
         self.n = rows.shape[0]
+        self._counts: dict[tuple[tuple[int, ...], bool], NDArray[Any]] = {}
 
     def __len__(self) -> int:
         return self.n
@@ -338,33 +327,51 @@ class HandArrays:
     def count(
         self, weights: Sequence[int], *, by_suit: bool = False
     ) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
-        """:func:`count` of the batch: any weights per rank, ace first."""
-        out = count_rows(self.owners, weights, self._codes)
-        return out if by_suit else out.sum(axis=2, dtype=out.dtype)
+        """:func:`count` of the batch: any weights per rank, ace first; per hand, or ``(n, 4, 4)`` with ``by_suit``.
+
+        int16 unless the sums may pass its range (then int32 or int64); each
+        count is computed once per batch.
+        """
+        key = (_key(weights), by_suit)
+        if key not in self._counts:
+            self._counts[key] = self._count(key[0], by_suit)
+        return self._counts[key]
+
+    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+        if not by_suit:
+            out = self.count(weights, by_suit=True)
+            return out.sum(axis=2, dtype=out.dtype)
+        return count_rows(self.owners, weights, self._codes)
 
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
-        return lengths_rows(self.owners, self._codes)
+        return self.count((1,) * 13, by_suit=True).astype(np.int8)
 
-    @functools.cached_property
+    @property
     def hcp_by_suit(self) -> NDArray[np.int16]:
-        return count_rows(self.owners, HCP_WEIGHTS, self._codes).astype(np.int16)
+        return self.count(HCP_WEIGHTS, by_suit=True).astype(np.int16, copy=False)
 
-    @functools.cached_property
+    @property
     def hcp(self) -> NDArray[np.int16]:
-        return self.hcp_by_suit.sum(axis=2, dtype=np.int16)
+        return self.count(HCP_WEIGHTS).astype(np.int16, copy=False)
 
-    @functools.cached_property
+    @property
     def controls_by_suit(self) -> NDArray[np.int16]:
-        return count_rows(self.owners, CONTROL_WEIGHTS, self._codes).astype(np.int16)
+        return self.count(CONTROL_WEIGHTS, by_suit=True).astype(np.int16, copy=False)
+
+    @property
+    def controls(self) -> NDArray[np.int16]:
+        return self.count(CONTROL_WEIGHTS).astype(np.int16, copy=False)
 
     @functools.cached_property
-    def controls(self) -> NDArray[np.int16]:
-        return self.controls_by_suit.sum(axis=2, dtype=np.int16)
+    def _honours(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+        """Whether each suit holds its ace, king, queen: three ``(n, 4, 4)`` counts."""
+        ace, king, queen = (self.count((0,) * r + (1,), by_suit=True) for r in range(3))
+        return ace, king, queen
 
     @functools.cached_property
     def losers_by_suit(self) -> NDArray[np.int8]:
-        return losers_rows(self.owners, self._codes)
+        return losers_from(self.lengths, *self._honours)
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
@@ -372,8 +379,105 @@ class HandArrays:
 
     @functools.cached_property
     def ltc_by_suit(self) -> NDArray[np.int16]:
-        return ltc_rows(self.owners, self._codes)
+        return ltc_from(self.lengths, *self._honours)
 
     @functools.cached_property
     def ltc(self) -> NDArray[np.int16]:
         return self.ltc_by_suit.sum(axis=2, dtype=np.int16)
+
+    @functools.cached_property
+    def holding(self) -> NDArray[np.bool_]:
+        """``(n, 4, 4, 13)`` bool: ``[deal, seat, suit, rank A..2]`` held."""
+        return self.owners.reshape(self.n, 1, 4, 13) == np.arange(4, dtype=np.int8).reshape(1, 4, 1, 1)
+
+    @functools.cached_property
+    def shape_codes(self) -> NDArray[np.int16]:
+        lengths = self.lengths.astype(np.int16)
+        return (lengths[..., 0] * 14 + lengths[..., 1]) * 14 + lengths[..., 2]
+
+    @functools.cached_property
+    def quality_by_suit(self) -> NDArray[np.int64]:
+        return quality(self.holding)
+
+    @functools.cached_property
+    def cccc(self) -> NDArray[np.int64]:
+        return cccc(self.holding, self.quality_by_suit)
+
+
+#: The name :class:`Hands` had before the dealer's batch type was merged into it.
+HandArrays = Hands
+
+
+_A, _K, _Q, _J, _T, _9, _8 = range(7)
+
+
+def quality(holding: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Dealer's ``quality()``: suit quality x100 per ``[deal, seat, suit]`` from holdings ``(n, 4, 4, 13)``.
+
+    Notes
+    -----
+    Dealer's ``quality()`` and ``cccc()``: Kaplan and Rubens' evaluation (The Bridge World, October 1982), x100.
+
+    Both work on a batch's holdings ``(n, 4, 4, 13)`` bool ``[deal, seat N E S W,
+    suit S H D C, rank A..2]`` and return integers (the article's values times
+    100), exactly as Debian's ``dealer`` computes them; ``tests/dealer/
+    test_agreement.py`` checks both against ``dealer``.
+
+    Suit quality, in value of the article's "length times honour points"
+    (so ``quality`` = 10 x that), for a suit of length ``L``:
+
+    - ``L`` x (4 for the ace, 3 king, 2 queen, 1 jack);
+    - a 7-card suit missing the queen or the jack: +7; an 8-card suit missing
+      the queen: +16, else missing the jack: +8; a longer suit: +2L without
+      the queen and +L without the jack;
+    - in suits of at most 6 cards: the ten counts ``L`` with the jack or two
+      of A K Q, else ``L / 2``; the nine counts ``L / 2`` with the ten, the
+      eight, or exactly two of A K Q J.
+
+    ``cccc`` (x100) = 300 per ace, 200 per king, 100 per queen; plus the
+    qualities of the four suits / 10; plus 300 per void, 200 per singleton,
+    100 per doubleton, less 100 when the hand has any of them (less 50 for
+    4333 instead); less 150 for a singleton king, 100 for a singleton queen,
+    25 for a queen doubleton with the ace or king, 50 for another doubleton
+    queen, 25 for a queen in three or more cards without ace or king; plus 50
+    for a jack with exactly two of A K Q, 25 with exactly one; plus 25 for a
+    ten with exactly two of A K Q J, or with exactly one and the nine.
+    """
+    h = holding.astype(np.int64)
+    length = h.sum(axis=-1)
+    a, k, q, j, t, nine, eight = (h[..., r] for r in (_A, _K, _Q, _J, _T, _9, _8))
+    value = 10 * length * (4 * a + 3 * k + 2 * q + j)
+    value += np.where((length == 7) & ((q == 0) | (j == 0)), 70, 0)
+    value += np.where((length == 8) & (q == 0), 160, np.where((length == 8) & (j == 0), 80, 0))
+    long_suit = length > 8
+    value += np.where(long_suit & (q == 0), 20 * length, 0) + np.where(long_suit & (j == 0), 10 * length, 0)
+    short = length <= 6
+    ten_full = (a + k + q >= 2) | (j == 1)
+    value += np.where(short & (t == 1), np.where(ten_full, 10 * length, 5 * length), 0)
+    nine_counts = (t == 1) | (eight == 1) | (a + k + q + j == 2)
+    value += np.where(short & (nine == 1) & nine_counts, 5 * length, 0)
+    return value
+
+
+def cccc(holding: NDArray[np.bool_], qualities: NDArray[np.int64] | None = None) -> NDArray[np.int64]:
+    """Dealer's ``cccc()``: Kaplan-Rubens hand value x100 per ``[deal, seat]`` from holdings ``(n, 4, 4, 13)``.
+
+    ``qualities`` is :func:`quality` of the same holdings when already known
+    (:func:`quality`'s notes define both).
+    """
+    h = holding.astype(np.int64)
+    length = h.sum(axis=-1)
+    a, k, q, j, t, nine = (h[..., r] for r in (_A, _K, _Q, _J, _T, _9))
+    per_suit = 300 * a + 200 * k + 100 * q + (quality(holding) if qualities is None else qualities)
+    per_suit += np.select([length == 0, length == 1, length == 2], [300, 200, 100], 0)
+    per_suit -= 150 * ((length == 1) & (k == 1)) + 100 * ((length == 1) & (q == 1))
+    doubleton_q = (length == 2) & (q == 1)
+    per_suit -= np.where(doubleton_q, np.where((a + k) > 0, 25, 50), 0)
+    per_suit -= 25 * ((length >= 3) & (q == 1) & (a == 0) & (k == 0))
+    above_j = a + k + q
+    per_suit += (j == 1) * np.select([above_j == 2, above_j == 1], [50, 25], 0)
+    above_t = above_j + j
+    per_suit += 25 * ((t == 1) & ((above_t == 2) | ((above_t == 1) & (nine == 1))))
+    total = per_suit.sum(axis=-1)
+    flat = (length >= 3).all(axis=-1)  # 4333: the only pattern without a suit of 0, 1 or 2 cards
+    return total - np.where(flat, 50, 100)

@@ -70,7 +70,7 @@ IMP_BOUNDS = np.array(
 # undoubled contract) or ``z`` (DealerV2's ``z4Hx``, doubling after the strain); level; strain;
 # doubling; an optional declarer.  Matched against the upper-cased text.
 _CONTRACT = re.compile(
-    r"^\s*[XZ]?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
+    r"^\s*(?:[XZ](?=[1-7]))?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
     r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
 )
 _SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}

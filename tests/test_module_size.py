@@ -21,7 +21,7 @@ LIMIT = 700
 #: Exempt: mirrors DDS's dll.h, one wrapper per DDS function.
 EXEMPT = {"dll.py"}
 #: Over the limit while being split elsewhere (issue 34); the allowance goes once they are.
-IN_PROGRESS = {"dealer/language.py"}
+IN_PROGRESS: set[str] = set()
 
 
 def code_lines(source: str) -> int:

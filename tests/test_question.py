@@ -110,7 +110,7 @@ def test_deal_types_and_contract_spellings(list100):
     made = (want >= 9).tolist()
     for contract, declarer in [("3NT", "S"), ("3N", 2), ("3NTS", None), ("3nt by south", None), ("3NXX", "south")]:
         assert ddsbind.makes(pbn, contract, declarer, threads=1).tolist() == made, contract
-    assert ddsbind.makes(masks, Contract(3, 4, 0, 2), threads=1).tolist() == made
+    assert ddsbind.makes(masks, Contract(3, 4, declarer=2), threads=1).tolist() == made
     assert ddsbind.makes(masks, ddsbind.Contract.parse("3NTX by S"), threads=1).tolist() == made
     assert ddsbind.tricks(np.zeros((0, 4, 4), np.uint32), 4, 0).shape == (0,)
 

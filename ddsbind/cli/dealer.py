@@ -17,10 +17,10 @@ from typing import Any
 import click
 
 from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, fail, progress
+from ddsbind.deal import Vulnerability
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
 SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
-_VUL_NAMES = ("none", "ns", "ew", "all")
 
 
 def _parameter(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> dict[int, str]:
@@ -221,8 +221,8 @@ def dealer(
         seed = secrets.randbits(32)
     elif seed < 0:
         seed += 2**64
-    if vul is None:
-        vul = _VUL_NAMES[script.vulnerable or 0]
+    # The script's `vulnerable` (a Vulnerability, read by its parser) unless --vul says otherwise.
+    vulnerability = script.vulnerable if script.vulnerable is not None else Vulnerability.NONE
     options = {
         "file": file,
         "generate": generate,
@@ -238,7 +238,7 @@ def dealer(
         "solve": solve,
         "contracts": contracts,
         "makes_only": makes_only,
-        "vul": vul,
+        "vul": vulnerability if vul is None else Vulnerability.parse(vul),
         "lead": lead,
         "as_json": as_json,
         "as_csv": as_csv,
@@ -287,10 +287,10 @@ def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, 
     if plot and not contracts:
         fail("--plot draws the trick distributions of --contract: give at least one")
     if contracts or lead:
-        from ddsbind.dealer.statistics import Contract
+        from ddsbind.dealer.statistics import declared
 
         for text in (*contracts, *([lead] if lead else [])):
-            Contract.parse(text)
+            declared(text)
     if plot:
         try:
             import matplotlib
@@ -364,8 +364,7 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) ->
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.solve_tables(deals, threads=threads, progress=tick)
     if o["output"] and deals is not None:
-        vulnerable = None if script.vulnerable is None else _VUL_NAMES[script.vulnerable]  # the script's order
-        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=vulnerable)
+        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
     report = None
     if o["contracts"] and deals is not None:
         if tables is not None:

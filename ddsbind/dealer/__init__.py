@@ -1,11 +1,14 @@
 """Simulations: deal to constraints (exact, reproducible, vectorised), dealer's language, double dummy, statistics.
 
 - :mod:`~ddsbind.dealer.dealing`: :class:`Predeal`, :func:`deal_batch`,
-  :func:`deal_batches`, :class:`Hands` (HCP, lengths, controls, losers... as
-  ``(n, 4, 4)`` arrays ``[deal, seat N E S W, suit S H D C]``).
+  :func:`deal_batches`; :class:`Hands` is :class:`ddsbind.hands.Hands` (HCP,
+  lengths, controls, losers... per hand ``(n, 4)``, ``*_by_suit``
+  ``(n, 4, 4)`` ``[deal, seat N E S W, suit S H D C]``).
 - :mod:`~ddsbind.dealer.conditions`: :func:`deal_to` (deal to a Python condition over
-  :class:`~ddsbind.hands.HandArrays`, with predeal and seed).
-- :mod:`~ddsbind.dealer.language`: :func:`parse` (lark grammar ``dealer.lark``).
+  :class:`~ddsbind.hands.Hands`, with predeal and seed).
+- :mod:`~ddsbind.dealer.language`: :func:`parse`; the language is
+  :mod:`~ddsbind.dealer.syntax` (lark grammar ``dealer.lark``),
+  :mod:`~ddsbind.dealer.compiler` and :mod:`~ddsbind.dealer.frame`.
 - :mod:`~ddsbind.dealer.run`: :func:`run`, :func:`run_file`.
 - :mod:`~ddsbind.dealer.scoring`: :func:`score`, :func:`imps`.
 - :mod:`~ddsbind.dealer.output`: dealer's text formats.
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from ddsbind.dealer.files import write_deals
     from ddsbind.dealer.language import Script, parse
     from ddsbind.dealer.scoring import imps, score
-    from ddsbind.dealer.statistics import Contract, ContractReport, LeadTable, contract_report, lead_table, simulate
+    from ddsbind.dealer.statistics import ContractReport, LeadTable, contract_report, lead_table, simulate
 
 # Imported on first use (PEP 562): `ddsbind dealer` on a small script loads neither the format
 # registry nor the statistics, and starts faster.
@@ -42,9 +45,7 @@ _LAZY = {
     "parse": "language",
     "imps": "scoring",
     "score": "scoring",
-    **dict.fromkeys(
-        ["Contract", "ContractReport", "LeadTable", "contract_report", "lead_table", "simulate"], "statistics"
-    ),
+    **dict.fromkeys(["ContractReport", "LeadTable", "contract_report", "lead_table", "simulate"], "statistics"),
 }
 
 
@@ -61,7 +62,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "BATCH",
     "DEALER_VERSION",
-    "Contract",
     "ContractReport",
     "DealerError",
     "Hands",

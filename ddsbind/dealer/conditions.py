@@ -4,7 +4,7 @@
 (:func:`~ddsbind.dealer.dealing.deal_batch`: every completion of the
 predeal equally likely, a pure function of the seed) and keeps the deals a
 condition accepts.  The condition takes the batch's
-:class:`~ddsbind.hands.HandArrays` (``hcp``, ``lengths``, ``controls``,
+:class:`~ddsbind.hands.Hands` (``hcp``, ``lengths``, ``controls``,
 ``losers``, ``owners``... as arrays) and returns a boolean mask, so it runs
 once per batch of 16,384 deals, not once per deal.
 
@@ -29,12 +29,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Vulnerability
 from ddsbind.dealer.dealing import BATCH, DealerError, Predeal, check_seed, deal_batch, ordered_map
-from ddsbind.hands import HandArrays
+from ddsbind.hands import Hands
 from ddsbind.scoring import Contract
 
 __all__ = ["Sample", "deal_to"]
 
-Condition = Callable[[HandArrays], ArrayLike]
+Condition = Callable[[Hands], ArrayLike]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,9 +64,9 @@ class Sample:
         return len(self) / self.generated if self.generated else float("nan")
 
     @functools.cached_property
-    def hands(self) -> HandArrays:
-        """The accepted deals' :class:`~ddsbind.hands.HandArrays`."""
-        return HandArrays(self.owners)
+    def hands(self) -> Hands:
+        """The accepted deals' :class:`~ddsbind.hands.Hands`."""
+        return Hands(self.owners)
 
     def dd_tables(self, threads: int | None = None) -> NDArray[np.int8]:
         """Double-dummy tables ``(k, 5, 4)`` ``[deal, strain S H D C NT, declarer N E S W]``, solved once, kept."""
@@ -122,7 +122,7 @@ def deal_to(
     Parameters
     ----------
     condition : callable or None
-        ``condition(hands) -> mask``: ``hands`` is a :class:`~ddsbind.hands.HandArrays`
+        ``condition(hands) -> mask``: ``hands`` is a :class:`~ddsbind.hands.Hands`
         of one batch of ``n`` deals, the mask ``(n,)`` of bools (or 0/1) says
         which to keep.  None keeps every deal.
     count : int
@@ -166,7 +166,7 @@ def deal_to(
         if condition is None:
             mask = np.ones(owners.shape[0], dtype=bool)
         else:
-            mask = _mask(condition(HandArrays(owners)), owners.shape[0])
+            mask = _mask(condition(Hands(owners)), owners.shape[0])
         chosen = owners[mask][: count - found]
         kept.append(chosen)
         found += chosen.shape[0]

@@ -37,8 +37,8 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind import hands
 from ddsbind.errors import DealerError
+from ddsbind.hands import Hands
 
 __all__ = [
     "BATCH",
@@ -370,114 +370,3 @@ DEFAULT_ALTCOUNTS: tuple[tuple[int, ...], ...] = (
     (1, 1, 1, 1, 1),
     (6, 4, 2, 1, 0),
 )
-HCP_WEIGHTS = hands.HCP_WEIGHTS
-CONTROL_WEIGHTS = hands.CONTROL_WEIGHTS
-
-
-class Hands:
-    """A batch of deals and the per-hand arrays conditions are made of, each computed once on demand.
-
-    Parameters
-    ----------
-    owners : ndarray, shape (n, 52), int8
-        DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
-        suits S H D C).
-
-    Notes
-    -----
-    Every per-suit array is ``(n, 4, 4)`` indexed ``[deal, seat, suit]``
-    (seats N E S W, suits S H D C); per-hand totals sum the last axis.
-    """
-
-    def __init__(self, owners: NDArray[np.int8]) -> None:
-        self.owners = np.ascontiguousarray(owners, dtype=np.int8)
-        self.n = self.owners.shape[0]
-        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
-        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
-
-    @functools.cached_property
-    def holding(self) -> NDArray[np.bool_]:
-        """``(n, 4, 4, 13)`` bool: ``[deal, seat, suit, rank A..2]`` held."""
-        by_suit = self.owners.reshape(self.n, 1, 4, 13)
-        return by_suit == np.arange(4, dtype=np.int8).reshape(1, 4, 1, 1)
-
-    @functools.cached_property
-    def _suit_codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Each suit's owners as two base-4 numbers ``(n, 4)`` (:func:`ddsbind.hands.suit_codes`), computed once."""
-        return hands.suit_codes(self.owners)
-
-    @functools.cached_property
-    def lengths(self) -> NDArray[np.int8]:
-        """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
-        return hands.lengths_rows(self.owners, self._suit_codes)
-
-    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
-        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
-        key = ("total", *(int(w) for w in weights))
-        if key not in self._totals:
-            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int64)
-        return self._totals[key]
-
-    def count(self, weights: Sequence[int]) -> NDArray[Any]:
-        """``(n, 4, 4)`` weighted count per suit; ``weights`` per rank from the ace down (missing ranks 0).
-
-        int16 unless the sums may pass its range (then int32 or int64: :func:`ddsbind.hands.count_rows`)."""
-        key = tuple(int(w) for w in weights)
-        while key and key[-1] == 0:
-            key = key[:-1]
-        if key not in self._counts:
-            self._counts[key] = hands.count_rows(self.owners, key, self._suit_codes)
-        return self._counts[key]
-
-    @property
-    def hcp(self) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` high-card points (A=4 K=3 Q=2 J=1) per ``[deal, seat, suit]``."""
-        return self.count(HCP_WEIGHTS)
-
-    @property
-    def controls(self) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` controls (A=2 K=1) per ``[deal, seat, suit]``."""
-        return self.count(CONTROL_WEIGHTS)
-
-    def altcount(self, number: int) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` dealer's default ``pt0``..``pt9`` (tens .. aces, top2..top5, c13) per suit."""
-        return self.count(DEFAULT_ALTCOUNTS[number])
-
-    def top(self, k: int) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` number of the top ``k`` honours (``k`` 2..5) per ``[deal, seat, suit]``."""
-        return self.count((1,) * k)
-
-    @property
-    def c13(self) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` dealer's c13 points (A=6 K=4 Q=2 J=1; 13 per suit) per ``[deal, seat, suit]``."""
-        return self.count(DEFAULT_ALTCOUNTS[9])
-
-    @functools.cached_property
-    def losers(self) -> NDArray[np.int8]:
-        """``(n, 4, 4)`` int8 losers per suit (dealer's rule).
-
-        ``min(length, 3)`` less the aces, kings and queens among the top ``min(length, 3)`` ranks.
-        """
-        ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
-        return hands.losers_from(self.lengths, ace, king, queen)
-
-    @functools.cached_property
-    def ltc(self) -> NDArray[np.int16]:
-        """``(n, 4, 4)`` DealerV2 modern losing trick count per suit, in hundredths (:func:`ddsbind.hands.ltc`)."""
-        ace, king, queen = (self.count((0,) * r + (1,)) for r in range(3))
-        return hands.ltc_from(self.lengths, ace, king, queen)
-
-    def masks(self) -> NDArray[np.uint32]:
-        """``(n, 4, 4)`` DDS masks ``[deal, seat, suit]`` (bit ``rank``), for the solver."""
-        from ddsbind.deal import owners_to_masks
-
-        return np.asarray(owners_to_masks(self.owners))
-
-    @functools.cached_property
-    def shape_codes(self) -> NDArray[np.int16]:
-        """``(n, 4)`` int16 shape code ``((s * 14 + h) * 14 + d)`` per ``[deal, seat]`` (clubs follow)."""
-        lengths = self.lengths.astype(np.int16)
-        return (lengths[..., 0] * 14 + lengths[..., 1]) * 14 + lengths[..., 2]
-
-    def __len__(self) -> int:
-        return self.n

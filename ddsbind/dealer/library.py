@@ -26,9 +26,10 @@ and nowhere here.
 
 For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
 reads the stored result (no solver is made, no DDS search runs), and
-:class:`LibraryHands` computes per-hand counts (``hcp``, suit lengths,
-controls, ``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up
-tables, the deal's owner rows only when a function needs them.
+:class:`LibraryHands` (a :class:`ddsbind.hands.Hands` built from the
+records) computes per-hand counts (``hcp``, suit lengths, controls,
+``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up tables,
+the deal's owner rows only when a function needs them.
 """
 
 from __future__ import annotations
@@ -45,11 +46,12 @@ from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
 from ddsbind.database.check import find_fault
-from ddsbind.dealer.dealing import DealerError, Hands, Predeal, ordered_map
-from ddsbind.dealer.language import Expr, Frame, Script
+from ddsbind.dealer.dealing import DealerError, Predeal, ordered_map
+from ddsbind.dealer.language import Expr, Frame, Script, Solver
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files, order, zbd, zdd
 from ddsbind.formats.files import naming
+from ddsbind.hands import Hands, suit_codes
 
 __all__ = [
     "CHUNK",
@@ -325,25 +327,28 @@ def _weights(weights: Sequence[int]) -> tuple[int, ...] | None:
 
 
 class LibraryHands(Hands):
-    """:class:`~ddsbind.dealer.dealing.Hands` of a chunk of ZBD records, counted from the bytes.
+    """:class:`ddsbind.hands.Hands` of a chunk of ZBD records, counted from the bytes.
 
-    ``count``, ``totals`` and ``lengths`` sum byte look-up tables over the
-    ZBD bytes that hold weighted cards (seven bytes for ``hcp``); ``owners``
-    (needed by ``hascard``, printing and unusual weights) is decoded the
-    first time it is asked for.
+    :meth:`count` and ``lengths`` sum byte look-up tables over the ZBD bytes
+    that hold weighted cards (seven bytes for ``hcp``); ``owners`` (needed by
+    ``hascard``, printing and unusual weights) is decoded the first time it
+    is asked for.
     """
 
     def __init__(self, deals: NDArray[np.uint8]) -> None:
         self.deals = deals
         self.n = int(deals.shape[0])
         self._columns: NDArray[np.uint8] | None = None
-        self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
-        self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
+        self._counts = {}
 
     @functools.cached_property
     def owners(self) -> NDArray[np.int8]:  # type: ignore[override]
         """``(n, 52)`` int8 DDS seats of SA..C2, decoded from the ZBD bytes on first use."""
         return zbd.owners_from_zbd(self.deals)
+
+    @functools.cached_property
+    def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
+        return suit_codes(self.owners)
 
     def column(self, byte: int) -> NDArray[np.uint8]:
         """Byte ``byte`` (0..12) of every deal, contiguous (look-ups through a strided column are slow).
@@ -355,14 +360,17 @@ class LibraryHands(Hands):
             self._columns = np.ascontiguousarray(self.deals.T)
         return self._columns[byte]
 
-    def count(self, weights: Sequence[int]) -> NDArray[Any]:
-        """``(n, 4, 4)`` int16 weighted count ``[deal, seat, suit]``; weights per rank from the ace down."""
+    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+        """A count from the bytes' look-up tables when its weights fit a byte, else :class:`Hands`'s."""
         w = _weights(weights)
-        if w is None:
-            return super().count(weights)
-        if w not in self._counts:
-            self._counts[w] = self._byte_counts(w).astype(np.int16)
-        return self._counts[w]
+        if w is None or (not by_suit and 4 * sum(w) > 255):
+            return super()._count(weights, by_suit)
+        if by_suit:
+            return self._byte_counts(w).astype(np.int16)
+        acc = np.zeros(self.n, dtype=np.uint32)
+        for byte, lut in _total_luts(w):
+            acc += lut[self.column(byte)]
+        return acc.view(np.uint8).reshape(self.n, 4).astype(np.int16)
 
     def _byte_counts(self, w: tuple[int, ...]) -> NDArray[np.uint8]:
         """``(n, 4, 4)`` uint8 counts ``[deal, seat, suit]`` of weights ``w`` (13, summing to at most 255)."""
@@ -374,19 +382,6 @@ class LibraryHands(Hands):
             high += high_lut[column]
         return acc.view(np.uint8).reshape(self.n, 4, 4)
 
-    def totals(self, weights: Sequence[int]) -> NDArray[np.int64]:
-        """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
-        w = _weights(weights)
-        if w is None or 4 * sum(w) > 255:
-            return super().totals(weights)
-        key = ("total", *w)
-        if key not in self._totals:
-            acc = np.zeros(self.n, dtype=np.uint32)
-            for byte, lut in _total_luts(w):
-                acc += lut[self.column(byte)]
-            self._totals[key] = acc.view(np.uint8).reshape(self.n, 4).astype(np.int64)
-        return self._totals[key]
-
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
@@ -396,8 +391,10 @@ class LibraryHands(Hands):
 class LibraryFrame(Frame):
     """A chunk for the dealer language: its :class:`LibraryHands` and the stored results for ``tricks()``."""
 
-    def __init__(self, chunk: LibraryChunk, script: Script, seed: int = 0, first: int = 0) -> None:
-        super().__init__(LibraryHands(chunk.deals), None, script.pointcount, script.altcounts, seed, first)
+    def __init__(
+        self, chunk: LibraryChunk, script: Script, seed: int = 0, first: int = 0, solver: Solver | None = None
+    ) -> None:
+        super().__init__(LibraryHands(chunk.deals), solver, script.pointcount, script.altcounts, seed, first)
         self.chunk = chunk
 
     def tables_for(self, rows: NDArray[np.intp]) -> NDArray[np.int8]:
@@ -481,19 +478,26 @@ def _condition(script: Script) -> Expr | None:
 
 
 def library_batches(
-    library: Library, script: Script, total: int, threads: int | None, chunk: int | None = None, seed: int = 0
+    library: Library,
+    script: Script,
+    total: int,
+    threads: int | None,
+    chunk: int | None = None,
+    seed: int = 0,
+    solver: Solver | None = None,
 ) -> Iterator[tuple[None, Frame, NDArray[np.intp]]]:
     """The run's batches over a library: ``(None, frame, rows passing)`` per chunk, in file order.
 
     Each chunk is read, checked and filtered on a worker thread (``threads``;
     ``None`` is one per core); the first ``total`` selected records are read,
     ``chunk`` records at a time (default :data:`CHUNK`).  ``seed`` keys
-    ``rnd()``: record ``i`` of the selection draws as deal ``i`` of a run.
+    ``rnd()``: record ``i`` of the selection draws as deal ``i`` of a run;
+    ``solver`` scores ``par()`` from the stored tables (nothing is solved).
     """
     condition = _condition(script)
 
     def job(span: tuple[int, int]) -> tuple[None, Frame, NDArray[np.intp]]:
-        frame = LibraryFrame(library.read(*span), script, seed, span[0] - library.start)
+        frame = LibraryFrame(library.read(*span), script, seed, span[0] - library.start, solver)
         rows = np.arange(frame.hands.n, dtype=np.intp)
         if condition is not None:
             rows = rows[condition(frame, rows) != 0]

@@ -7,10 +7,13 @@ order each format names (printall: N E S W; printew: W E).
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from ddsbind.deal import Seat, Vulnerability
 
 __all__ = [
     "average_text",
@@ -28,7 +31,6 @@ __all__ = [
 
 _RANKS = "AKQJT98765432"
 _SEATS = "NESW"
-_VULS = ("None", "NS", "EW", "All")
 
 
 def hand_suits(owners: NDArray[np.int8], seat: int) -> list[str]:
@@ -116,8 +118,8 @@ def deal_pbn(owners: NDArray[np.int8]) -> str:
 def pbn_record(
     owners: NDArray[np.int8],
     board: int,
-    dealer: int | None,
-    vulnerable: int | None,
+    dealer: Seat | None,
+    vulnerable: Vulnerability | None,
     source: str,
     seed: int,
     date: datetime.date | None = None,
@@ -127,10 +129,10 @@ def pbn_record(
     ``dealer``/``vulnerable`` ``None`` rotate with the board number as on
     duplicate boards (board 1: N, None; board 2: E, NS...).
     """
-    b = board - 1
-    seat = dealer if dealer is not None else b % 4
-    vul = vulnerable if vulnerable is not None else (b + b // 4) % 4
-    vul_name = _VULS[vul] if vulnerable is None else ("None", "NS", "EW", "All")[vul]
+    from ddsbind.formats import board_dealer, board_vulnerability
+
+    seat = dealer if dealer is not None else board_dealer(board)
+    vul = vulnerable if vulnerable is not None else board_vulnerability(board)
     day = (date or datetime.date.today()).strftime("%Y.%m.%d")
     tags = [
         ("Event", f"Hand simulated by dealer with file {source}, seed {seed}"),
@@ -142,7 +144,7 @@ def pbn_record(
         ("East", "-"),
         ("South", "-"),
         ("Dealer", _SEATS[seat]),
-        ("Vulnerable", vul_name),
+        ("Vulnerable", vul.pbn),
         ("Deal", deal_pbn(owners)),
         ("Declarer", "?"),
         ("Contract", "?"),

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.dealer import output
 from ddsbind.dealer.dealing import (
     BATCH,
@@ -24,7 +25,7 @@ from ddsbind.dealer.dealing import (
     deal_batches,
     ordered_map,
 )
-from ddsbind.dealer.language import Action, Frame, Script, parse
+from ddsbind.dealer.language import Action, Frame, Script, Solver, parse
 
 if TYPE_CHECKING:
     from ddsbind.dealer.library import Library
@@ -35,6 +36,7 @@ __all__ = [
     "TABLE_FROM",
     "QuestionSolver",
     "Run",
+    "WholeTables",
     "finish",
     "load_script",
     "run",
@@ -96,17 +98,55 @@ class Run:
         return "".join(parts)
 
 
-class QuestionSolver:
+class WholeTables:
+    """A :class:`~ddsbind.dealer.frame.Solver` over a plain ``solve``: ``owners (k, 52) -> tables (k, 5, 4)``.
+
+    Every deal asked anything gets its whole table (``table_from`` 0);
+    ``par()`` is DDS's ``DealerPar`` of the table.  ``solve`` None: no
+    solving (library mode, whose tables are stored), ``par()`` only.
+    """
+
+    table_from = 0
+
+    def __init__(self, solve: Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None) -> None:
+        self.solve = solve
+
+    def tables(self, owners: NDArray[np.int8]) -> NDArray[np.int8]:
+        """DD tables ``(k, 5, 4)`` of owner rows ``(k, 52)``."""
+        if self.solve is None:
+            raise DealerError("tricks() needs a solver")
+        return self.solve(owners)
+
+    def answers(self, owners: NDArray[np.int8], questions: list[tuple[int, int, int]]) -> NDArray[np.int8]:
+        """Never asked (``table_from`` 0): exact results come from :meth:`tables`."""
+        tables = self.tables(owners)
+        return np.stack([_answer(tables, question) for question in questions], axis=1)
+
+    def par(self, tables: NDArray[np.int8], dealer: Seat, vulnerable: Vulnerability) -> NDArray[np.int64]:
+        """Par scores ``(k,)`` from NS's view (DDS's ``DealerPar``, ``dealer`` first) of ``(k, 5, 4)`` tables."""
+        from ddsbind.solver import dealer_par
+
+        return np.array([dealer_par(table, dealer, vulnerable).score for table in tables], dtype=np.int64)
+
+
+def _answer(tables: NDArray[np.int8], question: tuple[int, int, int]) -> NDArray[np.int8]:
+    strain, seat, need = question
+    tricks = tables[:, strain, seat]
+    return tricks if need < 0 else (tricks >= need).astype(np.int8)
+
+
+class QuestionSolver(WholeTables):
     """What the question planner solves with: whole tables, exact results, thresholds, on one pool.
 
     Called with owner rows ``(k, 52)`` it returns their whole DD tables
     ``(k, 5, 4)`` (the plain ``solve`` interface); :meth:`answers` asks
     only some results (:meth:`ddsbind.SolverPool.answers`).  A
-    :class:`~ddsbind.dealer.language.Frame` given one plans each deal's
+    :class:`~ddsbind.dealer.frame.Frame` given one plans each deal's
     searches (``table_from``: the crossover to whole tables).
     """
 
     def __init__(self, pool: Any, table_from: int = TABLE_FROM) -> None:
+        super().__init__(self)
         self.pool = pool
         self.table_from = table_from
 
@@ -161,7 +201,7 @@ def run(
     threads: int | None = 1,
     out: TextIO | None = None,
     source: str = "-",
-    solve: Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
+    solve: WholeTables | Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
     keep: bool = False,
     progress: Progress | None = None,
     client: Any = None,
@@ -189,9 +229,9 @@ def run(
         Where printing actions write (default: nothing printed).
     source : str
         File name shown in PBN's Event tag.
-    solve : callable, optional
-        ``owners (k, 52) -> tables (k, 5, 4)`` for ``tricks()``: every deal
-        asked anything gets its whole table.  When none is given and the
+    solve : Solver or callable, optional
+        A :class:`QuestionSolver`, or ``owners (k, 52) -> tables (k, 5, 4)``
+        for ``tricks()``: every deal asked anything then gets its whole table.  When none is given and the
         script calls ``tricks()``, a :class:`QuestionSolver` on a
         :class:`ddsbind.SolverPool` of ``threads`` plans instead: a
         threshold (``tricks(south, notrumps) >= 9``) is one target search,
@@ -254,8 +294,15 @@ def run(
     keep = keep or script.collects
     pool = None
     stored = lib is not None  # results read from the library, never solved
-    if script.uses_tricks and solve is None and not stored:
-        solve, pool = solver_for(threads)
+    solver: Solver | None = None
+    if isinstance(solve, WholeTables):
+        solver = solve
+    elif solve is not None:
+        solver = WholeTables(solve)
+    elif stored:
+        solver = WholeTables()  # par() of the stored tables; nothing is solved
+    elif script.uses_tricks:
+        solver, pool = solver_for(threads)
     result = Run(seed=seed)
     result.sums = [0] * len(script.actions)
     result.counts = [np.zeros(_counts_shape(a), dtype=np.int64) for a in script.actions]
@@ -270,9 +317,9 @@ def run(
         if lib is not None:
             from ddsbind.dealer.library import library_batches
 
-            batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed)
+            batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed, solver=solver)
         else:
-            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solver, lazy, swap)
         for _owners, frame, rows in batches:
             if result.produced >= wanted:
                 break
@@ -348,17 +395,17 @@ def run(
 
 def _plans(frame: Frame) -> bool:
     """True when ``frame`` solves with the question planner (not whole tables for everything)."""
-    return hasattr(frame.solve, "answers")
+    return frame.solver is not None and frame.solver.table_from > 0
 
 
 Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
 def _filter(
-    script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
+    script: Script, solver: Solver | None, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
 ) -> Filtered:
     """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
-    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts, seed, first)
+    frame = Frame(Hands(owners), solver, script.pointcount, script.altcounts, seed, first)
     if lazy:
         return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
@@ -402,23 +449,23 @@ def _filtered_batches(
     threads: int | None,
     client: Any,
     deals: NDArray[np.int8] | None,
-    solve: Any,
+    solver: Solver | None,
     lazy: bool,
     swap: int = 0,
 ) -> Iterator[Filtered]:
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
         for start in range(0, total, BATCH):
-            yield _filter(script, solve, lazy, deals[start : start + BATCH], seed, start)
+            yield _filter(script, solver, lazy, deals[start : start + BATCH], seed, start)
         return
     if client is not None:
         for k, owners in enumerate(deal_batches(seed, total, script.predeal, client=client, swap=swap)):
-            yield _filter(script, solve, lazy, owners, seed, k * BATCH)
+            yield _filter(script, solver, lazy, owners, seed, k * BATCH)
         return
 
     def job(item: tuple[int, int]) -> Filtered:
         return _filter(
-            script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1], swap), seed, item[0] * BATCH
+            script, solver, lazy, deal_batch(seed, item[0], script.predeal, item[1], swap), seed, item[0] * BATCH
         )
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)

@@ -20,16 +20,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
-from ddsbind.dealer.dealing import SEATS, DealerError, card_name
-from ddsbind.dealer.scoring import imps, score
+from ddsbind.dealer.dealing import DealerError, card_name
 from ddsbind.errors import ContractError
-from ddsbind.game import Vulnerability
+from ddsbind.game import Seat, Vulnerability
+from ddsbind.scoring import Contract, imps
 
 if TYPE_CHECKING:
     from ddsbind.dealer.library import Library
 
 __all__ = [
-    "Contract",
     "ContractReport",
     "LeadTable",
     "contract_report",
@@ -39,37 +38,6 @@ __all__ = [
     "simulate",
     "solve_tables",
 ]
-
-_STRAINS = "SHDCN"
-
-
-@dataclasses.dataclass(frozen=True)
-class Contract:
-    """An undoubled contract: ``level`` 1..7, ``strain`` 0..4 (S H D C NT), ``declarer`` 0..3 (N E S W)."""
-
-    level: int
-    strain: int
-    declarer: int
-
-    @classmethod
-    def parse(cls, text: str) -> Contract:
-        """``"3NS"``, ``"3NTS"``, ``"4SN"`` -> :class:`Contract`; :class:`DealerError` otherwise.
-
-        Read by :meth:`ddsbind.scoring.Contract.parse` (the one reader of contracts); a
-        simulation's contract must name its declarer and is undoubled.
-        """
-        from ddsbind import scoring
-
-        try:
-            parsed = scoring.Contract.parse(text)
-        except ContractError:
-            parsed = None
-        if parsed is None or parsed.declarer is None or parsed.doubled:
-            raise DealerError(f"contract {text!r}: expected level, strain, declarer as in 3NS or 4SN") from None
-        return cls(parsed.level, int(parsed.strain), int(parsed.declarer))
-
-    def __str__(self) -> str:
-        return f"{self.level}{'SHDCNT'[self.strain] if self.strain < 4 else 'NT'}{SEATS[self.declarer]}"
 
 
 def solve_tables(
@@ -135,7 +103,7 @@ def contract_results(
     if n == 0:
         return out
     # One question per distinct (strain, declarer[, level]) among the contracts.
-    keys = [(c.strain, c.declarer, c.level + 6 if makes_only else -1) for c in parsed]
+    keys = [(c.strain, _declarer(c), c.level + 6 if makes_only else -1) for c in parsed]
     distinct = sorted(set(keys))
     answers = np.zeros((n, len(distinct)), dtype=np.int8)
     todo = np.ones((n, len(distinct)), dtype=bool)
@@ -156,10 +124,36 @@ def contract_results(
 
 
 def _contracts(contracts: Sequence[str | Contract]) -> list[Contract]:
-    parsed = [c if isinstance(c, Contract) else Contract.parse(c) for c in contracts]
+    parsed = [declared(c) for c in contracts]
     if not parsed:
         raise DealerError("no contract given")
     return parsed
+
+
+def declared(contract: str | Contract) -> Contract:
+    """``contract`` (:meth:`ddsbind.scoring.Contract.parse`), which a simulation needs with its declarer.
+
+    Raises
+    ------
+    ContractError
+        No contract, or one naming no declarer.
+    """
+    parsed = Contract.parse(contract)
+    if parsed.declarer is None:
+        raise ContractError(f"contract {str(contract)!r}: name its declarer, as in 3NS or 4SN")
+    return parsed
+
+
+def _declarer(contract: Contract) -> Seat:
+    """The declarer of a contract :func:`declared` read."""
+    if contract.declarer is None:  # pragma: no cover - declared() refuses such contracts
+        raise ContractError(f"contract {contract}: name its declarer, as in 3NS or 4SN")
+    return contract.declarer
+
+
+def contract_name(contract: Contract) -> str:
+    """A simulation's short spelling of a contract: level, strain, doubling, declarer (``3NTS``, ``4SXN``)."""
+    return f"{contract.level}{contract.strain}{('', 'X', 'XX')[contract.doubled]}{contract.declarer}"
 
 
 @dataclasses.dataclass
@@ -186,7 +180,7 @@ class ContractReport:
         """A JSON-ready dict."""
         if self.makes_only:
             rows: list[dict[str, object]] = [
-                {"contract": str(c), "make": self.make[i], "make_se": self.make_se[i]}
+                {"contract": contract_name(c), "make": self.make[i], "make_se": self.make_se[i]}
                 for i, c in enumerate(self.contracts)
             ]
             return {"deals": self.deals, "contracts": rows, "differences": []}
@@ -194,7 +188,7 @@ class ContractReport:
             "deals": self.deals,
             "contracts": [
                 {
-                    "contract": str(c),
+                    "contract": contract_name(c),
                     "make": self.make[i],
                     "make_se": self.make_se[i],
                     "mean_tricks": self.mean_tricks[i],
@@ -215,7 +209,7 @@ class ContractReport:
             writer = csv.writer(buf, lineterminator="\n")
             writer.writerow(["contract", "deals", "make", "make_se"])
             for i, c in enumerate(self.contracts):
-                writer.writerow([str(c), self.deals, f"{self.make[i]:.6f}", f"{self.make_se[i]:.6f}"])
+                writer.writerow([contract_name(c), self.deals, f"{self.make[i]:.6f}", f"{self.make_se[i]:.6f}"])
             return buf.getvalue()
         if how == "csv":
             buf = io.StringIO()
@@ -234,7 +228,7 @@ class ContractReport:
             for i, c in enumerate(self.contracts):
                 writer.writerow(
                     [
-                        str(c),
+                        contract_name(c),
                         self.deals,
                         f"{self.make[i]:.6f}",
                         f"{self.make_se[i]:.6f}",
@@ -247,12 +241,12 @@ class ContractReport:
         if self.makes_only:
             lines = [f"{self.deals} deals (make or fail only)", "contract   makes"]
             for i, c in enumerate(self.contracts):
-                lines.append(f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}")
+                lines.append(f"{contract_name(c):<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}")
             return "\n".join(lines) + "\n"
         lines = [f"{self.deals} deals", "contract   makes           mean tricks  mean score"]
         for i, c in enumerate(self.contracts):
             lines.append(
-                f"{c!s:<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
+                f"{contract_name(c):<9}  {100 * self.make[i]:6.2f}% ± {100 * self.make_se[i]:4.2f}  "
                 f"{self.mean_tricks[i]:11.2f}  {self.mean_score[i]:10.1f}"
             )
         for d in self.differences:
@@ -273,7 +267,9 @@ class ContractReport:
         width = 0.8 / max(1, len(self.contracts))
         for i, c in enumerate(self.contracts):
             share = self.distribution[i] / max(1, self.deals)
-            ax.bar(np.arange(14) + i * width, share, width, label=f"{c} ({100 * self.make[i]:.1f}% make)")
+            ax.bar(
+                np.arange(14) + i * width, share, width, label=f"{contract_name(c)} ({100 * self.make[i]:.1f}% make)"
+            )
         ax.set_xlabel("tricks taken by declarer")
         ax.set_ylabel("share of deals")
         ax.set_xticks(np.arange(14))
@@ -288,7 +284,9 @@ def _se(values: NDArray[np.float64]) -> float:
     return float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
 
 
-def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract], vul: str = "none") -> ContractReport:
+def contract_report(
+    tables: NDArray[np.int8], contracts: Sequence[str | Contract], vul: Vulnerability | str = "none"
+) -> ContractReport:
     """Make probabilities and more of ``contracts`` over DD ``tables`` ``(n, 5, 4)`` ``[strain][declarer N E S W]``.
 
     Parameters
@@ -297,7 +295,7 @@ def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract
         DD tables of the deals (strains S H D C NT, declarers N E S W).
     contracts : sequence of str or Contract
         ``"3NS"`` style.
-    vul : str
+    vul : Vulnerability or str
         ``none``, ``ns``, ``ew`` or ``all``: for the scores.
 
     Returns
@@ -319,7 +317,7 @@ def contract_report(tables: NDArray[np.int8], contracts: Sequence[str | Contract
 def results_report(
     results: NDArray[np.integer],
     contracts: Sequence[str | Contract],
-    vul: str = "none",
+    vul: Vulnerability | str = "none",
     *,
     makes_only: bool = False,
 ) -> ContractReport:
@@ -354,19 +352,19 @@ def results_report(
         make_se.append(math.sqrt(p * (1 - p) / n) if n else float("nan"))
         mean_tricks.append(float(tricks.mean()) if n else float("nan"))
         dist[i] = np.bincount(tricks, minlength=14)[:14]
-        s = score(vulnerability.is_vulnerable(c.declarer), c.level, c.strain, tricks)
+        s = c.scores(tricks, vulnerability)
         scores.append(s)
         mean_score.append(float(s.mean()) if n else float("nan"))
     differences: list[dict[str, float | str]] = []
     base = parsed[0]
     for i, c in enumerate(parsed[1:], start=1):
-        same_side = (c.declarer % 2) == (base.declarer % 2)
+        same_side = (_declarer(c) % 2) == (_declarer(base) % 2)
         diff = (scores[i] if same_side else -scores[i]) - scores[0]
         imp = imps(diff).astype(np.float64)
         differences.append(
             {
-                "contract": str(c),
-                "against": str(base),
+                "contract": contract_name(c),
+                "against": contract_name(base),
                 "score": float(diff.mean()) if n else float("nan"),
                 "score_se": _se(diff.astype(np.float64)),
                 "imps": float(imp.mean()) if n else float("nan"),
@@ -395,14 +393,20 @@ class LeadTable:
             for i in order
         ]
         if how == "json":
-            return json.dumps({"contract": str(self.contract), "deals": self.deals, "leads": rows}, indent=2) + "\n"
+            return (
+                json.dumps({"contract": contract_name(self.contract), "deals": self.deals, "leads": rows}, indent=2)
+                + "\n"
+            )
         if how == "csv":
             buf = io.StringIO()
             writer = csv.DictWriter(buf, ["lead", "deals", "mean_tricks", "set"], lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
             return buf.getvalue()
-        lines = [f"Opening leads against {self.contract} ({self.deals} deals)", "lead  deals  declarer tricks  set"]
+        lines = [
+            f"Opening leads against {contract_name(self.contract)} ({self.deals} deals)",
+            "lead  deals  declarer tricks  set",
+        ]
         for i in order:
             lines.append(
                 f"{self.cards[i]:<4}  {self.held[i]:5d}  {self.mean_tricks[i]:15.2f}  {100 * self.set_rate[i]:5.1f}%"
@@ -438,8 +442,8 @@ def lead_table(
     from ddsbind.deal import Deal
     from ddsbind.pool import SolverPool
 
-    c = contract if isinstance(contract, Contract) else Contract.parse(contract)
-    leader = (c.declarer + 1) % 4
+    c = declared(contract)
+    leader = (_declarer(c) + 1) % 4
     deals = np.asarray(owners, dtype=np.int8)
     boards = [(Deal.from_owners(row), c.strain, leader) for row in deals]
     tricks = np.zeros(52)
@@ -475,7 +479,7 @@ def simulate(
     contracts: Sequence[str | Contract],
     seed: int | None = None,
     *,
-    vul: str = "none",
+    vul: Vulnerability | str = "none",
     threads: int | None = None,
     progress: Progress | None = None,
     makes_only: bool = False,
@@ -496,7 +500,7 @@ def simulate(
     seed : int, optional
         ``0 .. 2**128 - 1``; the deals depend on it alone.  Needed unless
         ``library`` gives the deals.
-    vul : str
+    vul : Vulnerability or str
         ``none``, ``ns``, ``ew`` or ``all``.
     threads : int or None
         Dealing and solving threads (``None``: one per core).

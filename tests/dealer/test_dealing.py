@@ -88,7 +88,7 @@ def test_hcp_distribution_matches_exact_values():
     hands = north_hands(seed=11)
     exact = exact_hcp()
     for seat in range(4):
-        observed = np.bincount(hands.hcp[:, seat].sum(axis=1), minlength=41)[:41].astype(float)
+        observed = np.bincount(hands.hcp[:, seat], minlength=41)[:41].astype(float)
         assert chi_square_z(observed, exact) < 4, seat
 
 
@@ -103,7 +103,7 @@ def test_predealt_hand_is_kept_and_partner_hcp_is_exact():
     exact = np.array([math.comb(8, k) * math.comb(31, 13 - k) / math.comb(39, 13) for k in range(9)])
     observed = np.bincount(hands.lengths[:, 0, 0], minlength=9).astype(float)
     assert chi_square_z(observed, exact) < 4
-    mean = hands.hcp[:, 0].sum(axis=1).mean()
+    mean = hands.hcp[:, 0].mean()
     assert abs(mean - 23 / 3) < 0.05  # 40 - 17 points shared by three hands
 
 
@@ -164,14 +164,14 @@ def test_derived_arrays_on_a_known_deal():
         {"N": "AKQ2.A32.5432.32", "E": "J543.KQJ.AK.AKQ4", "S": "T9876.54.QJ.JT98", "W": ".T9876.T9876.765"}
     )
     hands = Hands(deal_batch(1, 0, pre, size=1))
-    assert hands.hcp[0].sum(axis=1).tolist() == [13, 23, 4, 0]
+    assert hands.hcp[0].tolist() == [13, 23, 4, 0]
     assert hands.lengths[0, 0].tolist() == [4, 3, 4, 2]
-    assert hands.controls[0].sum(axis=1).tolist() == [5, 7, 0, 0]
-    assert hands.losers[0, 0].tolist() == [0, 2, 3, 2]  # AKQx, Axx, xxxx, xx
-    assert hands.losers[0, 3].tolist() == [0, 3, 3, 3]
-    assert hands.losers[0, 1].tolist() == [3, 1, 0, 0]  # Jxxx, KQJ, AK, AKQx
-    assert hands.top(3)[0, 0].tolist() == [3, 1, 0, 0]
-    assert hands.c13[0].sum(axis=1).tolist() == [18, 30, 4, 0]
+    assert hands.controls[0].tolist() == [5, 7, 0, 0]
+    assert hands.losers_by_suit[0, 0].tolist() == [0, 2, 3, 2]  # AKQx, Axx, xxxx, xx
+    assert hands.losers_by_suit[0, 3].tolist() == [0, 3, 3, 3]
+    assert hands.losers_by_suit[0, 1].tolist() == [3, 1, 0, 0]  # Jxxx, KQJ, AK, AKQx
+    assert hands.count((1, 1, 1), by_suit=True)[0, 0].tolist() == [3, 1, 0, 0]
+    assert hands.count((6, 4, 2, 1))[0].tolist() == [18, 30, 4, 0]
 
 
 def test_predeal_errors():

@@ -310,7 +310,7 @@ def test_thousand_term_expression_runs(tmp_path: Path) -> None:
     assert result.produced == 10 and result.deals is not None
     from ddsbind.dealer.dealing import Hands
 
-    assert result.sums[0] == 500 * int(Hands(result.deals).totals((4, 3, 2, 1))[:, 0].sum()) + 5000
+    assert result.sums[0] == 500 * int(Hands(result.deals).count((4, 3, 2, 1))[:, 0].sum()) + 5000
 
 
 def test_deep_nesting_refused_naming_line() -> None:

@@ -124,7 +124,7 @@ def test_deals_failing_the_cheap_part_never_reach_dds(pool):
     """Without this, every dealt deal would be solved even when hcp() already rejects it."""
     (planner, _, _), _ = both_ways(SCRIPTS["lazy condition"], pool)
     asked = np.concatenate([owners for owners, _ in planner.answer_calls])
-    assert (Hands(asked).totals((4, 3, 2, 1))[:, 0] > 9).all()
+    assert (Hands(asked).count((4, 3, 2, 1))[:, 0] > 9).all()
 
 
 def test_one_result_per_deal_is_one_search_and_twenty_are_a_table(pool):
@@ -161,3 +161,25 @@ def test_script_records_the_exact_results_its_actions_read():
     )
     assert script.action_tricks == ((1, 1), (3, 3), (4, 2))
     assert script.uses_tricks
+
+
+def test_par_asks_the_solver_it_is_given_with_the_script_dealer_and_vulnerability():
+    """Without this, par() could score with a solver of its own, or read `vulnerable ew` in another order."""
+    from ddsbind.dealer.run import WholeTables
+    from ddsbind.game import Seat, Vulnerability
+
+    class FixedPar(WholeTables):
+        def __init__(self) -> None:
+            super().__init__(lambda owners: np.zeros((len(owners), 5, 4), dtype=np.int8))
+            self.asked: list[tuple[Seat, Vulnerability]] = []
+
+        def par(self, tables, dealer, vulnerable):
+            self.asked.append((dealer, vulnerable))
+            return np.full(len(tables), 7, dtype=np.int64)
+
+    solver = FixedPar()
+    text = "dealer west\nvulnerable ew\naction average par(ns), average par(ew)"
+    result = run(parse(text), 8, deals=deal_batch(8, 0, size=5), solve=solver)
+    assert result.sums == [35, -35]
+    assert set(solver.asked) == {(Seat.W, Vulnerability.EW)}
+    assert all(type(d) is Seat and type(v) is Vulnerability for d, v in solver.asked)

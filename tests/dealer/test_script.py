@@ -273,16 +273,16 @@ def test_counts_and_synonyms_in_scripts() -> None:
     means = [total / 400 for total in result.sums]
     c13 = hands.count((6, 4, 2, 1))
     expected = [
-        c13[:, 1].sum(axis=1).mean(),
-        hands.count((1, 1, 1, 1, 1))[:, 3, 1].mean(),  # altcount 3 overridden: top five honours
-        hands.count((0, 0, 1))[:, 2].sum(axis=1).mean(),
-        hands.count((1,))[:, 0].sum(axis=1).mean(),  # aces: pt4
-        hands.top(4)[:, 1, 3].mean(),
-        c13[:, 3].sum(axis=1).mean(),
-        hands.controls[:, 0, 0].mean(),
-        hands.losers[:, 2].sum(axis=1).mean(),
-        hands.count((0, 0, 0, 0, 1))[:, 1].sum(axis=1).mean(),
-        hands.count((0, 0, 0, 1))[:, 0, 2].mean(),
+        c13[:, 1].mean(),
+        hands.count((1, 1, 1, 1, 1), by_suit=True)[:, 3, 1].mean(),  # altcount 3 overridden: top five honours
+        hands.count((0, 0, 1))[:, 2].mean(),
+        hands.count((1,))[:, 0].mean(),  # aces: pt4
+        hands.count((1, 1, 1, 1), by_suit=True)[:, 1, 3].mean(),
+        c13[:, 3].mean(),
+        hands.controls_by_suit[:, 0, 0].mean(),
+        hands.losers[:, 2].mean(),
+        hands.count((0, 0, 0, 0, 1))[:, 1].mean(),
+        hands.count((0, 0, 0, 1), by_suit=True)[:, 0, 2].mean(),
     ]
     assert np.allclose(means, expected)
 
@@ -314,7 +314,7 @@ def test_predeal_of_suit_lengths() -> None:
     hands = Hands(result.deals)
     assert result.produced == 200
     assert (hands.lengths[:, 0, 0] == 1).all() and (hands.lengths[:, 2, 1] == 5).all()
-    assert (hands.hcp[:, 1].sum(axis=1) > 10).all()
+    assert (hands.hcp[:, 1] > 10).all()
     with pytest.raises(DealerError, match=r"0 \.\. 13"):
         parse("predeal clubs(west)==14")
 

@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
-from ddsbind.dealer import DealerError, Predeal, deal_batch, imps, score, write_deals
-from ddsbind.dealer.statistics import Contract, contract_report, lead_table, solve_tables
-from ddsbind.errors import InvalidArgumentError
+from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
+from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, solve_tables
+from ddsbind.errors import ContractError, InvalidArgumentError
+from ddsbind.scoring import Contract
 from tests.conftest import ask_dds
 
 
@@ -64,11 +65,13 @@ def test_contract_report_on_known_tables():
 
 
 def test_contract_parsing():
-    """Contracts read as level, strain, declarer; nonsense is refused."""
-    assert Contract.parse("3nts") == Contract(3, 4, 2)
-    assert str(Contract.parse("4SN")) == "4SN"
-    with pytest.raises(DealerError, match="3NS or 4SN"):
-        Contract.parse("8NS")
+    """A simulation's contracts read as level, strain, declarer; nonsense, or no declarer, is refused."""
+    assert declared("3nts") == Contract(3, 4, declarer=2)
+    assert contract_name(declared("4SN")) == "4SN" and contract_name(declared("4SXN")) == "4SXN"
+    with pytest.raises(ContractError, match="not a level 1-7"):
+        declared("8NS")
+    with pytest.raises(ContractError, match="3NS or 4SN"):
+        declared("3NT")
 
 
 @pytest.mark.slow
@@ -115,6 +118,25 @@ def test_deals_written_through_the_registry_read_back(tmp_path: Path, suffix: st
     assert np.array_equal(owners, deals)
     if suffix == ".zrd":
         assert np.array_equal(np.concatenate([np.asarray(b[1]) for b in back]), tables)
+
+
+@pytest.mark.parametrize(
+    ("script_line", "tag"),
+    [("vulnerable none", "None"), ("vulnerable NS", "NS"), ("vulnerable ew", "EW"), ("vulnerable all", "All")],
+)
+def test_written_pbn_carries_the_script_vulnerability(tmp_path: Path, script_line: str, tag: str):
+    """A script's `vulnerable all` (or a Vulnerability given in Python) is written as PBN's "All", not as "NS"."""
+    from ddsbind.dealer import parse
+    from ddsbind.game import Vulnerability
+
+    script = parse(f"{script_line}\ndealer east\nproduce 2\n")
+    assert isinstance(script.vulnerable, Vulnerability)
+    path = tmp_path / "deals.pbn"
+    write_deals(path, deal_batch(3, 0, size=2), dealer=script.dealer, vulnerable=script.vulnerable)
+    text = path.read_text()
+    assert text.count(f'[Vulnerable "{tag}"]') == 2 and text.count('[Dealer "E"]') == 2
+    write_deals(path, deal_batch(3, 0, size=1), vulnerable=Vulnerability.BOTH)
+    assert '[Vulnerable "All"]' in path.read_text()
 
 
 @pytest.mark.slow

@@ -1,0 +1,749 @@
+"""The dealer language's compiler: lark's tree of a script to a :class:`Script` of numpy functions.
+
+One method per grammar rule (a lark :class:`~lark.visitors.Interpreter`).
+The statements fill the :class:`Script`; each action rule makes its
+:class:`Action`; each expression rule returns a :class:`Term`: the least
+and greatest value the expression can take on any deal (exact integers,
+checked against 64 bits where the rule is, so overflow is refused with the
+line) beside a maker of its :data:`~ddsbind.dealer.frame.Expr`.
+``expr(frame, rows)`` evaluates on the deals ``rows`` of a
+:class:`~ddsbind.dealer.frame.Frame` as an int64 array (true is 1, false 0),
+with C's integer rules (``/`` and ``%`` truncate toward zero; dividing by
+zero gives 0).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only
+on the rows that need it, so ``tricks()`` behind a cheap test is solved only
+for the deals that pass it; a ``tricks()`` compared with a constant is a
+threshold (a target search), and :meth:`Compiler.exact_tricks` lists the
+exact results the actions read, for the planner.
+
+The language's seats, strains and vulnerability become :class:`~ddsbind.deal.Seat`,
+strain numbers and :class:`~ddsbind.deal.Vulnerability` here, and its
+contracts (``x3N``, ``z4Hx``) :class:`ddsbind.scoring.Contract`: the only
+place the language's spellings are read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import lark
+import numpy as np
+from lark.visitors import Interpreter
+from numpy.typing import NDArray
+
+from ddsbind.deal import Seat, Vulnerability
+from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, SUITS, DealerError, cards_of
+from ddsbind.dealer.frame import Action, Array, Expr, Frame, Script
+from ddsbind.dealer.syntax import unknown_call
+from ddsbind.scoring import Contract, imps
+
+__all__ = ["MAX_FREQUENCY_ROWS", "MAX_WEIGHT", "Action", "Compiler", "Script", "Term"]
+
+_COMPASS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W}
+_SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
+_ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
+#: The language's ``vulnerable`` words: the one place its order is read.
+_VULN = {
+    "none": Vulnerability.NONE,
+    "ns": Vulnerability.NS,
+    "ew": Vulnerability.EW,
+    "all": Vulnerability.BOTH,
+    "both": Vulnerability.BOTH,
+}
+_RANKS = "AKQJT98765432"
+_INT64_MAX = (1 << 63) - 1
+#: Largest ``pointcount``/``altcount`` weight: 52 cards of it still fit in 64 bits.
+MAX_WEIGHT = 1 << 56
+#: Most values one ``frequency`` table counts (dealer allocates a row per value too).
+MAX_FREQUENCY_ROWS = 1_000_000
+
+
+@dataclasses.dataclass
+class Term:
+    """A compiled expression: its value range on any deal, and a maker of its function (called once)."""
+
+    low: int
+    high: int
+    make: Callable[[], Expr]
+
+
+def _constant(value: int) -> Expr:
+    return lambda f, rows: np.full(rows.size, value, dtype=np.int64)
+
+
+def _c_div(a: Array, b: Array) -> Array:
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+    return np.where(b == 0, 0, q)
+
+
+def _c_mod(a: Array, b: Array) -> Array:
+    return np.where(b == 0, 0, a - _c_div(a, b) * b)
+
+
+_BINARY: dict[str, Callable[[Array, Array], Array]] = {
+    "+": np.add,
+    "-": np.subtract,
+    "*": np.multiply,
+    "/": _c_div,
+    "%": _c_mod,
+    "==": lambda a, b: (a == b).astype(np.int64),
+    "!=": lambda a, b: (a != b).astype(np.int64),
+    "<": lambda a, b: (a < b).astype(np.int64),
+    "<=": lambda a, b: (a <= b).astype(np.int64),
+    ">": lambda a, b: (a > b).astype(np.int64),
+    ">=": lambda a, b: (a >= b).astype(np.int64),
+}
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and word not in ("hcps",) else word.removesuffix("s")
+
+
+class Compiler(Interpreter[Any, Any]):
+    """Compiles one script: :meth:`compile` of lark's tree gives the :class:`Script`."""
+
+    def __init__(self, source: str, text: str) -> None:
+        self.source = source
+        self.text = text
+        self.defines: dict[str, lark.Tree[Any]] = {}
+        self.terms: dict[str, Term] = {}
+        self.compiled: dict[str, Expr] = {}
+        self.busy: set[str] = set()
+        self.making: set[str] = set()
+        self.line: int | str = "?"
+        self.uses_tricks = False
+        self.rnd_sites = 0
+        self.par_dealer = Seat.N  # par(): dealer's defaults, north and nobody vulnerable, unless the script says
+        self.par_vulnerable = Vulnerability.NONE
+        self.points: tuple[int, ...] = (4, 3, 2, 1)
+        self.alts: list[tuple[int, ...]] | None = None
+        self.out = Script()
+        self.action_trees: list[lark.Tree[Any]] = []
+        self.has_action = False
+        self.conditions: list[lark.Tree[Any]] = []
+        self.lengths: list[Expr] = []
+
+    def fail(self, node: lark.Tree[Any] | lark.Token, message: str) -> DealerError:
+        meta = node if isinstance(node, lark.Token) else node.meta
+        line = getattr(meta, "line", "?")
+        column = getattr(meta, "column", "?")
+        return DealerError(f"{self.source}:{line}:{column}: {message}")
+
+    def compile(self, tree: lark.Tree[Any]) -> Script:
+        """The :class:`Script` of a whole parsed script."""
+        script = self.out
+        for statement in tree.children:
+            self.visit(statement)
+        script.pointcount = self.points
+        script.altcounts = tuple(self.alts) if self.alts else None
+        compiled = [self.checked(c) for c in self.conditions]  # every condition is checked; the last one counts
+        script.condition = compiled[-1] if compiled else None
+        if self.lengths:
+            script.condition = _all_of([*self.lengths, *([script.condition] if script.condition else [])])
+        script.actions = [self.visit(a) for a in self.action_trees] if self.has_action else [Action("printall")]
+        script.uses_tricks = self.uses_tricks
+        pairs: set[tuple[int, int]] = set()
+        for a in self.action_trees:
+            pairs |= self.exact_tricks(a)
+        for action in script.actions:
+            if action.contract is not None and action.contract.declarer is not None:
+                pairs.add((int(action.contract.strain), int(action.contract.declarer)))
+            for what, seats in action.report:
+                if what == "trix":
+                    pairs |= {(strain, seat) for seat in seats for strain in range(5)}
+        script.action_tricks = tuple(sorted(pairs))
+        return script
+
+    # -- statements ------------------------------------------------------------------------
+
+    def generate(self, tree: lark.Tree[Any]) -> None:  # dealer keeps the first generate and the first produce
+        if self.out.generate is None:
+            self.out.generate = int(str(tree.children[0]))
+
+    def produce(self, tree: lark.Tree[Any]) -> None:
+        if self.out.produce is None:
+            self.out.produce = int(str(tree.children[0]))
+
+    def dealer(self, tree: lark.Tree[Any]) -> None:
+        self.out.dealer = self.par_dealer = _COMPASS[str(tree.children[0])]
+
+    def vulnerable(self, tree: lark.Tree[Any]) -> None:
+        self.out.vulnerable = self.par_vulnerable = _VULN[str(tree.children[0]).lower()]
+
+    def predeal(self, tree: lark.Tree[Any]) -> None:
+        seat = -1
+        for token in tree.children:
+            if isinstance(token, lark.Tree):  # suit(seat) == n: a length the deals must have
+                self.lengths.append(self.visit(token))
+            elif token.type == "COMPASS":
+                seat = int(_COMPASS[str(token)])
+            else:
+                try:
+                    self.out.predeal = self.out.predeal.add(seat, cards_of(str(token)))
+                except DealerError as exc:
+                    raise self.fail(token, str(exc)) from None
+
+    def suit_length(self, tree: lark.Tree[Any]) -> Expr:
+        """``spades(north) == 1`` in a predeal: the condition that seat holds that many cards of the suit."""
+        suit_token, seat_token, number = list[Any](tree.children)
+        count = int(number)
+        if not 0 <= count <= 13:
+            raise self.fail(number, f"a suit length is 0 .. 13, not {count}")
+        suit = _SUITS[_singular(str(suit_token))]
+        seat = int(_COMPASS[str(seat_token)])
+        return lambda f, rows: (f.column(f.hands.lengths[:, :, suit], rows, seat) == count).astype(np.int64)
+
+    def pointcount(self, tree: lark.Tree[Any]) -> None:
+        self.points = self.weights(list[Any](tree.children))
+        if len(self.points) > 13:
+            raise self.fail(tree, "pointcount takes at most 13 numbers (ace down to two)")
+
+    def altcount(self, tree: lark.Tree[Any]) -> None:
+        args: list[Any] = list(tree.children)
+        number = int(args[0])
+        if not 0 <= number <= 9:
+            raise self.fail(args[0], "altcount numbers are 0 .. 9")
+        if len(args) - 1 > 13:
+            raise self.fail(tree, "altcount takes at most 13 weights (ace down to two)")
+        counts = list(self.alts or DEFAULT_ALTCOUNTS)
+        counts[number] = self.weights(args[1:])
+        self.alts = counts
+
+    def weights(self, tokens: list[lark.Token]) -> tuple[int, ...]:
+        """``pointcount``/``altcount`` weights; each at most :data:`MAX_WEIGHT` so sums stay in 64 bits."""
+        for token in tokens:
+            if int(token) > MAX_WEIGHT:
+                raise self.fail(token, f"weight {int(token)} is too large (at most {MAX_WEIGHT})")
+        return tuple(int(t) for t in tokens)
+
+    def condition(self, tree: lark.Tree[Any]) -> None:
+        self.conditions.append(tree.children[0])
+
+    def bare_condition(self, tree: lark.Tree[Any]) -> None:
+        """A condition without ``condition``; one starting with ``(`` right after a name calls an unknown function."""
+        start = tree.meta.start_pos
+        if self.text[start] == "(":
+            unknown = unknown_call(self.text, start + 1, self.source)
+            if unknown is not None:
+                raise unknown
+        self.conditions.append(tree.children[0])
+
+    def action(self, tree: lark.Tree[Any]) -> None:  # a later action list replaces an earlier one, as in dealer
+        self.action_trees = [a for a in tree.children if a is not None]
+        self.has_action = True
+
+    def define(self, tree: lark.Tree[Any]) -> None:
+        self.defines[str(tree.children[0])] = tree.children[1]
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def printall(self, tree: lark.Tree[Any]) -> Action:
+        return Action("printall")
+
+    def printew(self, tree: lark.Tree[Any]) -> Action:
+        return Action("printew")
+
+    def printpbn(self, tree: lark.Tree[Any]) -> Action:
+        return Action("printpbn")
+
+    def print_hands(self, tree: lark.Tree[Any]) -> Action:
+        return Action("print_hands", seats=[int(_COMPASS[str(t)]) for t in tree.children])
+
+    def printcompact(self, tree: lark.Tree[Any]) -> Action:
+        return self._one_line(tree)
+
+    def printoneline(self, tree: lark.Tree[Any]) -> Action:
+        return self._one_line(tree)
+
+    def _one_line(self, tree: lark.Tree[Any]) -> Action:
+        args = tree.children
+        return Action(str(tree.data), exprs=[self.checked(args[0])] if args and args[0] is not None else [])
+
+    def average(self, tree: lark.Tree[Any]) -> Action:
+        label, expr = tree.children
+        return Action("average", str(label)[1:-1] if label is not None else None, [self.checked(expr)])
+
+    def frequency(self, tree: lark.Tree[Any]) -> Action:
+        args: list[Any] = list(tree.children)
+        label = str(args[0])[1:-1] if args[0] is not None else None
+        exprs = [self.checked(args[1])]
+        bounds = [_signed(args[2]), _signed(args[3])]
+        if args[4] is not None:
+            exprs.append(self.checked(args[4]))
+            bounds += [_signed(args[5]), _signed(args[6])]
+        for low, high, node in zip(bounds[::2], bounds[1::2], (args[2], args[5]), strict=False):
+            if low > high:
+                raise self.fail(node, f"frequency bounds {low} > {high}")
+            if high - low >= MAX_FREQUENCY_ROWS:
+                raise self.fail(node, f"frequency bounds {low} .. {high}: at most {MAX_FREQUENCY_ROWS} rows")
+        return Action("frequency", label, exprs, bounds)
+
+    def printes(self, tree: lark.Tree[Any]) -> Action:
+        items: list[str | Expr] = []
+        for item in tree.children:
+            if isinstance(item, lark.Token) and item.type == "STRING":
+                items.append(str(item)[1:-1])
+            elif isinstance(item, lark.Token) and item.type == "NEWLINE_ESC":
+                items.append("\n")
+            else:
+                items.append(self.checked(item))
+        return Action("printes", items=items)
+
+    def evalcontract(self, tree: lark.Tree[Any]) -> Action:
+        side, text, vul = (str(a) for a in tree.children)
+        seat = Seat.S if side.lower() == "ns" else Seat.W  # DealerV2 asks DDS for south (NS) or west (EW)
+        contract = dataclasses.replace(Contract.parse(text), declarer=seat)
+        strain = int(contract.strain)
+        self.uses_tricks = True
+        tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
+        return Action("evalcontract", side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
+
+    def export(self, tree: lark.Tree[Any]) -> Action:
+        return Action("export", seats=_report_seats(tree.children[0]))
+
+    def csvrpt(self, tree: lark.Tree[Any]) -> Action:
+        return self._report(tree)
+
+    def printrpt(self, tree: lark.Tree[Any]) -> Action:
+        return self._report(tree)
+
+    def _report(self, tree: lark.Tree[Any]) -> Action:
+        report: list[tuple[str, Any]] = []
+        for item in tree.children:
+            if isinstance(item, lark.Token) and item.type == "STRING":
+                report.append(("text", "'" + str(item)[1:-1].replace("'", "''") + "'"))
+            elif isinstance(item, lark.Tree) and item.data in ("report_hands", "report_trix"):
+                seats = _report_seats(item.children[0] if item.children else None)
+                if item.data == "report_trix":
+                    self.uses_tricks = True
+                report.append(("hands" if item.data == "report_hands" else "trix", seats))
+            else:
+                report.append(("expr", self.checked(item)))
+        return Action(str(tree.data), report=report)
+
+    # -- expressions: each rule's value range (refusing overflow) beside its code -----------
+
+    def checked(self, node: lark.Tree[Any]) -> Expr:
+        """The function of a whole expression, after its range was proved to fit in 64 bits."""
+        self.line = getattr(node.meta, "line", self.line)
+        return self.term(node).make()
+
+    def term(self, node: lark.Tree[Any] | lark.Token) -> Term:
+        if isinstance(node, lark.Token):
+
+            def unexpected() -> Expr:
+                raise self.fail(node, f"unexpected {str(node)!r}")
+
+            return Term(0, 0, unexpected)
+        return self.visit(node)
+
+    def number(self, tree: lark.Tree[Any]) -> Term:
+        token: Any = tree.children[0]
+        value = int(token)
+        if value > _INT64_MAX:
+            raise self.fail(token, f"number {value} is too large (at most {_INT64_MAX})")
+        return Term(value, value, lambda: _constant(value))
+
+    def dotnum(self, tree: lark.Tree[Any]) -> Term:
+        value = _dotnum(str(tree.children[0]))
+        return Term(value, value, lambda: _constant(value))
+
+    def variable(self, tree: lark.Tree[Any]) -> Term:
+        token: Any = tree.children[0]
+        name = str(token)
+        if name not in self.terms:
+            if name in self.busy or name not in self.defines:
+
+                def refused() -> Expr:
+                    if name in self.defines:
+                        raise self.fail(token, f"{name!r} is defined in terms of itself")
+                    raise self.fail(token, f"unknown name {name!r}")
+
+                return Term(0, 0, refused)
+            self.busy.add(name)
+            self.terms[name] = self.term(self.defines[name])
+            self.busy.discard(name)
+        term = self.terms[name]
+        return Term(term.low, term.high, lambda: self.named(token, name))
+
+    def named(self, token: lark.Token, name: str) -> Expr:
+        """The function a defined name stands for, made once."""
+        if name not in self.compiled:
+            if name in self.making:
+                raise self.fail(token, f"{name!r} is defined in terms of itself")
+            self.making.add(name)
+            self.compiled[name] = self.terms[name].make()
+            self.making.discard(name)
+        return self.compiled[name]
+
+    def binary(self, tree: lark.Tree[Any]) -> Term:
+        # A left-leaning chain (a + b - c ...) walked as a loop: no recursion per term.
+        chain = _left_chain(tree, ("binary",))
+        first = self.term(chain[0].children[0])
+        low, high = first.low, first.high
+        steps: list[tuple[str, Term]] = []
+        for link in chain:
+            op = str(link.children[1])
+            right = self.term(link.children[2])
+            steps.append((op, right))
+            if op in ("+", "-", "*"):
+                pairs = [(a, b) for a in (low, high) for b in (right.low, right.high)]
+                values = [a + b if op == "+" else a - b if op == "-" else a * b for a, b in pairs]
+                low, high = min(values), max(values)
+            elif op in ("/", "%"):
+                top = max(abs(low), abs(high))
+                low, high = -top, top
+            else:
+                low, high = 0, 1
+            if low < -_INT64_MAX - 1 or high > _INT64_MAX:
+                raise self.fail(link, f"values can reach {high if high > _INT64_MAX else low}, beyond 64-bit integers")
+        threshold = self.threshold(tree)
+        if threshold is not None:
+            self.uses_tricks = True
+
+        def make() -> Expr:
+            if threshold is not None:
+                strain, seat, need, negate = threshold
+                if negate:
+                    return lambda f, rows: 1 - f.at_least(rows, strain, seat, need)
+                return lambda f, rows: f.at_least(rows, strain, seat, need)
+            head = first.make()
+            ops = [(_BINARY[op], right.make()) for op, right in steps]
+
+            def binary(f: Frame, rows: NDArray[np.intp]) -> Array:
+                value = head(f, rows)
+                for function, right in ops:
+                    value = function(value, right(f, rows))
+                return value
+
+            return binary
+
+        return Term(low, high, make)
+
+    def sign(self, tree: lark.Tree[Any]) -> Term:
+        inner = self.term(tree.children[1])
+        if str(tree.children[0]) == "+":
+            return inner
+
+        def make() -> Expr:
+            function = inner.make()
+            return lambda f, rows: -function(f, rows)
+
+        return Term(-inner.high, -inner.low, make)
+
+    def not_(self, tree: lark.Tree[Any]) -> Term:
+        inner = self.term(tree.children[0])
+
+        def make() -> Expr:
+            function = inner.make()
+            return lambda f, rows: (function(f, rows) == 0).astype(np.int64)
+
+        return Term(0, 1, make)
+
+    def and_(self, tree: lark.Tree[Any]) -> Term:
+        return self._logic(tree, True)
+
+    def or_(self, tree: lark.Tree[Any]) -> Term:
+        return self._logic(tree, False)
+
+    def _logic(self, tree: lark.Tree[Any], want: bool) -> Term:
+        # A chain a && b && c ... evaluated term by term on the rows still undecided.
+        links = _left_chain(tree, (tree.data,))
+        rest = [self.term(link.children[1]) for link in links]
+        parts = [self.term(links[0].children[0]), *rest]
+
+        def make() -> Expr:
+            terms = [part.make() for part in parts]
+
+            def logic(f: Frame, rows: NDArray[np.intp]) -> Array:
+                out = np.full(rows.size, 1 if want else 0, dtype=np.int64)
+                open_ = np.arange(rows.size)
+                for term in terms:
+                    value = term(f, rows[open_]) != 0
+                    decided = ~value if want else value
+                    out[open_[decided]] = 0 if want else 1
+                    open_ = open_[~decided]
+                    if open_.size == 0:
+                        break
+                return out
+
+            return logic
+
+        return Term(0, 1, make)
+
+    def select(self, tree: lark.Tree[Any]) -> Term:
+        yes, no = self.term(tree.children[1]), self.term(tree.children[2])
+        test = self.term(tree.children[0])
+
+        def make() -> Expr:
+            when, then, other = test.make(), yes.make(), no.make()
+
+            def select(f: Frame, rows: NDArray[np.intp]) -> Array:
+                t = when(f, rows) != 0
+                out = np.empty(rows.size, dtype=np.int64)
+                if t.any():
+                    out[t] = then(f, rows[t])
+                if (~t).any():
+                    out[~t] = other(f, rows[~t])
+                return out
+
+            return select
+
+        return Term(min(yes.low, no.low), max(yes.high, no.high), make)
+
+    def count_call(self, tree: lark.Tree[Any]) -> Term:
+        name = str(tree.children[0])
+        seat = int(_COMPASS[str(tree.children[1])])
+        suit = _SUITS[_singular(str(tree.children[2]))] if tree.children[2] is not None else None
+        word = _singular(name) if not name.startswith(("pt", "top", "c13")) else name
+        expr: Expr
+        if word in ("loser", "ltc"):
+            most = 3 if word == "loser" else 300
+            if suit is None:
+                if word == "loser":
+                    expr = lambda f, rows: f.column(f.hands.losers, rows, seat).astype(np.int64)  # noqa: E731
+                else:
+                    expr = lambda f, rows: f.column(f.hands.ltc, rows, seat).astype(np.int64)  # noqa: E731
+            elif word == "loser":
+                expr = lambda f, rows: f.column(f.hands.losers_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
+            else:
+                expr = lambda f, rows: f.column(f.hands.ltc_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
+            return Term(0, 4 * most, lambda: expr)
+        weights: Callable[[Frame], tuple[int, ...]]
+        if word in ("hcp", "hcps"):
+            weights, most = (lambda f: f.pointcount), sum(self.points)
+        elif word == "control":
+            weights, most = (lambda f: (2, 1)), 3
+        else:
+            number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
+            weights, most = (lambda f: f.altcounts[number]), sum((self.alts or DEFAULT_ALTCOUNTS)[number])
+        if suit is None:
+            expr = lambda f, rows: f.column(f.hands.count(weights(f)), rows, seat).astype(np.int64)  # noqa: E731
+        else:
+            expr = lambda f, rows: f.column(  # noqa: E731
+                f.hands.count(weights(f), by_suit=True)[:, :, suit], rows, seat
+            ).astype(np.int64)
+        return Term(0, 4 * most, lambda: expr)
+
+    def suit_call(self, tree: lark.Tree[Any]) -> Term:
+        suit = _SUITS[_singular(str(tree.children[0]))]
+        seat = int(_COMPASS[str(tree.children[1])])
+        expr: Expr = lambda f, rows: f.column(f.hands.lengths[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
+        return Term(0, 13, lambda: expr)
+
+    def shape_call(self, tree: lark.Tree[Any]) -> Term:
+        def make() -> Expr:
+            seat = int(_COMPASS[str(tree.children[0])])
+            allowed = np.zeros(14**3, dtype=bool)
+            for item in tree.children[1:]:
+                separator, term = item.children
+                allowed[self._shape_codes(term)] = separator is None or str(separator.children[0]) != "-"
+            return lambda f, rows: allowed[f.column(f.hands.shape_codes, rows, seat)].astype(np.int64)
+
+        return Term(0, 13, make)
+
+    def hascard_call(self, tree: lark.Tree[Any]) -> Term:
+        seat = int(_COMPASS[str(tree.children[0])])
+        card_text = str(tree.children[1])
+        card = 13 * SUITS.index(card_text[1]) + _RANKS.index(card_text[0])
+        expr: Expr = lambda f, rows: (f.hands.owners[rows, card] == seat).astype(np.int64)  # noqa: E731
+        return Term(0, 13, lambda: expr)
+
+    def tricks_call(self, tree: lark.Tree[Any]) -> Term:
+        seat = int(_COMPASS[str(tree.children[0])])
+        strain = _SUITS[_singular(str(tree.children[1]))]
+        self.uses_tricks = True
+        expr: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
+        return Term(0, 13, lambda: expr)
+
+    def score_call(self, tree: lark.Tree[Any]) -> Term:
+        vul = str(tree.children[0]) == "vul"
+        contract = Contract.parse(str(tree.children[1]))  # the language's x3N and DealerV2's z4Hx
+        tricks = self.term(tree.children[2])
+        top = 200 * max(abs(tricks.low), abs(tricks.high)) + 10_000
+
+        def make() -> Expr:
+            function = tricks.make()
+            return lambda f, rows: contract.scores(function(f, rows), vul)
+
+        return Term(-top, top, make)
+
+    def imps_call(self, tree: lark.Tree[Any]) -> Term:
+        inner = self.term(tree.children[0])
+
+        def make() -> Expr:
+            function = inner.make()
+            return lambda f, rows: imps(function(f, rows))
+
+        return Term(-24, 24, make)
+
+    def rnd_call(self, tree: lark.Tree[Any]) -> Term:
+        limit = self.term(tree.children[0])
+
+        def make() -> Expr:
+            function = limit.make()
+            site = self.rnd_sites
+            self.rnd_sites += 1
+            return lambda f, rows: f.random(site, rows, function(f, rows))
+
+        return Term(0, max(limit.high - 1, 0), make)
+
+    def cccc_call(self, tree: lark.Tree[Any]) -> Term:
+        seat = int(_COMPASS[str(tree.children[0])])
+        expr: Expr = lambda f, rows: f.column(f.hands.cccc, rows, seat)  # noqa: E731
+        return Term(-2_000, 20_000, lambda: expr)
+
+    def quality_call(self, tree: lark.Tree[Any]) -> Term:
+        seat, suit = int(_COMPASS[str(tree.children[0])]), _SUITS[_singular(str(tree.children[1]))]
+        expr: Expr = lambda f, rows: f.column(f.hands.quality_by_suit[:, :, suit], rows, seat)  # noqa: E731
+        return Term(0, 4_000, lambda: expr)
+
+    def par_call(self, tree: lark.Tree[Any]) -> Term:
+        sign = 1 if str(tree.children[0]).lower() == "ns" else -1
+        dealer, vulnerable = self.par_dealer, self.par_vulnerable
+        self.uses_tricks = True
+        expr: Expr = lambda f, rows: sign * f.par(rows, dealer, vulnerable)  # noqa: E731
+        return Term(-8_000, 8_000, lambda: expr)
+
+    # -- what the planner needs to know of the tree ----------------------------------------
+
+    def resolve(self, node: Any) -> Any:
+        """``node``, or the definition a name stands for (followed through names, stopping at a cycle)."""
+        seen: set[str] = set()
+        while isinstance(node, lark.Tree) and node.data == "variable" and str(node.children[0]) in self.defines:
+            name = str(node.children[0])
+            if name in seen:
+                break
+            seen.add(name)
+            node = self.defines[name]
+        return node
+
+    def tricks_pair(self, node: Any) -> tuple[int, int] | None:
+        """``(strain, seat)`` when ``node`` is a ``tricks()`` call (directly or through names)."""
+        node = self.resolve(node)
+        if isinstance(node, lark.Tree) and node.data == "tricks_call":
+            return _SUITS[_singular(str(node.children[1]))], int(_COMPASS[str(node.children[0])])
+        return None
+
+    def constant(self, node: Any) -> int | None:
+        """The value of a number literal (``9``, ``-1``, through names), else None."""
+        node = self.resolve(node)
+        if isinstance(node, lark.Tree) and node.data == "number":
+            return int(str(node.children[0]))
+        if isinstance(node, lark.Tree) and node.data == "sign":
+            inner = self.constant(node.children[1])
+            return None if inner is None else (inner if str(node.children[0]) == "+" else -inner)
+        return None
+
+    def threshold(self, node: lark.Tree[Any]) -> tuple[int, int, int, bool] | None:
+        """``tricks(seat, strain) >= 9`` and the like as ``(strain, seat, need, negate)``: ``at_least(need)``,
+        negated for ``<``/``<=``; None for anything else (``==`` and ``!=`` read the exact count)."""
+        left, op_token, right = node.children
+        op = str(op_token)
+        if op not in ("<", "<=", ">", ">="):
+            return None
+        pair, value = self.tricks_pair(left), self.constant(right)
+        if pair is None or value is None:
+            pair, value = self.tricks_pair(right), self.constant(left)
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]  # k < t is t > k
+        if pair is None or value is None:
+            return None
+        need, negate = {">=": (value, False), ">": (value + 1, False), "<": (value, True), "<=": (value + 1, True)}[op]
+        return pair[0], pair[1], need, negate
+
+    def exact_tricks(self, node: Any) -> set[tuple[int, int]]:
+        """The ``(strain, seat)`` of every ``tricks()`` call under ``node`` read as an exact count.
+
+        A walk with a stack of its own (no recursion: a 1,000-term expression is fine); each
+        name's definition is walked once.
+        """
+        out: set[tuple[int, int]] = set()
+        seen: set[str] = set()
+        stack = [node]
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, lark.Tree):
+                continue
+            if item.data == "tricks_call":
+                pair = self.tricks_pair(item)
+                if pair is not None:
+                    out.add(pair)
+            elif item.data == "binary" and self.threshold(item) is not None:
+                continue
+            elif item.data == "variable":
+                name = str(item.children[0])
+                if name not in seen and name in self.defines:
+                    seen.add(name)
+                    stack.append(self.defines[name])
+            else:
+                stack.extend(item.children)
+        return out
+
+    def _shape_codes(self, term: lark.Tree[Any]) -> list[int]:
+        any_order = term.children[0] is not None
+        pattern = str(term.children[1])
+        fixed = [int(ch) for ch in pattern if ch != "x"]
+        if sum(fixed) > 13 or (("x" not in pattern) and sum(fixed) != 13):
+            raise self.fail(term.children[1], f"shape {pattern} does not add up to 13 cards")
+        wanted = tuple(-1 if ch == "x" else int(ch) for ch in pattern)
+        shapes: set[tuple[int, ...]] = {
+            lengths for lengths in _ALL_SHAPES if all(w < 0 or w == n for w, n in zip(wanted, lengths, strict=True))
+        }
+        if any_order:
+            shapes = {perm for lengths in shapes for perm in itertools.permutations(lengths)}
+        return sorted((s * 14 + h) * 14 + d for s, h, d, _ in shapes)
+
+
+def _report_seats(token: Any) -> list[int]:
+    """The DDS seats of a report's ``north`` .. ``west``, ``NS``/``EW``, or ``deal`` (``None``: all four)."""
+    if token is None or str(token) == "deal":
+        return [0, 1, 2, 3]
+    text = str(token).lower()
+    if text in ("ns", "ew"):
+        return [0, 2] if text == "ns" else [1, 3]
+    return [int(_COMPASS[text])]
+
+
+def _dotnum(text: str) -> int:
+    """DealerV2's dotnum (``5.5``, ``.25``, ``13.``) as 100 times its value: ``550``, ``25``, ``1300``."""
+    whole, _, fraction = text.partition(".")
+    return int(whole or 0) * 100 + int((fraction + "00")[:2])
+
+
+def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:
+    """The nodes of ``kinds`` down the left spine of ``node``, innermost (first evaluated) first."""
+    chain = []
+    while isinstance(node, lark.Tree) and node.data in kinds:
+        chain.append(node)
+        node = node.children[0]
+    return chain[::-1]
+
+
+def _all_of(tests: list[Expr]) -> Expr:
+    """The conjunction of ``tests``, each evaluated only on the rows the earlier ones pass."""
+
+    def both(f: Frame, rows: NDArray[np.intp]) -> Array:
+        out = np.ones(rows.size, dtype=np.int64)
+        alive = np.arange(rows.size)
+        for test in tests:
+            passed = test(f, rows[alive]) != 0
+            out[alive[~passed]] = 0
+            alive = alive[passed]
+            if alive.size == 0:
+                break
+        return out
+
+    return both
+
+
+def _signed(node: lark.Tree[Any]) -> int:
+    sign, number = node.children
+    assert isinstance(number, lark.Token)
+    return -int(number) if sign is not None and str(sign) == "-" else int(number)
+
+
+#: Every hand shape (spades, hearts, diamonds, clubs), 560 of them.
+_ALL_SHAPES = tuple((s, h, d, 13 - s - h - d) for s in range(14) for h in range(14 - s) for d in range(14 - s - h))

@@ -101,8 +101,17 @@ def test_server_listens_on_loopback_only(session_server):
 
 @pytest.mark.parametrize(
     "host",
-    ["evil.example", "evil.example:{port}", "127.0.0.1", "127.0.0.1:{other}", "localhost", "127.0.0.2:{port}",
-     "localhost.evil.example:{port}", "", "[::1]:{port}"],  # fmt: skip
+    [
+        "evil.example",
+        "evil.example:{port}",
+        "127.0.0.1",
+        "127.0.0.1:{other}",
+        "localhost",
+        "127.0.0.2:{port}",
+        "localhost.evil.example:{port}",
+        "",
+        "[::1]:{port}",
+    ],  # fmt: skip
 )
 def test_a_foreign_host_header_is_refused(session_server, host):
     """Without it, a web page on another site could reach the board through DNS rebinding."""
@@ -302,7 +311,10 @@ def test_the_cli_refuses_a_port_in_use_in_one_line():
         port = busy.getsockname()[1]
         result = CliRunner().invoke(main, ["board", str(SESSION), "--port", str(port), "--no-browser"])
     assert result.exit_code == 1
-    assert result.output.startswith(f"ddsbind: error: cannot listen on 127.0.0.1:{port}") and result.output.count("\n") == 1
+    assert (
+        result.output.startswith(f"ddsbind: error: cannot listen on 127.0.0.1:{port}")
+        and result.output.count("\n") == 1
+    )
 
 
 # -- the page in a real browser --------------------------------------------------------------
@@ -345,8 +357,10 @@ def shown_tricks(page) -> dict[str, int]:
     )
 
 
-def screenshot(page, tmp_path: Path, name: str) -> Path:
+def screenshot(page, tmp_path: Path, name: str, *, board: bool = True) -> Path:
     """A screenshot for the tutorial: into tmp_path, and into docs/images with DDSBIND_DOC_SCREENSHOTS=1."""
+    if board:  # the DD table arrives on its own
+        page.wait_for_function("() => document.body.dataset.table === '1'")
     path = tmp_path / name
     page.screenshot(path=str(path), full_page=True)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 20_000
@@ -369,6 +383,7 @@ def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, sess
             assert page.locator(".hand.on-turn").get_attribute("data-seat") == holder.name
             assert page.locator(f".hand.on-turn [data-card='{g.play[k]}']").count() == 1
         if k == 0:
+            page.wait_for_function("() => document.body.dataset.analysed === '1'")
             costly = page.locator(".rcard.costly")
             assert costly.count() == 1 and costly.get_attribute("data-index") == "0"
             assert page.locator("[data-card='HJ'].actual").count() == 1
@@ -411,7 +426,10 @@ def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, sess
     page.click("#claim")
     page.wait_for_function("() => document.getElementById('claimed').dataset.declarer !== undefined")
     tricks_won = page.locator("#claimed").get_attribute("data-declarer")
-    assert int(tricks_won or -1) == ddsbind.analyse_play(g.deal, g.trump, g.leader, [Card.parse(c) for c in played[:4]])[-1]
+    assert (
+        int(tricks_won or -1)
+        == ddsbind.analyse_play(g.deal, g.trump, g.leader, [Card.parse(c) for c in played[:4]])[-1]
+    )
     screenshot(page, tmp_path, "board-claim.png")
     page.go_back()
     wait_solved(page, played[:4])
@@ -431,7 +449,13 @@ def test_a_position_opens_from_its_address(session_server, session_games, page, 
     for seat in "NESW":
         assert page.locator(f"#hand-{seat} .card").count() in (11, 12)
     assert page.locator("#boards").input_value() == "5"
-    assert page.locator("#dd-table td").count() == 20
+    page.wait_for_function("() => document.body.dataset.table === '1'")
+    table = ddsbind.dd_table(g.deal)
+    cells = page.eval_on_selector_all(
+        "#dd-table td", "els => els.map(e => [e.dataset.strain, e.dataset.seat, +e.textContent])"
+    )
+    assert sorted(cells) == sorted([s, seat, table[s, seat]] for s in ("NT", "S", "H", "D", "C") for seat in "NESW")
+    assert page.locator("#par").inner_text() == "Par: " + ddsbind.par(table, g.vulnerable).words()
     screenshot(page, tmp_path, "board-address.png")
 
 
@@ -452,7 +476,7 @@ def test_a_pasted_bad_deal_shows_the_error_and_a_good_one_plays(browser, tmp_pat
         page.wait_for_selector("#error:not([hidden])")
         assert page.locator("#error").inner_text() == str(caught.value)
         assert page.locator("#main").is_hidden()
-        screenshot(page, tmp_path, "board-error.png")
+        screenshot(page, tmp_path, "board-error.png", board=False)
         deal = Deal.random(7)
         page.fill("#deal-input", deal.to_pbn())
         page.click("#deal-go")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ddsbind.cli._common import fail
@@ -26,6 +28,9 @@ def board(source: str | None, port: int, no_browser: bool) -> None:
         from ddsbind.board.app import BoardServer
     except ImportError as exc:
         fail(f"the board needs the optional extra: pip install 'ddsbind[board]' ({exc})")
+        return
+    if source is not None and ":" not in source and not os.path.exists(source):
+        fail(f"{source}: no such file (nor a PBN deal such as 'N:AKQ2.AK2.A2.AK32 ...')")
         return
     try:
         server = BoardServer(source, port=port)

@@ -2,7 +2,8 @@
 // The position lives in the address (?board=2&play=HJ,H2,HA, or ?deal=PBN), so it can be shared and reopened.
 // Hooks for tests and users' scripts: each card of the hand on turn carries data-card="HK" and, once solved,
 // data-tricks="<n>" (DDS's score: the tricks its side takes from this position on if it plays that card);
-// <body data-play="HJ,H2" data-solved="HJ,H2"> says which position is shown and which one is solved.
+// <body data-play="HJ,H2" data-solved="HJ,H2"> says which position is shown and which one is solved;
+// data-table and data-analysed that the DD table and the record's costly cards are in.
 "use strict";
 
 const SEATS = ["N", "E", "S", "W"];
@@ -151,7 +152,9 @@ async function load() {
   render();
   const key = query.deal ? "deal:" + query.deal : "board:" + (query.board || "1");
   if (tableKey !== key) { tableKey = key; loadTable(key); }
-  if (analysisKey !== key) { analysisKey = key; analysis = null; loadAnalysis(key); }
+  if (analysisKey !== key) {
+    analysisKey = key; analysis = null; delete document.body.dataset.analysed; loadAnalysis(key);
+  }
   if (doc.position.finished) { finishSolved(mine); return; }
   $("status").textContent = "solving…";
   try {
@@ -175,6 +178,7 @@ function finishSolved(mine) {
 }
 
 async function loadTable(key) {
+  delete document.body.dataset.table;
   $("dd-table").replaceChildren();
   $("par").textContent = "solving the table…";
   try {
@@ -192,6 +196,7 @@ async function loadAnalysis(key) {
     if (analysisKey !== key) return;
     analysis = a;
     renderRecordPlay();
+    document.body.dataset.analysed = "1";
   } catch (e) {
     if (analysisKey === key) $("status").textContent = e.message;
   }
@@ -437,6 +442,7 @@ function renderTable(t) {
     }
   }
   $("par").textContent = "Par: " + t.par;
+  document.body.dataset.table = "1";
 }
 
 // -- start --------------------------------------------------------------------------------------
@@ -475,6 +481,7 @@ async function start() {
   if (list.error && !query.deal) { showError(list.error); document.body.dataset.failed = "1"; return; }
   if (!list.boards.length && !query.deal) {
     $("deal-input").focus();
+    $("welcome").hidden = false;
     document.body.dataset.ready = "paste";
     return;
   }

@@ -111,7 +111,7 @@ def test_server_listens_on_loopback_only(session_server):
         "localhost.evil.example:{port}",
         "",
         "[::1]:{port}",
-    ],  # fmt: skip
+    ],
 )
 def test_a_foreign_host_header_is_refused(session_server, host):
     """Without it, a web page on another site could reach the board through DNS rebinding."""
@@ -298,6 +298,7 @@ def test_a_deal_file_is_played_board_by_board_in_the_16_board_cycle():
         assert len(doc["boards"]) == len(owners) == 24
         for n in (1, 6, 24):
             status, pos = api(server, "position", board=str(n))
+            assert status == 200
             assert pos["board"]["deal"] == Deal.from_owners(owners[n - 1]).to_pbn()
             assert pos["board"]["dealer"] == board_dealer(n).name
             assert pos["board"]["vulnerable"] == board_vulnerability(n).pbn

@@ -485,3 +485,41 @@ def test_a_pasted_bad_deal_shows_the_error_and_a_good_one_plays(browser, tmp_pat
         assert page.locator("#error").is_hidden()
         assert shown_tricks(page) == expected_scores(deal, Strain.NT, Seat.S, [])
     context.close()
+
+
+def test_the_cli_refuses_a_missing_file_in_one_line():
+    """Without it, a mistyped file name would start a board with nothing to show."""
+    result = CliRunner().invoke(main, ["board", "no-such-file.pbn", "--no-browser"])
+    assert result.exit_code == 1
+    assert (
+        result.output
+        == "ddsbind: error: no-such-file.pbn: no such file (nor a PBN deal such as 'N:AKQ2.AK2.A2.AK32 ...')\n"
+    )
+
+
+def test_show_puts_a_deal_or_a_game_inline_in_a_notebook(session_games):
+    """Without it, a notebook user would have to start the board by hand for each deal."""
+    from ddsbind.board import show
+
+    deal = Deal.random(11)
+    frame = show(deal)
+    game_frame = show(session_games[1], play="HJ,HQ")
+    assert frame.url.split("?")[0] == game_frame.url.split("?")[0]  # one server for the process
+    html = game_frame._repr_html_()
+    assert html.startswith("<iframe ") and "&amp;play=HJ,HQ" in html
+    parsed = urllib.parse.urlsplit(game_frame.url)
+    query = dict(urllib.parse.parse_qsl(parsed.query))
+    conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=300)
+    conn.request("GET", "/api/position?" + urllib.parse.urlencode(query))
+    doc = json.loads(conn.getresponse().read())
+    conn.request("GET", "/api/position?" + urllib.parse.urlsplit(frame.url).query)
+    deal_doc = json.loads(conn.getresponse().read())
+    conn.request("GET", "/")
+    policy = conn.getresponse().getheader("Content-Security-Policy") or ""
+    conn.close()
+    assert doc["board"]["record"]["play"] == [str(c) for c in session_games[1].play]
+    assert doc["position"]["play"] == ["HJ", "HQ"]
+    assert deal_doc["board"]["deal"] == deal.to_pbn() and deal_doc["board"]["record"] is None
+    assert "frame-ancestors 'self' http://localhost:* http://127.0.0.1:*" in policy
+    with pytest.raises(ddsbind.Error, match="SA"):
+        show(session_games[1], play="HJ,HQ,SA")

@@ -11,17 +11,19 @@ cards marked.
 solving); :mod:`.app` is the server (Starlette on uvicorn, the optional
 extra ``ddsbind[board]``) and owns the pool and the caches; ``assets/``
 holds the page, its script and style, served from memory by exact name.
+In a notebook, :func:`show` puts the board of a ``Deal`` or game record
+inline (an ``<iframe>`` of the page on one server per process).
 """
 
 from ddsbind.board.boards import Board, Position, load_boards, position
 
-__all__ = ["Board", "BoardServer", "Position", "load_boards", "position"]
+__all__ = ["Board", "BoardFrame", "BoardServer", "Position", "load_boards", "position", "show"]
 
 
 def __getattr__(name: str) -> object:
     # The server needs the optional extra (starlette, uvicorn): imported on first use only.
-    if name == "BoardServer":
-        from ddsbind.board.app import BoardServer
+    if name in ("BoardFrame", "BoardServer", "show"):
+        from ddsbind.board import app
 
-        return BoardServer
+        return getattr(app, name)
     raise AttributeError(f"module 'ddsbind.board' has no attribute {name!r}")

@@ -37,7 +37,7 @@ import os
 import socket
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -45,7 +45,7 @@ from ddsbind.board.boards import Board, board_json, deal_board, load_boards, pos
 from ddsbind.deal import Strain
 from ddsbind.errors import Error
 
-__all__ = ["BoardServer", "create_app"]
+__all__ = ["BoardFrame", "BoardServer", "create_app", "show"]
 
 _T = TypeVar("_T")
 
@@ -61,7 +61,9 @@ _SECURITY_HEADERS = {
     # Only the server's own script, style and requests: the page works offline and loads nothing else.
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-        "base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+        "base-uri 'none'; form-action 'self'; "
+        # Framed only by pages of this machine: a notebook's inline board (show()).
+        "frame-ancestors 'self' http://localhost:* http://127.0.0.1:*"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -371,6 +373,28 @@ class BoardServer:
             self._thread.join()
             self._thread = None
 
+    def add(self, item: Any, label: str | None = None) -> int:
+        """Add a board to those served: a :class:`~ddsbind.Deal`, a PBN string or a game record; returns its number.
+
+        A deal gets dealer N and nobody vulnerable; a game record keeps its
+        own, its auction and play.  Raises the deal's error for a bad one.
+        """
+        from ddsbind.deal import Deal, Seat, Vulnerability
+
+        boards = self.state.boards
+        n = len(boards) + 1
+        if isinstance(item, str):
+            board = deal_board(item, n)
+        elif isinstance(item, Deal):
+            board = Board(n, item, Seat.N, Vulnerability.NONE, str(n))
+        else:
+            number = getattr(item, "board", None)
+            board = Board(n, item.deal, item.dealer, item.vulnerable, str(n if number is None else number), item)
+        if label is not None:
+            board = Board(board.number, board.deal, board.dealer, board.vulnerable, label, board.game)
+        boards.append(board)  # the event loop reads the list; an append is one step for it
+        return n
+
     def __enter__(self) -> BoardServer:
         return self.start()
 
@@ -396,3 +420,53 @@ def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | Non
     if not boards:
         return [], f"{text}: holds no deal", text
     return boards, None, text
+
+
+class BoardFrame:
+    """A board inline in a notebook: an ``<iframe>`` of the page on the process's board server.
+
+    The notebook's browser must run on the machine of its kernel (the server
+    listens on 127.0.0.1).
+    """
+
+    def __init__(self, url: str, width: str = "100%", height: int = 820) -> None:
+        #: The page's address (``http://127.0.0.1:PORT/?board=N``): open it in a tab as well.
+        self.url = url
+        self.width = width
+        self.height = height
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return (
+            f'<iframe src="{escape(self.url)}" width="{escape(self.width)}" height="{int(self.height)}" '
+            'style="border: 1px solid #ccc; border-radius: 6px;" title="ddsbind analysis board"></iframe>'
+        )
+
+    def __repr__(self) -> str:
+        return f"BoardFrame({self.url!r})"
+
+
+_shared: BoardServer | None = None
+_shared_lock = threading.Lock()
+
+
+def show(item: Any, *, play: str | Sequence[Any] = (), width: str = "100%", height: int = 820) -> BoardFrame:
+    """The analysis board inline in a notebook for a :class:`~ddsbind.Deal` (or PBN string) or a game record.
+
+    The first call starts one board server for the process in a background
+    thread (127.0.0.1, any free port); each call adds a board to it and
+    returns a :class:`BoardFrame`, which a notebook shows as the page in an
+    ``<iframe>``.  ``play``: cards from the opening lead to start at
+    (``"HJ,H2"`` or a list).
+    """
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = BoardServer().start()
+        server = _shared
+    n = server.add(item)
+    cards = play.replace(" ", ",") if isinstance(play, str) else ",".join(str(c) for c in play)
+    position(server.state.boards[n - 1], cards)  # a bad card raises here, not in the frame
+    query = f"?board={n}" + (f"&play={cards}" if cards else "")
+    return BoardFrame(server.url + query, width, height)

@@ -388,6 +388,10 @@ def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, sess
             costly = page.locator(".rcard.costly")
             assert costly.count() == 1 and costly.get_attribute("data-index") == "0"
             assert page.locator("[data-card='HJ'].actual").count() == 1
+            better = " ".join(str(c) for c in ddsbind.costly_cards(g.deal, g.trump, g.leader, g.play)[0].better)
+            assert (
+                page.locator("#note").inner_text() == f"In the record N played HJ here, which cost 1; better: {better}"
+            )
             screenshot(page, tmp_path, "board-record.png")
         if k == 6:
             screenshot(page, tmp_path, "board-mid-trick.png")
@@ -432,9 +436,11 @@ def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, sess
         == ddsbind.analyse_play(g.deal, g.trump, g.leader, [Card.parse(c) for c in played[:4]])[-1]
     )
     screenshot(page, tmp_path, "board-claim.png")
-    page.go_back()
+    page.go_back()  # the claim is a step of its own: Back takes it back
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('claim')")
     wait_solved(page, played[:4])
-    assert page.locator("#claimed").inner_text() == ""
+    page.wait_for_function("() => document.getElementById('claimed').textContent === ''")
+    assert page.locator(".card.claimed").count() == 0
 
 
 @pytest.mark.slow

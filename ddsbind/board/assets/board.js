@@ -212,7 +212,8 @@ function render() {
   $("vulnerable").textContent = b.vulnerable;
   $("trump").value = p.trump;
   $("declarer").value = p.declarer;
-  if ($("boards").options.length) $("boards").value = String(b.number);
+  if (query.deal) $("boards").selectedIndex = -1;
+  else if ($("boards").options.length) $("boards").value = String(b.number);
   for (const seat of SEATS) renderHand(seat, p, rec);
   renderTrick(p);
   const declSide = "NS".includes(p.declarer) ? "NS" : "EW";
@@ -336,6 +337,7 @@ function renderRecordPlay() {
   const rec = shown && shown.board.record;
   const list = $("record-play");
   list.replaceChildren();
+  $("note").textContent = "";
   if (!rec) return;
   const costly = new Map();
   if (analysis) for (const c of analysis.costly) costly.set(c.index, c);
@@ -368,10 +370,9 @@ function renderRecordPlay() {
       (n ? `${n} costly card${n > 1 ? "s" : ""} (red)` : "no card cost a trick");
     list.prepend(li);
   }
-  if (here >= 0 && here < rec.play.length) {
-    const c = costly.get(here);
-    if (c) $("status").textContent = `In the record ${c.seat} played ${c.card} here, which cost ${c.cost}; better: ${c.better.join(" ")}`;
-  }
+  const c = here >= 0 ? costly.get(here) : undefined;
+  $("note").textContent = c ? `In the record ${c.seat} played ${c.card} here, which cost ${c.cost}; ` +
+    `better: ${c.better.join(" ")}` : "";
 }
 
 function renderSolved() {

@@ -452,7 +452,7 @@ def test_a_position_opens_from_its_address(session_server, session_games, page, 
     wait_solved(page, play)
     assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, play)
     assert page.locator("#center .on-table").count() == 2
-    assert page.locator("#tricks li").count() == 2
+    assert page.locator("#tricks li.trick").count() == 2
     for seat in "NESW":
         assert page.locator(f"#hand-{seat} .card").count() in (11, 12)
     assert page.locator("#boards").input_value() == "5"

@@ -297,6 +297,12 @@ function renderTricks(p) {
   list.replaceChildren();
   const all = p.tricks.map((t) => ({ ...t, done: true }));
   if (p.trick.length) all.push({ number: p.trick_number, leader: p.leader, cards: p.trick, winner: null });
+  if (!all.length) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = "none played yet";
+    list.append(li);
+  }
   all.forEach((t, i) => {
     const li = document.createElement("li");
     li.className = "trick";

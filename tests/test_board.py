@@ -505,7 +505,7 @@ def test_the_cli_refuses_a_missing_file_in_one_line():
 
 def test_show_puts_a_deal_or_a_game_inline_in_a_notebook(session_games):
     """Without it, a notebook user would have to start the board by hand for each deal."""
-    from ddsbind.board import show
+    from ddsbind.board import show, stop_shown
 
     deal = Deal.random(11)
     frame = show(deal)
@@ -529,3 +529,41 @@ def test_show_puts_a_deal_or_a_game_inline_in_a_notebook(session_games):
     assert "frame-ancestors 'self' http://localhost:* http://127.0.0.1:*" in policy
     with pytest.raises(ddsbind.Error, match="SA"):
         show(session_games[1], play="HJ,HQ,SA")
+    stop_shown()
+    with pytest.raises(OSError):  # stopped, and its pool closed with it
+        socket.create_connection((parsed.hostname, parsed.port), timeout=30).close()
+    assert frame.server.state.pool.closed and game_frame.server is frame.server
+
+
+def test_the_cli_serves_the_file_until_ctrl_c():
+    """Without it, `ddsbind board FILE` might not serve the file, or Ctrl-C might leave a traceback or a process."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    cmd = [sys.executable, "-m", "ddsbind", "board", str(SESSION), "--port", str(port), "--no-browser"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        doc = None
+        deadline = time.monotonic() + 300
+        while doc is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+                conn.request("GET", "/api/boards")
+                doc = json.loads(conn.getresponse().read())
+                conn.close()
+            except OSError:
+                time.sleep(0.2)
+        assert doc is not None and doc["source"] == "session.lin" and len(doc["boards"]) == 6
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0 and out == ""
+    assert err == f"ddsbind board: http://127.0.0.1:{port}/  (Ctrl-C stops it)\nddsbind board: stopped\n"

@@ -17,12 +17,12 @@ inline (an ``<iframe>`` of the page on one server per process).
 
 from ddsbind.board.boards import Board, Position, load_boards, position
 
-__all__ = ["Board", "BoardFrame", "BoardServer", "Position", "load_boards", "position", "show"]
+__all__ = ["Board", "BoardFrame", "BoardServer", "Position", "load_boards", "position", "show", "stop_shown"]
 
 
 def __getattr__(name: str) -> object:
     # The server needs the optional extra (starlette, uvicorn): imported on first use only.
-    if name in ("BoardFrame", "BoardServer", "show"):
+    if name in ("BoardFrame", "BoardServer", "show", "stop_shown"):
         from ddsbind.board import app
 
         return getattr(app, name)

@@ -45,7 +45,7 @@ from ddsbind.board.boards import Board, board_json, deal_board, load_boards, pos
 from ddsbind.deal import Strain
 from ddsbind.errors import Error
 
-__all__ = ["BoardFrame", "BoardServer", "create_app", "show"]
+__all__ = ["BoardFrame", "BoardServer", "create_app", "show", "stop_shown"]
 
 _T = TypeVar("_T")
 
@@ -429,7 +429,9 @@ class BoardFrame:
     listens on 127.0.0.1).
     """
 
-    def __init__(self, url: str, width: str = "100%", height: int = 820) -> None:
+    def __init__(self, server: BoardServer, url: str, width: str = "100%", height: int = 820) -> None:
+        #: The server showing it.
+        self.server = server
         #: The page's address (``http://127.0.0.1:PORT/?board=N``): open it in a tab as well.
         self.url = url
         self.width = width
@@ -469,4 +471,17 @@ def show(item: Any, *, play: str | Sequence[Any] = (), width: str = "100%", heig
     cards = play.replace(" ", ",") if isinstance(play, str) else ",".join(str(c) for c in play)
     position(server.state.boards[n - 1], cards)  # a bad card raises here, not in the frame
     query = f"?board={n}" + (f"&play={cards}" if cards else "")
-    return BoardFrame(server.url + query, width, height)
+    return BoardFrame(server, server.url + query, width, height)
+
+
+def stop_shown() -> None:
+    """Stop the board server :func:`show` started, if any (the next :func:`show` starts another).
+
+    Its :class:`~ddsbind.SolverPool` closes with it: while a pool is open,
+    DDS's thread settings (``SetMaxThreads``, ``SetResources``) cannot change.
+    """
+    global _shared
+    with _shared_lock:
+        server, _shared = _shared, None
+    if server is not None:
+        server.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import click
@@ -42,4 +43,6 @@ def board(source: str | None, port: int, no_browser: bool) -> None:
         import webbrowser
 
         webbrowser.open(server.url)
-    server.serve()
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops gracefully on Ctrl-C, then raises it again
+        server.serve()
+    click.echo("ddsbind board: stopped", err=True)

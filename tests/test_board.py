@@ -567,3 +567,22 @@ def test_the_cli_serves_the_file_until_ctrl_c():
             proc.communicate()
     assert proc.returncode == 0 and out == ""
     assert err == f"ddsbind board: http://127.0.0.1:{port}/  (Ctrl-C stops it)\nddsbind board: stopped\n"
+
+
+@pytest.mark.slow
+def test_a_malformed_file_shows_the_readers_error_on_the_page(browser, tmp_path):
+    """Without it, `ddsbind board broken.pbn` would open a blank page that does not say what is wrong."""
+    bad = tmp_path / "broken.lin"
+    bad.write_text("qx|o1|md|3SAKQ,HAK,DAK,CAK|\n")
+    with pytest.raises(ddsbind.Error) as caught:
+        read_games(bad)
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    with BoardServer(bad) as server:
+        page.goto(server.url)
+        page.wait_for_function("() => document.body.dataset.failed === '1'")
+        shown = page.locator("#error").inner_text()
+        assert str(caught.value) in shown and "\n" not in shown
+        assert page.locator("#main").is_hidden()
+    context.close()

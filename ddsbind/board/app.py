@@ -41,7 +41,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequen
 from importlib import resources
 from typing import Any, TypeVar
 
-from ddsbind.board.boards import Board, board_json, deal_board, load_boards, position, position_json
+from ddsbind.board.boards import Board, board_json, contract_text, deal_board, load_boards, position, position_json
 from ddsbind.deal import Strain
 from ddsbind.errors import Error
 
@@ -196,7 +196,7 @@ def create_app(
         listed = []
         for b in state.boards:
             g = b.game
-            listed.append({"number": b.number, "label": b.label, "contract": None if g is None else g.contract,
+            listed.append({"number": b.number, "label": b.label, "contract": None if g is None else contract_text(g),
                            "declarer": None if g is None or g.declarer is None else g.declarer.name})  # fmt: skip
         name = None if state.source is None else os.path.basename(state.source)
         return {"source": name, "error": state.error, "boards": listed}

@@ -21,7 +21,16 @@ from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import InvalidArgumentError
 from ddsbind.game import Play
 
-__all__ = ["Board", "Position", "board_json", "deal_board", "load_boards", "position", "position_json"]
+__all__ = [
+    "Board",
+    "Position",
+    "board_json",
+    "contract_text",
+    "deal_board",
+    "load_boards",
+    "position",
+    "position_json",
+]
 
 #: Trump and declarer of a board without a contract (a deal, a passed-out game).
 DEFAULT_TRUMP = Strain.NT
@@ -160,6 +169,17 @@ def position(
 # -- JSON for the page -------------------------------------------------------------------
 
 
+def contract_text(game: Any) -> str | None:
+    """A record's contract as the page shows it: ``"4HX"``, ``"Pass"``, or None when unknown.
+
+    Read through ``str``, so a contract held as text or as a contract object
+    (whose text may add ``" by W"``: the page names the declarer apart) reads alike.
+    """
+    if game.contract is None:
+        return "Pass" if getattr(game, "passed_out", False) else None
+    return str(game.contract).split(" by ")[0]
+
+
 def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
@@ -178,7 +198,7 @@ def board_json(board: Board) -> dict[str, Any]:
     if g is not None:
         doc["record"] = {
             "auction": list(g.auction),
-            "contract": g.contract,
+            "contract": contract_text(g),
             "declarer": None if g.declarer is None else g.declarer.name,
             "result": g.result,
             "play": _cards(g.play),

@@ -51,16 +51,22 @@ system-deps:
 	fi
 
 # What only the tests need: Debian's dealer, the reference implementation the
-# dealer-language tests compare against.
+# dealer-language tests compare against, and Debian's chromium, the real
+# browser the analysis board's tests drive (through Playwright, pointed at
+# /usr/bin/chromium: Playwright never downloads a browser of its own).
 test-deps:
-	@command -v dealer >/dev/null 2>&1 || [ -x /usr/games/dealer ] || { \
-	  echo "installing Debian packages: dealer"; \
-	  $(APT) update -qq && $(APT) install -y -qq dealer; }
+	@missing=""; \
+	command -v dealer >/dev/null 2>&1 || [ -x /usr/games/dealer ] || missing="$$missing dealer"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(APT) update -qq && $(APT) install -y -qq $$missing; \
+	fi
 
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,docs,distributed,plot,pandas]"
+	$(PY) -m pip install -q -e ".[test,docs,distributed,plot,pandas,board]"
 	touch $@
 
 # DDS's upstream release, through apt's own source mechanism (see the
@@ -113,7 +119,7 @@ check: setup test-deps fetch-dds oracles
 $(STAMP_SOURCE): $(BUILD_INPUTS) $(wildcard ddsbind/*.py ddsbind/*/*.py)
 	test -x $(VENV_SOURCE)/bin/python || $(PYTHON) -m venv $(VENV_SOURCE)
 	$(VENV_SOURCE)/bin/python -m pip install -q --upgrade pip
-	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,docs,distributed,plot,pandas]"
+	DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python -m pip install -q ".[test,docs,distributed,plot,pandas,board]"
 	touch $@
 
 test-source: system-deps test-deps
@@ -177,6 +183,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_dealer.py
 	$(PY) benchmarks/bench_dealer_startup.py --repeat 5
 	$(PY) benchmarks/bench_question.py --random 40 --repeat 1 --dealer 40
+	$(PY) benchmarks/bench_board.py --random 20
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

@@ -3,8 +3,8 @@
 ``make setup`` and ``make test-deps`` install every one of them on Debian
 (DDS's upstream release with its reference hands through ``make fetch-dds``,
 Debian's ``dealer`` with its example scripts, a C compiler for the native
-drivers in ``benchmarks/``).  A test that needs one asks :func:`require`,
-which fails the test with one line naming the oracle and the command that
+drivers in ``benchmarks/``, Debian's chromium for the analysis board).  A
+test that needs one asks :func:`require`, which fails the test with one line naming the oracle and the command that
 installs it.  ``python tests/oracles.py`` (run by ``make test``/``make
 check`` before pytest) prints one line per missing oracle and exits 1, so a
 machine without them stops there instead of running a suite with its
@@ -57,6 +57,12 @@ def _c_compiler() -> Path | None:
     return Path(found) if found else None
 
 
+def _chromium() -> Path | None:
+    """Debian's chromium, the real browser the analysis board's tests drive (Playwright never fetches its own)."""
+    path = Path("/usr/bin/chromium")
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
 #: name -> (finder, what it is, how to install it).
 ORACLES: dict[str, tuple[Callable[[], Path | None], str, str]] = {
     "dds-hands": (
@@ -71,6 +77,7 @@ ORACLES: dict[str, tuple[Callable[[], Path | None], str, str]] = {
         "run `make test-deps` (apt-get install dealer)",
     ),
     "cc": (_c_compiler, "a C compiler for the native DDS drivers", "run `make setup` (installs build-essential)"),
+    "chromium": (_chromium, "Debian's chromium (/usr/bin/chromium)", "run `make test-deps` (apt-get install chromium)"),
 }
 
 _found: dict[str, Path | None] = {}

@@ -132,3 +132,11 @@ def test_bench_dealer_startup_short_run(tmp_path):
     assert re.search(r"^ddsbind dealer: median \d+\.\d{3} s, min \d+\.\d{3} s \(2 runs\)$", proc.stdout, re.M)
     assert re.search(r"^Debian dealer: +median \d+\.\d{3} s, min \d+\.\d{3} s$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^ratio ours/dealer \(medians\): \d+", proc.stdout, re.M), proc.stdout
+
+
+def test_bench_board_short_run(tmp_path):
+    """The board's HTTP answers agree with solve_board on every deal, and each request's times are printed."""
+    proc = run_script(BENCHMARKS / "bench_board.py", "--random", 2, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("position", "first solve", "again", "table"):
+        assert re.search(rf"^{name} +\d+\.\d{{3}} +\d+\.\d{{3}}$", proc.stdout, re.M), (name, proc.stdout)

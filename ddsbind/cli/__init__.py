@@ -4,7 +4,8 @@ One module per group of commands: :mod:`~ddsbind.cli.solving` (table,
 solve, info, demo), :mod:`~ddsbind.cli.databases` (generate, verify,
 stats), :mod:`~ddsbind.cli.files` (convert, checksum),
 :mod:`~ddsbind.cli.played` (analyse, line), :mod:`~ddsbind.cli.prove`
-(proof trees), :mod:`~ddsbind.cli.cribbage`.
+(proof trees), :mod:`~ddsbind.cli.cribbage`, :mod:`~ddsbind.cli.board`
+(the analysis board in the browser).
 What a result looks like as text or JSON belongs to the result's own class;
 the error boundary and progress bars are :mod:`~ddsbind.cli._common`'s.
 """
@@ -15,6 +16,7 @@ import click
 
 from ddsbind.cli import databases, dealer, files, played, solving
 from ddsbind.cli._common import Group
+from ddsbind.cli.board import board
 from ddsbind.cli.cribbage import cribbage
 from ddsbind.cli.prove import prove
 
@@ -42,5 +44,6 @@ for _command in (
     prove,
     cribbage,
     dealer.dealer,
+    board,
 ):
     main.add_command(_command)

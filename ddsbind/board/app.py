@@ -1,0 +1,487 @@
+"""The analysis board's server: a Starlette app on uvicorn, bound to 127.0.0.1, solving on a SolverPool.
+
+Routes (all ``GET``; nothing a request names is ever opened as a file):
+
+``/``
+    The page (``assets/index.html``).
+``/assets/board.js``, ``/assets/board.css``, ``/assets/favicon.svg``
+    Its script, style and icon, read from the package once at start-up and served
+    from memory by exact name.
+``/api/boards``
+    The boards of the file named on the command line (or the one deal), or
+    the file's one-line error.
+``/api/position``, ``/api/solve``, ``/api/table``, ``/api/analysis``
+    For ``?board=N`` (or ``?deal=PBN``) with ``play=HJ,H2``, optional
+    ``trump`` and ``declarer``: the position (instant, no solving), every
+    legal card's score (DDS's ``SolveBoard`` on the pool), the double-dummy
+    table and par, and a game record's costly cards.  A bad argument answers
+    400 with ``{"error": "<the library's one line>"}``.
+
+Safety: every request whose ``Host`` header is not ``127.0.0.1:PORT`` or
+``localhost:PORT`` is refused (421) before routing, so a page on another
+site cannot reach the board through DNS rebinding; the page's
+Content-Security-Policy allows only the server's own scripts, styles and
+requests.
+
+Speed: solving runs on the pool's threads, awaited in a worker thread so
+the event loop never blocks; each position (the cards still held, trump,
+leader and current trick) and each deal's table is solved once and kept
+(:class:`_Cache`), and concurrent requests for one position share one solve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from importlib import resources
+from typing import Any, TypeVar
+
+from ddsbind.board.boards import Board, board_json, contract_text, deal_board, load_boards, position, position_json
+from ddsbind.deal import Strain
+from ddsbind.errors import Error
+
+__all__ = ["BoardFrame", "BoardServer", "create_app", "show", "stop_shown"]
+
+_T = TypeVar("_T")
+
+#: The assets, by the exact path that serves them, and their media types.
+_ASSETS = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/assets/board.js": ("board.js", "text/javascript; charset=utf-8"),
+    "/assets/board.css": ("board.css", "text/css; charset=utf-8"),
+    "/assets/favicon.svg": ("favicon.svg", "image/svg+xml"),
+}
+
+_SECURITY_HEADERS = {
+    # Only the server's own script, style and requests: the page works offline and loads nothing else.
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+        "base-uri 'none'; form-action 'self'; "
+        # Framed only by pages of this machine: a notebook's inline board (show()).
+        "frame-ancestors 'self' http://localhost:* http://127.0.0.1:*"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class _Cache:
+    """Results by key, each computed once: concurrent askers of one key await one task.
+
+    Keeps the ``size`` most recently used results.  A failed computation is
+    not kept (the next request tries again and gets the error again).
+    Used from the event loop's thread only, so no lock.
+    """
+
+    def __init__(self, size: int = 20000) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
+        #: Computations started: a test reads it to see a position solved once.
+        self.computed = 0
+
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[_T]]) -> _T:
+        fut = self._items.get(key)
+        if fut is None:
+            self.computed += 1
+            fut = asyncio.ensure_future(compute())
+            self._items[key] = fut
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        try:
+            return await asyncio.shield(fut)
+        except Exception:
+            if self._items.get(key) is fut:
+                del self._items[key]
+            raise
+
+
+class _State:
+    """What the app serves: the boards (or the file's error), the pool, the caches."""
+
+    def __init__(self, boards: list[Board], error: str | None, source: str | None, threads: int | None) -> None:
+        from ddsbind.pool import SolverPool
+
+        self.boards = boards
+        self.error = error
+        self.source = source
+        self.pool = SolverPool(threads)
+        self.solutions = _Cache()
+        self.tables = _Cache(2000)
+        self.analyses = _Cache(2000)
+        self.assets = {path: ((resources.files(__package__) / "assets" / name).read_bytes(), media)
+                       for path, (name, media) in _ASSETS.items()}  # fmt: skip
+
+    def board(self, query: dict[str, str]) -> Board:
+        """The board a query names: ``deal=PBN`` (pasted), else ``board=N`` from 1."""
+        from ddsbind.errors import InvalidArgumentError
+
+        if query.get("deal"):
+            return deal_board(query["deal"])
+        if self.error is not None:
+            raise InvalidArgumentError(self.error)
+        if not self.boards:
+            raise InvalidArgumentError("no deal: paste one")
+        text = query.get("board") or "1"
+        if not text.isdigit() or not 1 <= int(text) <= len(self.boards):
+            raise InvalidArgumentError(f"board {text[:20]!r}: this file has boards 1 to {len(self.boards)}")
+        return self.boards[int(text) - 1]
+
+
+class _HostGuard:
+    """ASGI: refuses (421) every HTTP request whose ``Host`` is not one of ``hosts``; passes the rest to ``app``."""
+
+    def __init__(self, app: Any, hosts: set[str], state: _State) -> None:
+        self.app = app
+        self.hosts = {h.lower().encode("latin-1") for h in hosts}
+        #: The boards, the pool and the caches the app serves.
+        self.state = state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").lower()
+            if host not in self.hosts:
+                from starlette.responses import PlainTextResponse
+
+                refusal = PlainTextResponse("refused: this board answers only its own address", status_code=421)
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(
+    boards: list[Board],
+    *,
+    hosts: set[str],
+    error: str | None = None,
+    source: str | None = None,
+    threads: int | None = None,
+) -> _HostGuard:
+    """The Starlette app serving ``boards`` (or ``error``, the file's one line) to requests for ``hosts``.
+
+    ``hosts`` are the exact ``Host`` header values answered (``"127.0.0.1:8000"``).
+    """
+    from anyio import to_thread
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    state = _State(boards, error, source, threads)
+
+    async def in_thread(fn: Callable[..., _T], *args: Any) -> _T:
+        # The pool's calls block their caller until the workers finish: wait in a worker thread.
+        return await to_thread.run_sync(fn, *args)
+
+    def failing(
+        handler: Callable[[dict[str, str]], Awaitable[dict[str, Any]]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                doc = await handler(dict(request.query_params))
+            except Error as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400, headers=_SECURITY_HEADERS)
+            return JSONResponse(doc, headers=_SECURITY_HEADERS)
+
+        return endpoint
+
+    async def boards_doc(query: dict[str, str]) -> dict[str, Any]:
+        listed = []
+        for b in state.boards:
+            g = b.game
+            listed.append({"number": b.number, "label": b.label, "contract": None if g is None else contract_text(g),
+                           "declarer": None if g is None or g.declarer is None else g.declarer.name})  # fmt: skip
+        name = None if state.source is None else os.path.basename(state.source)
+        return {"source": name, "error": state.error, "boards": listed}
+
+    async def position_doc(query: dict[str, str]) -> dict[str, Any]:
+        board = state.board(query)
+        pos = position(board, query.get("play", ""), query.get("trump"), query.get("declarer"))
+        return {"board": board_json(board), "position": position_json(pos)}
+
+    async def solve_doc(query: dict[str, str]) -> dict[str, Any]:
+        board = state.board(query)
+        pos = position(board, query.get("play", ""), query.get("trump"), query.get("declarer"))
+        if pos.state.finished:
+            return {"play": position_json(pos)["play"], "to_play": None, "cards": []}
+        deal, trump, leader, trick = pos.solve_args
+        key = (deal, int(trump), int(leader), trick)
+
+        async def solve() -> Any:
+            return (await in_thread(state.pool.solve_boards, [(deal, trump, leader, trick)]))[0]
+
+        sols = await state.solutions.get(key, solve)
+        cards = [{"card": str(sc.card), "score": sc.score, "equals": [str(c) for c in sc.equals]} for sc in sols]
+        return {"play": [str(c) for c in pos.play], "to_play": pos.state.to_play.name, "cards": cards}
+
+    async def table_doc(query: dict[str, str]) -> dict[str, Any]:
+        from ddsbind.solver import par as par_of
+
+        board = state.board(query)
+
+        async def table() -> Any:
+            return (await in_thread(state.pool.dd_tables, [board.deal]))[0]
+
+        t = await state.tables.get(board.deal, table)
+        par = par_of(t, board.vulnerable)
+        rows = {
+            s.name: {seat: t[s, seat] for seat in "NESW"} for s in (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
+        }
+        return {"table": rows, "par": par.words(), "par_score": par.score}
+
+    async def analysis_doc(query: dict[str, str]) -> dict[str, Any]:
+        board = state.board(query)
+        g = board.game
+        if g is None or g.trump is None or g.leader is None or not g.play:
+            return {"trace": None, "costly": []}
+
+        def analyse() -> tuple[list[int], list[Any]]:
+            from ddsbind.play import costly_cards
+            from ddsbind.solver import analyse_play
+
+            return (
+                analyse_play(board.deal, g.trump, g.leader, g.play),
+                costly_cards(board.deal, g.trump, g.leader, g.play),
+            )
+
+        async def run() -> tuple[list[int], list[Any]]:
+            return await in_thread(analyse)
+
+        trace, costly = await state.analyses.get((board.deal, id(g)), run)
+        return {
+            "trace": trace,
+            "costly": [
+                {
+                    "index": c.index,
+                    "card": str(c.card),
+                    "seat": c.seat.name,
+                    "trick": c.trick,
+                    "cost": c.cost,
+                    "better": [str(b) for b in c.better],
+                }
+                for c in costly
+            ],
+        }
+
+    async def asset(request: Request) -> Response:
+        body, media = state.assets[request.url.path]
+        return Response(body, media_type=media, headers=_SECURITY_HEADERS)
+
+    routes = [Route(path, asset) for path in _ASSETS]
+    for path, handler in (
+        ("/api/boards", boards_doc),
+        ("/api/position", position_doc),
+        ("/api/solve", solve_doc),
+        ("/api/table", table_doc),
+        ("/api/analysis", analysis_doc),
+    ):
+        routes.append(Route(path, failing(handler)))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            state.pool.close()
+
+    return _HostGuard(Starlette(routes=routes, lifespan=lifespan), hosts, state)
+
+
+class BoardServer:
+    """The analysis board on ``http://127.0.0.1:PORT/``: a file's boards, one deal, or a page to paste one.
+
+    Parameters
+    ----------
+    source : str, path or None
+        A file ddsbind reads (PBN, LIN, ZRJ, ZRD...), every board
+        navigable; or a PBN deal string; or None for the paste page.  A file
+        that cannot be read is not raised here: the page shows its one-line
+        error.
+    port : int
+        The port on 127.0.0.1 (0: any free one; :attr:`url` tells which).
+    threads : int or None
+        The :class:`~ddsbind.SolverPool`'s threads (None: every thread DDS runs).
+
+    Examples
+    --------
+    ``with BoardServer("examples/data/session.lin") as server: print(server.url)``
+    serves in a background thread until the block ends; :meth:`serve`
+    serves in the calling thread until Ctrl-C.
+    """
+
+    def __init__(
+        self, source: str | os.PathLike[str] | None = None, *, port: int = 0, threads: int | None = None
+    ) -> None:
+        import uvicorn
+
+        boards, error, name = _open(source)
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self._socket.bind(("127.0.0.1", port))
+        except OSError:
+            self._socket.close()
+            raise
+        self._address: tuple[str, int] = self._socket.getsockname()[:2]
+        self.port: int = self._address[1]
+        hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+        self.app = create_app(boards, hosts=hosts, error=error, source=name, threads=threads)
+        #: The boards, the pool and the caches served.
+        self.state = self.app.state
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The address the server listens on: ``("127.0.0.1", port)``."""
+        return self._address
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def serve(self) -> None:
+        """Serve in the calling thread until Ctrl-C (or :meth:`stop` from another thread)."""
+        try:
+            self._server.run(sockets=[self._socket])
+        finally:
+            self._socket.close()
+
+    def start(self) -> BoardServer:
+        """Serve in a background thread; returns once the server answers."""
+        self._thread = threading.Thread(target=self.serve, name="ddsbind-board", daemon=True)
+        self._thread.start()
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError("the board's server stopped while starting")
+            self._thread.join(0.05)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (and wait for the background thread, if any)."""
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def add(self, item: Any, label: str | None = None) -> int:
+        """Add a board to those served: a :class:`~ddsbind.Deal`, a PBN string or a game record; returns its number.
+
+        A deal gets dealer N and nobody vulnerable; a game record keeps its
+        own, its auction and play.  Raises the deal's error for a bad one.
+        """
+        from ddsbind.deal import Deal, Seat, Vulnerability
+
+        boards = self.state.boards
+        n = len(boards) + 1
+        if isinstance(item, str):
+            board = deal_board(item, n)
+        elif isinstance(item, Deal):
+            board = Board(n, item, Seat.N, Vulnerability.NONE, str(n))
+        else:
+            number = getattr(item, "board", None)
+            board = Board(n, item.deal, item.dealer, item.vulnerable, str(n if number is None else number), item)
+        if label is not None:
+            board = Board(board.number, board.deal, board.dealer, board.vulnerable, label, board.game)
+        boards.append(board)  # the event loop reads the list; an append is one step for it
+        return n
+
+    def __enter__(self) -> BoardServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | None, str | None]:
+    """The boards of ``source`` (a file, or a deal string when no such file exists), or its one-line error."""
+    if source is None:
+        return [], None, None
+    text = os.fspath(source)
+    if not os.path.exists(text) and ":" in text and text[:1].upper() in "NESW":
+        try:
+            return [deal_board(text)], None, None
+        except Error as exc:
+            return [], str(exc), None
+    try:
+        boards = load_boards(text)
+    except (Error, OSError) as exc:
+        message = str(exc) if text in str(exc) else f"{text}: {exc}"
+        return [], message, text
+    if not boards:
+        return [], f"{text}: holds no deal", text
+    return boards, None, text
+
+
+class BoardFrame:
+    """A board inline in a notebook: an ``<iframe>`` of the page on the process's board server.
+
+    The notebook's browser must run on the machine of its kernel (the server
+    listens on 127.0.0.1).
+    """
+
+    def __init__(self, server: BoardServer, url: str, width: str = "100%", height: int = 820) -> None:
+        #: The server showing it.
+        self.server = server
+        #: The page's address (``http://127.0.0.1:PORT/?board=N``): open it in a tab as well.
+        self.url = url
+        self.width = width
+        self.height = height
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return (
+            f'<iframe src="{escape(self.url)}" width="{escape(self.width)}" height="{int(self.height)}" '
+            'style="border: 1px solid #ccc; border-radius: 6px;" title="ddsbind analysis board"></iframe>'
+        )
+
+    def __repr__(self) -> str:
+        return f"BoardFrame({self.url!r})"
+
+
+_shared: BoardServer | None = None
+_shared_lock = threading.Lock()
+
+
+def show(item: Any, *, play: str | Sequence[Any] = (), width: str = "100%", height: int = 820) -> BoardFrame:
+    """The analysis board inline in a notebook for a :class:`~ddsbind.Deal` (or PBN string) or a game record.
+
+    The first call starts one board server for the process in a background
+    thread (127.0.0.1, any free port); each call adds a board to it and
+    returns a :class:`BoardFrame`, which a notebook shows as the page in an
+    ``<iframe>``.  ``play``: cards from the opening lead to start at
+    (``"HJ,H2"`` or a list).
+    """
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = BoardServer().start()
+        server = _shared
+    n = server.add(item)
+    cards = play.replace(" ", ",") if isinstance(play, str) else ",".join(str(c) for c in play)
+    position(server.state.boards[n - 1], cards)  # a bad card raises here, not in the frame
+    query = f"?board={n}" + (f"&play={cards}" if cards else "")
+    return BoardFrame(server, server.url + query, width, height)
+
+
+def stop_shown() -> None:
+    """Stop the board server :func:`show` started, if any (the next :func:`show` starts another).
+
+    Its :class:`~ddsbind.SolverPool` closes with it: while a pool is open,
+    DDS's thread settings (``SetMaxThreads``, ``SetResources``) cannot change.
+    """
+    global _shared
+    with _shared_lock:
+        server, _shared = _shared, None
+    if server is not None:
+        server.stop()

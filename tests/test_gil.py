@@ -110,4 +110,8 @@ def test_the_measure_sees_a_call_that_holds_the_gil():
         events["done"].set()
 
     ran, call = _python_seconds_during(work, events)
-    assert ran < held_limit(), f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"
+    # Below the other test's floor (5 limits, 5% of the call) with room for a loaded machine's noise in the
+    # loop rate: a call that holds the GIL leaves the main thread a few switch intervals at most.
+    assert ran < max(2 * held_limit(), 0.02 * call), (
+        f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"
+    )

@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 
 __all__ = [
@@ -90,21 +91,22 @@ class Checksum:
         return (self._total + checksum_bytes(self._carry)) % (1 << 64)
 
 
-def checksum(path: str | os.PathLike[str]) -> int:
+def checksum(path: str | os.PathLike[str], *, progress: Progress | None = None) -> int:
     """The checksum of a file, read a few megabytes at a time (files larger than RAM are fine).
 
     The file (a regular file, a pipe, a FIFO, a ``/proc`` file whose size
     reads as 0) is read as a stream into one reused buffer: memory stays
-    that buffer's, whatever the file's size.
+    that buffer's, whatever the file's size.  ``progress`` is called with
+    the bytes read after each step.
     """
     with open(path, "rb", buffering=0) as f:
         if hasattr(os, "posix_fadvise"):
             with contextlib.suppress(OSError):
                 os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_SEQUENTIAL)
-        return _sum_stream(f)
+        return _sum_stream(f, progress)
 
 
-def _sum_stream(f: BinaryIO) -> int:
+def _sum_stream(f: BinaryIO, progress: Progress | None = None) -> int:
     acc = Checksum()
     buf = np.empty(_CHUNK, dtype=np.uint8)
     view = memoryview(buf)
@@ -113,6 +115,8 @@ def _sum_stream(f: BinaryIO) -> int:
         if not n:
             break
         acc.update(buf[:n])
+        if progress is not None:
+            progress(n)
     return acc.value
 
 

@@ -31,7 +31,7 @@ __all__ = [
     "verify",
 ]
 
-_CHUNK = 1 << 24  # bytes per step: a multiple of 4, so only the file's last word needs padding
+_CHUNK = 1 << 24  # bytes read at a time
 
 
 def checksum_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> int:
@@ -91,24 +91,26 @@ class Checksum:
         return (self._total + checksum_bytes(self._carry)) % (1 << 64)
 
 
-def checksum(path: str | os.PathLike[str], *, progress: Progress | None = None) -> int:
+def checksum(path: str | os.PathLike[str], *, chunk: int = _CHUNK, progress: Progress | None = None) -> int:
     """The checksum of a file, read a few megabytes at a time (files larger than RAM are fine).
 
     The file (a regular file, a pipe, a FIFO, a ``/proc`` file whose size
     reads as 0) is read as a stream into one reused buffer: memory stays
-    that buffer's, whatever the file's size.  ``progress`` is called with
-    the bytes read after each step.
+    that buffer's (``chunk`` bytes), whatever the file's size.  ``progress``
+    is called with the bytes read after each step.
     """
     with open(path, "rb", buffering=0) as f:
         if hasattr(os, "posix_fadvise"):
             with contextlib.suppress(OSError):
                 os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_SEQUENTIAL)
-        return _sum_stream(f, progress)
+        return _sum_stream(f, chunk, progress)
 
 
-def _sum_stream(f: BinaryIO, progress: Progress | None = None) -> int:
+def _sum_stream(f: BinaryIO, chunk: int = _CHUNK, progress: Progress | None = None) -> int:
+    if chunk < 1:
+        raise FormatError("chunk must be at least 1 byte")
     acc = Checksum()
-    buf = np.empty(_CHUNK, dtype=np.uint8)
+    buf = np.empty(chunk, dtype=np.uint8)
     view = memoryview(buf)
     while True:
         n = f.readinto(view)  # type: ignore[attr-defined]

@@ -26,7 +26,10 @@ every output takes what it can hold:
 * ``zbs`` holds diagrams: writing one as a full-deal format requires full
   deals (the error names the record).
 
-Fixed-size inputs are streamed in chunks; whole-file inputs are read whole.
+Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), and a
+fixed-size output is written as they come: memory does not grow with the
+file.  Whole-file inputs (the text formats, ZBS) are read whole, and a
+whole-file output is made whole before it is written.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -65,11 +68,15 @@ def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -
         )
 
 
+#: Records per batch read from a fixed-size input: a batch decoded to owners and tables is about 90
+#: bytes a record, so memory stays some tens of megabytes whatever the file's size.
+CHUNK = 1 << 18
+
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
 
 
-def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 << 20) -> Iterator[Records]:
+def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUNK) -> Iterator[Records]:
     """Yield :class:`Records` batches of a file: chunks of a fixed-size file, or the whole file once."""
     if fmt.fixed:
         for c in files.iter_chunks(path, fmt.name, chunk=chunk):
@@ -80,7 +87,7 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 <<
         raise FormatError(f"{fmt.name} files cannot be read")
 
 
-def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[tuple]:
+def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = CHUNK) -> Iterator[tuple]:
     """Yield ``(owners or None, tables or None)`` batches from a file of any readable format."""
     for r in read_batches(path, registry.guess(path, format), chunk=chunk):
         yield r.owners, r.tables
@@ -106,7 +113,7 @@ def convert(
     src_format: str | None = None,
     dst_format: str | None = None,
     hand: int = 0,
-    chunk: int = 1 << 20,
+    chunk: int = CHUNK,
     progress: Progress | None = None,
     fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
     par: ParFunc | None = None,

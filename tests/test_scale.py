@@ -16,10 +16,10 @@ split of it, to the byte in ``--json``.
 
 from __future__ import annotations
 
-import itertools
 import json
 import subprocess
 import sys
+from itertools import pairwise as pairs
 from pathlib import Path
 
 import numpy as np
@@ -199,7 +199,7 @@ def _split_stats(tmp_path: Path, data: bytes, cuts: list[int], par: int) -> tupl
     whole.write_bytes(data)
     bounds = [0, *cuts, len(data) // 23]
     parts = []
-    for k, (a, b) in enumerate(itertools.pairwise(bounds)):
+    for k, (a, b) in enumerate(pairs(bounds)):
         p = tmp_path / f"part{k}.zrd"
         p.write_bytes(data[a * 23 : b * 23])
         parts.append(statistics.stats(p, par_sample=par, chunk=7))
@@ -207,6 +207,8 @@ def _split_stats(tmp_path: Path, data: bytes, cuts: list[int], par: int) -> tupl
     assert merged is not None
     one = statistics.stats(whole, par_sample=par)
     assert one.statistics is not None
+    ranges = statistics.merge(statistics.range_statistics(whole, a, b, par_sample=par) for a, b in pairs(bounds))
+    assert json.dumps(ranges.to_dict()) == json.dumps(one.statistics.to_dict())
     return json.dumps(one.statistics.to_dict(), indent=1), json.dumps(merged.to_dict(), indent=1)
 
 

@@ -17,7 +17,7 @@ its PBN text), :mod:`.zrjgame` (game records as ZRJ records),
 DataFrames, :func:`read_dataframe`);
 :mod:`.registry` (the table of formats: one entry each, asked by the
 readers, writers and the CLI), :mod:`.files` (memory-mapped chunked
-readers, append-safe and atomic writers), :mod:`.convert`.  The rules of
+readers by position, append-safe and atomic writers), :mod:`.convert`.  The rules of
 play are :mod:`ddsbind.game`'s; cribbage records live in
 :mod:`ddsbind.cribbage`.  Private modules shared inside the package:
 ``_order`` (the one bridge between Pavlicek's orders and DDS's),

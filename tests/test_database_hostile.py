@@ -267,7 +267,10 @@ def test_par_sample_is_the_records_of_smallest_hash_and_agrees_with_dds(ref, dds
         # Oracle: DDS's DealerPar called from C (tests/dds_solve_oracle.c); a doubled contract going down reads
         # like "4S*-EW-2".  DDS's vulnerability codes: 0 none, 1 both, 2 NS, 3 EW.
         code = ("none", "both", "ns", "ew").index(vul)
-        asks = [f"dealerpar {d} {code} " + " ".join(map(str, t.ravel())) for d, t in zip(dealers, tables[order])]
+        asks = [
+            f"dealerpar {d} {code} " + " ".join(map(str, t.ravel()))
+            for d, t in zip(dealers, tables[order], strict=True)
+        ]
         answers = ask_dds(dds_oracle, asks, tmp_path)
         assert all(a[0] == "par" for a in answers), answers
         want = [any("*-" in c for c in a[3:]) for a in answers]

@@ -200,7 +200,14 @@ class Statistics:
         return self._par
 
     def to_dict(self) -> dict[str, object]:
-        """The statistics as a JSON-ready dict: counts, and the fractions they give."""
+        """The statistics as a JSON-ready dict: counts, and the fractions they give.
+
+        ``tricks`` is ``[strain S H D C NT][declarer N E S W][k]``; ``side_tricks``
+        and ``makes`` are keyed by side (``NS``, ``EW``) then strain, ``makes``
+        a fraction of the complete tables for levels 1..7; ``par`` holds the
+        sample's size, dealers and sacrifices (counts by vulnerability then
+        dealer) and the fractions by vulnerability.
+        """
         makes = self.makes
         sac = self.sacrifices
         dealers = self.par_dealers
@@ -208,9 +215,7 @@ class Statistics:
         return {
             "records": self.records,
             "tables": self.tables,
-            "tricks": {
-                s: dict(zip(SEAT_LETTERS, self.tricks[i].tolist(), strict=True)) for i, s in enumerate(_STRAINS)
-            },
+            "tricks": self.tricks.tolist(),
             "side_tricks": {
                 str(side): {s: self.sides[j, i].tolist() for i, s in enumerate(_STRAINS)}
                 for j, side in enumerate(_SIDES)

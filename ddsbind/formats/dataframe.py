@@ -98,7 +98,7 @@ def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
 
 
 #: Rows of :func:`deal_strings` sorted at a time.
-_DEAL_BLOCK = 1 << 13
+_DEAL_BLOCK = 1 << 11
 
 
 def _deal_bytes(o: NDArray[np.int8]) -> NDArray[np.bytes_]:

@@ -111,7 +111,7 @@ def _sum_stream(f: BinaryIO, chunk: int = _CHUNK, progress: Progress | None = No
         raise FormatError("chunk must be at least 1 byte")
     acc = Checksum()
     buf = np.empty(chunk, dtype=np.uint8)
-    view = memoryview(buf)
+    view = buf.data
     while True:
         n = f.readinto(view)  # type: ignore[attr-defined]
         if not n:

@@ -182,7 +182,7 @@ class RecordReader:
 
     def read_into(self, out: NDArray[np.uint8], begin: int) -> int:
         """Fill ``out`` (C-contiguous uint8, whole records) from record ``begin``; returns bytes read."""
-        view = memoryview(out.reshape(-1))
+        view = out.reshape(-1).data
         pos, got = begin * self.size, 0
         while got < len(view):
             n = os.preadv(self._fd, [view[got:]], pos + got)

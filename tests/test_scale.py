@@ -291,3 +291,26 @@ def test_contract_tallies_of_parts_merge_and_agree_with_direct_sums(seed, n, cut
     imp = imps(s1 - s0).astype(np.float64)
     assert got["imps"] == pytest.approx(imp.mean())
     assert got["imps_se"] == pytest.approx(imp.std(ddof=1) / np.sqrt(n))
+
+
+@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs"])
+def test_text_outputs_written_part_by_part_equal_the_whole_file(tmp_path, block, target):
+    """Without this, converting a large record file to PBN, GIB, LIN or ZBS held every record, or split wrongly."""
+    from ddsbind.formats import registry
+    from ddsbind.formats.convert import convert
+    from ddsbind.formats.zrd import decode_zrd
+
+    src = tmp_path / "in.zrd"
+    src.write_bytes(block[:50].tobytes())
+    owners, tables = decode_zrd(src.read_bytes())
+    fmt = registry.get(target)
+    assert fmt.dump is not None
+    want = fmt.dump(registry.Records(owners, tables, hand=np.zeros(50, np.uint8)))
+    for chunk in (7, 50, 1000):
+        out = tmp_path / f"out{chunk}.{target}"
+        assert convert(src, out, dst_format=target, chunk=chunk) == 50
+        assert out.read_bytes() == want, chunk
+    empty = tmp_path / "empty.zrd"
+    empty.write_bytes(b"")
+    convert(empty, tmp_path / f"empty.{target}", dst_format=target, chunk=7)
+    assert (tmp_path / f"empty.{target}").read_bytes() == fmt.dump(registry.Records(np.zeros((0, 52), np.int8)))

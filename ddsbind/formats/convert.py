@@ -26,10 +26,13 @@ every output takes what it can hold:
 * ``zbs`` holds diagrams: writing one as a full-deal format requires full
   deals (the error names the record).
 
-Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), and a
-fixed-size output is written as they come: memory does not grow with the
-file.  Whole-file inputs (the text formats, ZBS) are read whole, and a
-whole-file output is made whole before it is written.
+Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), and an
+output that can be written part by part (the fixed-size formats, and PBN,
+GIB, LIN and ZBS through :attr:`Format.dump_part
+<ddsbind.formats.registry.Format>`) is written as they come: memory does
+not grow with the file.  Whole-file inputs (the text formats, ZBS) are
+read whole, and DDS's reference layout (its first line counts the deals)
+is made whole before it is written.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -71,6 +74,9 @@ def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -
 #: Records per batch read from a fixed-size input: a batch decoded to owners and tables is about 90
 #: bytes a record, so memory stays some tens of megabytes whatever the file's size.
 CHUNK = 1 << 18
+
+#: Records per part written to a text format (PBN, GIB, LIN): its text, built deal by deal, stays small.
+TEXT_CHUNK = 1 << 14
 
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
@@ -205,6 +211,9 @@ def convert(
     if sfmt.extras is not None:
         _warn_dropped(sfmt.extras(Path(src).read_bytes(), os.fspath(src)), src, dfmt)
 
+    if not dfmt.fixed:
+        chunk = min(chunk, TEXT_CHUNK)  # a text part is some hundreds of bytes a record, made in Python
+
     def batches() -> Iterator[Records]:
         for b in read_batches(src, sfmt, chunk=chunk):
             if fill is not None and b.owners is not None:
@@ -237,6 +246,22 @@ def convert(
                 if progress is not None:
                     progress(recs.shape[0])
             return total
+        if dfmt.dump_part is not None and sfmt.fixed:
+            # Part by part: a large record file into a text format in the memory of one batch.
+            first = 0
+            pending: Records | None = None
+            for batch in batches():
+                if pending is not None:
+                    out.write(dfmt.dump_part(tagged(pending), first, False))
+                    first += len(pending)
+                    if progress is not None:
+                        progress(len(pending))
+                pending = batch
+            last = pending if pending is not None else _concat([], sfmt)
+            out.write(dfmt.dump_part(tagged(last), first, True))
+            if progress is not None:
+                progress(len(last))
+            return first + len(last)
         assert dfmt.dump is not None
         batch = _concat(list(batches()), sfmt)
         out.write(dfmt.dump(tagged(batch)))

@@ -184,6 +184,8 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_dealer_startup.py --repeat 5
 	$(PY) benchmarks/bench_question.py --random 40 --repeat 1 --dealer 40
 	$(PY) benchmarks/bench_board.py --random 20
+	$(PY) benchmarks/bench_library.py --records 3000000
+	$(PY) benchmarks/bench_scale.py
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

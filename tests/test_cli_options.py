@@ -245,7 +245,7 @@ def test_stats_json_counts_dds_reference_tables(list100, tmp_path):
     doc = json.loads(run("stats", path, "--json", "--par-sample", 0).output)
     assert doc["count"] == 100
     want = [[np.bincount(tables[:, s, d], minlength=14).tolist() for d in range(4)] for s in range(5)]
-    assert doc["tricks"] == want
+    assert doc["statistics"]["tricks"] == want
 
 
 def test_convert_threads_solve_as_dds_tables(list100, tmp_path):

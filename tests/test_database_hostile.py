@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from ddsbind import database as db
+from ddsbind.database.statistics import record_hash
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
 from tests.conftest import ask_dds
@@ -249,28 +250,36 @@ def test_bad_seconds_in_an_unfinished_manifest_stops_resume_before_solving(tmp_p
 # -- par sample (item 7) ----------------------------------------------------------------------
 
 
-def test_par_sample_dealers_rotate_when_the_step_is_a_multiple_of_four(ref, dds_oracle, tmp_path):
-    """Without this, a step of 4 records gave North every sampled deal while the text said 'dealer rotating'."""
-    s = db.stats(ref, par_sample=COUNT // 4)  # step 4: records 0, 4, 8, ...
-    assert s.par_deals == 6 and s.par_dealers == (2, 2, 1, 1)
-    _, tables = decode_zrd(ref.read_bytes())
-    sample = tables[::4]
-    assert s.sacrifice is not None
-    assert sorted(s.sacrifice) == ["both", "ew", "none", "ns"]
-    for vul, got in s.sacrifice.items():
-        # Oracle: DDS's DealerPar called from C (tests/dds_solve_oracle.c), dealer rotating N E S W; a doubled
-        # contract going down reads like "4S*-EW-2".  DDS's vulnerability codes: 0 none, 1 both, 2 NS, 3 EW.
+def test_par_sample_is_the_records_of_smallest_hash_and_agrees_with_dds(ref, dds_oracle, tmp_path):
+    """Without this, the par sample could depend on where records sit (shards would disagree) or par be misread."""
+    s = db.stats(ref, par_sample=6)
+    data = ref.read_bytes()
+    keys = record_hash(np.frombuffer(data, np.uint8).reshape(-1, REC))
+    order = np.argsort(keys, kind="stable")[:6]
+    _, tables = decode_zrd(data)
+    st = s.statistics
+    assert st is not None and s.par_deals == 6
+    assert np.array_equal(st.par_keys, keys[order]) and np.array_equal(st.par_tables, tables[order])
+    dealers = (keys[order] & np.uint64(3)).astype(int)
+    assert st.par_dealers.tolist() == dealers.tolist()
+    assert s.sacrifice is not None and sorted(s.sacrifice) == ["both", "ew", "none", "ns"]
+    for vul in ("none", "both", "ns", "ew"):
+        # Oracle: DDS's DealerPar called from C (tests/dds_solve_oracle.c); a doubled contract going down reads
+        # like "4S*-EW-2".  DDS's vulnerability codes: 0 none, 1 both, 2 NS, 3 EW.
         code = ("none", "both", "ns", "ew").index(vul)
-        asks = [f"dealerpar {j % 4} {code} " + " ".join(map(str, t.ravel())) for j, t in enumerate(sample)]
+        asks = [
+            f"dealerpar {d} {code} " + " ".join(map(str, t.ravel()))
+            for d, t in zip(dealers, tables[order], strict=True)
+        ]
         answers = ask_dds(dds_oracle, asks, tmp_path)
         assert all(a[0] == "par" for a in answers), answers
-        want = np.mean([any("*-" in c for c in a[3:]) for a in answers])
-        assert got == pytest.approx(want), vul
-    text = "\n".join(s.lines())
-    assert "dealer rotating N E S W over the sampled deals" in text
-    d = s.to_dict()
-    assert d["par_dealers"] == {"N": 2, "E": 2, "S": 1, "W": 1} and d["count"] == COUNT
-    json.dumps(d)
+        want = [any("*-" in c for c in a[3:]) for a in answers]
+        assert st.sacrifices[:, code].tolist() == want, vul
+        assert s.sacrifice[vul] == pytest.approx(np.mean(want))
+    assert "the dealer drawn from each sampled deal's hash" in "\n".join(s.lines())
+    par = s.to_dict()["statistics"]["par"]
+    assert par["deals"] == 6 and sum(par["dealers"].values()) == 6 and s.count == COUNT
+    json.dumps(par)
 
 
 # -- threads (item 11) -------------------------------------------------------------------------

@@ -130,14 +130,19 @@ def _ignore(_done: int) -> None:
     """The progress callback where no bar is drawn."""
 
 
+#: ``--quiet``: no progress bar, even on a terminal (the commands that read or write many records).
+QUIET = click.option("--quiet", is_flag=True, help="No progress bar on standard error.")
+
+
 @contextlib.contextmanager
-def progress(desc: str, total: int | None = None, unit: str = "record") -> Iterator[Progress]:
-    """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal)."""
-    if not sys.stderr.isatty():
+def progress(desc: str, total: int | None = None, unit: str = "record", *, quiet: bool = False) -> Iterator[Progress]:
+    """A progress callback for library code, drawn as a tqdm bar on stderr (only on a terminal, never ``quiet``)."""
+    if quiet or not sys.stderr.isatty():
         # What tqdm's disable=None decides, without importing tqdm (a tenth of a small command's start).
         yield _ignore
         return
     from tqdm import tqdm
 
-    with tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None, leave=False) as bar:
+    scale = unit == "B"  # bytes: shown as kB, MB, GB
+    with tqdm(total=total, desc=desc, unit=unit, unit_scale=scale, file=sys.stderr, disable=None, leave=False) as bar:
         yield bar.update

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, fail, progress
 
 
 @click.command()
@@ -20,7 +20,8 @@ from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Solve on an existing Dask cluster (tcp://...).")
 @click.option("--shard", type=POSITIVE, default=256, show_default=True, help="Deals per Dask task.")
 @click.option("--batch", type=POSITIVE, default=None, help="Deals made and synced at a time.")
-def generate(out: str, count: int, seed: int, **options: Any) -> None:
+@QUIET
+def generate(out: str, count: int, seed: int, quiet: bool, **options: Any) -> None:
     """Make a database of COUNT random deals of SEED: OUT.zrd (with DD tables) or OUT.zbd (deals only).
 
     Deal k depends only on (SEED, k).  Records are written in order and
@@ -30,7 +31,7 @@ def generate(out: str, count: int, seed: int, **options: Any) -> None:
     """
     from ddsbind import database
 
-    with progress("generating", total=count, unit="deal") as tick:
+    with progress("generating", total=count, unit="deal", quiet=quiet) as tick:
         man = database.generate(out, count, seed, progress=tick, log=lambda msg: click.echo(msg, err=True), **options)
     click.echo(f"{man.count} deals in {out} ({man.seconds:.1f} s), checksum {man.checksum}")
 
@@ -46,15 +47,17 @@ def generate(out: str, count: int, seed: int, **options: Any) -> None:
 )
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads.")
 @click.option("--json", "as_json", is_flag=True, help="The report as one JSON document on stdout.")
-def verify(file: str, sample: int, threads: int | None, as_json: bool) -> None:
+@QUIET
+def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
 
     Exit 1 naming the first bad record (index and byte offset), or an
     unfinished run (how many records of how many, and how to finish it).
+    The file is read once, a chunk at a time, whatever its size.
     """
     from ddsbind import database
 
-    with progress("verifying", unit="deal") as tick, about(file):
+    with progress("verifying", unit="record", quiet=quiet) as tick, about(file):
         rep = database.verify(file, sample=sample, threads=threads, progress=tick)
     if as_json:
         click.echo(json.dumps(rep.to_dict(), indent=1))
@@ -65,33 +68,64 @@ def verify(file: str, sample: int, threads: int | None, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), help="Also draw the statistics into this PNG.")
 @click.option(
     "--par-sample",
     type=COUNT,
     default=10_000,
     show_default=True,
-    help="Deals (spread over FILE) whose par is computed (0: none).",
+    help="Deals (the records of smallest hash) whose par is computed (0: none).",
 )
 @click.option("--json", "as_json", is_flag=True, help="The statistics as one JSON document on stdout.")
-def stats(file: str, plot: str | None, par_sample: int, as_json: bool) -> None:
-    """A database's count, checksum and double-dummy statistics.
+@QUIET
+def stats(files: tuple[str, ...], plot: str | None, par_sample: int, as_json: bool, quiet: bool) -> None:
+    """A database's count, checksum and double-dummy statistics; of several FILES (shards), merged.
 
-    For a ZRD database: tricks by strain and declarer, how often each
-    contract level makes, how often par is a doubled sacrifice (par from
-    DDS's DealerParBin, the dealer rotating N E S W over the sampled deals).
-    An unfinished run is said so on the second line.
+    For ZRD records: tricks by strain and declarer, how often each side
+    makes each contract level (NS and EW apart), how often par is a doubled
+    sacrifice by dealer and vulnerability (par from DDS's DealerParBin over
+    the PAR_SAMPLE records of smallest hash, the dealer drawn from the
+    hash).  The statistics of several files are those of their records
+    together, the same as of one file holding them all.  An unfinished run
+    is said so on the second line.  Each file is read once, a chunk at a
+    time, whatever its size.
     """
-    from ddsbind import database
+    import os
 
-    with progress("reading", unit="record") as tick, about(file):
-        res = database.stats(file, par_sample=par_sample, progress=tick)
+    from ddsbind import database
+    from ddsbind.database import statistics
+    from ddsbind.formats import files as records
+
+    reports = []
+    for file in files:
+        size = records.RECORD_SIZES.get(records.guess_format(file) or "")
+        total = None if size is None else os.stat(file).st_size // size
+        with progress(f"reading {os.path.basename(file)}", total, unit="record", quiet=quiet) as tick, about(file):
+            reports.append(database.stats(file, par_sample=par_sample, progress=tick))
+    if len(reports) == 1:
+        res = reports[0]
+        if as_json:
+            click.echo(json.dumps(res.to_dict(), indent=1))
+        else:
+            click.echo("\n".join(res.lines()))
+        if plot is not None:
+            with about(plot):
+                res.plot(plot)
+            click.echo(f"plot written to {plot}", err=as_json)
+        return
+    merged = statistics.stats_of(reports)
     if as_json:
-        click.echo(json.dumps(res.to_dict(), indent=1))
+        doc = {"files": [r.file_dict() for r in reports], "statistics": None if merged is None else merged.to_dict()}
+        click.echo(json.dumps(doc, indent=1))
     else:
-        click.echo("\n".join(res.lines()))
+        lines = [line for r in reports for line in r.file_lines()]
+        lines.append(f"{len(reports)} files, {sum(r.count for r in reports)} records")
+        click.echo("\n".join(lines + ([] if merged is None else merged.lines())))
     if plot is not None:
+        if merged is None:
+            fail("--plot: none of the files holds DD results")
+        assert merged is not None
         with about(plot):
-            res.plot(plot)
+            statistics.plot(merged, plot, f"{len(reports)} files: {merged.records} records")
         click.echo(f"plot written to {plot}", err=as_json)

@@ -313,9 +313,12 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
 
     documents = o["as_json"] or o["as_csv"]
     out = None if documents else sys.stdout
-    keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"])
+    stream = _LibraryStream.for_run(o)
+    keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"]) and stream is None
     options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
     with contextlib.ExitStack() as stack:
+        if stream is not None:
+            stack.enter_context(stream)
         client = stack.enter_context(dask_client(o["workers"], error=DealerError)) if o["workers"] else None
         solved_library = o["solved_library"]
         total = None if solved_library is None else len(solved_library)
@@ -340,6 +343,7 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
                 library=solved_library,
                 csv=o["csv"],
                 export=o["export"],
+                sink=stream,
                 **options,
             )
     if out is not None:
@@ -347,10 +351,69 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
         out.flush()
     if result.timed_out:
         sys.exit(1)
-    _solve_and_report(script, result, seed, o)
+    _solve_and_report(script, result, seed, o, stream)
 
 
-def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) -> None:
+class _LibraryStream:
+    """Library mode's accepted records written (``-o`` of a record format) and counted (``--contract``) as they come.
+
+    Nothing is kept: memory stays a batch's, however many records are
+    accepted.  The output is written atomically (all or nothing).
+    """
+
+    def __init__(self, o: dict[str, Any]) -> None:
+        from ddsbind.dealer import statistics
+
+        self.o = o
+        self.tally = (
+            statistics.ContractTally(o["contracts"], o["vul"], makes_only=o["makes_only"]) if o["contracts"] else None
+        )
+        self.writer: Any = None
+
+    @classmethod
+    def for_run(cls, o: dict[str, Any]) -> _LibraryStream | None:
+        """A stream for a library run whose output (if any) is a record format; None otherwise (deals are kept)."""
+        if o["solved_library"] is None or not (o["output"] or o["contracts"]):
+            return None
+        if o["output"]:
+            from ddsbind.formats import registry
+
+            fmt = registry.guess(o["output"], o["to_format"], role="output")
+            if not fmt.fixed or fmt.encode is None:
+                return None  # a text output is written whole, from the deals kept
+        return cls(o)
+
+    def __enter__(self) -> _LibraryStream:
+        if self.o["output"]:
+            from ddsbind.formats.files import RecordWriter
+            from ddsbind.formats.registry import guess
+
+            fmt = guess(self.o["output"], self.o["to_format"], role="output")
+            self.writer = RecordWriter(self.o["output"], fmt.name, atomic=True).__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.writer is not None:
+            self.writer.__exit__(*exc)
+
+    def __call__(self, owners: Any, tables: Any) -> None:
+        if self.writer is not None:
+            from ddsbind.formats.registry import Records
+
+            self.writer.write_records(Records(owners, None if tables is None else tables.astype("uint8")))
+        if self.tally is not None:
+            from ddsbind.dealer import statistics
+
+            o = self.o
+            results = statistics.contract_results(owners, o["contracts"], makes_only=o["makes_only"], known=tables)
+            self.tally.add(results)
+
+
+def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any], stream: _LibraryStream | None) -> None:
+    if stream is not None:
+        report = None if stream.tally is None else stream.tally.report()
+        _print_reports(script, result, seed, o, report, None)
+        return
     if result.deals is None and not o["as_json"]:
         return  # nothing kept, nothing to report: the statistics and formats modules stay unloaded
     from ddsbind.dealer import statistics
@@ -384,6 +447,11 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any]) ->
     if o["lead"] and deals is not None:
         with progress("leads", total=len(deals), unit="deal") as tick:
             leads = statistics.lead_table(deals, o["lead"], threads=threads, progress=tick)
+    _print_reports(script, result, seed, o, report, leads)
+
+
+def _print_reports(script: Any, result: Any, seed: int, o: dict[str, Any], report: Any, leads: Any) -> None:
+    """The JSON document, the CSV table, or the reports' text; then the plot."""
     if o["as_json"]:
         click.echo(_json_document(script, result, seed, report, leads))
     elif o["as_csv"]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import POSITIVE, SEAT, FormatChoice, about, fail, progress
+from ddsbind.cli._common import POSITIVE, QUIET, SEAT, FormatChoice, about, fail, progress
 
 if TYPE_CHECKING:
     import numpy as np
@@ -31,8 +31,16 @@ if TYPE_CHECKING:
 )
 @click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads for --solve.")
+@QUIET
 def convert(
-    src: str, dst: str, src_format: str | None, dst_format: str | None, hand: int, solve: bool, threads: int | None
+    src: str,
+    dst: str,
+    src_format: str | None,
+    dst_format: str | None,
+    hand: int,
+    solve: bool,
+    threads: int | None,
+    quiet: bool,
 ) -> None:
     """Convert deals (and their results) from SRC to DST ('-' for stdout).
 
@@ -46,7 +54,8 @@ def convert(
     when the whole conversion succeeded.  Played deals: game records in,
     game records out (PBN, LIN, ZRJ) keep auction, contract, result and
     play; what the target cannot hold (ZRD: board numbers, dealers,
-    vulnerability; ZRJ: a long play) is named in one warning.
+    vulnerability; ZRJ: a long play) is named in one warning.  A record
+    file is read a chunk at a time: memory does not grow with its size.
     """
     from ddsbind.formats.convert import convert as run
 
@@ -57,9 +66,11 @@ def convert(
         if solve:
             from ddsbind.database import TableFiller
 
-            filler = TableFiller(threads=threads, progress=stack.enter_context(progress("solving", unit="deal")))
+            filler = TableFiller(
+                threads=threads, progress=stack.enter_context(progress("solving", unit="deal", quiet=quiet))
+            )
             par = _dealer_par
-        tick = stack.enter_context(progress("converting"))
+        tick = stack.enter_context(progress("converting", _records_in(src, fmts[0]), quiet=quiet))
         n = run(
             src,
             dst,
@@ -86,15 +97,35 @@ def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: S
     return out
 
 
+def _records_in(path: str, format: str | None) -> int | None:
+    """Whole records in a record file (a progress bar's total), or None for a text file or an unknown format."""
+    import os
+
+    from ddsbind.errors import Error
+    from ddsbind.formats import registry
+
+    try:
+        fmt = registry.guess(path, format)
+    except Error:
+        return None
+    return None if fmt.record_size is None else os.stat(path).st_size // fmt.record_size
+
+
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--verify", "published", metavar="HEX", help="Exit 1 unless the checksum equals HEX.")
-def checksum(file: str, published: str | None) -> None:
-    """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex)."""
+@QUIET
+def checksum(file: str, published: str | None, quiet: bool) -> None:
+    """Print Pavlicek's checksum of FILE (64-bit sum of 32-bit little-endian words, hex).
+
+    The file is read a few megabytes at a time, whatever its size.
+    """
+    import os
+
     from ddsbind.formats import checksums
 
-    with about(file):
-        value = checksums.checksum(file)
+    with progress("checksum", os.stat(file).st_size or None, unit="B", quiet=quiet) as tick, about(file):
+        value = checksums.checksum(file, progress=tick)
     click.echo(checksums.format_checksum(value))
     if published is not None and not checksums.matches(value, published):
         fail(f"checksum {checksums.format_checksum(value)} does not match {published}")

@@ -105,13 +105,12 @@ def _valid_prefix(out: Path, seed: int, count: int, fmt: str) -> tuple[int, str 
     size = RECORD[fmt]
     nbytes = out.stat().st_size
     whole_records = min(nbytes // size, count)
-    recs = files.open_records(out, fmt)
-    for s in range(0, whole_records, _CHECK_CHUNK):
-        e = min(s + _CHECK_CHUNK, whole_records)
-        fault = find_fault(np.asarray(recs[s:e]), s, fmt, seed)
-        if fault is not None:
-            return fault.index, f"record {fault.index}, byte offset {fault.offset}: {fault.why}"
-    del recs
+    # Read by position a chunk at a time: memory stays one chunk's however large the database on disk.
+    with files.RecordReader(out, size) as reader:
+        for s in range(0, whole_records, _CHECK_CHUNK):
+            fault = find_fault(reader.read(s, min(s + _CHECK_CHUNK, whole_records)), s, fmt, seed)
+            if fault is not None:
+                return fault.index, f"record {fault.index}, byte offset {fault.offset}: {fault.why}"
     if nbytes > whole_records * size:
         extra = nbytes - whole_records * size
         return whole_records, f"{extra} bytes after record {whole_records - 1} (partial or beyond the count)"

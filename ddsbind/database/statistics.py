@@ -1,13 +1,24 @@
 """Statistics of a database: :func:`stats` gives a :class:`DatabaseStats` (text, dict or plot).
 
-``ddsbind stats FILE`` prints :meth:`DatabaseStats.lines`.
+``ddsbind stats FILE...`` prints :meth:`DatabaseStats.lines`.
+
+The statistics proper are a :class:`Statistics`: counts that *merge*.  The
+statistics of a file equal the :meth:`~Statistics.merge` of the statistics
+of any split of it into parts (in any order), to the byte in ``to_dict()``
+and ``--json``: shards of a database read on a Dask cluster give the
+report one pass over the whole database gives.  Everything is a sum of
+counts, except the par sample, which is the ``par_sample`` records of
+smallest hash (a bottom-k sample: a uniform random sample that depends only
+on the records, never on their positions), so merging keeps the smallest of
+both.  The file is read once, a chunk at a time: memory is one chunk's and
+the sample's, whatever the file's size.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -17,22 +28,268 @@ from ddsbind._typing import Progress
 from ddsbind.database._args import whole
 from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
-from ddsbind.deal import SEAT_LETTERS
+from ddsbind.deal import SEAT_LETTERS, STRAIN_LETTERS, Vulnerability
 from ddsbind.errors import DatabaseError, FormatError
-from ddsbind.formats import files
-from ddsbind.formats.checksums import checksum, format_checksum, matches
-from ddsbind.game import Vulnerability
+from ddsbind.formats import files, order, registry, zdd
+from ddsbind.formats.checksums import Checksum, format_checksum, matches
+from ddsbind.formats.files import end_of_list, naming
 
-__all__ = ["PAR_DEALERS", "DatabaseStats", "stats"]
+__all__ = ["CHUNK", "PAR_DEALERS", "DatabaseStats", "Statistics", "merge", "range_statistics", "stats", "stats_of"]
 
-_STRAINS = ("S", "H", "D", "C", "NT")
+_STRAINS = tuple("NT" if s == "N" else s for s in STRAIN_LETTERS)
+#: The two sides, named as vulnerability names them.
+_SIDES = (Vulnerability.NS, Vulnerability.EW)
 #: How par is sampled, as the text and the docstrings say it.
-PAR_DEALERS = "dealer rotating N E S W over the sampled deals"
+PAR_DEALERS = "the dealer drawn from each sampled deal's hash"
+#: Records read at a time.
+CHUNK = 1 << 19
+#: Two results (16 x 16, flattened) -> the better of them.
+_BEST = np.maximum.outer(np.arange(16), np.arange(16)).ravel()
+#: Byte -> True when either of its nibbles is not a trick count (14, 15 unknown).
+_OVER_13 = ((np.arange(256) & 15) > 13) | ((np.arange(256) >> 4) > 13)
+#: Pavlicek seats of each side's two hands (NS: N, S; EW: E, W).
+_SIDE_SEATS = tuple(tuple(int(x) for x in order.pav_seats(pair)) for pair in ((0, 2), (1, 3)))
+#: Pavlicek strain of each DDS strain (S H D C NT).
+_PAV_STRAIN = order.pav_strains(np.arange(5)).astype(np.intp)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """splitmix64's finaliser: every bit of ``x`` moves every bit of the result."""
+    x = (x ^ (x >> np.uint64(30))) * _MIX1
+    x = (x ^ (x >> np.uint64(27))) * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+def _any_over_13(results: NDArray[np.uint8]) -> bool:
+    """Whether any nibble of ``results`` is 14 or 15 (bits 1, 2 and 3 set), eight bytes at a time."""
+    flat = results.reshape(-1)
+    whole = flat.size // 8 * 8
+    x = flat[:whole].view("<u8")
+    ones = np.uint64(0x1111111111111111)
+    if ((x >> np.uint64(1)) & (x >> np.uint64(2)) & (x >> np.uint64(3)) & ones).any():
+        return True
+    return bool(_OVER_13.take(flat[whole:]).any())
+
+
+def _marginal(joint: NDArray[np.int64], seats: tuple[int, ...]) -> NDArray[np.int64]:
+    """Counts of ``joint`` (5, 16, 16, 16, 16) by strain and the results of Pavlicek ``seats`` (in that order)."""
+    keep = [4 - k for k in seats]
+    out = joint.sum(axis=tuple(ax for ax in (1, 2, 3, 4) if ax not in keep))
+    # The summed array's axes follow the kept axes in ascending order; put them in the order of ``seats``.
+    order = sorted(keep)
+    return out.transpose(0, *(1 + order.index(ax) for ax in keep))
+
+
+def record_hash(raw: NDArray[np.uint8]) -> NDArray[np.uint64]:
+    """A 64-bit hash of each record's first 16 bytes ``(n, size)`` uint8 -> ``(n,)`` uint64 (position-free)."""
+    n, size = raw.shape
+    head = np.zeros((n, 16), dtype=np.uint8)
+    head[:, : min(size, 16)] = raw[:, :16]
+    words = head.view("<u8").astype(np.uint64)
+    return _mix(words[:, 1] ^ _mix(words[:, 0]))
+
+
+@dataclass
+class Statistics:
+    """Double-dummy statistics as counts that merge (see the module docstring).
+
+    Attributes
+    ----------
+    records : int
+        Records read (whole records before any null terminator).
+    tricks : ndarray (5, 4, 14) int64
+        Complete tables whose declarer (N E S W) in strain (S H D C NT) takes k tricks.
+    sides : ndarray (2, 5, 14) int64
+        Complete tables where the side (NS, EW) takes k tricks in the strain
+        with its better declarer.
+    par_keys : ndarray (k,) uint64
+        The hashes of the par sample: the ``par_sample`` smallest, ascending.
+    par_tables : ndarray (k, 5, 4) uint8
+        The sampled tables (DDS order).
+    par_sample : int
+        How many records the par sample keeps at most.
+    """
+
+    records: int = 0
+    tricks: NDArray[np.int64] = field(default_factory=lambda: np.zeros((5, 4, 14), np.int64))
+    sides: NDArray[np.int64] = field(default_factory=lambda: np.zeros((2, 5, 14), np.int64))
+    par_keys: NDArray[np.uint64] = field(default_factory=lambda: np.zeros(0, np.uint64))
+    par_tables: NDArray[np.uint8] = field(default_factory=lambda: np.zeros((0, 5, 4), np.uint8))
+    par_sample: int = 10_000
+    _par: NDArray[np.bool_] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tables(self) -> int:
+        """Complete tables counted."""
+        return int(self.tricks[0, 0].sum())
+
+    def add(self, results: NDArray[np.uint8], raw: NDArray[np.uint8]) -> None:
+        """Count the ZDD results ``(n, 10)`` of the records ``raw`` ``(n, size)``; incomplete tables are skipped.
+
+        A strain's four results are two bytes of a ZDD record: one histogram
+        of those 16-bit words per strain gives every declarer's tricks and
+        each side's best, without decoding a table.
+        """
+        results = np.ascontiguousarray(results)
+        if _any_over_13(results):
+            known = ~_OVER_13.take(results).any(axis=1)
+            results, raw = results[known], raw[known]
+        words = results.view("<u2").T.copy()  # (5, n): Pavlicek strain p, nibble k = Pavlicek seat k
+        # (5 Pavlicek strains, 16, 16, 16, 16): word = W | N << 4 | E << 8 | S << 12, so seat k is axis 4 - k.
+        joint = np.stack([np.bincount(w, minlength=1 << 16) for w in words]).reshape(5, 16, 16, 16, 16)
+        pav = np.zeros((14, 20), np.int64)  # [tricks, 4 * Pavlicek strain + seat]
+        for k in range(4):
+            pav[:, k::4] = _marginal(joint, (k,))[:, :14].T
+        self.tricks += order.dds_tables(pav).transpose(1, 2, 0)
+        for j, pair in enumerate(_SIDE_SEATS):
+            both = _marginal(joint, pair).reshape(5, 256)  # [strain, the pair's two results]
+            best = np.stack([np.bincount(_BEST, weights=h, minlength=16) for h in both]).astype(np.int64)
+            self.sides[j] += best[_PAV_STRAIN, :14]
+        if self.par_sample and results.shape[0]:
+            keys = record_hash(raw)
+            if keys.size > self.par_sample:
+                # Every key up to the k-th smallest (ties too): what the sample keeps is decided by _keep.
+                kth = np.partition(keys, self.par_sample - 1)[self.par_sample - 1]
+                pick = keys <= kth
+                keys, results = keys[pick], results[pick]
+            self._keep(keys, zdd.tables_from_nibbles(results))
+
+    def _keep(self, keys: NDArray[np.uint64], tables: NDArray[np.uint8]) -> None:
+        """The ``par_sample`` smallest of the sample and these: by hash, ties by the table's bytes."""
+        keys = np.concatenate([self.par_keys, keys])
+        tables = np.concatenate([self.par_tables, tables])
+        flat = tables.reshape(-1, 20)
+        order = np.lexsort((*flat.T[::-1], keys))[: self.par_sample]
+        self.par_keys, self.par_tables = keys[order], tables[order]
+        self._par = None
+
+    def merge(self, other: Statistics) -> Statistics:
+        """The statistics of both parts' records together (neither is changed)."""
+        if other.par_sample != self.par_sample:
+            raise DatabaseError(f"cannot merge statistics of par samples {self.par_sample} and {other.par_sample}")
+        out = Statistics(
+            self.records + other.records, self.tricks + other.tricks, self.sides + other.sides,
+            self.par_keys, self.par_tables, self.par_sample,
+        )  # fmt: skip
+        out._keep(other.par_keys, other.par_tables)
+        return out
+
+    __add__ = merge
+
+    @property
+    def makes(self) -> NDArray[np.float64] | None:
+        """``(2, 5, 7)``: fraction of complete tables where the side (NS, EW) makes level 1..7 in the strain."""
+        total = self.tables
+        if not total:
+            return None
+        at_least = self.sides[:, :, ::-1].cumsum(axis=2)[:, :, ::-1]  # (2, 5, 14): tables with >= k tricks
+        return np.asarray(at_least[:, :, 7:14] / total, dtype=np.float64)
+
+    @property
+    def par_dealers(self) -> NDArray[np.int64]:
+        """``(k,)`` the DDS seat dealing each sampled deal: the two low bits of its hash."""
+        return (self.par_keys & np.uint64(3)).astype(np.int64)
+
+    @property
+    def sacrifices(self) -> NDArray[np.bool_]:
+        """``(k, 4)`` whether par (DDS ``DealerParBin``) is a doubled sacrifice, by vulnerability (DDS codes)."""
+        if self._par is None:
+            self._par = _sacrifices(self.par_tables, self.par_dealers)
+        return self._par
+
+    def to_dict(self) -> dict[str, object]:
+        """The statistics as a JSON-ready dict: counts, and the fractions they give.
+
+        ``tricks`` is ``[strain S H D C NT][declarer N E S W][k]``; ``side_tricks``
+        and ``makes`` are keyed by side (``NS``, ``EW``) then strain, ``makes``
+        a fraction of the complete tables for levels 1..7; ``par`` holds the
+        sample's size, dealers and sacrifices (counts by vulnerability then
+        dealer) and the fractions by vulnerability.
+        """
+        makes = self.makes
+        sac = self.sacrifices
+        dealers = self.par_dealers
+        k = int(dealers.size)
+        return {
+            "records": self.records,
+            "tables": self.tables,
+            "tricks": self.tricks.tolist(),
+            "side_tricks": {
+                str(side): {s: self.sides[j, i].tolist() for i, s in enumerate(_STRAINS)}
+                for j, side in enumerate(_SIDES)
+            },
+            "makes": None
+            if makes is None
+            else {
+                str(side): {s: makes[j, i].tolist() for i, s in enumerate(_STRAINS)} for j, side in enumerate(_SIDES)
+            },
+            "par": {
+                "sample": self.par_sample,
+                "deals": k,
+                "dealers": {s: int((dealers == d).sum()) for d, s in enumerate(SEAT_LETTERS)},
+                "sacrifices": {
+                    v.name.lower(): {s: int(sac[dealers == d, int(v)].sum()) for d, s in enumerate(SEAT_LETTERS)}
+                    for v in Vulnerability
+                },
+                "sacrifice": None if not k else {v.name.lower(): float(sac[:, int(v)].mean()) for v in Vulnerability},
+            },
+        }
+
+    def lines(self) -> list[str]:
+        """The statistics as text (what ``ddsbind stats`` prints after the files' lines)."""
+        total = self.tables
+        if total == 0:
+            return ["no complete DD tables"]
+        per = self.tricks.sum(axis=2)
+        mean = (self.tricks * np.arange(14)).sum(axis=2) / np.maximum(per, 1)
+        out = ["", f"Mean tricks by strain and declarer ({total} tables):"]
+        out += ["       " + "".join(f"{s:>7}" for s in SEAT_LETTERS)]
+        out += [f"  {s:<4} " + "".join(f"{v:7.2f}" for v in mean[i]) for i, s in enumerate(_STRAINS)]
+        dist = self.tricks.sum(axis=1) / (4 * total) * 100
+        out += ["", "Tricks for a declarer, % (all four declarers):"]
+        out += ["      " + "".join(f"{k:>5}" for k in range(14))]
+        out += [f"  {s:<3} " + "".join(f"{v:5.1f}" for v in dist[i]) for i, s in enumerate(_STRAINS)]
+        makes = self.makes
+        assert makes is not None
+        out += ["", "Contract makes for each side (its better declarer), % of deals:"]
+        out += ["         " + "".join(f"{k:>6}" for k in range(1, 8))]
+        for j, side in enumerate(_SIDES):
+            out += [
+                f"  {side!s:<3}{s:<3} " + "".join(f"{v * 100:6.1f}" for v in makes[j, i])
+                for i, s in enumerate(_STRAINS)
+            ]
+        k = int(self.par_keys.size)
+        if k:
+            sac = self.sacrifices
+            dealers = self.par_dealers
+            shown = ", ".join(f"{v} {sac[:, int(v)].mean() * 100:.1f}%" for v in Vulnerability)
+            out += ["", f"Par is a doubled sacrifice ({k} deals, {PAR_DEALERS}): {shown}"]
+            out += ["  dealer  deals" + "".join(f"{v!s:>7}" for v in Vulnerability)]
+            for d, s in enumerate(SEAT_LETTERS):
+                rows = dealers == d
+                n = int(rows.sum())
+                cells = "".join(f"{sac[rows, int(v)].mean() * 100:6.1f}%" if n else "      -" for v in Vulnerability)
+                out.append(f"  {s:<6}  {n:>5}{cells}")
+        return out
+
+
+def merge(parts: Iterable[Statistics]) -> Statistics:
+    """The statistics of several parts' records together (:meth:`Statistics.merge` over them)."""
+    it = iter(parts)
+    try:
+        out = next(it)
+    except StopIteration:
+        raise DatabaseError("no statistics to merge") from None
+    for p in it:
+        out = out.merge(p)
+    return out
 
 
 @dataclass
 class DatabaseStats:
-    """Statistics of a database (``tricks`` and the rest are None for deals-only files).
+    """What ``ddsbind stats`` reports of one file: the file's facts, and its :class:`Statistics`.
 
     Attributes
     ----------
@@ -49,17 +306,8 @@ class DatabaseStats:
         Unfinished, and a ``generate`` process is writing it now.
     checksum_matches : bool or None
         The checksum equals the finished manifest's (None: no finished manifest).
-    tricks : ndarray (5, 4, 14) int64 or None
-        How many deals give declarer (N E S W) in strain (S H D C NT) k tricks.
-    makes : ndarray (5, 7) float or None
-        Fraction of (deal, side) pairs where the side makes level 1..7 in the strain.
-    sacrifice : dict or None
-        Vulnerability (``none``, ``both``, ``ns``, ``ew``) -> fraction of the
-        sampled deals whose par is a doubled sacrifice.
-    par_deals : int
-        Deals the par figures are over.
-    par_dealers : tuple of 4 int
-        How many of them N, E, S, W dealt (the ``j``-th sampled deal: seat ``j % 4``).
+    statistics : Statistics or None
+        None for files without results (``.zbd``, ``hand-makes``).
     """
 
     path: str
@@ -70,14 +318,34 @@ class DatabaseStats:
     finished: bool = False
     running: bool = False
     checksum_matches: bool | None = None
-    tricks: NDArray[np.int64] | None = None
-    makes: NDArray[np.float64] | None = None
-    sacrifice: dict[str, float] | None = None
-    par_deals: int = 0
-    par_dealers: tuple[int, int, int, int] = (0, 0, 0, 0)
+    statistics: Statistics | None = None
 
-    def to_dict(self) -> dict[str, object]:
-        """The statistics as a JSON-ready dict (arrays as nested lists)."""
+    @property
+    def tricks(self) -> NDArray[np.int64] | None:
+        """``(5, 4, 14)`` tables by strain, declarer and tricks (:attr:`Statistics.tricks`), or None."""
+        return None if self.statistics is None else self.statistics.tricks
+
+    @property
+    def makes(self) -> NDArray[np.float64] | None:
+        """``(2, 5, 7)`` make rates by side, strain and level (:attr:`Statistics.makes`), or None."""
+        return None if self.statistics is None else self.statistics.makes
+
+    @property
+    def par_deals(self) -> int:
+        """Deals in the par sample."""
+        return 0 if self.statistics is None else int(self.statistics.par_keys.size)
+
+    @property
+    def sacrifice(self) -> dict[str, float] | None:
+        """Vulnerability (``none``, ``both``, ``ns``, ``ew``) -> fraction of sampled deals whose par is a sacrifice."""
+        if not self.par_deals:
+            return None
+        assert self.statistics is not None
+        sac = self.statistics.sacrifices
+        return {v.name.lower(): float(sac[:, int(v)].mean()) for v in Vulnerability}
+
+    def file_dict(self) -> dict[str, object]:
+        """The file's facts as a JSON-ready dict."""
         return {
             "path": self.path,
             "format": self.format,
@@ -87,15 +355,14 @@ class DatabaseStats:
             "finished": self.finished,
             "running": self.running,
             "checksum_matches": self.checksum_matches,
-            "tricks": None if self.tricks is None else self.tricks.tolist(),
-            "makes": None if self.makes is None else self.makes.tolist(),
-            "sacrifice": self.sacrifice,
-            "par_deals": self.par_deals,
-            "par_dealers": dict(zip(SEAT_LETTERS, self.par_dealers, strict=True)),
         }
 
-    def lines(self) -> list[str]:
-        """The statistics as the lines ``ddsbind stats FILE`` prints."""
+    def to_dict(self) -> dict[str, object]:
+        """The report as a JSON-ready dict: the file's facts, and ``statistics`` (:meth:`Statistics.to_dict`)."""
+        return {**self.file_dict(), "statistics": None if self.statistics is None else self.statistics.to_dict()}
+
+    def file_lines(self) -> list[str]:
+        """The file's lines: format, count, checksum, and what its manifest says."""
         out = [f"{self.path}: {self.format}, {self.count} records, checksum {self.checksum}"]
         m = self.manifest
         if m is not None and self.finished:
@@ -111,72 +378,70 @@ class DatabaseStats:
                 f"unfinished run: {self.count} of {m.count} records (seed {m.seed}); finish it with "
                 f"'ddsbind generate {self.path} --count {m.count} --seed {m.seed} --resume'"
             )
-        if self.tricks is None:
-            return out
-        per = self.tricks.sum(axis=2)
-        total = int(per[0, 0])
-        if total == 0:
-            out.append("no complete DD tables")
-            return out
-        mean = (self.tricks * np.arange(14)).sum(axis=2) / np.maximum(per, 1)
-        out += ["", f"Mean tricks by strain and declarer ({total} tables):"]
-        out += ["       " + "".join(f"{s:>7}" for s in SEAT_LETTERS)]
-        out += [f"  {s:<4} " + "".join(f"{v:7.2f}" for v in mean[i]) for i, s in enumerate(_STRAINS)]
-        dist = self.tricks.sum(axis=1) / (4 * total) * 100
-        out += ["", "Tricks for a declarer, % (all four declarers):"]
-        out += ["      " + "".join(f"{k:>5}" for k in range(14))]
-        out += [f"  {s:<3} " + "".join(f"{v:5.1f}" for v in dist[i]) for i, s in enumerate(_STRAINS)]
-        if self.makes is not None:
-            out += ["", "Contract makes for a side (best declarer), % of deals:"]
-            out += ["      " + "".join(f"{k:>6}" for k in range(1, 8))]
-            out += [f"  {s:<3} " + "".join(f"{v * 100:6.1f}" for v in self.makes[i]) for i, s in enumerate(_STRAINS)]
-        if self.sacrifice is not None:
-            # The bridge words (None, All, NS, EW), as every other output says vulnerability.
-            shown = ", ".join(f"{Vulnerability.parse(v)} {p * 100:.1f}%" for v, p in self.sacrifice.items())
-            out += ["", f"Par is a doubled sacrifice ({self.par_deals} deals, {PAR_DEALERS}): {shown}"]
         return out
+
+    def lines(self) -> list[str]:
+        """The report as the lines ``ddsbind stats FILE`` prints."""
+        return self.file_lines() + ([] if self.statistics is None else self.statistics.lines())
 
     def plot(self, out: str | os.PathLike[str]) -> None:
         """Draw the statistics into an image (matplotlib, the ``plot`` extra)."""
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise DatabaseError("--plot needs matplotlib: pip install 'ddsbind[plot]'") from None
-        if self.tricks is None or self.tricks.sum() == 0:
+        if self.statistics is None:
             raise DatabaseError(f"{self.path} has no DD results to plot")
-        total = self.tricks.sum(axis=(1, 2))[0]
-        fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
-        ax = axes[0]
+        plot(self.statistics, out, f"{Path(self.path).name}: {self.count} deals")
+
+
+def plot(st: Statistics, out: str | os.PathLike[str], title: str) -> None:
+    """Draw statistics into an image: tricks by strain, make rates by side, par sacrifices (matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise DatabaseError("--plot needs matplotlib: pip install 'ddsbind[plot]'") from None
+    total = st.tables
+    if not total:
+        raise DatabaseError(f"{title}: no DD results to plot")
+    makes = st.makes
+    assert makes is not None
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
+    ax = axes[0]
+    for i, s in enumerate(_STRAINS):
+        ax.plot(range(14), st.tricks[i].sum(axis=0) / (4 * total) * 100, marker="o", label=s)
+    ax.set(title="Tricks a declarer takes", xlabel="tricks", ylabel="% of (deal, declarer)")
+    ax.set_xticks(range(14))
+    ax.legend(title="strain")
+    ax = axes[1]
+    w = 0.08
+    for j, side in enumerate(_SIDES):
         for i, s in enumerate(_STRAINS):
-            ax.plot(range(14), self.tricks[i].sum(axis=0) / total * 100, marker="o", label=s)
-        ax.set(title="Tricks a declarer takes", xlabel="tricks", ylabel="% of (deal, declarer)")
-        ax.set_xticks(range(14))
-        ax.legend(title="strain")
-        ax = axes[1]
-        if self.makes is not None:
-            w = 0.16
-            for i, s in enumerate(_STRAINS):
-                ax.bar(np.arange(1, 8) + (i - 2) * w, self.makes[i] * 100, width=w, label=s)
-        ax.set(title="Contract makes for a side", xlabel="level", ylabel="% of deals")
-        ax.legend(title="strain")
-        ax = axes[2]
-        if self.sacrifice:
-            vals = [v * 100 for v in self.sacrifice.values()]
-            ax.bar(list(self.sacrifice), vals, color="tab:red")
-            for x, v in enumerate(vals):
-                ax.annotate(f"{v:.1f}%", (x, v), ha="center", va="bottom")
-        ax.set(title=f"Par is a sacrifice ({self.par_deals} deals)", xlabel="vulnerable", ylabel="% of deals")
-        fig.suptitle(f"{Path(self.path).name}: {self.count} deals")
-        fig.tight_layout()
-        fig.savefig(out, dpi=100)
-        plt.close(fig)
+            ax.bar(np.arange(1, 8) + (j * 5 + i - 4.5) * w, makes[j, i] * 100, width=w, label=f"{side} {s}",
+                   hatch="//" if j else None)  # fmt: skip
+    ax.set(title="Contract makes for each side", xlabel="level", ylabel="% of deals")
+    ax.legend(title="side, strain", ncols=2, fontsize="small")
+    ax = axes[2]
+    if st.par_keys.size:
+        vals = [float(st.sacrifices[:, int(v)].mean()) * 100 for v in Vulnerability]
+        names = [str(v) for v in Vulnerability]
+        ax.bar(names, vals, color="tab:red")
+        for x, v in enumerate(vals):
+            ax.annotate(f"{v:.1f}%", (x, v), ha="center", va="bottom")
+    ax.set(title=f"Par is a sacrifice ({st.par_keys.size} deals)", xlabel="vulnerable", ylabel="% of deals")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
 
 
-def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: Progress | None = None) -> DatabaseStats:
-    """Count, checksum and double-dummy statistics of a database (or any fixed-size record file).
+def stats(
+    path: str | os.PathLike[str],
+    *,
+    par_sample: int = 10_000,
+    chunk: int = CHUNK,
+    progress: Progress | None = None,
+) -> DatabaseStats:
+    """Count, checksum and double-dummy statistics of a database (or any fixed-size record file), in one pass.
 
     Parameters
     ----------
@@ -185,10 +450,13 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
         checksum, and for ``.zdd`` the statistics).  A run not finished is
         read up to its last whole record and said to be unfinished.
     par_sample : int
-        Par is computed (DDS ``DealerParBin``) for this many records spread
-        evenly over the file (all if fewer), the dealer rotating N E S W over
-        the sampled deals (the ``j``-th sampled deal is dealt by seat
-        ``j % 4``), whatever the spacing of the sample.  0: no par.
+        Par is computed (DDS ``DealerParBin``, each vulnerability) for
+        this many complete tables of smallest record hash (all if fewer):
+        a random sample that depends on the records only, so statistics of
+        parts merge (:meth:`Statistics.merge`); the dealer of each is drawn
+        from its hash too.  0: no par.
+    chunk : int
+        Records read at a time: memory is about ``chunk`` times 60 bytes.
     progress : callable, optional
         Called with the number of records read after each chunk.
 
@@ -206,87 +474,134 @@ def stats(path: str | os.PathLike[str], *, par_sample: int = 10_000, progress: P
     """
     path = Path(path)
     par_sample = whole(par_sample, "par_sample", 0)
-    fmt = files.guess_format(path)
-    if fmt not in files.RECORD_SIZES:
+    chunk = whole(chunk, "chunk", 1)
+    name = files.guess_format(path)
+    if name not in files.RECORD_SIZES:
         raise DatabaseError(f"{path}: stats reads fixed-size record files ({', '.join(sorted(files.RECORD_SIZES))})")
+    fmt = registry.get(name)
+    size = files.RECORD_SIZES[name]
     man, finished = read_run(path)
+    st = Statistics(par_sample=par_sample) if fmt.results and name != "hand-makes" else None
+    total = Checksum()
+    count = 0
     try:
-        count = files.count_records(path, fmt)
-        value = checksum(path)
-        res = DatabaseStats(str(path), fmt, count, format_checksum(value), man, finished)
-        res.running = man is not None and not finished and is_running(path)
-        if man is not None and finished:
-            assert man.checksum is not None  # a finished manifest always has one (validated)
-            res.checksum_matches = matches(value, man.checksum)
+        with files.RecordReader(path, size) as reader:
+            ended = False
+            for start in range(0, reader.count, chunk):
+                part = reader.read(start, start + chunk)
+                total.update(part)
+                if ended:
+                    continue
+                end = end_of_list(part)
+                recs = part[:end]
+                with naming(path):
+                    fmt.validate(recs, start, "raise")
+                count = start + end
+                ended = end < part.shape[0]
+                if st is not None:
+                    st.records += end
+                    st.add(recs[:, size - zdd.RECORD_SIZE :], recs)
+                if progress is not None:
+                    progress(end)
+            tail = reader.nbytes - reader.count * size
+            if tail:
+                extra = np.empty(tail, np.uint8)
+                reader.read_into(extra, reader.count)
+                total.update(extra)
+                torn = man is not None and not finished
+                if not ended and not torn:  # an unfinished run may end in a torn write; anything else is damage
+                    n = reader.count
+                    with naming(path):
+                        raise FormatError(
+                            f"truncated tail: {tail} bytes after the last whole {size}-byte record",
+                            index=n,
+                            offset=n * size,
+                        )
     except OSError as exc:
         raise DatabaseError(f"{path}: {exc.strerror}") from None
-    step = max(1, count // par_sample) if par_sample else 0
-    acc = _Tally(step, par_sample)
-    try:
-        for c in files.iter_chunks(path, fmt):
-            if c.tables is not None:
-                acc.add(c.tables, c.index)
-            if progress is not None:
-                progress(len(c))
-    except FormatError as exc:
-        torn_tail = man is not None and not finished and exc.index == path.stat().st_size // files.RECORD_SIZES[fmt]
-        if not torn_tail:  # an unfinished run may end in a torn write; anything else is damage
-            raise DatabaseError(f"{path}: {exc}") from None
-    if fmt in ("zrd", "zdd"):
-        acc.finish(res)
+    value = total.value
+    res = DatabaseStats(str(path), name, count, format_checksum(value), man, finished, statistics=st)
+    res.running = man is not None and not finished and is_running(path)
+    if man is not None and finished:
+        assert man.checksum is not None  # a finished manifest always has one (validated)
+        res.checksum_matches = matches(value, man.checksum)
     return res
 
 
-class _Tally:
-    """Running sums of :func:`stats` over chunks, and the par sample."""
+def range_statistics(
+    path: str | os.PathLike[str],
+    start: int = 0,
+    stop: int | None = None,
+    *,
+    par_sample: int = 10_000,
+    chunk: int = CHUNK,
+    progress: Progress | None = None,
+) -> Statistics:
+    """The :class:`Statistics` of records ``start .. stop`` of a ZRD or ZDD file (a shard of it, read by position).
 
-    def __init__(self, step: int, par_sample: int) -> None:
-        self.step = step
-        self.par_sample = par_sample
-        self.hist = np.zeros((5, 4, 14), dtype=np.int64)
-        self.side = np.zeros((5, 2, 14), dtype=np.int64)
-        self.picked: list[NDArray[np.uint8]] = []
+    What a worker of a cluster computes for its part of a large database on
+    shared storage: :func:`merge` of the parts of a split of the file equals
+    ``stats(path).statistics``, byte for byte in ``to_dict()``.  ``stop``
+    (default: the end) is clipped to the file's whole records; records
+    after a null record are not read.
 
-    def add(self, tables: NDArray[np.uint8], index: NDArray[np.int64]) -> None:
-        known = (tables <= 13).all(axis=(1, 2))
-        t = tables[known]
-        flat = (np.arange(20).reshape(1, 5, 4) * 14 + t.astype(np.int64)).ravel()
-        self.hist += np.bincount(flat, minlength=280).reshape(5, 4, 14)
-        best = np.stack([np.maximum(t[:, :, 0], t[:, :, 2]), np.maximum(t[:, :, 1], t[:, :, 3])], axis=2)
-        self.side += np.bincount((np.arange(10).reshape(1, 5, 2) * 14 + best).ravel(), minlength=140).reshape(5, 2, 14)
-        if self.step:
-            self.picked.append(tables[(index % self.step == 0) & known])
+    Examples
+    --------
+    >>> parts = [range_statistics("big.zrd", a, a + 10**7) for a in range(0, 10**8, 10**7)]  # doctest: +SKIP
+    >>> merge(parts).to_dict() == stats("big.zrd").statistics.to_dict()  # doctest: +SKIP
+    True
+    """
+    path = Path(path)
+    start = whole(start, "start", 0)
+    chunk = whole(chunk, "chunk", 1)
+    name = files.guess_format(path)
+    if name not in ("zrd", "zdd"):
+        raise DatabaseError(f"{path}: statistics of a range read .zrd or .zdd files (records with DD results)")
+    fmt = registry.get(name)
+    size = files.RECORD_SIZES[name]
+    st = Statistics(par_sample=whole(par_sample, "par_sample", 0))
+    try:
+        with files.RecordReader(path, size) as reader:
+            end_at = reader.count if stop is None else min(whole(stop, "stop", 0), reader.count)
+            for a in range(start, end_at, chunk):
+                part = reader.read(a, min(a + chunk, end_at))
+                end = end_of_list(part)
+                recs = part[:end]
+                with naming(path):
+                    fmt.validate(recs, a, "raise")
+                st.records += end
+                st.add(recs[:, size - zdd.RECORD_SIZE :], recs)
+                if progress is not None:
+                    progress(end)
+                if end < part.shape[0]:
+                    break
+    except OSError as exc:
+        raise DatabaseError(f"{path}: {exc.strerror}") from None
+    return st
 
-    def finish(self, res: DatabaseStats) -> None:
-        res.tricks = self.hist
-        pairs = int(self.side.sum(axis=(1, 2))[0])
-        if pairs:
-            at_least = self.side.sum(axis=1)[:, ::-1].cumsum(axis=1)[:, ::-1]  # (5, 14): pairs with >= k tricks
-            res.makes = at_least[:, 7:14] / pairs
-        if self.step and self.picked:
-            tables = np.concatenate(self.picked)[: self.par_sample]
-            dealers = np.arange(tables.shape[0]) % 4
-            res.sacrifice = _sacrifices(tables, dealers)
-            res.par_deals = int(tables.shape[0])
-            n, e, s, w = (int(k) for k in np.bincount(dealers, minlength=4))
-            res.par_dealers = (n, e, s, w)
 
-
-def _sacrifices(tables: NDArray[np.uint8], dealers: NDArray[np.int64]) -> dict[str, float]:
-    """Vulnerability -> fraction of ``tables`` whose par (``dealers[i]`` dealing) is a doubled sacrifice.
+def _sacrifices(tables: NDArray[np.uint8], dealers: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """``(k, 4)``: whether par of ``tables[i]`` (``dealers[i]`` dealing) is a doubled sacrifice, by vulnerability.
 
     Read from DDS's structured par (``DealerParBin``): a par contract with
     ``underTricks > 0`` goes down, which par only allows doubled.
+    Vulnerability in DDS's codes (none, both, NS, EW).
     """
+    out = np.zeros((tables.shape[0], 4), dtype=bool)
+    if not tables.shape[0]:
+        return out
     from ddsbind.dll import ddTableResults, parResultsMaster, raising
 
     results = [ddTableResults(resTable=t.tolist()) for t in tables]
-    out = {}
     for vul in Vulnerability:
-        sac = 0
-        for res, dealer in zip(results, dealers.tolist(), strict=True):
+        for i, (res, dealer) in enumerate(zip(results, dealers.tolist(), strict=True)):
             par = parResultsMaster()
             raising.DealerParBin(res, par, dealer, int(vul))
-            sac += any(par.contracts[i].underTricks > 0 for i in range(par.number))
-        out[vul.name.lower()] = sac / len(results) if results else math.nan
+            out[i, int(vul)] = any(par.contracts[j].underTricks > 0 for j in range(par.number))
     return out
+
+
+def stats_of(parts: Sequence[DatabaseStats]) -> Statistics | None:
+    """The merged statistics of several files' reports (None when none has results)."""
+    found = [p.statistics for p in parts if p.statistics is not None]
+    return merge(found) if found else None

@@ -7,17 +7,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
 from ddsbind.database._args import optional_whole, whole
 from ddsbind.database.check import RECORD, database_format, find_fault
 from ddsbind.database.generation import is_running
-from ddsbind.database.manifest import read_run
+from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION
 from ddsbind.database.solving import solve_tables, solver_pool
 from ddsbind.errors import DatabaseError
 from ddsbind.formats import files, zbd, zdd
-from ddsbind.formats.checksums import checksum, format_checksum, matches
+from ddsbind.formats.checksums import Checksum, checksum_hex, format_checksum, matches
 
 __all__ = ["VerifyReport", "verify"]
 
@@ -97,6 +98,7 @@ def verify(
     sample: int = 100,
     rng: np.random.Generator | int | None = None,
     threads: int | None = None,
+    chunk: int = _CHECK_CHUNK,
     progress: Progress | None = None,
 ) -> VerifyReport:
     """Check a database: structure, the manifest, its deals, and ``sample`` re-solved records.
@@ -118,6 +120,10 @@ def verify(
     "n of N records", and either a ``generate`` is writing it now or (it was
     stopped) how to finish it with ``generate --resume``.
 
+    The file is read once, ``chunk`` records at a time (memory is one
+    chunk's whatever the file's size); ``progress`` is called with the
+    records checked after each chunk, then with the deals re-solved.
+
     Returns
     -------
     VerifyReport
@@ -128,15 +134,35 @@ def verify(
     fmt = database_format(path, "verify reads")
     sample = whole(sample, "sample", 0)
     threads = optional_whole(threads, "threads", 1)
+    chunk = whole(chunk, "chunk", 1)
     man, finished = read_run(path)
     size = RECORD[fmt]
     try:
         nbytes = path.stat().st_size
     except OSError as exc:
         raise DatabaseError(f"{path}: {exc.strerror}") from None
-    n = nbytes // size
-    value = checksum(path)
-    rep = VerifyReport(str(path), fmt, n, format_checksum(value), finished=finished)
+    del nbytes
+    reader = files.RecordReader(path, size)
+    try:
+        return _verify(path, reader, fmt, man, finished, sample, rng, threads, chunk, progress)
+    finally:
+        reader.close()
+
+
+def _verify(
+    path: Path,
+    reader: files.RecordReader,
+    fmt: str,
+    man: Manifest | None,
+    finished: bool,
+    sample: int,
+    rng: np.random.Generator | int | None,
+    threads: int | None,
+    chunk: int,
+    progress: Progress | None,
+) -> VerifyReport:
+    size, n, nbytes = reader.size, reader.count, reader.nbytes
+    rep = VerifyReport(str(path), fmt, n, "", finished=finished)
     rep.expected = None if man is None else man.count
     unfinished = man is not None and not finished
 
@@ -145,18 +171,33 @@ def verify(
         return rep
 
     if man is not None and man.format != fmt:
+        rep.checksum = checksum_hex(path)
         return fail(f"the manifest says format {man.format}, the file is {fmt}")
     if nbytes % size and not unfinished:  # an unfinished run may end in a torn write
+        rep.checksum = checksum_hex(path)
         return fail(f"{nbytes % size} bytes after the last whole record (truncated)", n, n * size)
     if n == 0 and not unfinished:
+        rep.checksum = checksum_hex(path)
         return fail("no records: an empty database")
     ours = man is not None and (man.generator, man.generator_version) == (GENERATOR, GENERATOR_VERSION)
     seed = man.seed if ours and man is not None else None
-    recs = files.open_records(path, fmt)
-    for s in range(0, n, _CHECK_CHUNK):
-        fault = find_fault(np.asarray(recs[s : s + _CHECK_CHUNK]), s, fmt, seed)
+    # One pass: each chunk is checked and summed into the checksum, then dropped.
+    total = Checksum()
+    for s in range(0, n, chunk):
+        part = reader.read(s, s + chunk)
+        fault = find_fault(part, s, fmt, seed)
         if fault is not None:
+            rep.checksum = checksum_hex(path)  # the whole file's, as a sound file's report gives it
             return fail(fault.why, fault.index, fault.offset)
+        total.update(part)
+        if progress is not None:
+            progress(part.shape[0])
+    if nbytes > n * size:
+        tail = np.empty(nbytes - n * size, np.uint8)
+        reader.read_into(tail, n)
+        total.update(tail)
+    value = total.value
+    rep.checksum = format_checksum(value)
     rep.checked.append(f"structure of {n} records")
     if man is None:
         rep.checked.append(f"no manifest {path.name}.json: deals and checksum not compared")
@@ -168,7 +209,7 @@ def verify(
         else:
             rep.checked.append(f"deals not re-made: generator {man.generator} v{man.generator_version} is not ours")
     if fmt == "zrd" and sample > 0 and n:
-        bad = _resolve_sample(rep, recs, sample, rng, threads, progress)
+        bad = _resolve_sample(rep, reader, sample, rng, threads, progress)
         if bad is not None:
             return fail("stored DD table differs from DDS's", *bad)
     if unfinished:
@@ -188,17 +229,25 @@ def verify(
     return rep
 
 
+def _take(reader: files.RecordReader, rows: NDArray[np.int64]) -> NDArray[np.uint8]:
+    """Records ``rows`` (ascending) of ``reader``, each stretch of neighbours read at once."""
+    out = np.empty((rows.size, reader.size), np.uint8)
+    breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+    for a, b in zip(np.r_[0, breaks], np.r_[breaks, rows.size], strict=True):
+        reader.read_into(out[a:b], int(rows[a]))
+    return out
+
+
 def _resolve_sample(
     rep: VerifyReport,
-    recs: np.ndarray,
+    reader: files.RecordReader,
     sample: int,
     rng: np.random.Generator | int | None,
     threads: int | None,
     progress: Progress | None,
 ) -> tuple[int, int] | None:
     """Re-solve ``sample`` random records; (index, byte offset) of the first whose table differs, or None."""
-    n = recs.shape[0]
-    size = recs.shape[1]
+    n, size = reader.count, reader.size
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     idx = np.arange(n) if sample >= n else np.sort(gen.choice(n, size=sample, replace=False))
     from ddsbind.deal import owners_to_masks
@@ -206,7 +255,7 @@ def _resolve_sample(
     with solver_pool(threads) as pool:
         for s in range(0, idx.size, _SOLVE_CHUNK):
             sel = idx[s : s + _SOLVE_CHUNK]
-            part = np.asarray(recs[sel])
+            part = _take(reader, sel)
             masks = owners_to_masks(zbd.owners_from_zbd(part[:, : RECORD["zbd"]]))
             solved = solve_tables(masks, pool=pool, progress=progress).astype(np.uint8)
             stored = zdd.tables_from_nibbles(np.ascontiguousarray(part[:, RECORD["zbd"] :]))

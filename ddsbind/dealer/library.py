@@ -4,8 +4,8 @@ A *library* is a file of solved deals: ZRD (23-byte records, the deal and
 its twenty double-dummy results; Pavlicek's library of 10,485,760 deals is
 one), or a ZBD file (13-byte deals) with the ZDD file of the same stem
 beside it (10-byte results, record ``i`` of one for record ``i`` of the
-other).  The files are memory-mapped and read a chunk of records at a time,
-so a library larger than memory runs in constant memory.
+other).  The files are read by position a chunk of records at a time, so a
+library larger than memory runs in constant memory.
 
 Every record read is checked with :func:`ddsbind.database.check.find_fault`,
 the check ``ddsbind verify`` runs: 13 cards in each hand, every result a
@@ -80,7 +80,7 @@ class LibraryChunk:
     start : int
         Library index of the first record (its index in the file).
     deals : ndarray, shape (n, 13), uint8
-        The ZBD bytes (a view into the mapped file where it can be).
+        The ZBD bytes (a view into the chunk read).
     results : ndarray, shape (n, 10), uint8
         The ZDD bytes.
     """
@@ -151,7 +151,6 @@ class Library:
         else:
             raise DatabaseError(f"{p}: a library is a .zrd file, or a .zbd file with its .zdd beside it")
         self.format = fmt if fmt == "zrd" else "zbd+zdd"
-        kinds: tuple[str, ...] = ("zrd",) if fmt == "zrd" else ("zbd", "zdd")
         sizes: tuple[int, ...] = (_RECORD,) if fmt == "zrd" else (_DEAL, _RESULT)
         counts = [_whole_records(q, size) for q, size in zip(self.paths, sizes, strict=True)]
         if len(set(counts)) > 1:
@@ -167,7 +166,8 @@ class Library:
         if isinstance(count, bool) or int(count) < 0:
             raise DealerError(f"library count must not be negative, got {count}")
         self.stop = self.start + min(int(count), available)
-        self._maps = [files.open_records(q, kind) for q, kind in zip(self.paths, kinds, strict=True)]
+        # Read by position, not mapped: a mapped file's pages would count in the process's memory as it is read.
+        self._readers = [files.RecordReader(q, size) for q, size in zip(self.paths, sizes, strict=True)]
 
     @property
     def path(self) -> Path:
@@ -206,12 +206,12 @@ class Library:
 
     def read(self, begin: int, end: int) -> LibraryChunk:
         """Records ``begin .. end`` (file indices) as a checked :class:`LibraryChunk`."""
-        if len(self._maps) == 1:
-            recs = np.asarray(self._maps[0][begin:end])
+        if len(self._readers) == 1:
+            recs = self._readers[0].read(begin, end)
             self._check(recs, begin)
             return LibraryChunk(begin, recs[:, :_DEAL], recs[:, _DEAL:])
-        deals = np.asarray(self._maps[0][begin:end])
-        results = np.asarray(self._maps[1][begin:end])
+        deals = self._readers[0].read(begin, end)
+        results = self._readers[1].read(begin, end)
         self._check(np.concatenate([deals, results], axis=1), begin)
         return LibraryChunk(begin, deals, results)
 

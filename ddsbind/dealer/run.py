@@ -212,6 +212,7 @@ def run(
     library: str | os.PathLike[str] | Library | None = None,
     csv: TextIO | None = None,
     export: TextIO | None = None,
+    sink: Callable[[NDArray[np.int8], NDArray[np.int8] | None], object] | None = None,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -240,6 +241,11 @@ def run(
         cheap parts are never solved).
     keep : bool
         Keep the accepted deals (and their tables) in the result.
+    sink : callable, optional
+        ``sink(owners, tables)`` called with each batch's accepted deals
+        ``(n, 52)`` and their tables ``(n, 5, 4)`` (-1 where not solved; None
+        when the script reads no results): what a caller writes or counts as
+        the run goes, so that memory does not grow with the deals accepted.
     progress : callable, optional
         Called with the number of deals generated since its last call.
     client : dask.distributed.Client, optional
@@ -341,10 +347,17 @@ def run(
                 continue
             # The planner: every exact result the actions read, for all accepted deals at once.
             frame.need(rows, script.action_tricks)
-            if keep:
-                kept.append(frame.hands.owners[rows])
+            if keep or sink is not None:
+                accepted = frame.hands.owners[rows]
+                tables = None
                 if script.uses_tricks or stored:
-                    kept_tables.append(frame.known(rows) if _plans(frame) else frame.tables_for(rows))
+                    tables = frame.known(rows) if _plans(frame) else frame.tables_for(rows)
+                if sink is not None:
+                    sink(accepted, tables)
+                if keep:
+                    kept.append(accepted)
+                    if tables is not None:
+                        kept_tables.append(tables)
             # A text list per accepted deal only when an action prints deals: no Python work per deal otherwise.
             texts: list[list[str]] | None = None
             if out is not None and script.prints:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ContractReport",
+    "ContractTally",
     "LeadTable",
     "contract_report",
     "contract_results",
@@ -324,54 +325,120 @@ def results_report(
     """A :class:`ContractReport` from :func:`contract_results`: ``(n, len(contracts))`` tricks, or 1/0 made.
 
     With ``makes_only`` the report holds the make probabilities alone (tricks,
-    scores and IMP differences are NaN and not printed).
+    scores and IMP differences are NaN and not printed).  The same as
+    :class:`ContractTally` given ``results`` in one batch or in several.
 
     Examples
     --------
     >>> results_report(np.array([[1], [0], [1], [1]]), ["3NS"], makes_only=True).make
     [0.75]
     """
-    parsed = _contracts(contracts)
-    r = np.asarray(results, dtype=np.int64).reshape(-1, len(parsed))
-    n = r.shape[0]
-    if makes_only:
-        made_rate = [float(r[:, i].mean()) if n else float("nan") for i in range(len(parsed))]
-        se = [math.sqrt(p * (1 - p) / n) if n else float("nan") for p in made_rate]
-        nan = [float("nan")] * len(parsed)
-        empty = np.zeros((len(parsed), 14), dtype=np.int64)
-        return ContractReport(parsed, n, made_rate, se, nan, empty, list(nan), [], makes_only=True)
-    vulnerability = Vulnerability.parse(vul)
-    make, make_se, mean_tricks, mean_score = [], [], [], []
-    dist = np.zeros((len(parsed), 14), dtype=np.int64)
-    scores = []
-    for i, c in enumerate(parsed):
-        tricks = r[:, i]
-        made = tricks >= c.level + 6
-        p = float(made.mean()) if n else float("nan")
-        make.append(p)
-        make_se.append(math.sqrt(p * (1 - p) / n) if n else float("nan"))
-        mean_tricks.append(float(tricks.mean()) if n else float("nan"))
-        dist[i] = np.bincount(tricks, minlength=14)[:14]
-        s = c.scores(tricks, vulnerability)
-        scores.append(s)
-        mean_score.append(float(s.mean()) if n else float("nan"))
-    differences: list[dict[str, float | str]] = []
-    base = parsed[0]
-    for i, c in enumerate(parsed[1:], start=1):
-        same_side = (_declarer(c) % 2) == (_declarer(base) % 2)
-        diff = (scores[i] if same_side else -scores[i]) - scores[0]
-        imp = imps(diff).astype(np.float64)
-        differences.append(
-            {
-                "contract": contract_name(c),
-                "against": contract_name(base),
-                "score": float(diff.mean()) if n else float("nan"),
-                "score_se": _se(diff.astype(np.float64)),
-                "imps": float(imp.mean()) if n else float("nan"),
-                "imps_se": _se(imp),
-            }
-        )
-    return ContractReport(parsed, n, make, make_se, mean_tricks, dist, mean_score, differences)
+    tally = ContractTally(contracts, vul, makes_only=makes_only)
+    tally.add(results)
+    return tally.report()
+
+
+class ContractTally:
+    """A contract report built batch by batch in constant memory: counts of tricks, never the deals.
+
+    Each later contract's tricks are counted jointly with the first's
+    (``14 x 14`` counts), which is all the score and IMP differences need;
+    two tallies of parts of the deals :meth:`merge` into the tally of all.
+
+    Parameters
+    ----------
+    contracts : sequence of str or Contract
+        ``"3NS"`` style.
+    vul : Vulnerability or str
+        A :class:`~ddsbind.Vulnerability` or its name (``none``, ``NS``, ``EW``, ``all``): for the scores.
+    makes_only : bool
+        The results added are 1/0 made, not tricks.
+    """
+
+    def __init__(
+        self, contracts: Sequence[str | Contract], vul: Vulnerability | str = "none", *, makes_only: bool = False
+    ) -> None:
+        self.contracts = _contracts(contracts)
+        self.vul = Vulnerability.parse(vul)
+        self.makes_only = makes_only
+        self.deals = 0
+        #: ``[i, tricks of contract i, tricks of the first contract]``: deals.
+        self.joint = np.zeros((len(self.contracts), 14, 14), dtype=np.int64)
+
+    def add(self, results: NDArray[np.integer]) -> None:
+        """Count ``(n, len(contracts))`` results of :func:`contract_results` (tricks, or 1/0 made)."""
+        r = np.asarray(results, dtype=np.int64).reshape(-1, len(self.contracts))
+        self.deals += r.shape[0]
+        for i in range(len(self.contracts)):
+            self.joint[i] += np.bincount(r[:, i] * 14 + r[:, 0], minlength=196)[:196].reshape(14, 14)
+
+    def merge(self, other: ContractTally) -> ContractTally:
+        """The tally of both tallies' deals (same contracts and vulnerability)."""
+        out = ContractTally(self.contracts, self.vul, makes_only=self.makes_only)
+        out.deals = self.deals + other.deals
+        out.joint = self.joint + other.joint
+        return out
+
+    def report(self) -> ContractReport:
+        """The :class:`ContractReport` of the deals counted."""
+        parsed, n = self.contracts, self.deals
+        dist = self.joint.sum(axis=2)  # (k, 14): deals by each contract's tricks
+        tricks = np.arange(14)
+        nan = float("nan")
+        if self.makes_only:
+            made_rate = [float(dist[i, 1]) / n if n else nan for i in range(len(parsed))]
+            se = [math.sqrt(p * (1 - p) / n) if n else nan for p in made_rate]
+            empty = np.zeros((len(parsed), 14), dtype=np.int64)
+            return ContractReport(parsed, n, made_rate, se, [nan] * len(parsed), empty, [nan] * len(parsed), [], True)
+        make, make_se, mean_tricks, mean_score = [], [], [], []
+        scores = []
+        for i, c in enumerate(parsed):
+            made = int(dist[i, c.level + 6 :].sum())
+            p = made / n if n else nan
+            make.append(p)
+            make_se.append(math.sqrt(p * (1 - p) / n) if n else nan)
+            mean_tricks.append(float(dist[i] @ tricks) / n if n else nan)
+            sc = c.scores(tricks, self.vul).astype(np.int64)
+            scores.append(sc)
+            mean_score.append(float(dist[i] @ sc) / n if n else nan)
+        differences: list[dict[str, float | str]] = []
+        base = parsed[0]
+        for i, c in enumerate(parsed[1:], start=1):
+            same_side = (_declarer(c) % 2) == (_declarer(base) % 2)
+            # diff[a, b]: the score difference when contract i takes a tricks and the first b.
+            diff = (scores[i] if same_side else -scores[i])[:, None] - scores[0][None, :]
+            imp = imps(diff.ravel()).reshape(14, 14).astype(np.int64)
+            mean_diff, se_diff = _mean_se(self.joint[i], diff, n)
+            mean_imp, se_imp = _mean_se(self.joint[i], imp, n)
+            differences.append(
+                {
+                    "contract": contract_name(c),
+                    "against": contract_name(base),
+                    "score": mean_diff,
+                    "score_se": se_diff,
+                    "imps": mean_imp,
+                    "imps_se": se_imp,
+                }
+            )
+        return ContractReport(parsed, n, make, make_se, mean_tricks, dist, mean_score, differences)
+
+
+def _mean_se(counts: NDArray[np.int64], values: NDArray[np.int64], n: int) -> tuple[float, float]:
+    """Mean and standard error (``ddof=1``) of ``values`` taken ``counts`` times each; NaN where undefined."""
+    if not n:
+        return float("nan"), float("nan")
+    total = int((counts * values).sum())  # exact: Python ints
+    mean = total / n
+    if n < 2:
+        return mean, float("nan")
+    # Exact sums of squares about the mean, as a fraction over n: sum(c * (n v - total)^2) / n^2.
+    squares = _squares(counts, values, n, total)
+    return mean, math.sqrt(squares / (n * n) / (n - 1) / n)
+
+
+def _squares(counts: NDArray[np.int64], values: NDArray[np.int64], n: int, total: int) -> int:
+    """``sum(c * (n v - total)^2)`` in Python integers (no int64 overflow for large ``n``)."""
+    return sum(int(c) * (n * int(v) - total) ** 2 for c, v in zip(counts.ravel(), values.ravel(), strict=True) if c)
 
 
 @dataclasses.dataclass

@@ -17,7 +17,7 @@ format-neutral): :mod:`.pbngame` (their PBN text), :mod:`.zrjgame` (game records
 DataFrames, :func:`read_dataframe`);
 :mod:`.registry` (the table of formats: one entry each, asked by the
 readers, writers and the CLI), :mod:`.files` (memory-mapped chunked
-readers, append-safe and atomic writers), :mod:`.convert`.  The rules of
+readers by position, append-safe and atomic writers), :mod:`.convert`.  The rules of
 play are :mod:`ddsbind.game`'s; cribbage records live in
 :mod:`ddsbind.cribbage`.  :mod:`.order` is the one bridge between
 Pavlicek's orders and DDS's (public: the dealer's library mode decodes ZBD

@@ -11,15 +11,17 @@ alone (23 bytes, padded to 24) sums to ``2837B89A3``.
 
 from __future__ import annotations
 
-import mmap
+import contextlib
 import os
 from typing import BinaryIO
 
 import numpy as np
 
+from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 
 __all__ = [
+    "Checksum",
     "checksum",
     "checksum_bytes",
     "checksum_hex",
@@ -29,7 +31,7 @@ __all__ = [
     "verify",
 ]
 
-_CHUNK = 1 << 24  # bytes per step: a multiple of 4, so only the file's last word needs padding
+_CHUNK = 1 << 24  # bytes read at a time
 
 
 def checksum_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> int:
@@ -44,49 +46,80 @@ def checksum_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> int:
     return total % (1 << 64)
 
 
-def checksum(path: str | os.PathLike[str]) -> int:
-    """The checksum of a file, read in chunks (files larger than RAM are fine).
+class Checksum:
+    """Pavlicek's checksum built up from a file's bytes given in order, in pieces of any size.
 
-    A regular file is memory-mapped; anything that cannot be (a pipe, a FIFO,
-    ``/proc`` files whose size reads as 0) is read as a stream.
+    ``update`` takes the next bytes; ``value`` is the checksum of everything
+    given so far (the last word zero-padded), so a reader that already
+    holds each chunk of a file (``ddsbind stats``, ``verify``) sums it on the
+    way instead of reading the file twice.
+
+    Examples
+    --------
+    >>> c = Checksum()
+    >>> c.update(b"\\x01\\x00"); c.update(b"\\x00\\x00\\x02")
+    >>> format_checksum(c.value)
+    '3'
     """
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size > 0:
-            try:
-                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            except (OSError, ValueError):
-                pass
-            else:
-                with mm:
-                    return _sum_mapped(mm)
-        return _sum_stream(f)
+
+    def __init__(self) -> None:
+        self._total = 0
+        self._carry = b""
+        self.nbytes = 0
+
+    def update(self, data: bytes | bytearray | memoryview | np.ndarray) -> None:
+        """Add the next bytes of the file."""
+        buf = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.reshape(-1)
+        buf = buf.view(np.uint8)
+        self.nbytes += int(buf.size)
+        if self._carry:
+            need = 4 - len(self._carry)
+            head = self._carry + bytes(buf[:need])
+            buf = buf[need:]
+            if len(head) < 4:
+                self._carry = head
+                return
+            self._total += int.from_bytes(head, "little")
+            self._carry = b""
+        whole = buf.size // 4 * 4
+        self._total += checksum_bytes(buf[:whole])
+        self._carry = bytes(buf[whole:])
+
+    @property
+    def value(self) -> int:
+        """The checksum of the bytes given so far."""
+        return (self._total + checksum_bytes(self._carry)) % (1 << 64)
 
 
-def _sum_mapped(mm: mmap.mmap) -> int:
-    total = 0
-    view = np.frombuffer(mm, dtype=np.uint8)
-    try:
-        for start in range(0, view.size, _CHUNK):
-            total += checksum_bytes(view[start : start + _CHUNK])
-    finally:
-        del view  # the map cannot close while a view of it lives
-    return total % (1 << 64)
+def checksum(path: str | os.PathLike[str], *, chunk: int = _CHUNK, progress: Progress | None = None) -> int:
+    """The checksum of a file, read a few megabytes at a time (files larger than RAM are fine).
+
+    The file (a regular file, a pipe, a FIFO, a ``/proc`` file whose size
+    reads as 0) is read as a stream into one reused buffer: memory stays
+    that buffer's (``chunk`` bytes), whatever the file's size.  ``progress``
+    is called with the bytes read after each step.
+    """
+    with open(path, "rb", buffering=0) as f:
+        if hasattr(os, "posix_fadvise"):
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_SEQUENTIAL)
+        return _sum_stream(f, chunk, progress)
 
 
-def _sum_stream(f: BinaryIO) -> int:
-    total = 0
-    carry = b""
+def _sum_stream(f: BinaryIO, chunk: int = _CHUNK, progress: Progress | None = None) -> int:
+    if chunk < 1:
+        raise FormatError("chunk must be at least 1 byte")
+    acc = Checksum()
+    buf = np.empty(chunk, dtype=np.uint8)
+    view = buf.data
     while True:
-        block = f.read(_CHUNK)
-        if not block:
+        n = f.readinto(view)  # type: ignore[attr-defined]
+        if not n:
             break
-        data = carry + block
-        whole = len(data) // 4 * 4
-        total += checksum_bytes(data[:whole])
-        carry = data[whole:]
-    total += checksum_bytes(carry)  # zero-pads the last word
-    return total % (1 << 64)
+        acc.update(buf[:n])
+        if progress is not None:
+            progress(n)
+    return acc.value
 
 
 def format_checksum(value: int) -> str:

@@ -26,7 +26,13 @@ every output takes what it can hold:
 * ``zbs`` holds diagrams: writing one as a full-deal format requires full
   deals (the error names the record).
 
-Fixed-size inputs are streamed in chunks; whole-file inputs are read whole.
+Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), and an
+output that can be written part by part (the fixed-size formats, and PBN,
+GIB, LIN and ZBS through :attr:`Format.dump_part
+<ddsbind.formats.registry.Format>`) is written as they come: memory does
+not grow with the file.  Whole-file inputs (the text formats, ZBS) are
+read whole, and DDS's reference layout (its first line counts the deals)
+is made whole before it is written.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -61,11 +67,18 @@ def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -
         )
 
 
+#: Records per batch read from a fixed-size input: a batch decoded to owners and tables is about 90
+#: bytes a record, so memory stays some tens of megabytes whatever the file's size.
+CHUNK = 1 << 18
+
+#: Records per part written to a text format (PBN, GIB, LIN): its text, built deal by deal, stays small.
+TEXT_CHUNK = 1 << 14
+
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
 
 
-def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 << 20) -> Iterator[Records]:
+def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUNK) -> Iterator[Records]:
     """Yield :class:`Records` batches of a file: chunks of a fixed-size file, or the whole file once."""
     if fmt.fixed:
         for c in files.iter_chunks(path, fmt.name, chunk=chunk):
@@ -76,7 +89,7 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = 1 <<
         raise FormatError(f"{fmt.name} files cannot be read")
 
 
-def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20) -> Iterator[tuple]:
+def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = CHUNK) -> Iterator[tuple]:
     """Yield ``(owners or None, tables or None)`` batches from a file of any readable format."""
     for r in read_batches(path, registry.guess(path, format), chunk=chunk):
         yield r.owners, r.tables
@@ -102,7 +115,7 @@ def convert(
     src_format: str | None = None,
     dst_format: str | None = None,
     hand: int = 0,
-    chunk: int = 1 << 20,
+    chunk: int = CHUNK,
     progress: Progress | None = None,
     fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
     par: ParFunc | None = None,
@@ -194,6 +207,9 @@ def convert(
     if sfmt.extras is not None:
         _warn_dropped(sfmt.extras(Path(src).read_bytes(), os.fspath(src)), src, dfmt)
 
+    if not dfmt.fixed:
+        chunk = min(chunk, TEXT_CHUNK)  # a text part is some hundreds of bytes a record, made in Python
+
     def batches() -> Iterator[Records]:
         for b in read_batches(src, sfmt, chunk=chunk):
             if fill is not None and b.owners is not None:
@@ -226,6 +242,22 @@ def convert(
                 if progress is not None:
                     progress(recs.shape[0])
             return total
+        if dfmt.dump_part is not None and sfmt.fixed:
+            # Part by part: a large record file into a text format in the memory of one batch.
+            first = 0
+            pending: Records | None = None
+            for batch in batches():
+                if pending is not None:
+                    out.write(dfmt.dump_part(tagged(pending), first, False))
+                    first += len(pending)
+                    if progress is not None:
+                        progress(len(pending))
+                pending = batch
+            last = pending if pending is not None else _concat([], sfmt)
+            out.write(dfmt.dump_part(tagged(last), first, True))
+            if progress is not None:
+                progress(len(last))
+            return first + len(last)
         assert dfmt.dump is not None
         batch = _concat(list(batches()), sfmt)
         out.write(dfmt.dump(tagged(batch)))

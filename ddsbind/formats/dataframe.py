@@ -90,6 +90,20 @@ def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
     if wrong.any():
         bad = int(np.argmax(wrong))
         raise FormatError(f"record {bad} is not a full deal (13 cards a hand)", index=bad)
+    out = np.empty(n, dtype="S69")
+    # A few thousand rows at a time: the sort's work arrays (about 1.5 kB a row) stay small for any n.
+    for start in range(0, n, _DEAL_BLOCK):
+        out[start : start + _DEAL_BLOCK] = _deal_bytes(o[start : start + _DEAL_BLOCK])
+    return out.astype(str)
+
+
+#: Rows of :func:`deal_strings` sorted at a time.
+_DEAL_BLOCK = 1 << 11
+
+
+def _deal_bytes(o: NDArray[np.int8]) -> NDArray[np.bytes_]:
+    """PBN deal strings of full deals ``(n, 52)`` as ``S69`` bytes (see :func:`deal_strings`)."""
+    n = o.shape[0]
     card = np.arange(52)
     # Sort key of each card: its hand, then its suit, then its place in the suit (ace first);
     # the separators sort after the last card of their suit ('.') or hand (' ').
@@ -101,7 +115,7 @@ def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
     order = np.argsort(allkeys, axis=1, kind="stable")
     text = np.take_along_axis(chars.astype(np.uint8), order, axis=1)
     text = np.concatenate([np.broadcast_to(np.frombuffer(b"N:", np.uint8), (n, 2)), text], axis=1)
-    return np.ascontiguousarray(text).view("S69").ravel().astype(str)
+    return np.ascontiguousarray(text).view("S69").ravel()
 
 
 def _deal_column(owners: NDArray[np.int8]) -> list[str] | NDArray[np.str_]:

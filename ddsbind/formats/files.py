@@ -6,8 +6,11 @@ written as raw records).  A file is records back to back, no header.
 
 Reading rules
 -------------
-* The file is memory-mapped and read ``chunk`` records at a time, so files
-  larger than RAM are fine.
+* The file is read ``chunk`` records at a time by position
+  (:class:`RecordReader`, ``pread`` into a buffer of one chunk), so memory
+  stays that of one chunk whatever the file's size: files larger than RAM
+  are fine, and the process's resident set does not grow with the file (a
+  memory map's pages would count in it as they are touched).
 * A record whose first 4 bytes are zero ends the list (Pavlicek's null
   terminator); nothing after it is read.
 * A file whose length is not a whole number of records, with no terminator
@@ -65,10 +68,12 @@ from ddsbind.formats.registry import Format, Records
 __all__ = [
     "RECORD_SIZES",
     "Chunk",
+    "RecordReader",
     "RecordWriter",
     "append_records",
     "atomic_output",
     "count_records",
+    "end_of_list",
     "guess_format",
     "iter_chunks",
     "naming",
@@ -142,6 +147,70 @@ def open_records(path: str | os.PathLike[str], format: str | None = None) -> NDA
     return np.memmap(path, dtype=np.uint8, mode="r", shape=(n, size))
 
 
+class RecordReader:
+    """A file of fixed-size records read by position: memory is what each read asks for, never the file's size.
+
+    Reads are ``os.preadv`` into a fresh array, so one reader may serve
+    several threads at once; the kernel is told the file is read in order.
+
+    Parameters
+    ----------
+    path : path-like
+    size : int
+        Bytes per record.
+
+    Attributes
+    ----------
+    count : int
+        Whole records in the file when it was opened.
+    nbytes : int
+        The file's size in bytes when it was opened.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], size: int) -> None:
+        self.path = Path(path)
+        self.size = size
+        self._fd = os.open(self.path, os.O_RDONLY)
+        try:
+            self.nbytes = os.fstat(self._fd).st_size
+            if hasattr(os, "posix_fadvise"):
+                os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        self.count = self.nbytes // size
+
+    def read(self, begin: int, end: int) -> NDArray[np.uint8]:
+        """Records ``begin .. end`` (clipped to the whole records) as ``(n, size)`` uint8."""
+        end = min(end, self.count)
+        out = np.empty((max(end - begin, 0), self.size), dtype=np.uint8)
+        self.read_into(out, begin)
+        return out
+
+    def read_into(self, out: NDArray[np.uint8], begin: int) -> int:
+        """Fill ``out`` (C-contiguous uint8, whole records) from record ``begin``; returns bytes read."""
+        view = out.reshape(-1).data
+        pos, got = begin * self.size, 0
+        while got < len(view):
+            n = os.preadv(self._fd, [view[got:]], pos + got)
+            if n == 0:
+                raise FormatError(f"{self.path} shrank while being read: {pos + got} bytes")
+            got += n
+        return got
+
+    def close(self) -> None:
+        """Close the file (reads after this fail)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> RecordReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def count_records(
     path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20, check: bool = True
 ) -> int:
@@ -171,14 +240,14 @@ def _list_chunks(
     With ``tail``, a partial record at the end of a file without a null
     record raises ``FormatError`` once every whole record has been given.
     """
-    recs = open_records(path, fmt.name)
-    n = recs.shape[0]
-    for start in range(0, n, chunk):
-        part = recs[start : start + chunk]
-        end = end_of_list(part)
-        yield start, np.asarray(part[:end])
-        if end < part.shape[0]:
-            return
+    with RecordReader(path, size) as reader:
+        n = reader.count
+        for start in range(0, n, chunk):
+            part = reader.read(start, start + chunk)
+            end = end_of_list(part)
+            yield start, part[:end]
+            if end < part.shape[0]:
+                return
     if tail:
         _check_tail(path, n, size)
 

@@ -121,6 +121,11 @@ class Format:
     unheld : callable, optional
         ``unheld(games) -> list of str``: what of these game records this
         format cannot hold, in words; said once as a warning when writing them.
+    dump_part : callable, optional
+        ``dump_part(records, first, last) -> bytes``: records ``first ..``
+        of a file written part by part, ``last`` for the final part; the
+        parts joined are ``dump`` of all the records, so a converter writes
+        a large input in memory of one part.  None: written whole.
     """
 
     name: str
@@ -142,6 +147,7 @@ class Format:
     )
     extras: Callable[[bytes, str], list[str]] | None = field(default=None, repr=False)
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
+    dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -288,13 +294,23 @@ def _load_lin(data: bytes, name: str) -> Records:
     return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
 
 
-def _dump_lin(r: Records) -> bytes:
+def _dump_lin(r: Records, first: int = 0) -> bytes:
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
+    boards = range(first + 1, first + 1 + len(deals))
     games = [
-        GameRecord(d, order.board_dealer(k + 1), order.board_vulnerability(k + 1), board=k + 1)
-        for k, d in enumerate(deals)
+        GameRecord(d, order.board_dealer(b), order.board_vulnerability(b), board=b)
+        for b, d in zip(boards, deals, strict=True)
     ]
     return lin.format_lin(games).encode("utf-8")
+
+
+#: What every PBN file the deal writer makes starts with (written once, by the first part).
+_PBN_HEAD = pbn.format_pbn([])
+
+
+def _dump_pbn(r: Records, first: int = 0) -> bytes:
+    text = pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables), first_board=first + 1)
+    return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
 
 
 # --------------------------------------------------------------------------
@@ -354,6 +370,7 @@ register(
         results=False,
         load=lambda data, name: Records(zbs.decode_diagrams(data)),
         dump=lambda r: zbs.encode_diagrams(_need_owners(r, "zbs")).tobytes(),
+        dump_part=lambda r, first, last: zbs.encode_diagrams(_need_owners(r, "zbs"), terminate=last).tobytes(),
     )
 )
 register(
@@ -363,7 +380,8 @@ register(
         deals=True,
         results=True,
         load=_load_pbn,
-        dump=lambda r: pbn.encode_pbn(pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables))),
+        dump=_dump_pbn,
+        dump_part=lambda r, first, last: _dump_pbn(r, first),
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
@@ -371,7 +389,17 @@ register(
         extras=lambda data, name: pbn.extras(data, name),
     )
 )
-register(Format("gib", (".gib",), deals=True, results=True, load=_load_gib, dump=_dump_gib))
+register(
+    Format(
+        "gib",
+        (".gib",),
+        deals=True,
+        results=True,
+        load=_load_gib,
+        dump=_dump_gib,
+        dump_part=lambda r, first, last: _dump_gib(r),
+    )
+)
 register(
     Format(
         "dds",
@@ -392,6 +420,7 @@ register(
         results=False,
         load=_load_lin,
         dump=_dump_lin,
+        dump_part=lambda r, first, last: _dump_lin(r, first),
         plays=True,
         load_games=lambda data, name: lin.parse_lin(data, name=name),
         dump_games=lambda games: lin.format_lin(games).encode("utf-8"),

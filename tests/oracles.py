@@ -57,6 +57,12 @@ def _c_compiler() -> Path | None:
     return Path(found) if found else None
 
 
+def _chromium() -> Path | None:
+    """Debian's ``chromium``, the headless browser that opens the built site from disk."""
+    found = shutil.which("chromium")
+    return Path(found) if found else None
+
+
 #: name -> (finder, what it is, how to install it).
 ORACLES: dict[str, tuple[Callable[[], Path | None], str, str]] = {
     "dds-hands": (
@@ -69,6 +75,11 @@ ORACLES: dict[str, tuple[Callable[[], Path | None], str, str]] = {
         _dealer_examples,
         "dealer's example scripts (/usr/share/doc/dealer/examples)",
         "run `make test-deps` (apt-get install dealer)",
+    ),
+    "chromium": (
+        _chromium,
+        "Debian's chromium (a headless browser)",
+        "run `make test-deps` (apt-get install chromium)",
     ),
     "cc": (_c_compiler, "a C compiler for the native DDS drivers", "run `make setup` (installs build-essential)"),
 }

@@ -295,7 +295,7 @@ def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, 
         try:
             import matplotlib
         except ImportError:
-            fail("--plot needs matplotlib: pip install 'ddsbind[plot]'")
+            fail("--plot needs matplotlib: pip install matplotlib (the 'plot' extra)")
         matplotlib.use("Agg")
         from matplotlib.backend_bases import FigureCanvasBase
 

@@ -144,7 +144,7 @@ class DatabaseStats:
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError:
-            raise DatabaseError("--plot needs matplotlib: pip install 'ddsbind[plot]'") from None
+            raise DatabaseError("--plot needs matplotlib: pip install matplotlib (the 'plot' extra)") from None
         if self.tricks is None or self.tricks.sum() == 0:
             raise DatabaseError(f"{self.path} has no DD results to plot")
         total = self.tricks.sum(axis=(1, 2))[0]

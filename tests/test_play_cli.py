@@ -62,8 +62,9 @@ def test_analyse_json_matches_the_library(list100, tmp_path):
     for path in (src, tmp_path / "games.zrj"):
         result = run("analyse", path, "--json")
         assert result.exit_code == 0, result.output
-        docs = json.loads(result.stdout)
-        assert [d["board"] for d in docs] == list(range(1, 9))
+        report = json.loads(result.stdout)
+        assert report["kind"] == "games" and [b["board"] for b in report["boards"]] == list(range(1, 9))
+        docs = [t for b in report["boards"] for t in b["tables"]]
         for d, h in zip(docs, hands, strict=True):
             assert d["dd_result"] == h.trace[0] and d["result"] == h.trace[-1]
             assert [(c["index"], c["card"], c["cost"]) for c in d["costly"]] == _costly_from_trace(h)

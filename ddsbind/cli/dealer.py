@@ -246,16 +246,11 @@ def dealer(
         "workers": workers,
         "solved_library": solved_library,
     }
-    try:
-        with contextlib.ExitStack() as files:
-            options["csv"] = _report_file(files, csv_file, "-C")
-            options["export"] = _report_file(files, export_file, "-X")
-            _run(script, source, seed, options)
-    except BrokenPipeError:
-        # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+    # A reader that goes away (| head) ends the run quietly: the CLI's boundary (_common.Group) does it.
+    with contextlib.ExitStack() as files:
+        options["csv"] = _report_file(files, csv_file, "-C")
+        options["export"] = _report_file(files, export_file, "-X")
+        _run(script, source, seed, options)
 
 
 def _report_file(stack: contextlib.ExitStack, spec: str | None, flag: str) -> Any:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import html.parser
 import subprocess
-import sys
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, child_env
 from tests.oracles import require
+from tests.test_docs_site import build_site
 
 pytestmark = pytest.mark.slow
 
@@ -19,18 +18,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """The site, built as `make docs` builds it."""
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=REPO,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return out
+    return build_site(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""HTML for notebooks of the simulation reports: a contract report (make odds, tricks, scores, IMPs) and a lead table.
+"""HTML for notebooks of reports: a simulation's contract report and lead table, a played session's scores.
 
 The ``_repr_html_`` of :class:`ddsbind.dealer.statistics.ContractReport` and
 :class:`~ddsbind.dealer.statistics.LeadTable` call in here with plain
@@ -17,7 +17,7 @@ from html import escape
 
 from ddsbind import _html
 
-__all__ = ["contract_report", "lead_table"]
+__all__ = ["contract_report", "lead_table", "session"]
 
 
 def _percent(p: float, se: float) -> str:
@@ -83,3 +83,9 @@ def lead_table(
     rows = [(_html.card(cards[i]), [str(held[i]), f"{mean_tricks[i]:.2f}", f"{100 * set_rate[i]:.1f}%"]) for i in order]
     caption = f"Opening leads against {contract} ({deals} deals)"
     return _html.grid("leads", ["lead", "deals", "declarer tricks", "set"], rows, caption)
+
+
+def session(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], caption: str) -> str:
+    """A played session as HTML: one row a table (room) of a board; ``header`` and ``rows`` are text, escaped here."""
+    cells = [(escape(label), [escape(c) for c in row]) for label, row in rows]
+    return _html.grid("session", [escape(h) for h in header], cells, caption)

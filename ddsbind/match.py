@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ddsbind import _report_html
 from ddsbind._typing import Progress
 from ddsbind.deal import Seat
 from ddsbind.play import CostlyCard, PlayJob, analyse_plays, costly_cards_batch
@@ -81,14 +82,17 @@ class TableResult:
     costly: list[CostlyCard] = field(default_factory=list)
     matchpoints: float | None = None
 
+    def played(self) -> str:
+        """``3NT by W, 9 tricks``, ``passed out`` or ``contract unknown``."""
+        if self.contract is None or self.declarer is None:
+            return "passed out" if (self.contract or "").upper() == "PASS" else "contract unknown"
+        return f"{self.contract} by {self.declarer.name}, " + (
+            "result unknown" if self.result is None else f"{self.result} tricks"
+        )
+
     def words(self) -> str:
         """``3NT by W, 9 tricks, NS -400, double dummy 9 tricks`` (the parts the file gives)."""
-        if self.contract is None or self.declarer is None:
-            if self.contract is not None and self.contract.upper() == "PASS":
-                return "passed out, NS 0"
-            return "contract unknown"
-        parts = [f"{self.contract} by {self.declarer.name}"]
-        parts.append("result unknown" if self.result is None else f"{self.result} tricks")
+        parts = [self.played()]
         if self.score is not None:
             parts.append(f"NS {self.score:+d}" if self.score else "NS 0")
         if self.dd_result is not None:
@@ -246,6 +250,29 @@ class SessionReport:
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        """The session in notebooks: one row a table of a board, with the swing or matchpoints and the match score."""
+        header = ["board", "room" if self.kind == "teams" else "record", "players", "result", "NS score", "DD tricks"]
+        header += {"teams": ["IMPs", "match"], "pairs": ["NS matchpoints"], "games": []}[self.kind]
+        rows = []
+        for b in self.boards:
+            for n, t in enumerate(b.tables):
+                cells = [t.room or "" if self.kind == "teams" else str(t.index), t.names(), t.played()]
+                cells += ["" if t.score is None else f"{t.score:+d}", "" if t.dd_result is None else str(t.dd_result)]
+                if self.kind == "teams":
+                    last = n == len(b.tables) - 1
+                    cells += [f"{b.imps:+d}" if last and b.imps is not None else "", _match_text(b) if last else ""]
+                elif self.kind == "pairs":
+                    cells.append("" if t.matchpoints is None else f"{t.matchpoints:g}")
+                rows.append((b.label, cells))
+        home, away = self.teams
+        caption = f"{home} v {away}: {self.total[0]} - {self.total[1]} IMPs" if self.kind == "teams" else ""
+        return _report_html.session(header, rows, caption)
+
+
+def _match_text(b: BoardReport) -> str:
+    return "" if b.match is None else f"{b.match[0]} - {b.match[1]}"
 
 
 def _costly_lines(t: TableResult) -> list[str]:

@@ -94,3 +94,17 @@ def test_a_board_in_one_room_has_no_swing():
     report = analyse_session(games)
     assert report.boards[-1].imps is None and report.total == (2, 10)
     assert "  no swing: the board is not in the file for both rooms" in report.lines()
+
+
+def test_team_match_html_in_notebooks():
+    """A notebook shows the match as a table: one row a room of a board, the swing and match score on its last row."""
+    from tests.test_report_html import _cells
+
+    page = _cells(analyse_session(read_games(SESSION))._repr_html_())
+    assert page.captions == ["Lions v Tigers: 2 - 19 IMPs"]
+    rows = sorted({row for kind, row, _ in page.cells if kind == "session"})
+    assert len(rows) == 8
+    assert [page.cells[("session", r, 3)] for r in rows] == [f"{s:+d}" for pair in HAND_SCORES for s in pair]
+    assert [page.cells[("session", r, 5)] for r in rows[1::2]] == [f"{i:+d}" for i in HAND_IMPS]
+    assert page.cells[("session", 7, 6)] == "2 - 19"
+    assert page.cells[("session", 1, 1)] == "N Gold, E Hart, S Ellis, W Fry"

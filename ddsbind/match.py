@@ -235,7 +235,7 @@ class SessionReport:
                 out += ["    " + line for line in _costly_lines(t)]
             if self.kind == "teams":
                 if b.imps is None:
-                    out.append("  no swing: the board is not in the file for both rooms")
+                    out.append("  no swing: the file lacks one room's result")
                 else:
                     gain = (
                         "no swing"
@@ -398,12 +398,12 @@ def analyse_session(games: Sequence[GameRecord], *, progress: Progress | None = 
                 par_score, par_words = p.score, p.words()
         swing: int | None = None
         if teams:
-            by_room = {t.room: t for t in results}
-            open_, closed = by_room.get("Open"), by_room.get("Closed")
-            if open_ is not None and closed is not None and open_.score is not None and closed.score is not None:
-                swing = int(imps(open_.score - closed.score))
+            results.sort(key=lambda t: ("Open", "Closed").index(t.room) if t.room in ("Open", "Closed") else 2)
+            opens = [t for t in results if t.room == "Open"]
+            closeds = [t for t in results if t.room == "Closed"]
+            if len(opens) == len(closeds) == 1 and opens[0].score is not None and closeds[0].score is not None:
+                swing = int(imps(opens[0].score - closeds[0].score))
                 match[0 if swing > 0 else 1] += abs(swing)
-                results = [open_, closed, *(t for t in results if t.room not in ("Open", "Closed"))]
         elif pairs and len(results) > 1 and all(t.score is not None for t in results):
             points = matchpoints([t.score or 0 for t in results])
             results = [replace(t, matchpoints=float(mp)) for t, mp in zip(results, points, strict=True)]

@@ -93,7 +93,7 @@ def test_a_board_in_one_room_has_no_swing():
     games = [g for g in read_games(SESSION) if not (g.board == 4 and g.tags.get("Room") == "Closed")]
     report = analyse_session(games)
     assert report.boards[-1].imps is None and report.total == (2, 10)
-    assert "  no swing: the board is not in the file for both rooms" in report.lines()
+    assert "  no swing: the file lacks one room's result" in report.lines()
 
 
 def test_team_match_html_in_notebooks():

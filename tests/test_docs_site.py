@@ -68,6 +68,7 @@ def test_cli_reference_defaults():
     assert rows["`--hand`"] == "`N`"  # convert --hand: the seat North
     assert rows["`--json`"] == "off"
     assert rows["`--from`"] == "none"
+    assert "| `-h`, `--help` |" in page  # dealer's own help flags, as `ddsbind dealer -h` takes them
     assert (
         page.startswith("## ddsbind\n")
         and "\n## " not in page

@@ -114,7 +114,8 @@ def command_reference(command: click.Command, ctx: click.Context, level: int) ->
             sub = command.get_command(ctx, name)
             if sub is None or sub.hidden:
                 continue
-            with click.Context(sub, info_name=name, parent=ctx) as sub_ctx:
+            # The command's own context settings (dealer's -h): click keeps the help option it first makes.
+            with click.Context(sub, info_name=name, parent=ctx, **sub.context_settings) as sub_ctx:
                 yield from command_reference(sub, sub_ctx, level + 1)
 
 
@@ -122,7 +123,7 @@ def cli_reference() -> str:
     """The whole ``ddsbind`` command-line reference as Markdown."""
     from ddsbind.cli import main
 
-    with click.Context(main, info_name="ddsbind") as ctx:
+    with click.Context(main, info_name="ddsbind", **main.context_settings) as ctx:
         return "\n".join(command_reference(main, ctx, 2))
 
 

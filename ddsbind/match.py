@@ -308,6 +308,13 @@ def _ns_score(game: GameRecord) -> int | None:
     return declarer_score if game.declarer % 2 == 0 else -declarer_score
 
 
+def _contract_text(game: GameRecord) -> str | None:
+    """The game's contract as PBN spells it (``"4HX"``, ``"3NT"``), ``"Pass"`` when passed out, None when unknown."""
+    if game.passed_out:
+        return "Pass"
+    return None if game.contract is None else str(game.contract)
+
+
 def _players(game: GameRecord) -> dict[str, str]:
     return {seat[0]: game.tags[seat] for seat in _SEATS if game.tags.get(seat)}
 
@@ -378,7 +385,7 @@ def analyse_session(games: Sequence[GameRecord], *, progress: Progress | None = 
                     index=k + 1,
                     room=rooms[k] if teams else None,
                     players=_players(g),
-                    contract=g.contract,
+                    contract=_contract_text(g),
                     declarer=g.declarer,
                     result=g.result,
                     score=_ns_score(g),

@@ -85,7 +85,7 @@ def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     src.write_text(format_games([g]), encoding="latin-1")
     result = run("convert", src, tmp_path / "long.zrj")
     assert result.exit_code == 0
-    assert "ddsbind: warning: game 0:" in result.stderr and "keeps the first" in result.stderr
+    assert "ddsbind: warning: Board 1 (game 1 of the file):" in result.stderr and "keeps the first" in result.stderr
     (back,) = read_games(tmp_path / "long.zrj")
     assert back.auction == g.auction and back.contract == g.contract and back.play == g.play[: len(back.play)]
     assert 0 < len(back.play) < 52

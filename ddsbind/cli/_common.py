@@ -137,15 +137,17 @@ class Group(click.Group):
 def as_the_file_numbers(exc: Error) -> str:
     """The message of ``exc``, without its 0-based ``record N:`` when the message names the board as the file does.
 
-    A game-record reader says ``board 4 of the file (Board 2, closed room)``
-    or ``Board 2 (line 40)``; the record's index in front of that
+    A game-record reader or writer says ``board 4 of the file (Board 2,
+    closed room)``, ``Board 2 (line 40)`` or ``game 4 of the file``; the
+    record's index in front of that
     (``record 3:``, counted from 0) would name the same game by a second,
     different number.
     """
     text = str(exc)
     index = getattr(exc, "index", None)
     prefix = f"record {index}: "
-    if isinstance(index, int) and text.startswith(prefix) and re.search(r"\b[Bb]oard \d+", text[len(prefix) :]):
+    named = re.search(r"\b[Bb]oard \d+|\bgame \d+ of the file", text[len(prefix) :])
+    if isinstance(index, int) and text.startswith(prefix) and named:
         return text[len(prefix) :]
     return text
 

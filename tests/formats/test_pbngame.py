@@ -114,7 +114,7 @@ def test_zrj_truncates_only_the_play_and_warns(list100):
     g.auction = ["Pass"] * 3 + [f"1{t}"] + middle + ["Pass"] * 3
     g.contract = f"4{t}X"
     # 22 calls, of which the 3 opening passes live in byte 15: 19 call bytes, 80 - 18 - 19 = 43 play bytes.
-    with pytest.warns(TruncatedPlayWarning, match=r"game 7: .* keeps the first 43"):
+    with pytest.warns(TruncatedPlayWarning, match=r"game 8 of the file\)?: .* keeps the first 43"):
         p = game_to_zrj(g, index=7)
     back = zrj_to_game(decode_zrj(encode_zrj([p]))[0])
     assert back.auction == g.auction and back.contract == g.contract and back.result == g.result
@@ -144,7 +144,7 @@ def test_zrj_record_with_illegal_play_names_record_and_card():
 def test_game_record_with_unreadable_contract_is_refused_by_name():
     """Without this, a hand-built record with a contract like "4Z" would fail going to ZRJ with a bare TypeError."""
     g = GameRecord(deal=Deal.from_pbn(DEAL0), declarer=Seat.W, contract="4Z", result=8)
-    with pytest.raises(FormatError, match=r"game 5: contract '4Z' is not Pass or e.g. 4H"):
+    with pytest.raises(FormatError, match=r"game 6 of the file: contract '4Z' is not Pass or e.g. 4H"):
         game_to_zrj(g, index=5)
 
 

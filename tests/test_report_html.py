@@ -68,14 +68,14 @@ def test_contract_report_html_shows_what_the_text_report_shows():
     text = report.render()
     page = _cells(report._repr_html_())
     assert page.captions[0] == "4 deals"
-    assert page.cells[("contracts", 0, -1)] == "3NTN" and page.cells[("contracts", 1, -1)] == "4SN"
+    assert [page.cells[("contracts", r, -1)] for r in (0, 1)] == [str(c) for c in report.contracts]
     assert page.cells[("contracts", 0, 0)] == "75.00% ± 21.65"  # 3 of 4 make: sqrt(.75 * .25 / 4)
     assert page.cells[("contracts", 1, 0)] == "50.00% ± 25.00"
     assert page.cells[("contracts", 0, 1)] == "9.00" and page.cells[("contracts", 1, 1)] == "9.25"
     for row in (0, 1):
         assert page.cells[("contracts", row, 2)] in text  # mean score, as printed
     (difference,) = report.differences
-    assert page.cells[("differences", 0, -1)] == "4SN vs 3NTN"
+    assert page.cells[("differences", 0, -1)] == f"{difference['contract']} vs {difference['against']}"
     assert page.cells[("differences", 0, 1)] == f"{difference['imps']:+.2f} ± {difference['imps_se']:.2f}"
 
 

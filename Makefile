@@ -33,7 +33,7 @@ STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
 WHEEL_RAW   := build/wheel-raw
 DIST        ?= dist
 
-.PHONY: setup system-deps test-deps demo docs test check test-source test-wheel fetch-dds oracles wheel lint bench clean
+.PHONY: setup system-deps test-deps demo docs docs-serve test check test-source test-wheel fetch-dds oracles wheel lint bench clean
 
 setup: system-deps $(STAMP)
 
@@ -98,6 +98,11 @@ demo: setup
 # warning fails the build (--strict); tests/test_docs_site.py builds it too.
 docs: setup
 	$(VENV)/bin/mkdocs build --strict
+
+# The site served at http://127.0.0.1:8000/, rebuilt as docs/ changes (the
+# built site/index.html also works opened straight from disk).
+docs-serve: setup
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
 test: setup test-deps fetch-dds oracles
 	$(VENV)/bin/ruff check .

@@ -1,6 +1,6 @@
 """A Dask client for the commands that can spread their work over a cluster (``generate``, ``dealer``).
 
-Dask is an optional extra (``pip install 'ddsbind[distributed]'``); nothing
+Dask is an optional extra (``distributed``: ``pip install 'dask[distributed]'``); nothing
 here imports it until a client is asked for.
 """
 
@@ -26,7 +26,7 @@ def dask_client(workers: int | None, scheduler: str | None = None, *, error: typ
 
         from distributed import Client, LocalCluster
     except ImportError:
-        raise error("--workers and --scheduler need Dask: pip install 'ddsbind[distributed]'") from None
+        raise error("--workers and --scheduler need Dask: pip install 'dask[distributed]'") from None
     if scheduler is not None:
         try:
             client = Client(scheduler)

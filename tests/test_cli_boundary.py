@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
+from tests.conftest import REPO, child_env
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
@@ -119,3 +120,40 @@ def test_a_bug_is_not_hidden_as_a_one_line_error():
         main.commands.pop("bug-test", None)
     assert isinstance(r.exception, ValueError)
     assert "ddsbind: error:" not in r.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyse", "examples/data/session.lin"],
+        ["table", "examples/data/boards.pbn"],
+        ["line", FULL, "--trump", "S", "--leader", "W"],
+    ],
+    ids=["analyse", "table", "line"],
+)
+def test_closed_pipe_ends_quietly(args: list[str]) -> None:
+    """`ddsbind ... | head` ends without a "Broken pipe" error when the reader stops reading, whatever the command."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ddsbind", *args],
+        cwd=REPO,
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line: every write meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 141, err
+    assert err == "", err
+
+
+@pytest.mark.parametrize("command", ["analyse", "convert"])
+def test_errors_name_boards_as_the_file_numbers_them(tmp_path, command: str) -> None:
+    """A bad card in a match file is reported by the board the file numbers, not by a record index counted from 0."""
+    text = (REPO / "examples" / "data" / "session.lin").read_text()
+    bad = tmp_path / "bad.lin"
+    bad.write_text(text.replace("pc|h8|pc|h6|", "pc|h8|pc|s6|"))  # the closed room's board 2: S revokes
+    args = [command, str(bad)] + ([str(tmp_path / "out.pbn")] if command == "convert" else [])
+    line = _one_error_line(_cli(*args))
+    assert "board 4 of the file (Board 2, closed room)" in line and "S6 is a revoke" in line
+    assert "record 3" not in line, line

@@ -297,7 +297,8 @@ def test_analyse_from_reads_a_file_whose_name_does_not_tell(list100, tmp_path):
     )
     refused = run("analyse", game, ok=False)
     assert refused.exit_code == 1 and "cannot tell the input format" in refused.output
-    (board,) = json.loads(run("analyse", game, "--from", "pbn", "--json").output)
+    (played,) = json.loads(run("analyse", game, "--from", "pbn", "--json").output)["boards"]
+    (board,) = played["tables"]
     fut = h.future
     assert board["dd_result"] == 13 - max(fut.score)
     best = [i for i in range(fut.cards) if fut.score[i] == max(fut.score)]

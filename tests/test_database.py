@@ -305,7 +305,7 @@ def test_workers_without_dask_says_how_to_install(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     r = run("generate", tmp_path / "x.zrd", "--count", 5, "--seed", 1, "--workers", 2)
     assert r.exit_code == 1
-    assert r.output.count("\n") == 1 and "pip install 'ddsbind[distributed]'" in r.output
+    assert r.output.count("\n") == 1 and "pip install 'dask[distributed]'" in r.output
     assert "Traceback" not in r.output
 
 

@@ -174,7 +174,7 @@ def test_workers_without_dask_leave_nothing(tmp_path, monkeypatch):
     """Without this, --workers without Dask left an empty OUT and its manifest, and the retry was refused."""
     monkeypatch.setitem(sys.modules, "distributed", None)
     out = tmp_path / "x.zbd"
-    with pytest.raises(db.DatabaseError, match=r"pip install 'ddsbind\[distributed\]'"):
+    with pytest.raises(db.DatabaseError, match=r"pip install 'dask\[distributed\]'"):
         db.generate(out, 30, 1, workers=2)
     nothing_but(tmp_path)
     assert db.generate(out, 30, 1).count == 30

@@ -31,7 +31,7 @@ def test_lin_session_agrees_with_its_own_results_line():
     text = (DATA / "session.lin").read_text()
     recorded = re.search(r"^rs\|([^|]*)\|", text, re.M)[1].split(",")
     games = read_games(DATA / "session.lin")
-    assert len(games) == len(recorded) == 6
+    assert len(games) == len(recorded) == 8
     for game, rs in zip(games, recorded, strict=True):
         strain = str(game.contract)[1:].replace("NT", "N")
         over = game.result - (game.level + 6)

@@ -256,6 +256,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "ddsbind._holdings",
             "ddsbind._html",
+            "ddsbind._report_html",
             "ddsbind._typing",
             "ddsbind._validate",
             "ddsbind.deal",
@@ -288,6 +289,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind._dask",
             "ddsbind._scheduler",
             "ddsbind.frames",
+            "ddsbind.match",
             "ddsbind.play",
             "ddsbind.pool",
             "ddsbind.proof",

@@ -64,8 +64,9 @@ def test_analyse_json_matches_the_library(list100, tmp_path):
     for path in (src, tmp_path / "games.zrj"):
         result = run("analyse", path, "--json")
         assert result.exit_code == 0, result.output
-        docs = json.loads(result.stdout)
-        assert [d["board"] for d in docs] == list(range(1, 9))
+        report = json.loads(result.stdout)
+        assert report["kind"] == "games" and [b["board"] for b in report["boards"]] == list(range(1, 9))
+        docs = [t for b in report["boards"] for t in b["tables"]]
         for d, h in zip(docs, hands, strict=True):
             assert d["dd_result"] == h.trace[0] and d["result"] == h.trace[-1]
             assert [(c["index"], c["card"], c["cost"]) for c in d["costly"]] == _costly_from_trace(h)
@@ -86,7 +87,7 @@ def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     src.write_text(format_games([g]), encoding="latin-1")
     result = run("convert", src, tmp_path / "long.zrj")
     assert result.exit_code == 0
-    assert "ddsbind: warning: game 0:" in result.stderr and "keeps the first" in result.stderr
+    assert "ddsbind: warning: Board 1 (game 1 of the file):" in result.stderr and "keeps the first" in result.stderr
     (back,) = read_games(tmp_path / "long.zrj")
     assert back.auction == g.auction and back.contract == g.contract and back.play == g.play[: len(back.play)]
     assert 0 < len(back.play) < 52

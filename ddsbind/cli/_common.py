@@ -4,6 +4,8 @@ Results go to stdout; progress, warnings and errors to stderr.  An error the
 package raises on purpose (:class:`ddsbind.Error`) or a file error
 (``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1; a
 warning is one line, ``ddsbind: warning: ...``, from every command alike.
+A reader of stdout that goes away (``ddsbind analyse FILE | head``) ends
+the command quietly, with the status a SIGPIPE gives (141), as dealer does.
 Anything else is a bug and shows its traceback.
 """
 
@@ -11,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterator
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 import click
 
@@ -97,10 +100,19 @@ def _show_warning(
     click.echo(f"ddsbind: warning: {message}", err=True)
 
 
+def closed_pipe() -> NoReturn:
+    """Stop quietly because the reader of stdout went away (``| head``): exit status 141, as a SIGPIPE gives."""
+    # Python would flush stdout again at exit and meet the closed pipe a second time ("Exception ignored").
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(141)
+
+
 class Group(click.Group):
     """A click group that is the program's boundary: library errors become one line and exit 1.
 
-    ``ddsbind.Error`` and ``OSError`` are reported; every other exception is a
+    ``ddsbind.Error`` and ``OSError`` are reported; a closed stdout pipe ends
+    the command quietly (:func:`closed_pipe`); every other exception is a
     bug and propagates with its traceback.  Warnings, from any thread, print
     as ``ddsbind: warning: ...`` while a command runs.
     """
@@ -110,10 +122,34 @@ class Group(click.Group):
             warnings.simplefilter("always")
             warnings.showwarning = _show_warning
             try:
-                return super().invoke(ctx)
-            except (Error, OSError) as exc:
+                result = super().invoke(ctx)
+                sys.stdout.flush()  # a closed pipe shows here, inside the boundary, not at exit
+                return result
+            except BrokenPipeError:
+                closed_pipe()
+            except Error as exc:
+                fail(as_the_file_numbers(exc))
+            except OSError as exc:
                 fail(str(exc))
         return None  # pragma: no cover - fail() exits
+
+
+def as_the_file_numbers(exc: Error) -> str:
+    """The message of ``exc``, without its 0-based ``record N:`` when the message names the board as the file does.
+
+    A game-record reader or writer says ``board 4 of the file (Board 2,
+    closed room)``, ``Board 2 (line 40)`` or ``game 4 of the file``; the
+    record's index in front of that
+    (``record 3:``, counted from 0) would name the same game by a second,
+    different number.
+    """
+    text = str(exc)
+    index = getattr(exc, "index", None)
+    prefix = f"record {index}: "
+    named = re.search(r"\b[Bb]oard \d+|\bgame \d+ of the file", text[len(prefix) :])
+    if isinstance(index, int) and text.startswith(prefix) and named:
+        return text[len(prefix) :]
+    return text
 
 
 @contextlib.contextmanager
@@ -123,7 +159,8 @@ def about(path: str | os.PathLike[str]) -> Iterator[None]:
     try:
         yield
     except Error as exc:
-        fail(str(exc) if name in str(exc) else f"{name}: {exc}")
+        text = as_the_file_numbers(exc)
+        fail(text if name in text else f"{name}: {text}")
 
 
 def _ignore(_done: int) -> None:

@@ -27,7 +27,7 @@ def generate(out: str, count: int, seed: int, quiet: bool, **options: Any) -> No
     Deal k depends only on (SEED, k).  Records are written in order and
     synced; a run killed at any moment is finished with --resume, giving the
     same bytes.  A manifest OUT.json is written at the end.  --workers and
-    --scheduler need the optional extra: pip install 'ddsbind[distributed]'.
+    --scheduler need the optional extra: pip install 'dask[distributed]'.
     """
     from ddsbind import database
 

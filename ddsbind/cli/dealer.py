@@ -246,16 +246,11 @@ def dealer(
         "workers": workers,
         "solved_library": solved_library,
     }
-    try:
-        with contextlib.ExitStack() as files:
-            options["csv"] = _report_file(files, csv_file, "-C")
-            options["export"] = _report_file(files, export_file, "-X")
-            _run(script, source, seed, options)
-    except BrokenPipeError:
-        # The reader went away (| head): stop quietly, as dealer does when SIGPIPE ends it.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+    # A reader that goes away (| head) ends the run quietly: the CLI's boundary (_common.Group) does it.
+    with contextlib.ExitStack() as files:
+        options["csv"] = _report_file(files, csv_file, "-C")
+        options["export"] = _report_file(files, export_file, "-X")
+        _run(script, source, seed, options)
 
 
 def _report_file(stack: contextlib.ExitStack, spec: str | None, flag: str) -> Any:
@@ -295,7 +290,7 @@ def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, 
         try:
             import matplotlib
         except ImportError:
-            fail("--plot needs matplotlib: pip install 'ddsbind[plot]'")
+            fail("--plot needs matplotlib: pip install matplotlib (the 'plot' extra)")
         matplotlib.use("Agg")
         from matplotlib.backend_bases import FigureCanvasBase
 

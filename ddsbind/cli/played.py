@@ -1,8 +1,8 @@
-"""Commands on played deals: ``analyse`` a file of game records, the best ``line`` from a position."""
+"""Commands on played deals: ``analyse`` a file of game records (a match, a session), ``line`` from a position."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,37 +10,7 @@ from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, progress
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Strain
-    from ddsbind.play import CostlyCard, LineTrick
-
-
-class _CostlyDoc(TypedDict):
-    index: int
-    card: str
-    seat: str
-    trick: int
-    cost: int
-    better: list[str]
-
-
-class _AnalysisDoc(TypedDict):
-    board: int | None
-    contract: str | None
-    declarer: str
-    result: int | None
-    dd_result: int
-    cards_played: int
-    costly: list[_CostlyDoc]
-
-
-def _costly_json(cc: CostlyCard) -> _CostlyDoc:
-    return {
-        "index": cc.index,
-        "card": str(cc.card),
-        "seat": cc.seat.name,
-        "trick": cc.trick,
-        "cost": cc.cost,
-        "better": [str(c) for c in cc.better],
-    }
+    from ddsbind.play import LineTrick
 
 
 @click.command()
@@ -48,60 +18,33 @@ def _costly_json(cc: CostlyCard) -> _CostlyDoc:
 @click.option("--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout, for machines.")
 def analyse(file: str, fmt: str | None, as_json: bool) -> None:
-    """Per played deal in FILE (PBN with play, LIN or ZRJ): contract, result, DD result and each costly card.
+    """Per played board in FILE (PBN with play, LIN or ZRJ): the result, double dummy, and each costly card.
 
-    A costly card is one after which the double-dummy result moved against
-    the side that played it; the cards listed as better would have kept it.
+    A team match (LIN's open and closed rooms, PBN's Room tag) is scored in
+    IMPs: per board both rooms' players, contract, result and score, the
+    double-dummy result and par, the swing and the running match score, then
+    the match total.  Boards played at several tables without rooms (a pairs
+    session) get each table's matchpoints.  A costly card is one after which
+    the double-dummy result moved against the side that played it; the
+    cards listed as better would have kept it.
     """
     import json
 
     from ddsbind.formats.games import read_games
-    from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
-    from ddsbind.record import GameRecord, contract_text
+    from ddsbind.match import analyse_session
 
     with about(file):
-        everything = read_games(file, fmt)
-    games: list[tuple[GameRecord, Seat]] = []
-    jobs: list[PlayJob] = []
-    for g in everything:
-        trump, declarer, leader = g.trump, g.declarer, g.leader
-        if trump is not None and declarer is not None and leader is not None:
-            games.append((g, declarer))
-            jobs.append((g.deal, trump, leader, g.play))
-    if len(games) < len(everything):
-        skipped = len(everything) - len(games)
-        click.echo(f"ddsbind: note: {skipped} deal(s) passed out or without contract and declarer skipped", err=True)
-    with progress("analysing", total=len(jobs), unit="deal") as tick, about(file):
-        traces = analyse_plays(jobs, progress=tick)
-        costly_all = costly_cards_batch(jobs, traces=traces)
-    docs: list[_AnalysisDoc] = []
-    for (g, declarer), costly, trace in zip(games, costly_all, traces, strict=True):
-        docs.append(
-            {
-                "board": g.board,
-                "contract": contract_text(g.contract),
-                "declarer": declarer.name,
-                "result": g.result,
-                "dd_result": trace[0],
-                "cards_played": len(g.play),
-                "costly": [_costly_json(cc) for cc in costly],
-            }
-        )
+        games = read_games(file, fmt)
+    unplayable = sum(1 for g in games if g.trump is None or g.declarer is None)
+    if unplayable:
+        click.echo(f"ddsbind: note: {unplayable} deal(s) passed out or without contract and declarer skipped", err=True)
+    with progress("analysing", total=len(games) - unplayable, unit="deal") as tick, about(file):
+        report = analyse_session(games, progress=tick)
     if as_json:
-        click.echo(json.dumps(docs, indent=1))
+        click.echo(json.dumps(report.to_json(), indent=1))
         return
-    for d in docs:
-        board = f"Board {d['board']}" if d["board"] is not None else "Deal"
-        result = "result unknown" if d["result"] is None else f"{d['result']} tricks"
-        click.echo(f"{board}: {d['contract']} by {d['declarer']}, {result}, double dummy {d['dd_result']} tricks")
-        if not d["costly"]:
-            click.echo(f"  no card changed the double-dummy result ({d['cards_played']} cards played)")
-        for c in d["costly"]:
-            s = "s" if c["cost"] > 1 else ""
-            click.echo(
-                f"  trick {c['trick']:>2}: {c['seat']} played {c['card']}, cost {c['cost']} trick{s}"
-                f" (better: {' '.join(c['better'])})"
-            )
+    for text in report.lines():
+        click.echo(text)
 
 
 @click.command()

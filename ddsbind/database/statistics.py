@@ -399,7 +399,7 @@ def plot(st: Statistics, out: str | os.PathLike[str], title: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise DatabaseError("--plot needs matplotlib: pip install 'ddsbind[plot]'") from None
+        raise DatabaseError("--plot needs matplotlib: pip install matplotlib (the 'plot' extra)") from None
     total = st.tables
     if not total:
         raise DatabaseError(f"{title}: no DD results to plot")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind import _report_html
 from ddsbind._typing import Progress
 from ddsbind.dealer.dealing import DealerError, card_name
 from ddsbind.errors import ContractError
@@ -257,6 +258,19 @@ class ContractReport:
             )
         return "\n".join(lines) + "\n"
 
+    def _repr_html_(self) -> str:
+        """The report in notebooks: a table of the contracts, then of the comparisons (:mod:`ddsbind._report_html`)."""
+        return _report_html.contract_report(
+            [str(c) for c in self.contracts],
+            self.deals,
+            self.make,
+            self.make_se,
+            self.mean_tricks,
+            self.mean_score,
+            self.differences,
+            self.makes_only,
+        )
+
     def plot(self, path: str) -> None:
         """Bar charts of the trick distributions, saved to ``path`` (needs matplotlib)."""
         import matplotlib
@@ -479,6 +493,12 @@ class LeadTable:
                 f"{self.cards[i]:<4}  {self.held[i]:5d}  {self.mean_tricks[i]:15.2f}  {100 * self.set_rate[i]:5.1f}%"
             )
         return "\n".join(lines) + "\n"
+
+    def _repr_html_(self) -> str:
+        """The table in notebooks, best lead first (:mod:`ddsbind._report_html`)."""
+        return _report_html.lead_table(
+            str(self.contract), self.deals, self.cards, self.held, self.mean_tricks, self.set_rate
+        )
 
 
 def lead_table(

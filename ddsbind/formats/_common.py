@@ -235,6 +235,17 @@ def decode_text(data: bytes, encoding: str, name: str) -> str:
 # Output files: all or nothing
 
 
+def game_label(board: int | None, index: int) -> str:
+    """A game of a file as its readers count it: ``"Board 2 (game 4 of the file)"``, or ``"game 4 of the file"``.
+
+    ``index`` is the game's place in what is read or written, from 0; the
+    label counts from 1 and puts first the board number the file gives, so a
+    message names the game as the file numbers it.
+    """
+    place = f"game {index + 1} of the file"
+    return place if board is None else f"Board {board} ({place})"
+
+
 def add_note(exc: BaseException, note: str) -> None:
     """Append ``note`` to the message of ``exc`` (its type and fields unchanged)."""
     if isinstance(exc, OSError) and exc.strerror:

@@ -501,23 +501,25 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         to take it from, or whose contract and declarer are not the ones its
         auction reaches (LIN has no contract but the auction's).
     """
+    from ddsbind.formats._common import game_label
     from ddsbind.formats.order import board_dealer
 
     lines = []
     for k, g in enumerate(games):
         if not g.deal.is_full:
-            raise FormatError(f"LIN: game {k}: LIN needs a full deal (13 cards each)", index=k)
+            raise FormatError(f"LIN: {game_label(g.board, k)}: LIN needs a full deal (13 cards each)", index=k)
         dealer = g.dealer
         if dealer is None:
             if g.board is None:
-                raise FormatError(f"LIN: game {k}: LIN needs a dealer (or a board number to take it from)", index=k)
+                where = game_label(None, k)
+                raise FormatError(f"LIN: {where}: LIN needs a dealer (or a board number to take it from)", index=k)
             dealer = board_dealer(g.board)
         said = contract_of_auction(dealer, g.auction)
         held = (PASSED_OUT if g.passed_out else g.contract, g.declarer)
         if held[0] is not None and said != held:
             wanted = contract_text(g.contract, g.passed_out)
             raise FormatError(
-                f"LIN: game {k}: LIN takes the contract from the auction, and this auction "
+                f"LIN: {game_label(g.board, k)}: LIN takes the contract from the auction, and this auction "
                 f"({' '.join(g.auction) or 'none'}) gives {said[0] or 'none'} by "
                 f"{said[1].name if said[1] is not None else 'nobody'}, not {wanted} by "
                 f"{g.declarer.name if g.declarer is not None else 'nobody'}",
@@ -569,7 +571,9 @@ def _title(g: GameRecord, qx: str | None) -> str:
 def _check_value(text: str, k: int) -> str:
     """A LIN value as written: one with a ``|`` cannot be (it would end the value)."""
     if "|" in text:
-        where = f"game {k}: " if k >= 0 else ""
+        from ddsbind.formats._common import game_label
+
+        where = f"{game_label(None, k)}: " if k >= 0 else ""
         raise FormatError(f"LIN: {where}{text[:40]!r} holds a '|', which LIN values cannot", index=max(k, 0))
     return text
 

@@ -54,6 +54,8 @@ def _byte_call(byte: int) -> tuple[str, int]:
 
 
 def _board_byte(rec: GameRecord, index: int) -> int:
+    from ddsbind.formats._common import game_label
+
     dealer = rec.dealer if rec.dealer is not None else Seat.N
     if rec.board is not None and 1 <= rec.board <= 240:
         b = rec.board
@@ -63,8 +65,8 @@ def _board_byte(rec: GameRecord, index: int) -> int:
         if order.board_dealer(v + 1) == dealer and order.board_vulnerability(v + 1) == rec.vulnerable:
             if rec.board is not None:
                 warnings.warn(
-                    f"game {index}: board {rec.board} with dealer {dealer.name}, vulnerable {rec.vulnerable.pbn} "
-                    "does not fit ZRJ's board cycle; stored without its number",
+                    f"{game_label(rec.board, index)}: dealer {dealer.name}, vulnerable {rec.vulnerable.pbn} "
+                    f"does not fit ZRJ's board cycle at board {rec.board}; stored without its number",
                     UserWarning,
                     stacklevel=3,
                 )
@@ -82,11 +84,13 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
         declarer missing for a contract, no result for an unfinished play, a
         result the play contradicts, an auction that goes on after it ended,
         or one over 45 calls after the opening passes (ZRJ's limit); the
-        message names the game (``game index``).
+        message names the game as the file numbers it (``Board 2 (game 4 of the file)``).
     """
 
+    from ddsbind.formats._common import game_label
+
     def fault(msg: str) -> FormatError:
-        return FormatError(f"game {index}: {msg}")
+        return FormatError(f"{game_label(rec.board, index)}: {msg}")
 
     if rec.contract is None and not rec.passed_out:
         raise fault("ZRJ needs a contract (Pass for a passed-out deal)")
@@ -126,8 +130,8 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     room = zrj.RECORD_SIZE - zrj.FIRST_MOVE - len(call_bytes)
     if len(play_bytes) > room:
         warnings.warn(
-            f"game {index}: the auction ({len(calls)} calls) leaves room for {room} of the {len(play_bytes)} "
-            f"cards played; the ZRJ record keeps the first {room} (the rest reads as a claim)",
+            f"{game_label(rec.board, index)}: the auction ({len(calls)} calls) leaves room for {room} of the "
+            f"{len(play_bytes)} cards played; the ZRJ record keeps the first {room} (the rest reads as a claim)",
             TruncatedPlayWarning,
             stacklevel=2,
         )

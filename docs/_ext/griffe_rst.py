@@ -9,7 +9,10 @@ rewritten before it is parsed:
 * a paragraph ending in ``::`` and the indented block after it become the
   paragraph (ending in ``:``) and a fenced code block;
 * a reST simple table (rows framed by ``====  ====`` lines) becomes a fenced
-  text block, so its columns stay aligned.
+  text block, so its columns stay aligned;
+* inline literals (double backquotes) inside those text blocks and in a
+  numpydoc type (``name : type`` lines), which the site shows as code
+  already, lose their backquotes, so none shows raw on a page.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Any
 
 import griffe
 
+_LITERAL = re.compile(r"``([^`]+)``")
+_TYPED_NAME = re.compile(r"^(\s*[\w*]+(?:\s*,\s*[\w*]+)*\s:\s)(.*)$")
 _ROLE = re.compile(r":(?:py:)?(?:mod|class|func|meth|attr|data|exc|obj|const|term|ref):`(~?)([^`]+)`")
 
 
@@ -47,7 +52,7 @@ def markdown_of(text: str) -> str:
                     rules += 1
                 j += 1
             if rules == 3:
-                out += ["```text", *lines[i:j], "```"]
+                out += ["```text", *(_LITERAL.sub(r"\1", row) for row in lines[i:j]), "```"]
                 i = j
                 continue
         if stripped.endswith("::") and not stripped.startswith(".."):
@@ -69,7 +74,8 @@ def markdown_of(text: str) -> str:
                 out += ["", pad + "```text", *(pad + b[cut:] if b.strip() else "" for b in block), pad + "```", ""]
                 i = k
                 continue
-        out.append(line)
+        typed = _TYPED_NAME.match(line)
+        out.append(typed.group(1) + _LITERAL.sub(r"\1", typed.group(2)) if typed else line)
         i += 1
     return "\n".join(out)
 

@@ -143,5 +143,6 @@ def test_convert_refuses_a_result_the_play_contradicts(tmp_path):
     src.write_text(GAME.format(result="12"), encoding="latin-1")  # the defence won both tricks played: 0..11
     r = run("convert", src, tmp_path / "out.zrj")
     assert r.exit_code == 1
-    assert "Result 12 contradicts the play" in r.output and "record 0" in r.output
+    assert "Result 12 contradicts the play" in r.output and "Board 1 (line 1)" in r.output
+    assert "record 0" not in r.output  # boards are named as the file numbers them, not from 0
     assert not (tmp_path / "out.zrj").exists()

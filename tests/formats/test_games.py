@@ -74,7 +74,7 @@ def test_calls_after_the_auction_ended_are_refused():
     with pytest.raises(FormatError, match=r"record 0: .*call 5 \(5H, N\) comes after the auction ended"):
         parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None))
     g = GameRecord(deal=Deal.from_pbn(DEAL0), dealer=Seat.N, contract="Pass", auction=["Pass"] * 6)
-    with pytest.raises(FormatError, match=r"game 2: auction call 5 \(Pass, N\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"game 3 of the file: auction call 5 \(Pass, N\) comes after"):
         game_to_zrj(g, index=2)
 
 
@@ -104,7 +104,7 @@ def test_result_contradicting_a_complete_play_is_refused(list100):
     text = format_games([GameRecord(deal=rec.deal, dealer=Seat.N, board=1), rec])
     with pytest.raises(FormatError, match=rf"record 1: .*Result {wrong} contradicts the play: .* won {won} of the 13"):
         parse_games(text)
-    with pytest.raises(FormatError, match=rf"game 4: Result {wrong} contradicts the play"):
+    with pytest.raises(FormatError, match=rf"game 5 of the file\)?: Result {wrong} contradicts the play"):
         game_to_zrj(rec, index=4)
     rec.result = won
     p = game_to_zrj(rec)

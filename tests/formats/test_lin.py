@@ -209,7 +209,7 @@ def test_writing_a_contract_the_auction_does_not_reach_is_refused():
     """Without this, a PBN game with a contract but no auction would convert to LIN and lose its contract."""
     (g,) = parse_lin("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|")
     g.auction, g.auction_marks = [], []
-    with pytest.raises(FormatError, match=r"game 0: .*gives none by nobody, not 1S by S"):
+    with pytest.raises(FormatError, match=r"game 1 of the file: .*gives none by nobody, not 1S by S"):
         format_lin([g])
     g.auction, g.auction_marks, g.contract, g.declarer = [], [], None, None
     assert "md|1" in format_lin([g])

@@ -22,6 +22,9 @@ from ddsbind.errors import DuplicateCardsError, SuitOrRankError
 SEAT_LETTERS = "NESW"
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
+#: The ranks ace down to two: the order of a suit's cards in a card index
+#: (``Card.index % 13``), an owners row and a hand written as text.
+RANKS_HIGH_FIRST = RANKS[::-1]
 #: Bits 2..14: the ranks two to ace.
 FULL_SUIT = 0x7FFC
 

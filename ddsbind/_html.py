@@ -166,7 +166,7 @@ def play_table(
     """
     costly = costly or {}
     with_dd = any(t[4] is not None for t in tricks)
-    header = ["trick", "N", "E", "S", "W", "won"] + ([dd_label or "DD"] if with_dd else [])
+    header = ["trick", *SEAT_LETTERS, "won"] + ([dd_label or "DD"] if with_dd else [])
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in header)
     body = []
     for number, leader, cards, winner, dd in tricks:

@@ -44,7 +44,7 @@ from enum import Enum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import Seat, Strain, Vulnerability
+from ddsbind.deal import SUIT_SYMBOLS, SUITS, Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError, Error
 
 __all__ = [
@@ -73,7 +73,7 @@ _CONTRACT = re.compile(
     r"^\s*(?:[XZ](?=[1-7]))?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
     r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
 )
-_SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
+_SYMBOL_STRAINS = dict(zip(SUIT_SYMBOLS, SUITS, strict=True))
 _DOUBLING = {None: 0, "X": 1, "*": 1, "XX": 2, "**": 2, "R": 2}
 # A call of an auction: a bid, or pass (P, PASS), double (X, D), redouble (XX, R).
 _CALL = re.compile(r"^\s*(?:([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)|(PASS|P)|(XX|R)|(X|D))\s*$")

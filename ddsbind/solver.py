@@ -36,7 +36,7 @@ from ddsbind._marshal import (
     text,
 )
 from ddsbind._typing import Progress, renamed
-from ddsbind.deal import Card, Deal, Seat, Side, Strain
+from ddsbind.deal import SUIT_SYMBOLS, Card, Deal, Seat, Side, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
 from ddsbind.results import DDTable, ScoredCard, Solutions
@@ -374,7 +374,7 @@ def makes(
 # -- par ------------------------------------------------------------------------------
 
 
-_STRAIN_SYMBOLS = {Strain.S: "\u2660", Strain.H: "\u2665", Strain.D: "\u2666", Strain.C: "\u2663", Strain.NT: "NT"}
+_STRAIN_SYMBOLS = (*SUIT_SYMBOLS, "NT")
 
 
 def _either(levels: Sequence[str]) -> str:

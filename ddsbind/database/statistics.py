@@ -17,7 +17,7 @@ from ddsbind._typing import Progress
 from ddsbind.database._args import whole
 from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
-from ddsbind.deal import SEAT_LETTERS
+from ddsbind.deal import SEAT_LETTERS, Strain
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files
 from ddsbind.formats.checksums import checksum, format_checksum, matches
@@ -25,7 +25,7 @@ from ddsbind.game import Vulnerability
 
 __all__ = ["PAR_DEALERS", "DatabaseStats", "stats"]
 
-_STRAINS = ("S", "H", "D", "C", "NT")
+_STRAINS = tuple(s.symbol for s in Strain)
 #: How par is sampled, as the text and the docstrings say it.
 PAR_DEALERS = "dealer rotating N E S W over the sampled deals"
 

@@ -33,8 +33,8 @@ import numpy as np
 from lark.visitors import Interpreter
 from numpy.typing import NDArray
 
-from ddsbind.deal import Seat, Vulnerability
-from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, SUITS, DealerError, cards_of
+from ddsbind.deal import Card, Seat, Vulnerability
+from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, DealerError, cards_of
 from ddsbind.dealer.frame import Action, Array, Expr, Frame, Script
 from ddsbind.dealer.syntax import unknown_call
 from ddsbind.scoring import Contract, imps
@@ -52,7 +52,6 @@ _VULN = {
     "all": Vulnerability.BOTH,
     "both": Vulnerability.BOTH,
 }
-_RANKS = "AKQJT98765432"
 _INT64_MAX = (1 << 63) - 1
 #: Largest ``pointcount``/``altcount`` weight: 52 cards of it still fit in 64 bits.
 MAX_WEIGHT = 1 << 56
@@ -548,7 +547,7 @@ class Compiler(Interpreter[Any, Any]):
     def hascard_call(self, tree: lark.Tree[Any]) -> Term:
         seat = int(_COMPASS[str(tree.children[0])])
         card_text = str(tree.children[1])
-        card = 13 * SUITS.index(card_text[1]) + _RANKS.index(card_text[0])
+        card = Card.parse(card_text[1] + card_text[0]).index
         expr: Expr = lambda f, rows: (f.hands.owners[rows, card] == seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 

@@ -41,17 +41,9 @@ from ddsbind.scoring import Contract, imps
 
 __all__ = ["MAX_FREQUENCY_ROWS", "MAX_WEIGHT", "Action", "Compiler", "Script", "Term"]
 
-_COMPASS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W}
+_COMPASS = {seat.full_name.lower(): seat for seat in Seat}
 _SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
 _ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
-#: The language's ``vulnerable`` words: the one place its order is read.
-_VULN = {
-    "none": Vulnerability.NONE,
-    "ns": Vulnerability.NS,
-    "ew": Vulnerability.EW,
-    "all": Vulnerability.BOTH,
-    "both": Vulnerability.BOTH,
-}
 _INT64_MAX = (1 << 63) - 1
 #: Largest ``pointcount``/``altcount`` weight: 52 cards of it still fit in 64 bits.
 MAX_WEIGHT = 1 << 56
@@ -170,7 +162,7 @@ class Compiler(Interpreter[Any, Any]):
         self.out.dealer = self.par_dealer = _COMPASS[str(tree.children[0])]
 
     def vulnerable(self, tree: lark.Tree[Any]) -> None:
-        self.out.vulnerable = self.par_vulnerable = _VULN[str(tree.children[0]).lower()]
+        self.out.vulnerable = self.par_vulnerable = Vulnerability.parse(str(tree.children[0]))
 
     def predeal(self, tree: lark.Tree[Any]) -> None:
         seat = -1

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings, _html, hands
-from ddsbind._holdings import RANKS, RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS
+from ddsbind._holdings import RANKS, RANKS_HIGH_FIRST, SEAT_LETTERS, SUIT_SYMBOLS, SUITS
 from ddsbind.errors import (
     ArgumentError,
     CardCountError,
@@ -64,8 +64,6 @@ __all__ = [
 
 #: DDS's strain order, one letter each (N for notrump): ``STRAIN_LETTERS[Strain.NT] == "N"``.
 STRAIN_LETTERS = SUITS + "N"
-#: The suits' symbols in DDS's order S H D C: ``SUIT_SYMBOLS[Strain.S] == "\u2660"``.
-SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"
 _RANK_OF_CHAR = {c: i + 2 for i, c in enumerate(RANKS)}
 _FULL_SUIT = _holdings.FULL_SUIT
 #: Rank bit of each of the 13 card positions inside a suit (A first).

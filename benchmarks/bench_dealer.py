@@ -13,7 +13,7 @@ Two measurements, printed (nothing asserts a speed):
    **ratio** = ours / dealer in deals per second, by wall clock and by the
    programs' own clocks.
 2. **Accepted deals solved.**  The accepted deals of a short run are solved
-   through the pool (:func:`ddsbind.dealer.statistics.solve_tables`) and by
+   through the pool (:func:`ddsbind.dealer.statistics.tables_of_owners`) and by
    the native C driver of ``bench_binding.py`` (``CalcAllTablesPBN`` in
    batches of 32) on the same deals, at the same threads; both tables must
    agree (FNV-1a).  Both sides are timed around the solving calls only
@@ -44,7 +44,7 @@ from _common import BenchError, LoadMeter, build_driver, fnv1a, run_driver
 
 from ddsbind import Deal
 from ddsbind.dealer import run_file
-from ddsbind.dealer.statistics import solve_tables
+from ddsbind.dealer.statistics import tables_of_owners
 
 HERE = Path(__file__).resolve().parent
 DRIVER_SOURCE = HERE / "dds_driver.c"
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         _, result = run_file(script, args.seed, out=io.StringIO(), threads=args.threads, keep=True, produce=args.solve)
         deals = result.deals
         started = time.perf_counter()
-        tables = solve_tables(deals, threads=args.threads)
+        tables = tables_of_owners(deals, threads=args.threads)
         seconds = time.perf_counter() - started
         print(
             f"solve (pool, threads={args.threads}): {len(deals)} accepted deals in {seconds:.2f} s: "

@@ -21,7 +21,12 @@ from ddsbind.errors import DuplicateCardsError, SuitOrRankError
 #: seats in DDS's order N E S W, suits S H D C, ranks two to ace.
 SEAT_LETTERS = "NESW"
 SUITS = "SHDC"
+#: The suits' symbols in the same order: ``SUIT_SYMBOLS[0] == "\u2660"``.
+SUIT_SYMBOLS = "\u2660\u2665\u2666\u2663"
 RANKS = "23456789TJQKA"
+#: The ranks ace down to two: the order of a suit's cards in a card index
+#: (``Card.index % 13``), an owners row and a hand written as text.
+RANKS_HIGH_FIRST = RANKS[::-1]
 #: Bits 2..14: the ranks two to ace.
 FULL_SUIT = 0x7FFC
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from ddsbind._holdings import SEAT_LETTERS, SUITS
+from ddsbind._holdings import SEAT_LETTERS, SUIT_SYMBOLS, SUITS
 
 __all__ = ["auction", "card", "diagram", "grid", "hands_of_pbn", "short_card", "suit_symbol"]
 
-_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 _COLOURS = ("#000000", "#c8102e", "#c8102e", "#000000")
 # Every table sets what notebook style sheets change (JupyterLab right-aligns cells, stripes rows, centres
 # tables, caps widths): inline styles beat a style sheet's class rules, so the layout is the same everywhere.
@@ -41,7 +40,7 @@ _DIAGRAM = (
 
 def suit_symbol(suit: int) -> str:
     """The suit (0..3: S H D C) as its coloured symbol, a ``<span>``."""
-    return f'<span class="ddsbind-suit" style="color:{_COLOURS[suit]}">{_SYMBOLS[suit]}</span>'
+    return f'<span class="ddsbind-suit" style="color:{_COLOURS[suit]}">{SUIT_SYMBOLS[suit]}</span>'
 
 
 def strain_label(strain: int) -> str:
@@ -58,7 +57,7 @@ def card(text: str) -> str:
 def short_card(text: str) -> str:
     """A card written ``"SA"`` as symbol and rank in the fewest bytes (red hearts and diamonds), for large trees."""
     suit = SUITS.index(text[0])
-    body = f"{_SYMBOLS[suit]}{escape(text[1:])}"
+    body = f"{SUIT_SYMBOLS[suit]}{escape(text[1:])}"
     return f'<span style="color:{_COLOURS[suit]}">{body}</span>' if suit in (1, 2) else body
 
 
@@ -166,7 +165,7 @@ def play_table(
     """
     costly = costly or {}
     with_dd = any(t[4] is not None for t in tricks)
-    header = ["trick", "N", "E", "S", "W", "won"] + ([dd_label or "DD"] if with_dd else [])
+    header = ["trick", *SEAT_LETTERS, "won"] + ([dd_label or "DD"] if with_dd else [])
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in header)
     body = []
     for number, leader, cards, winner, dd in tricks:

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _holdings, _html, hands
-from ddsbind._holdings import RANKS, SEAT_LETTERS, SUITS
+from ddsbind._holdings import RANKS, RANKS_HIGH_FIRST, SEAT_LETTERS, SUIT_SYMBOLS, SUITS
 from ddsbind.errors import (
     ArgumentError,
     CardCountError,
@@ -45,9 +45,11 @@ from ddsbind.errors import (
 
 __all__ = [
     "RANKS",
+    "RANKS_HIGH_FIRST",
     "SEAT_LETTERS",
     "STRAIN_LETTERS",
     "SUITS",
+    "SUIT_SYMBOLS",
     "Card",
     "Deal",
     "Seat",
@@ -467,6 +469,11 @@ def _holding_text(mask: int) -> str:
     return "".join(RANKS[r - 2] for r in range(14, 1, -1) if mask >> r & 1)
 
 
+def _hand_text(row: Sequence[int], void: str = "") -> str:
+    """One hand's four masks (S H D C) as ``S.H.D.C`` text, ranks ace first, ``void`` for an empty suit."""
+    return ".".join(_holding_text(int(m)) or void for m in row)
+
+
 def pbn_to_masks(text: str) -> list[list[int]]:
     """Read a PBN deal string into ``remainCards[hand][suit]`` (DDS order), syntax only.
 
@@ -494,7 +501,7 @@ def masks_to_pbn(masks: ArrayLike, first: Seat | str | int = 0) -> str:
     """Write ``remainCards[hand][suit]`` as a PBN deal string, hands clockwise from ``first``; voids empty."""
     start = Seat.parse(first)
     rows = [[int(m) for m in row] for row in np.asarray(masks).tolist()]
-    hands = (".".join(_holding_text(m) for m in rows[start.next(i)]) for i in range(4))
+    hands = (_hand_text(rows[start.next(i)]) for i in range(4))
     return f"{start.name}:" + " ".join(hands)
 
 
@@ -651,6 +658,16 @@ class Deal:
         if not isinstance(card, Card | str):
             return False
         return self.holder(card) is not None
+
+    def hand_text(self, seat: Seat | str | int, void: str = "") -> str:
+        """One hand as PBN writes it, ``S.H.D.C`` with ranks ace first; ``void`` stands for an empty suit.
+
+        Examples
+        --------
+        >>> Deal.from_pbn("N:AKQ... .AKQ.. ..AKQ. ...AKQ").hand_text("E", void="-")
+        '-.AKQ.-.-'
+        """
+        return _hand_text(self._masks[Seat.parse(seat)].tolist(), void)
 
     def to_pbn(self, first: Seat | str | int = Seat.N) -> str:
         """The PBN deal string, hands clockwise from ``first``; voids are empty."""

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ddsbind import _report_html
 from ddsbind._typing import Progress
-from ddsbind.deal import Seat
+from ddsbind.deal import SEAT_LETTERS, Seat
 from ddsbind.play import CostlyCard, PlayJob, analyse_plays, costly_cards_batch
 from ddsbind.scoring import imps, matchpoints
 from ddsbind.solver import dd_tables, dealer_par, par
@@ -101,7 +101,7 @@ class TableResult:
 
     def names(self) -> str:
         """``N Carr, E Dale, S Ames, W Brook`` (empty when the file names nobody)."""
-        return ", ".join(f"{seat} {self.players[seat]}" for seat in "NESW" if seat in self.players)
+        return ", ".join(f"{seat} {self.players[seat]}" for seat in SEAT_LETTERS if seat in self.players)
 
     def to_json(self) -> dict[str, Any]:
         """The table as JSON types."""

@@ -286,14 +286,9 @@ class SolverPool:
 
         Raises
         ------
-        TrumpWrongError
-            A bad strain (before anything is solved).
-        InvalidArgumentError
-            A bad declarer (before anything is solved).
-        DDSError
-            For a bad deal, with ``.index`` its input position.
-        KeyboardInterrupt
-            Ctrl-C, or the pool closed, while solving.
+        TrumpWrongError, InvalidArgumentError, DDSError, KeyboardInterrupt
+            As :meth:`answers` raises them: a bad strain or declarer before
+            anything is solved, a bad deal naming its ``.index``, Ctrl-C.
 
         Examples
         --------

@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 _LIST_STYLE = "margin:0;padding-left:1.2em;list-style:none;text-align:left"
-_SIDES = ("NS", "EW")
 
 
 # -- the tree ---------------------------------------------------------------
@@ -216,7 +215,7 @@ class ProofTree:
             root = node(doc["root"], "root")
         except RecursionError:
             raise FormatError("nodes nested deeper than any ending of 13 tricks") from None
-        return cls(deal, trump, leader, _SIDES[side], target, root)
+        return cls(deal, trump, leader, Side(side).name, target, root)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ProofTree:
@@ -290,7 +289,7 @@ class ProofTree:
 
     def to_text(self) -> str:
         """The proof for people: a line a trick, indented by trick, defences labelled, "as after ..." for repeats."""
-        hands = "  ".join(f"{s.name}: {_hand_text(self.deal, s)}" for s in Seat)
+        hands = "  ".join(f"{s.name}: {self.deal.hand_text(s, void='-')}" for s in Seat)
         lines = [
             f"{self.goodguys} to take {self.target} of {max(self.deal.hand_lengths)} tricks against any defence; "
             f"trump {self.trump.symbol}, {self.leader.name} leads",
@@ -332,19 +331,13 @@ class ProofTree:
         The tree is read, not checked: use :func:`check_tree`.
         """
         f = prooftree.decode_tree(bytes(data))
-        return cls(f.deal, f.trump, f.leader, _SIDES[f.side], f.target, f.root)
+        return cls(f.deal, f.trump, f.leader, Side(f.side).name, f.target, f.root)
 
 
 def _typed(value: Any, kind: type, where: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise FormatError(f"{where}: expected {kind.__name__}, got {value!r}")
     return value
-
-
-def _hand_text(deal: Deal, seat: Seat) -> str:
-    masks = deal.remain_cards[seat]
-    return ".".join("".join("AKQJT98765432"[14 - r] for r in range(14, 1, -1) if int(masks[s]) >> r & 1) or "-"
-                    for s in range(4))  # fmt: skip
 
 
 def _class_text(cards: tuple[Card, ...]) -> str:
@@ -556,7 +549,7 @@ def prove(
         raise InvalidArgumentError(f"max_nodes {max_nodes!r} is not a positive int", field="max_nodes")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= n):
         raise InvalidArgumentError(f"target {target!r} is not 0..{n} (the tricks in the ending)", field="target")
-    estimate = estimate_size(d, t, leader, _SIDES[side])
+    estimate = estimate_size(d, t, leader, Side(side).name)
     if estimate > ESTIMATE_FACTOR * max_nodes:
         raise ProofTooLargeError(
             f"the proof tree of this {n}-card ending would pass max_nodes={max_nodes}: its estimated size is "
@@ -572,11 +565,11 @@ def prove(
         target = value
     elif target > value:
         raise TargetTooHighError(
-            f"{_SIDES[side]} cannot take {target} tricks: their double-dummy value is {value}", field="target"
+            f"{Side(side).name} cannot take {target} tricks: their double-dummy value is {value}", field="target"
         )
     prover.target = target
     tree = prover.build(root)
-    return ProofTree(d, t, leader, _SIDES[side], target, tree, prover.dds_calls)
+    return ProofTree(d, t, leader, Side(side).name, target, tree, prover.dds_calls)
 
 
 # -- checking -------------------------------------------------------------------

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from ddsbind import _html
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import InvalidArgumentError
 
 __all__ = ["DDTable", "Position", "ScoredCard", "Solutions"]
@@ -131,7 +131,7 @@ class DDTable:
         """The table as an HTML grid for notebooks: strains NT S H D C down, declarers N E S W across."""
         order = (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
         rows = [(_html.strain_label(s), [str(int(v)) for v in self._t[s]]) for s in order]
-        return _html.grid("ddtable", ["", "N", "E", "S", "W"], rows)
+        return _html.grid("ddtable", ["", *SEAT_LETTERS], rows)
 
     def __str__(self) -> str:
         lines = ["      N   E   S   W"]

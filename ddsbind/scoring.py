@@ -44,7 +44,7 @@ from enum import Enum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import Seat, Strain, Vulnerability
+from ddsbind.deal import SUIT_SYMBOLS, SUITS, Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError, Error
 
 __all__ = [
@@ -73,10 +73,27 @@ _CONTRACT = re.compile(
     r"^\s*(?:[XZ](?=[1-7]))?([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)\s*(XX|X|\*\*|\*|R)?\s*"
     r"(?:(?:BY\s+)?(NORTH|EAST|SOUTH|WEST|N|E|S|W))?\s*$"
 )
-_SYMBOL_STRAINS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
+_SYMBOL_STRAINS = dict(zip(SUIT_SYMBOLS, SUITS, strict=True))
 _DOUBLING = {None: 0, "X": 1, "*": 1, "XX": 2, "**": 2, "R": 2}
 # A call of an auction: a bid, or pass (P, PASS), double (X, D), redouble (XX, R).
 _CALL = re.compile(r"^\s*(?:([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)|(PASS|P)|(XX|R)|(X|D))\s*$")
+
+
+def _match(text: object, pattern: re.Pattern[str], kind: str, example: str, expected: str) -> re.Match[str]:
+    """``pattern`` matched on ``text`` upper-cased: the one check of contract and call text, naming the ``kind``."""
+    if not isinstance(text, str):
+        raise ContractError(f"a {kind} is text such as {example}, got {type(text).__name__}")
+    m = pattern.match(text.upper())
+    if m is None:
+        raise ContractError(f"{kind} {text!r:.40} is not {expected}")
+    return m
+
+
+def _strain(text: str) -> Strain:
+    """A strain letter or suit symbol as read by :data:`_CONTRACT` and :data:`_CALL`."""
+    return Strain.parse(_SYMBOL_STRAINS.get(text, text))
+
+
 # One contract of DDS's DealerPar answer: "4S*-EW-1" (a sacrifice, doubled), "3N-N+1", "2S-EW".
 _DEALER_PAR = re.compile(r"^\s*([1-7])([SHDCN])(\*?)-(NS|EW|[NESW])([+-]\d+)?\s*$")
 
@@ -305,16 +322,10 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         """
         if isinstance(text, Contract):
             return text
-        if not isinstance(text, str):
-            raise ContractError(f"a contract is text such as '4SX' or a Contract, got {type(text).__name__}")
-        m = _CONTRACT.match(text.upper())
-        if m is None:
-            raise ContractError(
-                f"contract {text!r:.40} is not a level 1-7, a strain S H D C NT, then X or XX and a declarer if any"
-            )
-        level, strain, dbl, seat = m.groups()
+        expected = "a level 1-7, a strain S H D C NT, then X or XX and a declarer if any"
+        level, strain, dbl, seat = _match(text, _CONTRACT, "contract", "'4SX' or a Contract", expected).groups()
         who = Seat.parse(seat) if seat else None
-        return cls(int(level), Strain.parse(_SYMBOL_STRAINS.get(strain, strain)), _DOUBLING[dbl], who)
+        return cls(int(level), _strain(strain), _DOUBLING[dbl], who)
 
     @classmethod
     def parse_or_pass(cls, text: str | Contract | None) -> Contract | None:
@@ -447,14 +458,10 @@ class Call:
         """
         if isinstance(text, Call):
             return text
-        if not isinstance(text, str):
-            raise ContractError(f"a call is text such as '1C', 'Pass', 'X', got {type(text).__name__}")
-        m = _CALL.match(text.upper())
-        if m is None:
-            raise ContractError(f"call {text!r:.40} is not a bid 1C..7NT, Pass (P), X (D) or XX (R)")
-        level, strain, _passed, redoubled, doubled = m.groups()
+        expected = "a bid 1C..7NT, Pass (P), X (D) or XX (R)"
+        level, strain, _passed, redoubled, doubled = _match(text, _CALL, "call", "'1C', 'Pass', 'X'", expected).groups()
         if level:
-            return cls(int(level), Strain.parse(_SYMBOL_STRAINS.get(strain, strain)))
+            return cls(int(level), _strain(strain))
         return cls(doubled=2 if redoubled else 1 if doubled else 0)
 
     @property

@@ -36,7 +36,7 @@ from ddsbind._marshal import (
     text,
 )
 from ddsbind._typing import Progress, renamed
-from ddsbind.deal import Card, Deal, Seat, Side, Strain
+from ddsbind.deal import SUIT_SYMBOLS, Card, Deal, Seat, Side, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
 from ddsbind.game import Vulnerability
 from ddsbind.results import DDTable, ScoredCard, Solutions
@@ -274,32 +274,10 @@ def tricks(
 ) -> NDArray[np.int8]:
     """Double-dummy tricks of ``declarer`` in ``strain`` on any number of deals: one search a deal, not a table.
 
-    One ``SolveBoard`` per distinct deal (the declarer's left-hand opponent
-    on lead, ``target=-1, solutions=1``) on a :class:`~ddsbind.SolverPool`'s
-    threads, with the GIL released: about a twentieth of a DD table's work.
-
-    Parameters
-    ----------
-    deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
-        As :func:`dd_tables` takes them.
-    strain : Strain, 0..4 or "S"/"H"/"D"/"C"/"NT"
-    declarer : Seat, 0..3 or "N"/"E"/"S"/"W"
-    threads : int or None
-        Solver threads (None: one per core).
-    progress : callable, optional
-        Called with the number of deals finished since its last call.
-
-    Returns
-    -------
-    ndarray, shape (N,), int8
-        ``dd_table(deal)[strain, declarer]`` for each deal, in input order.
-
-    Raises
-    ------
-    TrumpWrongError, InvalidArgumentError
-        A bad strain or declarer, named, before anything is solved.
-    DDSError
-        A bad deal, with ``.index`` its input position.
+    :meth:`SolverPool.tricks <ddsbind.SolverPool.tricks>` on a pool of
+    ``threads`` solver threads (None: one per core) opened for this call:
+    the same arguments, result and errors.  About a twentieth of a DD
+    table's work a deal, with the GIL released.
 
     Examples
     --------
@@ -308,10 +286,8 @@ def tricks(
     """
     from ddsbind.pool import SolverPool
 
-    question = (Strain.parse(strain), Seat.parse(declarer, "declarer"), -1)
-    masks = table_masks(deals)
     with SolverPool(threads) as pool:
-        return pool.answers(masks, [question], progress=progress)[:, 0]
+        return pool.tricks(deals, strain, declarer, progress=progress)
 
 
 def makes(
@@ -324,38 +300,10 @@ def makes(
 ) -> NDArray[np.bool_]:
     """Whether ``contract`` makes double dummy on each deal: one target search a deal.
 
-    One ``SolveBoard`` per distinct deal with a ``target`` (can the defence
-    take the tricks that set it?) and ``solutions=1``, on a
-    :class:`~ddsbind.SolverPool`'s threads: DDS stops as soon as the
-    answer is known.
-
-    Parameters
-    ----------
-    deals : sequence of Deal or PBN str, or ``(N, 4, 4)`` remainCards array
-        As :func:`dd_tables` takes them.
-    contract : str or Contract
-        ``"3NT"``, ``"4S"``, ``"4HX"``, ``"3NTS"`` (with the declarer) as
-        :meth:`ddsbind.Contract.parse` reads them, or a :class:`ddsbind.Contract`.
-    declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
-        Needed unless ``contract`` names one; both given must agree.
-    threads : int or None
-        Solver threads (None: one per core).
-    progress : callable, optional
-        Called with the number of deals finished since its last call.
-
-    Returns
-    -------
-    ndarray, shape (N,), bool
-        ``dd_table(deal)[strain, declarer] >= level + 6`` for each deal.
-
-    Raises
-    ------
-    ContractError
-        A contract that is none (or names no declarer, or another), named, before anything is solved.
-    InvalidArgumentError
-        A bad declarer, before anything is solved.
-    DDSError
-        A bad deal, with ``.index`` its input position.
+    :meth:`SolverPool.makes <ddsbind.SolverPool.makes>` on a pool of
+    ``threads`` solver threads (None: one per core) opened for this call:
+    the same arguments, result and errors.  DDS stops each search as soon
+    as the answer is known.
 
     Examples
     --------
@@ -364,17 +312,14 @@ def makes(
     """
     from ddsbind.pool import SolverPool
 
-    c = Contract.parse(contract).declared(declarer)
-    question = (c.strain, cast(Seat, c.declarer), c.trick_target)  # declared() names the declarer
-    masks = table_masks(deals)
     with SolverPool(threads) as pool:
-        return pool.answers(masks, [question], progress=progress)[:, 0].astype(bool)
+        return pool.makes(deals, contract, declarer, progress=progress)
 
 
 # -- par ------------------------------------------------------------------------------
 
 
-_STRAIN_SYMBOLS = {Strain.S: "\u2660", Strain.H: "\u2665", Strain.D: "\u2666", Strain.C: "\u2663", Strain.NT: "NT"}
+_STRAIN_SYMBOLS = (*SUIT_SYMBOLS, "NT")
 
 
 def _either(levels: Sequence[str]) -> str:

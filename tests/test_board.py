@@ -176,9 +176,9 @@ def test_boards_of_a_lin_file_are_listed_with_their_contracts(session_server, se
     """Without it, the page could not offer the file's boards to choose from."""
     status, doc = api(session_server, "boards")
     assert status == 200 and doc["error"] is None and doc["source"] == "session.lin"
-    # session.lin's rs| line: 3NW=,3NW+1,4SS+2,4SS+1,4SS-1,4HS-1
+    # session.lin's rs| line: 3NW=,3NW+1,4SS+2,4SS+1,4SS-1,4SS=,4HS-1,3SW-3
     assert [(b["contract"], b["declarer"]) for b in doc["boards"]] == [
-        ("3NT", "W"), ("3NT", "W"), ("4S", "S"), ("4S", "S"), ("4S", "S"), ("4H", "S")
+        ("3NT", "W"), ("3NT", "W"), ("4S", "S"), ("4S", "S"), ("4S", "S"), ("4S", "S"), ("4H", "S"), ("3S", "W")
     ]  # fmt: skip
     assert [b["number"] for b in doc["boards"]] == list(range(1, len(session_games) + 1))
 
@@ -262,8 +262,8 @@ def test_a_bad_card_or_board_answers_one_line_naming_it(session_server):
     assert status == 400 and "SA" in doc["error"] and "N" in doc["error"]
     status, doc = api(session_server, "solve", board="2", play="HJ,XX")
     assert status == 400 and "'XX' is not a card" in doc["error"]
-    status, doc = api(session_server, "position", board="9")
-    assert status == 400 and "boards 1 to 6" in doc["error"]
+    status, doc = api(session_server, "position", board="99")
+    assert status == 400 and "boards 1 to 8" in doc["error"]  # session.lin holds 8 games
     status, doc = api(session_server, "position", board="1", trump="Z")
     assert status == 400 and doc["error"]
 
@@ -561,7 +561,7 @@ def test_the_cli_serves_the_file_until_ctrl_c():
                 conn.close()
             except OSError:
                 time.sleep(0.2)
-        assert doc is not None and doc["source"] == "session.lin" and len(doc["boards"]) == 6
+        assert doc is not None and doc["source"] == "session.lin" and len(doc["boards"]) == 8
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=300)
     finally:

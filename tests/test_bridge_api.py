@@ -261,10 +261,10 @@ def test_payoff_refuses_mismatched_scores():
 
 def test_simulation_from_condition_to_payoff():
     """Deal to a condition, score two contracts double dummy, compare: the redeal workflow end to end."""
-    from ddsbind.dealer.statistics import solve_tables
+    from ddsbind.dealer.statistics import tables_of_owners
 
     sample = deal_to(lambda h: (h.hcp[:, 0] + h.hcp[:, 2] >= 25) & (h.lengths[:, 0, 0] >= 5), 8, seed=4)
-    tables = solve_tables(sample.owners, threads=1)
+    tables = tables_of_owners(sample.owners, threads=1)
     np.testing.assert_array_equal(sample.dd_tables(threads=1), tables)
     three_nt = sample.dd_scores("3NT by S", "none", threads=1)
     four_s = sample.dd_scores("4S by N", "none", threads=1)

@@ -203,6 +203,43 @@ def test_proof_trees_read_their_good_guys_as_a_side():
         estimate_size(ending, "NT", "W", goodguys="NE")
 
 
+# -- letters and hands as text: one home ------------------------------------------------------
+
+#: The letter strings a module would copy instead of importing them from ddsbind.deal.
+_LETTER_STRINGS = {"NESW", "SHDC", "AKQJT98765432", "23456789TJQKA", "\u2660\u2665\u2666\u2663", "\u2660"}
+
+
+def test_seat_suit_and_rank_letters_are_spelled_in_one_module():
+    """Without this, a module could spell the seats, suits or ranks again and drift from ddsbind.deal's."""
+    import ast
+    from pathlib import Path
+
+    package = Path(ddsbind.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "_holdings.py" or "cribbage" in path.parts:  # cribbage is another game
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+                text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+                if text in _LETTER_STRINGS:
+                    found.append(f"{path.relative_to(package)}:{node.lineno} {text!r}")
+    assert found == []
+
+
+def test_a_hand_is_written_as_text_in_one_place():
+    """Without this, proof trees, LIN and PBN could write the same hand differently."""
+    from ddsbind import Deal
+    from ddsbind.deal import RANKS, RANKS_HIGH_FIRST, SUIT_SYMBOLS, SUITS
+
+    deal = Deal.from_pbn("N:AK2... .AKT.. ..AK9. 5.4.3.2")
+    assert deal.hand_text("E") == ".AKT.." and deal.hand_text("E", void="-") == "-.AKT.-.-"
+    assert deal.to_pbn().split(" ")[3] == deal.hand_text(Seat.W) == "5.4.3.2"
+    assert RANKS_HIGH_FIRST == RANKS[::-1] == "AKQJT98765432"
+    assert [str(ddsbind.Card.from_index(i)) for i in range(0, 52, 13)] == [s + "A" for s in SUITS]
+    assert Contract.parse("4" + SUIT_SYMBOLS[Strain.H]).strain is Strain.H
+
+
 # -- the two wrong answers ---------------------------------------------------------------------
 
 

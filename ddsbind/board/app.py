@@ -42,7 +42,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from ddsbind.board.boards import Board, board_json, contract_text, deal_board, load_boards, position, position_json
-from ddsbind.deal import Strain
+from ddsbind.deal import SEAT_LETTERS, Strain
 from ddsbind.errors import Error
 
 __all__ = ["BoardFrame", "BoardServer", "create_app", "show", "stop_shown"]
@@ -232,7 +232,8 @@ def create_app(
         t = await state.tables.get(board.deal, table)
         par = par_of(t, board.vulnerable)
         rows = {
-            s.name: {seat: t[s, seat] for seat in "NESW"} for s in (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
+            s.name: {seat: t[s, seat] for seat in SEAT_LETTERS}
+            for s in (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
         }
         return {"table": rows, "par": par.words(), "par_score": par.score}
 
@@ -407,7 +408,7 @@ def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | Non
     if source is None:
         return [], None, None
     text = os.fspath(source)
-    if not os.path.exists(text) and ":" in text and text[:1].upper() in "NESW":
+    if not os.path.exists(text) and ":" in text and text[:1].upper() in SEAT_LETTERS:
         try:
             return [deal_board(text)], None, None
         except Error as exc:

@@ -420,7 +420,7 @@ def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any], st
     saved = o["output"] and (o["contracts"] or script.uses_tricks)
     if deals is not None and (o["solve"] or saved) and tables is None:
         with progress("solving", total=len(deals), unit="deal") as tick:
-            tables = statistics.solve_tables(deals, threads=threads, progress=tick)
+            tables = statistics.tables_of_owners(deals, threads=threads, progress=tick)
     if o["output"] and deals is not None:
         write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
     report = None

@@ -12,7 +12,7 @@ One module per concern:
   validated on reading;
 * :mod:`~ddsbind.database.check` -- what makes a record on disk sound;
 * :mod:`~ddsbind.database.solving` -- the one door to the solver
-  (:func:`solve_tables`, :func:`make_records`, :class:`TableFiller`,
+  (:func:`tables_of_masks`, :func:`make_records`, :class:`TableFiller`,
   :class:`ThreadsWarning`);
 * :mod:`~ddsbind.database.generation` -- :func:`generate`, resumable, local or
   on Dask workers (crash safety is described there);
@@ -26,7 +26,7 @@ from __future__ import annotations
 from ddsbind.database.generation import generate
 from ddsbind.database.manifest import Manifest, generating_path, manifest_path
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION, deal_numbers_for, make_deals
-from ddsbind.database.solving import TableFiller, ThreadsWarning, make_records, solve_tables
+from ddsbind.database.solving import TableFiller, ThreadsWarning, make_records, tables_of_masks
 from ddsbind.database.statistics import DatabaseStats, stats
 from ddsbind.database.verification import VerifyReport, verify
 from ddsbind.errors import DatabaseError
@@ -46,7 +46,7 @@ __all__ = [
     "make_deals",
     "make_records",
     "manifest_path",
-    "solve_tables",
     "stats",
+    "tables_of_masks",
     "verify",
 ]

@@ -236,7 +236,7 @@ def generate(
     seed : int
         ``0 <= seed < 2**128``; deal ``k`` depends only on ``(seed, k)``.
     threads : int, optional
-        Solver threads per process (see :func:`~ddsbind.database.solving.solve_tables`).
+        Solver threads per process (see :func:`~ddsbind.database.solving.tables_of_masks`).
         More than DDS runs gives one :class:`~ddsbind.database.ThreadsWarning`.
     resume : bool
         Continue an interrupted run (module docstring).  Without it an

@@ -18,7 +18,7 @@ from ddsbind.formats import zbd, zdd
 if TYPE_CHECKING:
     from ddsbind.pool import SolverPool
 
-__all__ = ["FILLER_CACHE", "TableFiller", "ThreadsWarning", "make_records", "solve_tables", "solver_pool"]
+__all__ = ["FILLER_CACHE", "TableFiller", "ThreadsWarning", "make_records", "solver_pool", "tables_of_masks"]
 
 
 def solver_pool(threads: int | None = None) -> SolverPool:
@@ -43,7 +43,7 @@ def solver_pool(threads: int | None = None) -> SolverPool:
     return pool
 
 
-def solve_tables(
+def tables_of_masks(
     masks: NDArray[np.uint32],
     *,
     threads: int | None = None,
@@ -87,7 +87,7 @@ def make_records(
 ) -> NDArray[np.uint8]:
     """Records ``start .. stop-1`` of the database of ``seed``: ``(n, 23)`` ZRD or ``(n, 13)`` ZBD bytes.
 
-    ZRD records are solved through :func:`solve_tables` (on ``pool`` when
+    ZRD records are solved through :func:`tables_of_masks` (on ``pool`` when
     given).  This is what a distributed worker runs for one shard.
     """
     owners = make_deals(seed, start, stop)
@@ -98,7 +98,7 @@ def make_records(
         return deals
     from ddsbind.deal import owners_to_masks
 
-    tables = solve_tables(owners_to_masks(owners), threads=threads, pool=pool, progress=progress)
+    tables = tables_of_masks(owners_to_masks(owners), threads=threads, pool=pool, progress=progress)
     out = np.empty((stop - start, RECORD["zrd"]), dtype=np.uint8)
     out[:, : RECORD["zbd"]] = deals
     zdd.nibbles_from_tables(tables.astype(np.uint8), out=out[:, RECORD["zbd"] :])
@@ -197,7 +197,7 @@ class TableFiller:
             else:
                 full[k] = np.frombuffer(known, np.uint8).reshape(5, 4)
         if todo:
-            solved = solve_tables(masks[first[todo]], threads=self.threads, progress=self.progress)
+            solved = tables_of_masks(masks[first[todo]], threads=self.threads, progress=self.progress)
             full[todo] = solved.astype(np.uint8)
             for k in todo:
                 self._remember(keys[need[first[k]]].tobytes(), full[k].tobytes())

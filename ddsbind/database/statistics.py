@@ -28,7 +28,7 @@ from ddsbind._typing import Progress
 from ddsbind.database._args import whole
 from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
-from ddsbind.deal import SEAT_LETTERS, STRAIN_LETTERS, Vulnerability
+from ddsbind.deal import SEAT_LETTERS, Strain, Vulnerability
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files, order, registry, zdd
 from ddsbind.formats.checksums import Checksum, format_checksum, matches
@@ -36,7 +36,7 @@ from ddsbind.formats.files import end_of_list, naming
 
 __all__ = ["CHUNK", "PAR_DEALERS", "DatabaseStats", "Statistics", "merge", "range_statistics", "stats", "stats_of"]
 
-_STRAINS = tuple("NT" if s == "N" else s for s in STRAIN_LETTERS)
+_STRAINS = tuple(s.symbol for s in Strain)
 #: The two sides, named as vulnerability names them.
 _SIDES = (Vulnerability.NS, Vulnerability.EW)
 #: How par is sampled, as the text and the docstrings say it.

@@ -15,7 +15,7 @@ from ddsbind.database.check import RECORD, database_format, find_fault
 from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION
-from ddsbind.database.solving import solve_tables, solver_pool
+from ddsbind.database.solving import solver_pool, tables_of_masks
 from ddsbind.errors import DatabaseError
 from ddsbind.formats import files, zbd, zdd
 from ddsbind.formats.checksums import Checksum, checksum_hex, format_checksum, matches
@@ -257,7 +257,7 @@ def _resolve_sample(
             sel = idx[s : s + _SOLVE_CHUNK]
             part = _take(reader, sel)
             masks = owners_to_masks(zbd.owners_from_zbd(part[:, : RECORD["zbd"]]))
-            solved = solve_tables(masks, pool=pool, progress=progress).astype(np.uint8)
+            solved = tables_of_masks(masks, pool=pool, progress=progress).astype(np.uint8)
             stored = zdd.tables_from_nibbles(np.ascontiguousarray(part[:, RECORD["zbd"] :]))
             rows = (solved != stored).any(axis=(1, 2))
             if rows.any():

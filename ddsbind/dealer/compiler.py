@@ -33,26 +33,17 @@ import numpy as np
 from lark.visitors import Interpreter
 from numpy.typing import NDArray
 
-from ddsbind.deal import Seat, Vulnerability
-from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, SUITS, DealerError, cards_of
+from ddsbind.deal import Card, Seat, Vulnerability
+from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, DealerError, cards_of
 from ddsbind.dealer.frame import Action, Array, Expr, Frame, Script
 from ddsbind.dealer.syntax import unknown_call
 from ddsbind.scoring import Contract, imps
 
 __all__ = ["MAX_FREQUENCY_ROWS", "MAX_WEIGHT", "Action", "Compiler", "Script", "Term"]
 
-_COMPASS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W}
+_COMPASS = {seat.full_name.lower(): seat for seat in Seat}
 _SUITS = {"spade": 0, "heart": 1, "diamond": 2, "club": 3, "notrump": 4}
 _ALIASES = {"ten": 0, "jack": 1, "queen": 2, "king": 3, "ace": 4, "top2": 5, "top3": 6, "top4": 7, "top5": 8, "c13": 9}
-#: The language's ``vulnerable`` words: the one place its order is read.
-_VULN = {
-    "none": Vulnerability.NONE,
-    "ns": Vulnerability.NS,
-    "ew": Vulnerability.EW,
-    "all": Vulnerability.BOTH,
-    "both": Vulnerability.BOTH,
-}
-_RANKS = "AKQJT98765432"
 _INT64_MAX = (1 << 63) - 1
 #: Largest ``pointcount``/``altcount`` weight: 52 cards of it still fit in 64 bits.
 MAX_WEIGHT = 1 << 56
@@ -171,7 +162,7 @@ class Compiler(Interpreter[Any, Any]):
         self.out.dealer = self.par_dealer = _COMPASS[str(tree.children[0])]
 
     def vulnerable(self, tree: lark.Tree[Any]) -> None:
-        self.out.vulnerable = self.par_vulnerable = _VULN[str(tree.children[0]).lower()]
+        self.out.vulnerable = self.par_vulnerable = Vulnerability.parse(str(tree.children[0]))
 
     def predeal(self, tree: lark.Tree[Any]) -> None:
         seat = -1
@@ -548,7 +539,7 @@ class Compiler(Interpreter[Any, Any]):
     def hascard_call(self, tree: lark.Tree[Any]) -> Term:
         seat = int(_COMPASS[str(tree.children[0])])
         card_text = str(tree.children[1])
-        card = 13 * SUITS.index(card_text[1]) + _RANKS.index(card_text[0])
+        card = Card.parse(card_text[1] + card_text[0]).index
         expr: Expr = lambda f, rows: (f.hands.owners[rows, card] == seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 

@@ -72,9 +72,9 @@ class Sample:
         """Double-dummy tables ``(k, 5, 4)`` ``[deal, strain S H D C NT, declarer N E S W]``, solved once, kept."""
         cached = self.__dict__.get("_tables")
         if cached is None:
-            from ddsbind.dealer.statistics import solve_tables
+            from ddsbind.dealer.statistics import tables_of_owners
 
-            cached = solve_tables(self.owners, threads)
+            cached = tables_of_owners(self.owners, threads)
             object.__setattr__(self, "_tables", cached)
         return cached
 

@@ -37,17 +37,16 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Card
 from ddsbind.errors import DealerError
 from ddsbind.hands import Hands
 
 __all__ = [
     "BATCH",
     "DEALER_VERSION",
-    "SEATS",
     "DealerError",
     "Hands",
     "Predeal",
-    "card_index",
     "deal_batch",
     "deal_batches",
 ]
@@ -56,10 +55,6 @@ __all__ = [
 BATCH = 1 << 14
 #: Version of the recipe in the module docstring; bumped whenever a seed's deals would change.
 DEALER_VERSION = 1
-#: Seat letters in DDS order.
-SEATS = "NESW"
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
 _SEED_LIMIT = 1 << 128
 #: dealer's swapping (``-2``, ``-3``): for each dealt deal, the seat each hand moves to, in dealer's order.
 SWAPS: dict[int, NDArray[np.int8]] = {
@@ -74,11 +69,6 @@ _HIGH26 = np.uint32(((1 << 32) - 1) ^ 63)
 _COUNTER_BASE = 1 << 192
 
 
-def card_index(suit: int, rank: int) -> int:
-    """Card index ``13 * suit + (14 - rank)``: ``suit`` 0..3 = S H D C, ``rank`` 2..14 (ace 14)."""
-    return 13 * suit + 14 - rank
-
-
 @dataclasses.dataclass(frozen=True)
 class Predeal:
     """Cards given to seats before dealing.
@@ -87,7 +77,7 @@ class Predeal:
     ----------
     owners : ndarray, shape (52,), int8
         DDS seat (N=0, E=1, S=2, W=3) of each predealt card, -1 for a card
-        dealt at random.  Card order as :func:`card_index`.
+        dealt at random.  Card order as :attr:`ddsbind.Card.index`.
 
     Raises
     ------
@@ -104,7 +94,7 @@ class Predeal:
         counts = np.bincount(owners[owners >= 0], minlength=4)
         for seat in range(4):
             if counts[seat] > 13:
-                raise DealerError(f"predeal: {SEATS[seat]} is given {counts[seat]} cards, more than 13")
+                raise DealerError(f"predeal: {SEAT_LETTERS[seat]} is given {counts[seat]} cards, more than 13")
         owners.setflags(write=False)
         object.__setattr__(self, "owners", owners)
 
@@ -122,7 +112,7 @@ class Predeal:
         """
         owners = np.full(52, -1, dtype=np.int8)
         for seat_name, holding in hands.items():
-            seat = SEATS.find(seat_name.upper()[:1]) if seat_name else -1
+            seat = SEAT_LETTERS.find(seat_name.upper()[:1]) if seat_name else -1
             if seat < 0:
                 raise DealerError(f"predeal: unknown seat {seat_name!r}")
             for card in cards_of(holding):
@@ -154,7 +144,7 @@ class Predeal:
 
 def card_name(card: int) -> str:
     """``"SA"`` for card 0, ``"C2"`` for card 51 (suit letter, rank letter)."""
-    return SUITS[card // 13] + RANKS[card % 13]
+    return str(Card.from_index(int(card)))
 
 
 def cards_of(holding: str) -> list[int]:
@@ -177,9 +167,9 @@ def cards_of(holding: str) -> list[int]:
             groups.append((part[0], part[1:]))
     for suit, ranks in groups:
         for rank in ranks:
-            if rank not in RANKS:
+            if rank not in RANKS_HIGH_FIRST:
                 raise DealerError(f"predeal: {rank!r} is not a rank (AKQJT98765432)")
-            card = 13 * SUITS.index(suit) + RANKS.index(rank)
+            card = 13 * SUITS.index(suit) + RANKS_HIGH_FIRST.index(rank)
             if card in cards:
                 raise DealerError(f"predeal: {card_name(card)} is given twice")
             cards.append(card)

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Seat
+
 if TYPE_CHECKING:
-    from ddsbind.deal import Seat, Vulnerability
+    from ddsbind.deal import Vulnerability
 
 __all__ = [
     "average_text",
@@ -29,14 +31,11 @@ __all__ = [
     "summary",
 ]
 
-_RANKS = "AKQJT98765432"
-_SEATS = "NESW"
-
 
 def hand_suits(owners: NDArray[np.int8], seat: int) -> list[str]:
     """The four suits (S H D C) ``seat`` holds in one owner row ``(52,)``, ranks high first, ``""`` for a void."""
     row = np.asarray(owners).reshape(4, 13)
-    return ["".join(_RANKS[r] for r in range(13) if row[s, r] == seat) for s in range(4)]
+    return ["".join(RANKS_HIGH_FIRST[r] for r in range(13) if row[s, r] == seat) for s in range(4)]
 
 
 def _spaced(suit: str) -> str:
@@ -55,10 +54,9 @@ def diagram(owners: NDArray[np.int8], number: int) -> str:
 
 def hands_pages(deals: NDArray[np.int8], seats: list[int]) -> str:
     """``print(seats)``: for each seat a page of its hands, four deals across, numbered; pages end in a form feed."""
-    names = ("North", "East", "South", "West")
     parts = []
     for seat in seats:
-        parts.append(f"\n\n{names[seat]} hands:\n\n\n\n")
+        parts.append(f"\n\n{Seat(seat).full_name} hands:\n\n\n\n")
         for start in range(0, len(deals), 4):
             group = range(start, min(start + 4, len(deals)))
             parts.append("".join(f"{f'{i + 1:4d}.':<20}" for i in group) + "\n")
@@ -83,7 +81,7 @@ def _dotted(owners: NDArray[np.int8], seat: int) -> str:
 
 def hands_text(owners: NDArray[np.int8], seats: list[int]) -> str:
     """DealerV2's hands in a report: ``n AKJ3.KJ943.T76.J s T9762.A.Q.AK9842`` (the seats given, in that order)."""
-    return " ".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}" for s in seats)
+    return " ".join(f"{SEAT_LETTERS[s].lower()} {_dotted(owners, s)}" for s in seats)
 
 
 def export_line(owners: NDArray[np.int8], seats: list[int]) -> str:
@@ -94,19 +92,19 @@ def export_line(owners: NDArray[np.int8], seats: list[int]) -> str:
     parts = []
     for seat in seats:
         suits = hand_suits(owners, seat)
-        parts.append(f"-{_SEATS[seat]} " + ",".join(f"{'SHDC'[i]}{h}" for i, h in enumerate(suits) if h))
+        parts.append(f"-{SEAT_LETTERS[seat]} " + ",".join(f"{SUITS[i]}{h}" for i, h in enumerate(suits) if h))
     return "  ".join(parts) + "\n"
 
 
 def compact(owners: NDArray[np.int8], value: int | None = None) -> str:
     """``printcompact``: ``n``/``e``/``s``/``w`` and the dotted hand, one line each; then the value if given."""
-    text = "".join(f"{_SEATS[s].lower()} {_dotted(owners, s)}\n" for s in range(4))
+    text = "".join(f"{SEAT_LETTERS[s].lower()} {_dotted(owners, s)}\n" for s in range(4))
     return text + (f"{value}\n" if value is not None else "")
 
 
 def oneline(owners: NDArray[np.int8], value: int | None = None) -> str:
     """``printoneline``: ``n <hand> e <hand> s <hand> w <hand> `` then the value if given, one line."""
-    text = "".join(f"{_SEATS[s].lower()} {_dotted(owners, s)} " for s in range(4))
+    text = "".join(f"{SEAT_LETTERS[s].lower()} {_dotted(owners, s)} " for s in range(4))
     return text + (f"{value}" if value is not None else "") + "\n"
 
 
@@ -143,7 +141,7 @@ def pbn_record(
         ("North", "-"),
         ("East", "-"),
         ("South", "-"),
-        ("Dealer", _SEATS[seat]),
+        ("Dealer", SEAT_LETTERS[seat]),
         ("Vulnerable", vul.pbn),
         ("Deal", deal_pbn(owners)),
         ("Declarer", "?"),

@@ -38,11 +38,11 @@ __all__ = [
     "lead_table",
     "results_report",
     "simulate",
-    "solve_tables",
+    "tables_of_owners",
 ]
 
 
-def solve_tables(
+def tables_of_owners(
     owners: NDArray[np.int8], threads: int | None = None, progress: Progress | None = None
 ) -> NDArray[np.int8]:
     """DD tables ``(n, 5, 4)`` of owner rows ``(n, 52)`` through a :class:`ddsbind.SolverPool`.

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import TablesSolver
-from ddsbind.deal import SEAT_LETTERS, Deal
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Strain
 from ddsbind.errors import FormatError, MissingExtraError
 from ddsbind.formats import files, registry
 from ddsbind.formats._dtypes import UNKNOWN
@@ -49,8 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "read_dataframe"]
 
 #: The twenty result columns: strains S H D C NT (DDS order) x declarers N E S W.
-TABLE_COLUMNS = tuple(f"{s}_{h}" for s in ("S", "H", "D", "C", "NT") for h in SEAT_LETTERS)
-_RANKS = np.frombuffer(b"AKQJT98765432", np.uint8)
+TABLE_COLUMNS = tuple(f"{s.symbol}_{h}" for s in Strain for h in SEAT_LETTERS)
+_RANKS = np.frombuffer(RANKS_HIGH_FIRST.encode("ascii"), np.uint8)
 
 
 def _pandas() -> Any:

@@ -487,7 +487,7 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
 
 
 def _hand_text(deal: Deal, seat: Seat) -> str:
-    holdings = deal.to_pbn(seat)[2:].split(" ")[0].split(".")
+    holdings = deal.hand_text(seat).split(".")
     return "".join(SUITS[s] + h for s, h in enumerate(holdings))
 
 

@@ -71,7 +71,7 @@ import struct
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import SUITS, Card, Deal, Seat, Strain
 from ddsbind.errors import FormatError, ProofError
 from ddsbind.prooftypes import Leaf, Move, Node, Pos, cells, class_order, next_pos, rank_classes
 
@@ -182,7 +182,7 @@ class _Reader:
             masks.append(row)
         for suit in range(4):
             if sum(masks[h][suit] for h in range(4)) != _or(masks[h][suit] for h in range(4)):
-                raise FormatError(f"a {'SHDC'[suit]} card is in two hands", offset=12)
+                raise FormatError(f"a {SUITS[suit]} card is in two hands", offset=12)
         deal = Deal(masks)
         self.trump = Strain(trump)
         self.side = side

@@ -225,7 +225,7 @@ def test_library_mode_starts_no_solver(library_file, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(pool.SolverPool, "__init__", refuse)
     monkeypatch.setattr(run_module, "solver_for", refuse)
-    monkeypatch.setattr(stats_module, "solve_tables", refuse)
+    monkeypatch.setattr(stats_module, "tables_of_owners", refuse)
     for name in ("SolveBoard", "CalcDDtable", "CalcAllTables", "SolveAllBoards", "SolveAllChunksBin"):
         monkeypatch.setattr(dll, name, refuse)
     for name in ("dd_table", "dd_tables", "solve_board"):

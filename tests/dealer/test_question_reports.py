@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.dealer import deal_batch
-from ddsbind.dealer.statistics import contract_report, contract_results, results_report, simulate, solve_tables
+from ddsbind.dealer.statistics import contract_report, contract_results, results_report, simulate, tables_of_owners
 from ddsbind.errors import ContractError
 
 CONTRACTS = ["3NS", "4SS", "3NN", "2HE", "5CW"]
@@ -25,7 +25,7 @@ CONTRACTS = ["3NS", "4SS", "3NN", "2HE", "5CW"]
 @pytest.fixture(scope="module")
 def deals_and_tables():
     deals = deal_batch(31, 0, size=10)
-    return deals, solve_tables(deals, threads=2)
+    return deals, tables_of_owners(deals, threads=2)
 
 
 def test_contract_results_equal_the_tables(deals_and_tables):
@@ -117,5 +117,5 @@ def test_cli_saves_whole_tables_for_a_script_with_tricks(tmp_path: Path):
     result = CliRunner().invoke(main, ["dealer", str(script), "-s", "2", "--threads", "2", "-o", str(out)])
     assert result.exit_code == 0, result.output
     chunk = read_records(out)
-    assert np.array_equal(np.asarray(chunk.tables), solve_tables(np.asarray(chunk.owners), threads=2))
+    assert np.array_equal(np.asarray(chunk.tables), tables_of_owners(np.asarray(chunk.owners), threads=2))
     assert (np.asarray(chunk.tables)[:, 4, 0] >= 7).all()

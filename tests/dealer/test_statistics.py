@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
-from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, solve_tables
+from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, tables_of_owners
 from ddsbind.errors import ContractError, InvalidArgumentError
 from ddsbind.scoring import Contract
 from tests.conftest import ask_dds
@@ -175,7 +175,7 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
     tables = np.asarray(chunk.tables)
     assert tables.shape == (6, 5, 4)
     assert report["contracts"][0]["make"] == float(np.mean(tables[:, 0, 2] >= 10))
-    assert np.array_equal(tables, solve_tables(chunk.owners))
+    assert np.array_equal(tables, tables_of_owners(chunk.owners))
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

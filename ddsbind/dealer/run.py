@@ -19,11 +19,13 @@ from ddsbind.dealer.dealing import (
     DealerError,
     Hands,
     batch_sizes,
+    check_generator,
     check_seed,
     deal_batch,
     deal_batches,
     ordered_map,
 )
+from ddsbind.dealer.kernel import DEFAULT_GENERATOR
 from ddsbind.dealer.language import Action, Frame, Script, parse
 
 if TYPE_CHECKING:
@@ -172,6 +174,7 @@ def run(
     library: str | os.PathLike[str] | Library | None = None,
     csv: TextIO | None = None,
     export: TextIO | None = None,
+    generator: str = DEFAULT_GENERATOR,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -225,6 +228,9 @@ def run(
     csv, export : text streams, optional
         Where DealerV2's ``csvrpt`` and ``export`` actions write their lines
         (default: ``out``, with the other printing actions, in deal order).
+    generator : str
+        Which generator deals (:data:`ddsbind.dealer.kernel.GENERATORS`): the
+        same name and seed give the same deals in every release.
 
     Returns
     -------
@@ -237,6 +243,7 @@ def run(
         limits, as in dealer: the run stops at whichever comes first.
     """
     seed = check_seed(seed)
+    generator = check_generator(generator)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
     lib = _library_source(library, deals, client, swap)
     if lib is not None:
@@ -272,7 +279,7 @@ def run(
 
             batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed)
         else:
-            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap)
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solve, lazy, swap, generator)
         for _owners, frame, rows in batches:
             if result.produced >= wanted:
                 break
@@ -405,6 +412,7 @@ def _filtered_batches(
     solve: Any,
     lazy: bool,
     swap: int = 0,
+    generator: str = DEFAULT_GENERATOR,
 ) -> Iterator[Filtered]:
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
@@ -412,14 +420,14 @@ def _filtered_batches(
             yield _filter(script, solve, lazy, deals[start : start + BATCH], seed, start)
         return
     if client is not None:
-        for k, owners in enumerate(deal_batches(seed, total, script.predeal, client=client, swap=swap)):
+        stream = deal_batches(seed, total, script.predeal, client=client, swap=swap, generator=generator)
+        for k, owners in enumerate(stream):
             yield _filter(script, solve, lazy, owners, seed, k * BATCH)
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        return _filter(
-            script, solve, lazy, deal_batch(seed, item[0], script.predeal, item[1], swap), seed, item[0] * BATCH
-        )
+        owners = deal_batch(seed, item[0], script.predeal, item[1], swap, generator)
+        return _filter(script, solve, lazy, owners, seed, item[0] * BATCH)
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 

@@ -17,6 +17,9 @@ recipe that would deal anything differently gets a new name.
   Philox, keys sorted per deal; :mod:`ddsbind.dealer.dealing`), kept
   selectable so that runs made with it can be dealt again.
 
+The compiled module is loaded on the first deal, not at import: library
+mode (:mod:`ddsbind.dealer.library`) never loads DDS.
+
 Databases made by ``ddsbind generate`` use neither: their recipe is
 :mod:`ddsbind.database.recipe`, named in their manifests.
 """
@@ -25,8 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-
-from ddsbind._binding import ffi, lib
 
 __all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "deal_rows", "philox_blocks"]
 
@@ -45,8 +46,9 @@ DEFAULT_GENERATOR = SHUFFLE
 _MASK64 = (1 << 64) - 1
 
 
-def _key(seed: int) -> object:
-    return ffi.new("uint64_t[2]", [seed & _MASK64, seed >> 64])
+def _seed_words(seed: int) -> list[int]:
+    """Philox's key words: the seed's low 64 bits, then its high 64 bits."""
+    return [seed & _MASK64, seed >> 64]
 
 
 def deal_rows(
@@ -77,6 +79,8 @@ def deal_rows(
     ndarray, shape (count, 52), int8
         Owner rows, DDS seats, card ``13 * suit + 14 - rank`` (suits S H D C).
     """
+    from ddsbind._binding import ffi, lib
+
     m = int(cards.size)
     out = np.empty((count, 52), dtype=np.int8)
     if count == 0:
@@ -85,7 +89,7 @@ def deal_rows(
     card_bytes = np.ascontiguousarray(cards, dtype=np.uint8)
     slot_bytes = np.ascontiguousarray(slots, dtype=np.int8)
     rc = lib.ddsbind_deal_shuffle(
-        _key(seed),
+        ffi.new("uint64_t[2]", _seed_words(seed)),
         first,
         count,
         ffi.from_buffer("int8_t[]", base),
@@ -106,10 +110,12 @@ def philox_blocks(seed: int, counter: int, blocks: int) -> NDArray[np.uint64]:
     counts up.  For checking the kernel's generator against an independent
     implementation (numpy's :class:`numpy.random.Philox`).
     """
+    from ddsbind._binding import ffi, lib
+
     out = np.empty((blocks, 4), dtype=np.uint64)
     words = [(counter >> (64 * i)) & _MASK64 for i in range(4)]
     lib.ddsbind_philox_blocks(
-        _key(seed),
+        ffi.new("uint64_t[2]", _seed_words(seed)),
         ffi.new("uint64_t[4]", words),
         blocks,
         ffi.from_buffer("uint64_t[]", out, require_writable=True),

@@ -170,7 +170,8 @@ def test_the_cli_selects_the_generator_and_refuses_unknown_ones(tmp_path: Path):
     bad = subprocess.run([*command, "--generator", "philox-shufle-1"], capture_output=True, text=True, check=False)
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.strip() == (
-        "ddsbind: error: --generator: unknown generator 'philox-shufle-1': choose one of philox-shuffle-1, philox-sort-1"
+        "ddsbind: error: --generator: unknown generator 'philox-shufle-1': "
+        "choose one of philox-shuffle-1, philox-sort-1"
     )
     helptext = subprocess.run([*command[:4], "--help"], capture_output=True, text=True, check=True).stdout
     assert all(name in " ".join(helptext.split()) for name in GENERATORS)

@@ -150,14 +150,38 @@ void ddsbind_philox_blocks(const uint64_t key[2], const uint64_t ctr[4], int64_t
   }
 }
 
+/* A deal's suit lengths and high-card points, [seat][suit] each, from its owner row.
+
+   Each suit is summed in one 64-bit word holding a 16-bit field per seat:
+   a card adds 1 (its length) plus 256 times its points (A=4 K=3 Q=2 J=1)
+   to its owner's field; neither byte can pass 13 (length) or 10 (points). */
+static inline void ddsbind_count(const int8_t *row, int8_t *lengths, int16_t *hcp)
+{
+  static const uint64_t add[13] = {1 + (4 << 8), 1 + (3 << 8), 1 + (2 << 8), 1 + (1 << 8), 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  for (int suit = 0; suit < 4; suit++) {
+    uint64_t sum = 0;
+    const int8_t *cards = row + 13 * suit;
+    for (int rank = 0; rank < 13; rank++)
+      sum += add[rank] << (16 * cards[rank]);
+    for (int seat = 0; seat < 4; seat++) {
+      lengths[4 * seat + suit] = (int8_t) ((sum >> (16 * seat)) & 0xFF);
+      hcp[4 * seat + suit] = (int16_t) ((sum >> (16 * seat + 8)) & 0xFF);
+    }
+  }
+}
+
 /* Deals first .. first+count-1 of seed key into out (count rows of 52 int8 owners, DDS seats).
 
    base:  the 52 owners of the predeal, -1 for a free card;
    cards: the m free cards, ascending;
-   slots: the m seats of the free slots, in seat order.
+   slots: the m seats of the free slots, in seat order;
+   lengths, hcp: NULL, or count * 16 places each for every deal's suit
+   lengths and high-card points [deal][seat N E S W][suit S H D C],
+   counted in the same pass.
    Returns 0, or -1 when m is outside 0..52. */
 int ddsbind_deal_shuffle(const uint64_t key[2], uint64_t first, int64_t count, const int8_t *base,
-                         const uint8_t *cards, const int8_t *slots, int m, int8_t *out)
+                         const uint8_t *cards, const int8_t *slots, int m, int8_t *out, int8_t *lengths,
+                         int16_t *hcp)
 {
   if (m < 0 || m > 52)
     return -1;
@@ -177,13 +201,15 @@ int ddsbind_deal_shuffle(const uint64_t key[2], uint64_t first, int64_t count, c
       /* No predeal: shuffle the slots in the row itself. */
       memcpy(dest, slots, 52);
       ddsbind_shuffle(dest, &groups, &s);
-      continue;
+    } else {
+      memcpy(dest, base, 52);
+      memcpy(deck, slots, (size_t) m);
+      ddsbind_shuffle(deck, &groups, &s);
+      for (int k = 0; k < m; k++)
+        dest[cards[k]] = deck[k];
     }
-    memcpy(dest, base, 52);
-    memcpy(deck, slots, (size_t) m);
-    ddsbind_shuffle(deck, &groups, &s);
-    for (int k = 0; k < m; k++)
-      dest[cards[k]] = deck[k];
+    if (lengths != NULL && hcp != NULL)
+      ddsbind_count(dest, lengths + 16 * row, hcp + 16 * row);
   }
   return 0;
 }

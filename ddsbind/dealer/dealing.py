@@ -56,6 +56,7 @@ __all__ = [
     "check_generator",
     "deal_batch",
     "deal_batches",
+    "deal_hands",
 ]
 
 #: Deals per batch: the unit of reproducibility (deal ``i`` of a run is row ``i % BATCH`` of batch ``i // BATCH``).
@@ -266,6 +267,32 @@ def deal_batch(
     return out
 
 
+def deal_hands(
+    seed: int,
+    batch: int,
+    predeal: Predeal | None = None,
+    size: int = BATCH,
+    swap: int = 0,
+    generator: str = kernel.DEFAULT_GENERATOR,
+) -> Hands:
+    """:func:`deal_batch`'s deals as :class:`Hands`, lengths and points counted while dealing by the kernel.
+
+    The compiled kernel counts suit lengths and high-card points in the
+    pass that deals (about 6 times cheaper than counting them from the
+    owner rows afterwards); other generators and swapping count afterwards.
+    """
+    if generator == kernel.SHUFFLE and not swap:
+        seed = check_seed(seed)
+        if not 0 <= size <= BATCH:
+            raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
+        predeal = predeal or Predeal()
+        owners, lengths, hcp = kernel.deal_counted(
+            seed, batch * BATCH, size, predeal.owners, predeal.free_cards, predeal.free_slots
+        )
+        return Hands(owners, lengths, hcp)
+    return Hands(deal_batch(seed, batch, predeal, size, swap, generator))
+
+
 def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:
     """``(size, m)`` uniformly random permutations of ``0 .. m-1`` for batch ``batch`` (module docstring)."""
     counter = _COUNTER_BASE + batch * (1 << 64)
@@ -412,6 +439,11 @@ class Hands:
     owners : ndarray, shape (n, 52), int8
         DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
         suits S H D C).
+    lengths : ndarray, shape (n, 4, 4), int8, optional
+        The deals' suit lengths when already known (the dealing kernel
+        counts them as it deals: :func:`deal_hands`).
+    hcp : ndarray, shape (n, 4, 4), int16, optional
+        Their high-card points per suit, likewise.
 
     Notes
     -----
@@ -419,11 +451,20 @@ class Hands:
     (seats N E S W, suits S H D C); per-hand totals sum the last axis.
     """
 
-    def __init__(self, owners: NDArray[np.int8]) -> None:
+    def __init__(
+        self,
+        owners: NDArray[np.int8],
+        lengths: NDArray[np.int8] | None = None,
+        hcp: NDArray[np.int16] | None = None,
+    ) -> None:
         self.owners = np.ascontiguousarray(owners, dtype=np.int8)
         self.n = self.owners.shape[0]
         self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
         self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
+        if lengths is not None:
+            self.__dict__["lengths"] = lengths  # the cached property, already known
+        if hcp is not None:
+            self._counts[HCP_WEIGHTS] = hcp
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:
@@ -445,7 +486,12 @@ class Hands:
         """``(n, 4)`` int64 per-hand sums of :meth:`count` ``(weights)``: ``[deal, seat]``."""
         key = ("total", *(int(w) for w in weights))
         if key not in self._totals:
-            self._totals[key] = self.count(weights).sum(axis=2, dtype=np.int64)
+            per_suit = self.count(weights)
+            # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
+            total = per_suit[..., 0].astype(np.int64)
+            for suit in (1, 2, 3):
+                total += per_suit[..., suit]
+            self._totals[key] = total
         return self._totals[key]
 
     def count(self, weights: Sequence[int]) -> NDArray[Any]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "deal_rows", "philox_blocks"]
+__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "deal_counted", "deal_rows", "philox_blocks"]
 
 #: The compiled kernel's generator (native/dealkernel.c), version 1.
 SHUFFLE = "philox-shuffle-1"
@@ -61,6 +61,8 @@ def deal_rows(
 ) -> NDArray[np.int8]:
     """Deals ``first .. first + count - 1`` of ``seed`` by :data:`SHUFFLE`: owner rows ``(count, 52)`` int8.
 
+    :func:`deal_counted` gives the same deals with their suit lengths and points.
+
     Parameters
     ----------
     seed : int
@@ -79,12 +81,53 @@ def deal_rows(
     ndarray, shape (count, 52), int8
         Owner rows, DDS seats, card ``13 * suit + 14 - rank`` (suits S H D C).
     """
+    return _deal(seed, first, count, base, cards, slots, None)
+
+
+def deal_counted(
+    seed: int,
+    first: int,
+    count: int,
+    base: NDArray[np.int8],
+    cards: NDArray[np.intp],
+    slots: NDArray[np.int8],
+) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int16]]:
+    """:func:`deal_rows` with each deal's suit lengths and high-card points, counted in the same pass.
+
+    Returns
+    -------
+    owners : ndarray, shape (count, 52), int8
+        As :func:`deal_rows`.
+    lengths : ndarray, shape (count, 4, 4), int8
+        Suit lengths ``[deal, seat N E S W, suit S H D C]``.
+    hcp : ndarray, shape (count, 4, 4), int16
+        High-card points (A=4 K=3 Q=2 J=1) ``[deal, seat, suit]``.
+    """
+    lengths = np.empty((count, 4, 4), dtype=np.int8)
+    hcp = np.empty((count, 4, 4), dtype=np.int16)
+    owners = _deal(seed, first, count, base, cards, slots, (lengths, hcp))
+    return owners, lengths, hcp
+
+
+def _deal(
+    seed: int,
+    first: int,
+    count: int,
+    base: NDArray[np.int8],
+    cards: NDArray[np.intp],
+    slots: NDArray[np.int8],
+    counts: tuple[NDArray[np.int8], NDArray[np.int16]] | None,
+) -> NDArray[np.int8]:
     from ddsbind._binding import ffi, lib
 
     m = int(cards.size)
     out = np.empty((count, 52), dtype=np.int8)
     if count == 0:
         return out
+    lengths = hcp = ffi.NULL
+    if counts is not None:
+        lengths = ffi.from_buffer("int8_t[]", counts[0], require_writable=True)
+        hcp = ffi.from_buffer("int16_t[]", counts[1], require_writable=True)
     base = np.ascontiguousarray(base, dtype=np.int8)
     card_bytes = np.ascontiguousarray(cards, dtype=np.uint8)
     slot_bytes = np.ascontiguousarray(slots, dtype=np.int8)
@@ -97,6 +140,8 @@ def deal_rows(
         ffi.from_buffer("int8_t[]", slot_bytes),
         m,
         ffi.from_buffer("int8_t[]", out, require_writable=True),
+        lengths,
+        hcp,
     )
     if rc != 0:  # pragma: no cover - m is 0..52 by construction of Predeal
         raise ValueError(f"dealing kernel: {m} free cards")

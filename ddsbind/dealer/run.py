@@ -21,8 +21,8 @@ from ddsbind.dealer.dealing import (
     batch_sizes,
     check_generator,
     check_seed,
-    deal_batch,
     deal_batches,
+    deal_hands,
     ordered_map,
 )
 from ddsbind.dealer.kernel import DEFAULT_GENERATOR
@@ -362,10 +362,12 @@ Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
 def _filter(
-    script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
+    script: Script, solve: Any, lazy: bool, owners: NDArray[np.int8] | Hands, seed: int = 0, first: int = 0
 ) -> Filtered:
     """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
-    frame = Frame(Hands(owners), solve, script.pointcount, script.altcounts, seed, first)
+    hands = owners if isinstance(owners, Hands) else Hands(owners)
+    owners = hands.owners
+    frame = Frame(hands, solve, script.pointcount, script.altcounts, seed, first)
     if lazy:
         return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
@@ -426,8 +428,8 @@ def _filtered_batches(
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        owners = deal_batch(seed, item[0], script.predeal, item[1], swap, generator)
-        return _filter(script, solve, lazy, owners, seed, item[0] * BATCH)
+        hands = deal_hands(seed, item[0], script.predeal, item[1], swap, generator)
+        return _filter(script, solve, lazy, hands, seed, item[0] * BATCH)
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 

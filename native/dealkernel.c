@@ -150,22 +150,43 @@ void ddsbind_philox_blocks(const uint64_t key[2], const uint64_t ctr[4], int64_t
   }
 }
 
-/* A deal's suit lengths and high-card points, [seat][suit] each, from its owner row.
+/* A deal's suit lengths, high-card points, controls and losers, [seat][suit] each, from its owner row.
 
-   Each suit is summed in one 64-bit word holding a 16-bit field per seat:
-   a card adds 1 (its length) plus 256 times its points (A=4 K=3 Q=2 J=1)
-   to its owner's field; neither byte can pass 13 (length) or 10 (points). */
-static inline void ddsbind_count(const int8_t *row, int8_t *lengths, int16_t *hcp)
+   Each suit is summed in one 64-bit word holding a 16-bit field per seat: a
+   card adds to its owner's field 1 (length, bits 0-3), its points A=4 K=3
+   Q=2 J=1 (bits 4-7), its controls A=2 K=1 (bits 8-9), and a bit for the
+   ace, king, queen (bits 10, 11, 12).  No field can overflow: at most 13
+   cards, 10 points, 3 controls.  Losers are dealer's: min(length, 3) less
+   the ace, the king when the suit has 2 cards or more, the queen when 3. */
+#define DDSBIND_CARD(points, controls, honour) (1 | ((points) << 4) | ((controls) << 8) | (honour))
+
+/* Losers of a suit by (length | ace << 4 | king << 5 | queen << 6): a table, so no branch per suit. */
+static void ddsbind_loser_table(int8_t table[128])
 {
-  static const uint64_t add[13] = {1 + (4 << 8), 1 + (3 << 8), 1 + (2 << 8), 1 + (1 << 8), 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  for (int index = 0; index < 128; index++) {
+    int length = index & 15, cap = length < 3 ? length : 3;
+    int ace = (index >> 4) & 1, king = (index >> 5) & 1, queen = (index >> 6) & 1;
+    table[index] = (int8_t) (cap - ace - (cap >= 2 ? king : 0) - (cap >= 3 ? queen : 0));
+  }
+}
+
+static inline void ddsbind_count(const int8_t *row, const int8_t *loser_table, int8_t *lengths, int16_t *hcp,
+                                 int16_t *controls, int8_t *losers)
+{
+  static const uint64_t add[13] = {
+      DDSBIND_CARD(4, 2, 1 << 10), DDSBIND_CARD(3, 1, 1 << 11), DDSBIND_CARD(2, 0, 1 << 12), DDSBIND_CARD(1, 0, 0),
+      1, 1, 1, 1, 1, 1, 1, 1, 1};
   for (int suit = 0; suit < 4; suit++) {
     uint64_t sum = 0;
     const int8_t *cards = row + 13 * suit;
     for (int rank = 0; rank < 13; rank++)
       sum += add[rank] << (16 * cards[rank]);
     for (int seat = 0; seat < 4; seat++) {
-      lengths[4 * seat + suit] = (int8_t) ((sum >> (16 * seat)) & 0xFF);
-      hcp[4 * seat + suit] = (int16_t) ((sum >> (16 * seat + 8)) & 0xFF);
+      unsigned field = (unsigned) (sum >> (16 * seat)) & 0xFFFF;
+      lengths[4 * seat + suit] = (int8_t) (field & 15);
+      hcp[4 * seat + suit] = (int16_t) ((field >> 4) & 15);
+      controls[4 * seat + suit] = (int16_t) ((field >> 8) & 3);
+      losers[4 * seat + suit] = loser_table[(field & 15) | ((field >> 6) & 0x70)];
     }
   }
 }
@@ -175,13 +196,13 @@ static inline void ddsbind_count(const int8_t *row, int8_t *lengths, int16_t *hc
    base:  the 52 owners of the predeal, -1 for a free card;
    cards: the m free cards, ascending;
    slots: the m seats of the free slots, in seat order;
-   lengths, hcp: NULL, or count * 16 places each for every deal's suit
-   lengths and high-card points [deal][seat N E S W][suit S H D C],
-   counted in the same pass.
+   lengths, hcp, controls, losers: all NULL, or count * 16 places each for
+   every deal's suit lengths, high-card points, controls and losers
+   [deal][seat N E S W][suit S H D C], counted in the same pass.
    Returns 0, or -1 when m is outside 0..52. */
 int ddsbind_deal_shuffle(const uint64_t key[2], uint64_t first, int64_t count, const int8_t *base,
                          const uint8_t *cards, const int8_t *slots, int m, int8_t *out, int8_t *lengths,
-                         int16_t *hcp)
+                         int16_t *hcp, int16_t *controls, int8_t *losers)
 {
   if (m < 0 || m > 52)
     return -1;
@@ -190,6 +211,8 @@ int ddsbind_deal_shuffle(const uint64_t key[2], uint64_t first, int64_t count, c
   int8_t deck[52];
   struct ddsbind_groups groups;
   ddsbind_plan(m, &groups);
+  int8_t loser_table[128];
+  ddsbind_loser_table(loser_table);
   for (int64_t row = 0; row < count; row++) {
     int8_t *dest = out + 52 * row;
     s.ctr[0] = 0;
@@ -208,8 +231,8 @@ int ddsbind_deal_shuffle(const uint64_t key[2], uint64_t first, int64_t count, c
       for (int k = 0; k < m; k++)
         dest[cards[k]] = deck[k];
     }
-    if (lengths != NULL && hcp != NULL)
-      ddsbind_count(dest, lengths + 16 * row, hcp + 16 * row);
+    if (lengths != NULL && hcp != NULL && controls != NULL && losers != NULL)
+      ddsbind_count(dest, loser_table, lengths + 16 * row, hcp + 16 * row, controls + 16 * row, losers + 16 * row);
   }
   return 0;
 }

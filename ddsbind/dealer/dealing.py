@@ -275,21 +275,22 @@ def deal_hands(
     swap: int = 0,
     generator: str = kernel.DEFAULT_GENERATOR,
 ) -> Hands:
-    """:func:`deal_batch`'s deals as :class:`Hands`, lengths and points counted while dealing by the kernel.
+    """:func:`deal_batch`'s deals as :class:`Hands`, hand counts made while dealing by the kernel.
 
-    The compiled kernel counts suit lengths and high-card points in the
-    pass that deals (about 6 times cheaper than counting them from the
-    owner rows afterwards); other generators and swapping count afterwards.
+    The compiled kernel counts suit lengths, high-card points, controls and
+    losers in the pass that deals (measured about 6 times cheaper than
+    counting lengths and points from the owner rows afterwards); other
+    generators and swapping count afterwards.
     """
     if generator == kernel.SHUFFLE and not swap:
         seed = check_seed(seed)
         if not 0 <= size <= BATCH:
             raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
         predeal = predeal or Predeal()
-        owners, lengths, hcp = kernel.deal_counted(
+        owners, counts = kernel.deal_counted(
             seed, batch * BATCH, size, predeal.owners, predeal.free_cards, predeal.free_slots
         )
-        return Hands(owners, lengths, hcp)
+        return Hands(owners, counts)
     return Hands(deal_batch(seed, batch, predeal, size, swap, generator))
 
 
@@ -439,11 +440,9 @@ class Hands:
     owners : ndarray, shape (n, 52), int8
         DDS seat (N=0, E=1, S=2, W=3) of each card (``13 * suit + 14 - rank``,
         suits S H D C).
-    lengths : ndarray, shape (n, 4, 4), int8, optional
-        The deals' suit lengths when already known (the dealing kernel
-        counts them as it deals: :func:`deal_hands`).
-    hcp : ndarray, shape (n, 4, 4), int16, optional
-        Their high-card points per suit, likewise.
+    counts : ddsbind.dealer.kernel.Counts, optional
+        The deals' suit lengths, points, controls and losers when already
+        known (the dealing kernel counts them as it deals: :func:`deal_hands`).
 
     Notes
     -----
@@ -454,17 +453,17 @@ class Hands:
     def __init__(
         self,
         owners: NDArray[np.int8],
-        lengths: NDArray[np.int8] | None = None,
-        hcp: NDArray[np.int16] | None = None,
+        counts: kernel.Counts | None = None,
     ) -> None:
         self.owners = np.ascontiguousarray(owners, dtype=np.int8)
         self.n = self.owners.shape[0]
         self._counts: dict[tuple[int, ...], NDArray[Any]] = {}
         self._totals: dict[tuple[object, ...], NDArray[np.int64]] = {}
-        if lengths is not None:
-            self.__dict__["lengths"] = lengths  # the cached property, already known
-        if hcp is not None:
-            self._counts[HCP_WEIGHTS] = hcp
+        if counts is not None:  # the cached properties and counts, already known
+            self.__dict__["lengths"] = counts.lengths
+            self.__dict__["losers"] = counts.losers
+            self._counts[HCP_WEIGHTS] = counts.hcp
+            self._counts[CONTROL_WEIGHTS] = counts.controls
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:

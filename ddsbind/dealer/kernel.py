@@ -26,10 +26,12 @@ Databases made by ``ddsbind generate`` use neither: their recipe is
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "deal_counted", "deal_rows", "philox_blocks"]
+__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "Counts", "deal_counted", "deal_rows", "philox_blocks"]
 
 #: The compiled kernel's generator (native/dealkernel.c), version 1.
 SHUFFLE = "philox-shuffle-1"
@@ -44,6 +46,19 @@ GENERATORS: dict[str, str] = {
 DEFAULT_GENERATOR = SHUFFLE
 
 _MASK64 = (1 << 64) - 1
+
+
+class Counts(NamedTuple):
+    """Hand counts the kernel makes while dealing, each ``(n, 4, 4)`` ``[deal, seat N E S W, suit S H D C]``."""
+
+    #: Suit lengths, int8.
+    lengths: NDArray[np.int8]
+    #: High-card points (A=4 K=3 Q=2 J=1), int16.
+    hcp: NDArray[np.int16]
+    #: Controls (A=2 K=1), int16.
+    controls: NDArray[np.int16]
+    #: Dealer's losers (:func:`ddsbind.hands.losers_from`), int8.
+    losers: NDArray[np.int8]
 
 
 def _seed_words(seed: int) -> list[int]:
@@ -61,7 +76,7 @@ def deal_rows(
 ) -> NDArray[np.int8]:
     """Deals ``first .. first + count - 1`` of ``seed`` by :data:`SHUFFLE`: owner rows ``(count, 52)`` int8.
 
-    :func:`deal_counted` gives the same deals with their suit lengths and points.
+    :func:`deal_counted` gives the same deals with their suit lengths, points, controls and losers.
 
     Parameters
     ----------
@@ -91,22 +106,24 @@ def deal_counted(
     base: NDArray[np.int8],
     cards: NDArray[np.intp],
     slots: NDArray[np.int8],
-) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int16]]:
-    """:func:`deal_rows` with each deal's suit lengths and high-card points, counted in the same pass.
+) -> tuple[NDArray[np.int8], Counts]:
+    """:func:`deal_rows` with each deal's hand counts, made in the same pass.
 
     Returns
     -------
     owners : ndarray, shape (count, 52), int8
         As :func:`deal_rows`.
-    lengths : ndarray, shape (count, 4, 4), int8
-        Suit lengths ``[deal, seat N E S W, suit S H D C]``.
-    hcp : ndarray, shape (count, 4, 4), int16
-        High-card points (A=4 K=3 Q=2 J=1) ``[deal, seat, suit]``.
+    counts : Counts
+        Suit lengths, high-card points, controls and losers per ``[deal, seat, suit]``.
     """
-    lengths = np.empty((count, 4, 4), dtype=np.int8)
-    hcp = np.empty((count, 4, 4), dtype=np.int16)
-    owners = _deal(seed, first, count, base, cards, slots, (lengths, hcp))
-    return owners, lengths, hcp
+    counts = Counts(
+        np.empty((count, 4, 4), dtype=np.int8),
+        np.empty((count, 4, 4), dtype=np.int16),
+        np.empty((count, 4, 4), dtype=np.int16),
+        np.empty((count, 4, 4), dtype=np.int8),
+    )
+    owners = _deal(seed, first, count, base, cards, slots, counts)
+    return owners, counts
 
 
 def _deal(
@@ -116,7 +133,7 @@ def _deal(
     base: NDArray[np.int8],
     cards: NDArray[np.intp],
     slots: NDArray[np.int8],
-    counts: tuple[NDArray[np.int8], NDArray[np.int16]] | None,
+    counts: Counts | None,
 ) -> NDArray[np.int8]:
     from ddsbind._binding import ffi, lib
 
@@ -124,10 +141,12 @@ def _deal(
     out = np.empty((count, 52), dtype=np.int8)
     if count == 0:
         return out
-    lengths = hcp = ffi.NULL
+    places = [ffi.NULL] * 4
     if counts is not None:
-        lengths = ffi.from_buffer("int8_t[]", counts[0], require_writable=True)
-        hcp = ffi.from_buffer("int16_t[]", counts[1], require_writable=True)
+        types = ("int8_t[]", "int16_t[]", "int16_t[]", "int8_t[]")  # the fields' dtypes, in order
+        places = [
+            ffi.from_buffer(kind, array, require_writable=True) for kind, array in zip(types, counts, strict=True)
+        ]
     base = np.ascontiguousarray(base, dtype=np.int8)
     card_bytes = np.ascontiguousarray(cards, dtype=np.uint8)
     slot_bytes = np.ascontiguousarray(slots, dtype=np.int8)
@@ -140,8 +159,7 @@ def _deal(
         ffi.from_buffer("int8_t[]", slot_bytes),
         m,
         ffi.from_buffer("int8_t[]", out, require_writable=True),
-        lengths,
-        hcp,
+        *places,
     )
     if rc != 0:  # pragma: no cover - m is 0..52 by construction of Predeal
         raise ValueError(f"dealing kernel: {m} free cards")

@@ -20,10 +20,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ddsbind import hands
-from ddsbind.dealer import BATCH, DealerError, Predeal, deal_batch, deal_batches, parse, run
+from ddsbind.dealer import BATCH, DealerError, Hands, Predeal, deal_batch, deal_batches, parse, run
 from ddsbind.dealer.dealing import deal_hands
 from ddsbind.dealer.kernel import DEFAULT_GENERATOR, GENERATORS, SHUFFLE, SORT, deal_counted, deal_rows, philox_blocks
-from ddsbind.hands import HCP_WEIGHTS
+from ddsbind.hands import CONTROL_WEIGHTS, HCP_WEIGHTS
 
 MASK64 = (1 << 64) - 1
 
@@ -95,15 +95,21 @@ def test_kernel_deals_are_valid_and_honour_the_predeal(seed: int, first: int, pr
 
 @given(seed=st.integers(0, 2**128 - 1), first=st.integers(0, 2**63), predeal=predeals)
 def test_counts_made_while_dealing_are_the_deals_counts(seed: int, first: int, predeal: Predeal):
-    """Lengths and HCP the kernel counts as it deals equal those counted from the owners: conditions see true hands."""
-    owners, lengths, points = deal_counted(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots)
+    """Counts the kernel makes as it deals equal those counted from the owners: conditions see the true hands."""
+    owners, counts = deal_counted(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots)
     assert np.array_equal(owners, deal_rows(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots))
-    assert np.array_equal(lengths, hands.suit_lengths(owners))
-    assert np.array_equal(points, hands.hcp(owners, by_suit=True))
+    assert np.array_equal(counts.lengths, hands.suit_lengths(owners))
+    assert np.array_equal(counts.hcp, hands.hcp(owners, by_suit=True))
+    assert np.array_equal(counts.controls, hands.controls(owners, by_suit=True))
+    assert np.array_equal(counts.losers, hands.losers(owners, by_suit=True))
     batch = deal_hands(seed % 2**64, 3, predeal, size=30)
-    assert np.array_equal(batch.lengths, hands.suit_lengths(batch.owners))
-    assert np.array_equal(batch.hcp, hands.hcp(batch.owners, by_suit=True))
-    assert np.array_equal(batch.totals(HCP_WEIGHTS), hands.hcp(batch.owners))
+    plain = Hands(batch.owners)  # counted afterwards, by numpy
+    assert np.array_equal(batch.lengths, plain.lengths) and batch.lengths.dtype == plain.lengths.dtype
+    assert np.array_equal(batch.losers, plain.losers) and batch.losers.dtype == plain.losers.dtype
+    for weights in (HCP_WEIGHTS, CONTROL_WEIGHTS):
+        assert np.array_equal(batch.count(weights), plain.count(weights))
+        assert batch.count(weights).dtype == plain.count(weights).dtype
+        assert np.array_equal(batch.totals(weights), plain.count(weights).sum(axis=2))
 
 
 @given(seed=st.integers(0, 2**128 - 1), d=st.integers(0, 2**40), predeal=predeals)

@@ -75,15 +75,14 @@ condition hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 44
 action average hcp(south)
 """,
     "weak two": """generate {n}
-condition shape(east, xx6x + x6xx) && hcp(east) >= 6 && hcp(east) <= 10 && !(hascard(east, AS) || losers(east) < 6)
-action average pt9(east), average (hcp(west) > 12 ? 1 : 0) * 100, average losers(west)
+weak2 = shape(south, xxx6 + x6xx + 6xxx - any 7xxx) && hcp(south) >= 5 && hcp(south) <= 10
+condition weak2 && losers(south) >= 7 && !hascard(south, AS) && hcp(north) >= 15
+action average losers(north), average hcp(north), frequency (diamonds(north), 0, 6)
 """,
-    "predealt south": """generate {n}
-predeal south SAQ542, HKJ87, D32, CAK
-west1c = hcp(west) > 11 && clubs(west) >= 3
-condition west1c && diamonds(north) >= 6 && hcp(north) > 5
-action average hcp(north), average controls(east), average c13(west), average top3(north, diamonds),
-  frequency (hcp(east), 0, 12)
+    "predealt north": """generate {n}
+predeal north SKQ73, HAJ5, D8642, CK9
+condition hcp(south) >= 10 && spades(south) >= 3 && controls(east) + controls(west) <= 4
+action average hcp(south), average c13(east), average top4(west, clubs), frequency (controls(south), 0, 8)
 """,
     "two hands": """generate {n}
 condition hcp(north) + hcp(south) >= 25 && spades(north) + spades(south) >= 8 && losers(north) + losers(south) <= 14

@@ -237,34 +237,7 @@ def deal_batch(
     >>> owners.shape, np.bincount(owners[0]).tolist()
     ((2, 52), [13, 13, 13, 13])
     """
-    seed = check_seed(seed)
-    generator = check_generator(generator)
-    if not 0 <= size <= BATCH:
-        raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
-    if swap not in SWAPS:
-        raise DealerError(f"swap must be 0, 2 or 3, got {swap!r}")
-    if swap:
-        arrangements = SWAPS[swap]
-        base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)), generator=generator)
-        # Row j of the base gives rows j*k .. j*k+k-1: owner o of a card becomes arrangement[o].
-        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy()
-    predeal = predeal or Predeal()
-    free = predeal.free_cards
-    if generator == kernel.SHUFFLE:
-        return kernel.deal_rows(seed, batch * BATCH, size, predeal.owners, free, predeal.free_slots)
-    m = free.size
-    out = np.empty((size, 52), dtype=np.int8)
-    out[:] = predeal.owners
-    if m == 0 or size == 0:
-        return out
-    perm = _permutations(seed, batch, size, m)
-    # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
-    ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
-    seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
-    if m == 52:
-        return seats
-    out[:, free] = seats
-    return out
+    return _deal(seed, batch, predeal, size, swap, generator, counted=False)[0]
 
 
 def deal_hands(
@@ -282,16 +255,42 @@ def deal_hands(
     counting lengths and points from the owner rows afterwards); other
     generators and swapping count afterwards.
     """
-    if generator == kernel.SHUFFLE and not swap:
-        seed = check_seed(seed)
-        if not 0 <= size <= BATCH:
-            raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
-        predeal = predeal or Predeal()
-        owners, counts = kernel.deal_counted(
-            seed, batch * BATCH, size, predeal.owners, predeal.free_cards, predeal.free_slots
-        )
-        return Hands(owners, counts)
-    return Hands(deal_batch(seed, batch, predeal, size, swap, generator))
+    return Hands(*_deal(seed, batch, predeal, size, swap, generator, counted=True))
+
+
+def _deal(
+    seed: int, batch: int, predeal: Predeal | None, size: int, swap: int, generator: str, counted: bool
+) -> tuple[NDArray[np.int8], kernel.Counts | None]:
+    """:func:`deal_batch`, and the kernel's hand counts when ``counted`` and the kernel deals (else None)."""
+    seed = check_seed(seed)
+    generator = check_generator(generator)
+    if not 0 <= size <= BATCH:
+        raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
+    if swap not in SWAPS:
+        raise DealerError(f"swap must be 0, 2 or 3, got {swap!r}")
+    if swap:
+        arrangements = SWAPS[swap]
+        base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)), generator=generator)
+        # Row j of the base gives rows j*k .. j*k+k-1: owner o of a card becomes arrangement[o].
+        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy(), None
+    predeal = predeal or Predeal()
+    free = predeal.free_cards
+    if generator == kernel.SHUFFLE:
+        counts = kernel.Counts.empty(size) if counted else None
+        return kernel.deal_rows(seed, batch * BATCH, size, predeal.owners, free, predeal.free_slots, counts), counts
+    m = free.size
+    out = np.empty((size, 52), dtype=np.int8)
+    out[:] = predeal.owners
+    if m == 0 or size == 0:
+        return out, None
+    perm = _permutations(seed, batch, size, m)
+    # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
+    ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
+    seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
+    if m == 52:
+        return seats, None
+    out[:, free] = seats
+    return out, None
 
 
 def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "Counts", "deal_counted", "deal_rows", "philox_blocks"]
+__all__ = ["DEFAULT_GENERATOR", "GENERATORS", "SHUFFLE", "SORT", "Counts", "deal_rows", "philox_blocks"]
 
 #: The compiled kernel's generator (native/dealkernel.c), version 1.
 SHUFFLE = "philox-shuffle-1"
@@ -60,6 +60,12 @@ class Counts(NamedTuple):
     #: Dealer's losers (:func:`ddsbind.hands.losers_from`), int8.
     losers: NDArray[np.int8]
 
+    @classmethod
+    def empty(cls, n: int) -> Counts:
+        """Room for the counts of ``n`` deals, for :func:`deal_rows` to fill."""
+        small, wide = np.empty((2, n, 4, 4), dtype=np.int8), np.empty((2, n, 4, 4), dtype=np.int16)
+        return cls(small[0], wide[0], wide[1], small[1])
+
 
 def _seed_words(seed: int) -> list[int]:
     """Philox's key words: the seed's low 64 bits, then its high 64 bits."""
@@ -73,10 +79,9 @@ def deal_rows(
     base: NDArray[np.int8],
     cards: NDArray[np.intp],
     slots: NDArray[np.int8],
+    counts: Counts | None = None,
 ) -> NDArray[np.int8]:
     """Deals ``first .. first + count - 1`` of ``seed`` by :data:`SHUFFLE`: owner rows ``(count, 52)`` int8.
-
-    :func:`deal_counted` gives the same deals with their suit lengths, points, controls and losers.
 
     Parameters
     ----------
@@ -90,51 +95,15 @@ def deal_rows(
         The free cards (``base == -1``), ascending.
     slots : ndarray, int8
         The seats of the free slots: ``13 - predealt`` of each seat, in seat order.
+    counts : Counts, optional
+        ``Counts.empty(count)`` to fill with the deals' hand counts, made
+        in the same pass (the same deals either way).
 
     Returns
     -------
     ndarray, shape (count, 52), int8
         Owner rows, DDS seats, card ``13 * suit + 14 - rank`` (suits S H D C).
     """
-    return _deal(seed, first, count, base, cards, slots, None)
-
-
-def deal_counted(
-    seed: int,
-    first: int,
-    count: int,
-    base: NDArray[np.int8],
-    cards: NDArray[np.intp],
-    slots: NDArray[np.int8],
-) -> tuple[NDArray[np.int8], Counts]:
-    """:func:`deal_rows` with each deal's hand counts, made in the same pass.
-
-    Returns
-    -------
-    owners : ndarray, shape (count, 52), int8
-        As :func:`deal_rows`.
-    counts : Counts
-        Suit lengths, high-card points, controls and losers per ``[deal, seat, suit]``.
-    """
-    counts = Counts(
-        np.empty((count, 4, 4), dtype=np.int8),
-        np.empty((count, 4, 4), dtype=np.int16),
-        np.empty((count, 4, 4), dtype=np.int16),
-        np.empty((count, 4, 4), dtype=np.int8),
-    )
-    owners = _deal(seed, first, count, base, cards, slots, counts)
-    return owners, counts
-
-
-def _deal(
-    seed: int,
-    first: int,
-    count: int,
-    base: NDArray[np.int8],
-    cards: NDArray[np.intp],
-    slots: NDArray[np.int8],
-    counts: Counts | None,
-) -> NDArray[np.int8]:
     from ddsbind._binding import ffi, lib
 
     m = int(cards.size)
@@ -143,20 +112,15 @@ def _deal(
         return out
     places = [ffi.NULL] * 4
     if counts is not None:
-        types = ("int8_t[]", "int16_t[]", "int16_t[]", "int8_t[]")  # the fields' dtypes, in order
-        places = [
-            ffi.from_buffer(kind, array, require_writable=True) for kind, array in zip(types, counts, strict=True)
-        ]
-    base = np.ascontiguousarray(base, dtype=np.int8)
-    card_bytes = np.ascontiguousarray(cards, dtype=np.uint8)
-    slot_bytes = np.ascontiguousarray(slots, dtype=np.int8)
+        kinds = ("int8_t[]", "int16_t[]", "int16_t[]", "int8_t[]")  # the fields' dtypes, in order
+        places = [ffi.from_buffer(kind, a, require_writable=True) for kind, a in zip(kinds, counts, strict=True)]
     rc = lib.ddsbind_deal_shuffle(
         ffi.new("uint64_t[2]", _seed_words(seed)),
         first,
         count,
-        ffi.from_buffer("int8_t[]", base),
-        ffi.from_buffer("uint8_t[]", card_bytes),
-        ffi.from_buffer("int8_t[]", slot_bytes),
+        ffi.from_buffer("int8_t[]", np.ascontiguousarray(base, dtype=np.int8)),
+        ffi.from_buffer("uint8_t[]", np.ascontiguousarray(cards, dtype=np.uint8)),
+        ffi.from_buffer("int8_t[]", np.ascontiguousarray(slots, dtype=np.int8)),
         m,
         ffi.from_buffer("int8_t[]", out, require_writable=True),
         *places,

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from ddsbind import hands
 from ddsbind.dealer import BATCH, DealerError, Hands, Predeal, deal_batch, deal_batches, parse, run
 from ddsbind.dealer.dealing import deal_hands
-from ddsbind.dealer.kernel import DEFAULT_GENERATOR, GENERATORS, SHUFFLE, SORT, deal_counted, deal_rows, philox_blocks
+from ddsbind.dealer.kernel import DEFAULT_GENERATOR, GENERATORS, SHUFFLE, SORT, Counts, deal_rows, philox_blocks
 from ddsbind.hands import CONTROL_WEIGHTS, HCP_WEIGHTS
 
 MASK64 = (1 << 64) - 1
@@ -96,7 +96,8 @@ def test_kernel_deals_are_valid_and_honour_the_predeal(seed: int, first: int, pr
 @given(seed=st.integers(0, 2**128 - 1), first=st.integers(0, 2**63), predeal=predeals)
 def test_counts_made_while_dealing_are_the_deals_counts(seed: int, first: int, predeal: Predeal):
     """Counts the kernel makes as it deals equal those counted from the owners: conditions see the true hands."""
-    owners, counts = deal_counted(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots)
+    counts = Counts.empty(30)
+    owners = deal_rows(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots, counts)
     assert np.array_equal(owners, deal_rows(seed, first, 30, predeal.owners, predeal.free_cards, predeal.free_slots))
     assert np.array_equal(counts.lengths, hands.suit_lengths(owners))
     assert np.array_equal(counts.hcp, hands.hcp(owners, by_suit=True))

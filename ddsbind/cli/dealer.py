@@ -216,6 +216,8 @@ def dealer(
     _check_reports(contracts, lead, as_json, as_csv, plot)
     if makes_only and (plot or not contracts):
         fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
+    if generator is not None and library_file is not None:
+        fail("--generator chooses how deals are dealt; a --library's deals are read from it (drop --generator)")
     solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
     if generator is not None:
         from ddsbind.dealer.dealing import DealerError, check_generator

@@ -15,6 +15,10 @@ Which DDS, decided by :func:`choose_dds`:
 So ``pip install .`` works on a machine without libdds, and the default
 (the system library wherever it is installed) is unchanged.
 
+Whichever DDS, ddsbind's own dealing kernel (``native/dealkernel.c``, its
+cdef ``native/dealkernel.h``; plain C99, no DDS) is compiled into the same
+module, with ``-O3``.
+
 With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
 the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
 every ``src/*.cpp`` of that tree is compiled into the extension instead,

@@ -30,9 +30,18 @@
 
 static inline void ddsbind_mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
+#ifdef __SIZEOF_INT128__
   unsigned __int128 p = (unsigned __int128) a * b;
   *hi = (uint64_t) (p >> 64);
   *lo = (uint64_t) p;
+#else
+  /* Compilers without a 128-bit type: four 32-bit products. */
+  uint64_t a0 = (uint32_t) a, a1 = a >> 32, b0 = (uint32_t) b, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  uint64_t middle = (p00 >> 32) + (uint32_t) p01 + (uint32_t) p10;
+  *hi = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+  *lo = (middle << 32) | (uint32_t) p00;
+#endif
 }
 
 /* One Philox4x64-10 block: ctr[4] and key[2] in, out[4] out. */

@@ -3,6 +3,9 @@
 - :mod:`~ddsbind.dealer.dealing`: :class:`Predeal`, :func:`deal_batch`,
   :func:`deal_batches`, :class:`Hands` (HCP, lengths, controls, losers... as
   ``(n, 4, 4)`` arrays ``[deal, seat N E S W, suit S H D C]``).
+- :mod:`~ddsbind.dealer.kernel`: the compiled dealing kernel and the
+  generators' names (``--generator``; a name and a seed deal the same deals
+  in every release).
 - :mod:`~ddsbind.dealer.conditions`: :func:`deal_to` (deal to a Python condition over
   :class:`~ddsbind.hands.HandArrays`, with predeal and seed).
 - :mod:`~ddsbind.dealer.language`: :func:`parse` (lark grammar ``dealer.lark``).

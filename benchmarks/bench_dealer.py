@@ -1,18 +1,26 @@
 """How fast is ``ddsbind dealer``?  Deals generated and filtered per second against Debian's ``dealer``.
 
-Two measurements, printed (nothing asserts a speed):
+Three measurements, printed (nothing asserts a speed):
 
-1. **Dealing and filtering.**  The same script (``--generate`` deals, a
-   1NT-opener condition with ``shape()``, ``hcp()`` and an ``average``
-   action) run as a command, ``/usr/games/dealer`` and ``ddsbind dealer``,
-   each its own process timed by the same clock: wall seconds of the whole
-   process (start-up and Python's imports included for ours), and each
-   program's own ``Time needed`` line (dealing only).  Debian's dealer is
-   single threaded, so the like-for-like row is ``ddsbind dealer -t 1``;
-   ``-t --threads`` is shown beside it with the same baseline.
-   **ratio** = ours / dealer in deals per second, by wall clock and by the
-   programs' own clocks.
-2. **Accepted deals solved.**  The accepted deals of a short run are solved
+1. **Dealing alone, in process.**  ``ddsbind.dealer.deal_batches`` of
+   ``--generate`` deals on one thread and on ``--threads``, for each
+   generator (``philox-shuffle-1``, the compiled kernel, and
+   ``philox-sort-1``, the first recipe): deals per second by the wall clock
+   and by this process's CPU clock.
+2. **Whole runs of dealer scripts.**  Each script of :data:`SCRIPTS`
+   (dealing alone -- no condition, one counting action --, a 1NT opener
+   with ``shape`` and ``hcp``, a weak two with ``losers`` and ``hascard``,
+   a predealt hand, several actions) with ``generate`` ``--generate``, run
+   as a command by ``/usr/games/dealer`` and by ``ddsbind dealer`` at one
+   thread and at ``--threads``, each its own process timed by the same
+   clock: wall seconds of the whole process (start-up and Python's imports
+   included for ours), each program's own ``Time needed`` line, and the
+   CPU seconds the process used (all its threads; the figure that holds
+   best on a busy machine, but it charges both threads of a two-thread run).
+   Debian's dealer is single threaded, so the like-for-like row is
+   ``--threads 1``.  **ratio** = ours / dealer in deals per second, by wall
+   clock, by the programs' own clocks and by CPU seconds.
+3. **Accepted deals solved.**  The accepted deals of a short run are solved
    through the pool (:func:`ddsbind.dealer.statistics.tables_of_owners`) and by
    the native C driver of ``bench_binding.py`` (``CalcAllTablesPBN`` in
    batches of 32) on the same deals, at the same threads; both tables must
@@ -21,18 +29,23 @@ Two measurements, printed (nothing asserts a speed):
    ``CLOCK_MONOTONIC`` around its batches).  Deals solved per second and the
    ratio.  ``--no-driver`` skips the driver.
 
-``others`` is how many cores other processes kept busy meanwhile: numbers
-are only comparable when it is near 0.  Run from the repository root::
+``others`` is how many cores other processes kept busy meanwhile, and the
+``load`` line the machine's load averages at the start and the end:
+numbers are only comparable when ``others`` is near 0.  Run from the
+repository root::
 
     .venv/bin/python benchmarks/bench_dealer.py                       # 2,000,000 deals, 64 solved
     .venv/bin/python benchmarks/bench_dealer.py --generate 200000 --solve 16   # a short smoke run
+    .venv/bin/python benchmarks/bench_dealer.py --only 1NT --no-solve  # one script, no solving
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -43,17 +56,40 @@ from pathlib import Path
 from _common import BenchError, LoadMeter, build_driver, fnv1a, run_driver
 
 from ddsbind import Deal
-from ddsbind.dealer import run_file
+from ddsbind.dealer import deal_batches, run_file
+from ddsbind.dealer.kernel import GENERATORS
 from ddsbind.dealer.statistics import tables_of_owners
 
 HERE = Path(__file__).resolve().parent
 DRIVER_SOURCE = HERE / "dds_driver.c"
 
-SCRIPT = """generate {n}
+#: The scripts of part 2, in the style of Debian's examples (``{n}``: the deals generated).
+SCRIPTS = {
+    "dealing alone": """generate {n}
+produce {n}
+action average hcp(north)
+""",
+    "1NT opener": """generate {n}
 condition hcp(north) >= 15 && hcp(north) <= 17 && shape(north, any 4333 + any 4432 + any 5332 - 5xxx - x5xx)
   && hcp(south) >= 8
 action average hcp(south)
-"""
+""",
+    "weak two": """generate {n}
+weak2 = shape(south, xxx6 + x6xx + 6xxx - any 7xxx) && hcp(south) >= 5 && hcp(south) <= 10
+condition weak2 && losers(south) >= 7 && !hascard(south, AS) && hcp(north) >= 15
+action average losers(north), average hcp(north), frequency (diamonds(north), 0, 6)
+""",
+    "predealt north": """generate {n}
+predeal north SKQ73, HAJ5, D8642, CK9
+condition hcp(south) >= 10 && spades(south) >= 3 && controls(east) + controls(west) <= 4
+action average hcp(south), average c13(east), average top4(west, clubs), frequency (controls(south), 0, 8)
+""",
+    "two hands": """generate {n}
+condition hcp(north) + hcp(south) >= 25 && spades(north) + spades(south) >= 8 && losers(north) + losers(south) <= 14
+action average hcp(north), average spades(south), frequency (losers(north), 0, 12),
+  average shape(south, any 4333) * 100
+""",
+}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -63,64 +99,99 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--solve", type=int, default=64, help="accepted deals solved in part 2")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dealer", default=shutil.which("dealer") or "/usr/games/dealer", help="Debian's dealer")
-    ap.add_argument("--no-driver", action="store_true", help="skip the native driver in part 2")
+    ap.add_argument("--no-driver", action="store_true", help="skip the native driver in part 3")
+    ap.add_argument("--no-solve", action="store_true", help="skip part 3 (solving)")
+    ap.add_argument("--only", default=None, help="run only the scripts whose name contains this text")
     ap.add_argument("--driver", type=Path, default=HERE / "dds_driver", help="path of the compiled driver")
     return ap.parse_args(argv)
 
 
-def run_command(cmd: list[str]) -> tuple[float, float, int, float]:
+def run_command(cmd: list[str]) -> tuple[float, float, int, float, float]:
     """Run a dealer command: (wall seconds of the process, its own "Time needed" seconds, deals produced,
-    cores other processes kept busy meanwhile)."""
+    cores other processes kept busy meanwhile, CPU seconds the process used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with LoadMeter() as load:
         started = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     own = re.search(r"Time needed\s+([\d.]+)", out)
     produced = re.search(r"Produced (\d+)", out)
     if own is None or produced is None:
         raise BenchError(f"{' '.join(cmd)} printed no summary: {out[-300:]!r}")
-    return wall, max(float(own.group(1)), 1e-9), int(produced.group(1)), load.others or 0.0
+    return wall, max(float(own.group(1)), 1e-9), int(produced.group(1)), load.others or 0.0, max(cpu, 1e-9)
+
+
+def compare(script: Path, args: argparse.Namespace) -> None:
+    """Part 2 for one script: Debian's dealer, then ours at one thread and at ``--threads``."""
+    theirs: tuple[float, float, float] | None = None
+    if Path(args.dealer).exists():
+        wall, own, produced, others, cpu = run_command([args.dealer, "-s", str(args.seed), str(script)])
+        theirs = (args.generate / wall, args.generate / own, args.generate / cpu)
+        print(
+            f"dealer:           {args.generate} deals, {produced} accepted, "
+            f"{wall:.3f} s wall, {own:.3f} s own clock, {cpu:.3f} s CPU: {theirs[0]:,.0f} deals/s wall, "
+            f"{theirs[1]:,.0f} by its clock, others={others:.2f}"
+        )
+    else:
+        print(f"dealer:           not found at {args.dealer} (apt-get install dealer)")
+    for threads in sorted({1, args.threads}):
+        ours_cmd = [sys.executable, "-m", "ddsbind", "dealer", str(script), "-s", str(args.seed)]
+        wall, own, produced, others, cpu = run_command([*ours_cmd, "--threads", str(threads)])
+        ours = (args.generate / wall, args.generate / own, args.generate / cpu)
+        ratio = (
+            f", ratio ours/dealer {ours[0] / theirs[0]:.2f} wall, {ours[1] / theirs[1]:.2f} own, "
+            f"{ours[2] / theirs[2]:.2f} CPU"
+            if theirs
+            else ""
+        )
+        label = " (like for like: dealer is single threaded)" if threads == 1 else ""
+        print(
+            f"ddsbind threads={threads}: {args.generate} deals, {produced} accepted, "
+            f"{wall:.3f} s wall, {own:.3f} s own clock, {cpu:.3f} s CPU: "
+            f"{ours[0]:,.0f} deals/s wall{ratio}, others={others:.2f}{label}"
+        )
+
+
+def load_text() -> str:
+    """The machine's 1, 5 and 15 minute load averages (as ``uptime`` prints them)."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def dealing_alone(n: int, threads: int) -> None:
+    """Part 1: deal_batches of ``n`` deals, timed in this process, for each generator and thread count."""
+    for generator in GENERATORS:
+        for t in sorted({1, threads}):
+            with LoadMeter() as load:
+                wall, cpu = time.perf_counter(), time.process_time()
+                for _ in deal_batches(1, n, threads=t, generator=generator):
+                    pass
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            print(
+                f"dealing alone, {generator}, threads={t}: {n} deals in {wall:.3f} s wall, {cpu:.3f} s CPU: "
+                f"{n / wall:,.0f} deals/s wall, {n / cpu:,.0f} per CPU second, others={load.others or 0.0:.2f}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    print(f"load at start: {load_text()}")
+    dealing_alone(args.generate, args.threads)
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "bench.dl"
-        script.write_text(SCRIPT.format(n=args.generate))
-        theirs: tuple[float, float] | None = None
-        if Path(args.dealer).exists():
-            wall, own, produced, others = run_command([args.dealer, "-s", str(args.seed), str(script)])
-            theirs = (args.generate / wall, args.generate / own)
-            print(
-                f"dealer:           {args.generate} deals, {produced} accepted, "
-                f"{wall:.3f} s wall, {own:.3f} s own clock: {theirs[0]:,.0f} deals/s wall, "
-                f"{theirs[1]:,.0f} by its clock, others={others:.2f}"
-            )
-        else:
-            print(f"dealer:           not found at {args.dealer} (apt-get install dealer)")
-        for threads in sorted({1, args.threads}):
-            ours_cmd = [
-                sys.executable,
-                "-m",
-                "ddsbind",
-                "dealer",
-                str(script),
-                "-s",
-                str(args.seed),
-                "--threads",
-                str(threads),
-            ]
-            wall, own, produced, others = run_command(ours_cmd)
-            ours = (args.generate / wall, args.generate / own)
-            ratio = (
-                f", ratio ours/dealer {ours[0] / theirs[0]:.2f} wall, {ours[1] / theirs[1]:.2f} own" if theirs else ""
-            )
-            label = " (like for like: dealer is single threaded)" if threads == 1 else ""
-            print(
-                f"ddsbind threads={threads}: {args.generate} deals, {produced} accepted, "
-                f"{wall:.3f} s wall, {own:.3f} s own clock: "
-                f"{ours[0]:,.0f} deals/s wall{ratio}, others={others:.2f}{label}"
-            )
+        for name, text in SCRIPTS.items():
+            if args.only and args.only not in name:
+                continue
+            print(f"script {name!r}:")
+            script = Path(tmp) / f"{name.replace(' ', '_')}.dl"
+            script.write_text(text.format(n=args.generate))
+            compare(script, args)
+        if args.no_solve:
+            print(f"load at end: {load_text()}")
+            return 0
+        script = Path(tmp) / "solve.dl"
+        script.write_text(SCRIPTS["1NT opener"].format(n=args.generate))
         _, result = run_file(script, args.seed, out=io.StringIO(), threads=args.threads, keep=True, produce=args.solve)
         deals = result.deals
         started = time.perf_counter()
@@ -142,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"native driver, threads={res['threads']}: {float(res['seconds']):.2f} s: {native:.1f} deals/s, "
                 f"ratio pool/native {len(deals) / seconds / native:.2f}"
             )
+    print(f"load at end: {load_text()}")
     return 0
 
 

@@ -15,6 +15,10 @@ Which DDS, decided by :func:`choose_dds`:
 So ``pip install .`` works on a machine without libdds, and the default
 (the system library wherever it is installed) is unchanged.
 
+Whichever DDS, ddsbind's own dealing kernel (``native/dealkernel.c``, its
+cdef ``native/dealkernel.h``; plain C99, no DDS) is compiled into the same
+module, with ``-O3``.
+
 With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
 the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
 every ``src/*.cpp`` of that tree is compiled into the extension instead,
@@ -57,6 +61,10 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 ffibuilder = FFI()
 ffibuilder.cdef((HERE / "dds_api.h").read_text())
+# ddsbind's own dealing kernel, compiled into the same extension whichever DDS it uses.
+ffibuilder.cdef((HERE / "dealkernel.h").read_text())
+KERNEL_SOURCES = [os.path.relpath(HERE / "dealkernel.c", HERE.parent)]
+KERNEL_HEADER = "#include <stdint.h>\n" + (HERE / "dealkernel.h").read_text()
 
 GLUE = r"""
 #include <stdio.h>
@@ -152,7 +160,7 @@ def _source_config(tree: Path) -> dict:
     flags += os.environ.get("DDS_CXXFLAGS", "").split()
     return {
         # setuptools takes only paths relative to setup.py's folder.
-        "sources": [os.path.relpath(p, HERE.parent) for p in src],
+        "sources": KERNEL_SOURCES + [os.path.relpath(p, HERE.parent) for p in src],
         "include_dirs": [str(include)],
         "define_macros": macros,
         "extra_compile_args": flags,
@@ -239,7 +247,13 @@ def fetch_release(cache: Path, script: Path = FETCH_SCRIPT) -> Path:
 def _configure() -> dict:
     how, tree = choose_dds(os.environ, system_dds_found, FETCH_CACHE / "source")
     if how == "system":
-        return {"libraries": ["dds"], "header": "#include <dds/dll.h>\n", "glue": GLUE}
+        return {
+            "sources": KERNEL_SOURCES,
+            "extra_compile_args": ["-O3"],
+            "libraries": ["dds"],
+            "header": "#include <dds/dll.h>\n",
+            "glue": GLUE,
+        }
     why = (
         "DDSBIND_NO_SYSTEM_DDS is set"
         if os.environ.get("DDSBIND_NO_SYSTEM_DDS", "") not in ("", "0")
@@ -257,7 +271,7 @@ def _configure() -> dict:
 _cfg = _configure()
 ffibuilder.set_source(
     "ddsbind._dds",
-    _cfg["header"] + _cfg["glue"],
+    _cfg["header"] + KERNEL_HEADER + _cfg["glue"],
     **{k: v for k, v in _cfg.items() if k not in ("header", "glue")},
 )
 

@@ -115,3 +115,36 @@ def test_the_measure_sees_a_call_that_holds_the_gil():
     assert ran < max(2 * held_limit(), 0.02 * call), (
         f"the main thread ran {ran:.3f} s of a {call:.3f} s call holding the GIL"
     )
+
+
+def test_python_threads_run_while_the_dealing_kernel_deals():
+    """The dealing kernel deals with the GIL released: dealer threads deal in parallel and an app stays live.
+
+    A worker deals 2**20 deals in one kernel call; the switch interval is
+    scaled to a first, unmeasured call, as above.
+    """
+    import numpy as np
+
+    from ddsbind.dealer.kernel import deal_rows
+
+    base, cards, slots = np.full(52, -1, np.int8), np.arange(52), np.repeat(np.arange(4, dtype=np.int8), 13)
+    t0 = time.perf_counter()
+    deal_rows(5, 0, 1 << 20, base, cards, slots)
+    first = time.perf_counter() - t0
+    events = {"entered": threading.Event(), "done": threading.Event()}
+    dealt: list[np.ndarray] = []
+
+    def work() -> None:
+        events["entered"].set()
+        dealt.append(deal_rows(5, 0, 1 << 20, base, cards, slots))
+        events["done"].set()
+
+    default = sys.getswitchinterval()
+    sys.setswitchinterval(min(default, max(1e-5, first / 1000)))
+    try:
+        ran, call = _python_seconds_during(work, events)
+        limit = held_limit()
+    finally:
+        sys.setswitchinterval(default)
+    assert dealt[0].shape == (1 << 20, 52)
+    assert ran > max(5 * limit, 0.05 * call), f"the main thread ran {ran:.3f} s of a {call:.3f} s call"

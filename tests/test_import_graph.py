@@ -276,6 +276,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind.dealer.dealing",
             "ddsbind.dealer.files",
             "ddsbind.dealer.frame",
+            "ddsbind.dealer.kernel",
             "ddsbind.dealer.language",
             "ddsbind.dealer.output",
             "ddsbind.dealer.scoring",

@@ -124,7 +124,9 @@ def test_source_tree_build_flags(tmp_path, monkeypatch):
     assert ("DDS_THREADS_STL", "1") in cfg["define_macros"]
     assert ("DDSBIND_HAVE_SOLVEALLBOARDSBIN", "1") in cfg["define_macros"]
     assert "-Wl,--wrap=popen" in cfg["extra_link_args"]
-    assert [(REPO / p).resolve() for p in cfg["sources"]] == [(tmp_path / "src" / "dds.cpp").resolve()]
+    # ddsbind's dealing kernel first, compiled in whichever DDS, then the tree's sources.
+    kernel, dds = (REPO / "native" / "dealkernel.c").resolve(), (tmp_path / "src" / "dds.cpp").resolve()
+    assert [(REPO / p).resolve() for p in cfg["sources"]] == [kernel, dds]
     assert cfg["header"].index("<stdbool.h>") < cfg["header"].index('"dll.h"')
     monkeypatch.setenv("DDS_THREADS", "openmp")
     cfg = builder._source_config(tmp_path)

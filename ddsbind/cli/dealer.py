@@ -39,9 +39,11 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
         return
     from importlib.metadata import version
 
-    from ddsbind.dealer.dealing import DEALER_VERSION
+    from ddsbind.dealer.kernel import DEFAULT_GENERATOR, GENERATORS
 
-    click.echo(f"ddsbind dealer {version('ddsbind')} (dealing recipe {DEALER_VERSION})")
+    click.echo(f"ddsbind dealer {version('ddsbind')} (generator {DEFAULT_GENERATOR})")
+    for name, what in GENERATORS.items():
+        click.echo(f"  --generator {name}: {what}")
     ctx.exit(0)
 
 
@@ -59,6 +61,13 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Stop after SECONDS if no deal was produced yet (exit status 1), as dealer's -t.",
 )
 @click.option("--threads", type=POSITIVE, default=None, help="Threads dealing and solving (default: one per core).")
+@click.option(
+    "--generator",
+    default=None,
+    metavar="NAME",
+    help="Which generator deals: philox-shuffle-1 (the default, compiled) or philox-sort-1 (ddsbind's first, "
+    "numpy); a name and a seed give the same deals in every release (-V lists them).",
+)
 @click.option(
     "-P",
     "--param",
@@ -167,6 +176,7 @@ def dealer(
     produce: int | None,
     time_limit: float | None,
     threads: int | None,
+    generator: str | None,
     parameters: dict[int, str],
     csv_file: str | None,
     export_file: str | None,
@@ -196,7 +206,7 @@ def dealer(
     """Run dealer script FILE (dealer's language; standard input when FILE is - or left out).
 
     Deals, actions and summary lines as dealer prints them.  The deals
-    depend on the seed only, never on --threads or --workers.  With
+    depend on the seed and --generator only, never on --threads or --workers.  With
     --contract/--lead the produced deals are solved in batches through the
     solver pool and a statistics report follows dealer's output.  With
     --library the deals are a solved database's records instead, each
@@ -206,7 +216,16 @@ def dealer(
     _check_reports(contracts, lead, as_json, as_csv, plot)
     if makes_only and (plot or not contracts):
         fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
+    if generator is not None and library_file is not None:
+        fail("--generator chooses how deals are dealt; a --library's deals are read from it (drop --generator)")
     solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
+    if generator is not None:
+        from ddsbind.dealer.dealing import DealerError, check_generator
+
+        try:
+            check_generator(generator)
+        except DealerError as exc:
+            fail(f"--generator: {exc}")
     if output:
         from ddsbind.dealer.files import check_output
 
@@ -229,6 +248,7 @@ def dealer(
         "produce": produce,
         "time_limit": time_limit,
         "threads": threads,
+        "generator": generator,
         "quiet_pbn": quiet_pbn,
         "no_summary": no_summary,
         "meter": meter,
@@ -311,6 +331,8 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
     stream = _LibraryStream.for_run(o)
     keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"]) and stream is None
     options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
+    if o["generator"] is not None:
+        options["generator"] = o["generator"]
     with contextlib.ExitStack() as stack:
         if stream is not None:
             stack.enter_context(stream)

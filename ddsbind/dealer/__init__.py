@@ -4,6 +4,9 @@
   :func:`deal_batches`; :class:`Hands` is :class:`ddsbind.hands.Hands` (HCP,
   lengths, controls, losers... per hand ``(n, 4)``, ``*_by_suit``
   ``(n, 4, 4)`` ``[deal, seat N E S W, suit S H D C]``).
+- :mod:`~ddsbind.dealer.kernel`: the compiled dealing kernel and the
+  generators' names (``--generator``; a name and a seed deal the same deals
+  in every release).
 - :mod:`~ddsbind.dealer.conditions`: :func:`deal_to` (deal to a Python condition over
   :class:`~ddsbind.hands.Hands`, with predeal and seed).
 - :mod:`~ddsbind.dealer.language`: :func:`parse`; the language is

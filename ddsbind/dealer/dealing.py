@@ -4,7 +4,11 @@ A deal is an owner row: ``owners[c]`` is the DDS seat (N=0, E=1, S=2, W=3)
 holding card ``c = 13 * suit + (14 - rank)`` (suits S, H, D, C; ranks A=14
 .. 2), the layout of :func:`ddsbind.deal.owners_to_masks`.
 
-Recipe (version :data:`DEALER_VERSION`): batch ``k`` of seed ``S`` holds
+Two generators deal (:mod:`ddsbind.dealer.kernel`, which names them): the
+compiled kernel ``philox-shuffle-1`` (the default), and the recipe below,
+``philox-sort-1``, ddsbind's first, kept so that its runs can be dealt again.
+
+Recipe ``philox-sort-1`` (version :data:`DEALER_VERSION`): batch ``k`` of seed ``S`` holds
 :data:`BATCH` deals.  Philox4x64-10 keyed by ``S`` with counter
 ``2**192 + k * 2**64`` (a counter range the database recipe, which counts
 from 0, never reaches) gives ``BATCH * m / 2`` 64-bit words, read as
@@ -38,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Card
+from ddsbind.dealer import kernel
 from ddsbind.errors import DealerError
 from ddsbind.hands import Hands
 
@@ -47,13 +52,15 @@ __all__ = [
     "DealerError",
     "Hands",
     "Predeal",
+    "check_generator",
     "deal_batch",
     "deal_batches",
+    "deal_hands",
 ]
 
 #: Deals per batch: the unit of reproducibility (deal ``i`` of a run is row ``i % BATCH`` of batch ``i // BATCH``).
 BATCH = 1 << 14
-#: Version of the recipe in the module docstring; bumped whenever a seed's deals would change.
+#: Version of the recipe ``philox-sort`` in the module docstring (:data:`ddsbind.dealer.kernel.SORT`).
 DEALER_VERSION = 1
 _SEED_LIMIT = 1 << 128
 #: dealer's swapping (``-2``, ``-3``): for each dealt deal, the seat each hand moves to, in dealer's order.
@@ -183,14 +190,28 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
+def check_generator(generator: object) -> str:
+    """``generator`` if it names one of :data:`ddsbind.dealer.kernel.GENERATORS`; :class:`DealerError` otherwise."""
+    if not isinstance(generator, str) or generator not in kernel.GENERATORS:
+        raise DealerError(f"unknown generator {generator!r}: choose one of {', '.join(kernel.GENERATORS)}")
+    return generator
+
+
 def deal_batch(
-    seed: int, batch: int, predeal: Predeal | None = None, size: int = BATCH, swap: int = 0
+    seed: int,
+    batch: int,
+    predeal: Predeal | None = None,
+    size: int = BATCH,
+    swap: int = 0,
+    generator: str = kernel.DEFAULT_GENERATOR,
 ) -> NDArray[np.int8]:
     """Batch ``batch`` of ``seed``: owner rows ``(size, 52)`` int8 (DDS seats N=0 E=1 S=2 W=3).
 
     ``size`` below :data:`BATCH` gives the first ``size`` rows of the full
-    batch (the same deals, fewer of them).  See the module docstring for the
-    recipe.  ``swap`` is dealer's ``-2``/``-3``: each deal of the recipe is
+    batch (the same deals, fewer of them).  ``generator`` names the recipe
+    (:data:`ddsbind.dealer.kernel.GENERATORS`): the compiled kernel's deal
+    ``batch * BATCH + row`` for row ``row`` (the default), or the module
+    docstring's recipe.  ``swap`` is dealer's ``-2``/``-3``: each deal of the recipe is
     followed by the deals :data:`SWAPS` makes of it by moving whole hands
     between seats (2: East and West exchanged; 3: the six arrangements of
     East, South and West, North in place), the batch still ``size`` rows;
@@ -202,31 +223,60 @@ def deal_batch(
     >>> owners.shape, np.bincount(owners[0]).tolist()
     ((2, 52), [13, 13, 13, 13])
     """
+    return _deal(seed, batch, predeal, size, swap, generator, counted=False)[0]
+
+
+def deal_hands(
+    seed: int,
+    batch: int,
+    predeal: Predeal | None = None,
+    size: int = BATCH,
+    swap: int = 0,
+    generator: str = kernel.DEFAULT_GENERATOR,
+) -> Hands:
+    """:func:`deal_batch`'s deals as :class:`Hands`, hand counts made while dealing by the kernel.
+
+    The compiled kernel counts suit lengths, high-card points, controls and
+    losers in the pass that deals (measured about 6 times cheaper than
+    counting lengths and points from the owner rows afterwards); other
+    generators and swapping count afterwards.
+    """
+    return Hands(*_deal(seed, batch, predeal, size, swap, generator, counted=True))
+
+
+def _deal(
+    seed: int, batch: int, predeal: Predeal | None, size: int, swap: int, generator: str, counted: bool
+) -> tuple[NDArray[np.int8], kernel.Counts | None]:
+    """:func:`deal_batch`, and the kernel's hand counts when ``counted`` and the kernel deals (else None)."""
     seed = check_seed(seed)
+    generator = check_generator(generator)
     if not 0 <= size <= BATCH:
         raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
     if swap not in SWAPS:
         raise DealerError(f"swap must be 0, 2 or 3, got {swap!r}")
     if swap:
         arrangements = SWAPS[swap]
-        base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)))
+        base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)), generator=generator)
         # Row j of the base gives rows j*k .. j*k+k-1: owner o of a card becomes arrangement[o].
-        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy()
+        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy(), None
     predeal = predeal or Predeal()
     free = predeal.free_cards
+    if generator == kernel.SHUFFLE:
+        counts = kernel.Counts.empty(size) if counted else None
+        return kernel.deal_rows(seed, batch * BATCH, size, predeal.owners, free, predeal.free_slots, counts), counts
     m = free.size
     out = np.empty((size, 52), dtype=np.int8)
     out[:] = predeal.owners
     if m == 0 or size == 0:
-        return out
+        return out, None
     perm = _permutations(seed, batch, size, m)
     # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
     ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
     seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
     if m == 52:
-        return seats
+        return seats, None
     out[:, free] = seats
-    return out
+    return out, None
 
 
 def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:
@@ -272,6 +322,7 @@ def deal_batches(
     start: int = 0,
     client: Any = None,
     swap: int = 0,
+    generator: str = kernel.DEFAULT_GENERATOR,
 ) -> Iterator[NDArray[np.int8]]:
     """Deals ``start*BATCH ..`` of ``seed``, ``count`` deals in all, yielded batch by batch in order.
 
@@ -284,7 +335,7 @@ def deal_batches(
     predeal : Predeal, optional
         Cards fixed before dealing.
     threads : int or None
-        Threads dealing ahead (numpy's sort and Philox release the GIL);
+        Threads dealing ahead (the kernel, numpy's sort and Philox release the GIL);
         ``None`` is one per core.  The deals do not depend on it.
     start : int
         First batch number.
@@ -292,6 +343,8 @@ def deal_batches(
         Deal on this Dask cluster instead; the same deals.
     swap : int
         dealer's ``-0``/``-2``/``-3`` (see :func:`deal_batch`).
+    generator : str
+        The generator's name (:data:`ddsbind.dealer.kernel.GENERATORS`).
 
     Yields
     ------
@@ -303,13 +356,13 @@ def deal_batches(
         ahead = max(2, 2 * len(client.scheduler_info().get("workers", {}) or [1]))
         futures: collections.deque[Any] = collections.deque()
         for k, size in sizes:
-            futures.append(client.submit(deal_batch, seed, k, predeal, size, swap, pure=True))
+            futures.append(client.submit(deal_batch, seed, k, predeal, size, swap, generator, pure=True))
             if len(futures) > ahead:
                 yield futures.popleft().result()
         for future in futures:
             yield future.result()
         return
-    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1], swap), sizes, threads)
+    yield from ordered_map(lambda item: deal_batch(seed, item[0], predeal, item[1], swap, generator), sizes, threads)
 
 
 def batch_sizes(count: int, start: int = 0) -> Iterator[tuple[int, int]]:

@@ -20,11 +20,13 @@ from ddsbind.dealer.dealing import (
     DealerError,
     Hands,
     batch_sizes,
+    check_generator,
     check_seed,
-    deal_batch,
     deal_batches,
+    deal_hands,
     ordered_map,
 )
+from ddsbind.dealer.kernel import DEFAULT_GENERATOR
 from ddsbind.dealer.language import Action, Frame, Script, Solver, parse
 
 if TYPE_CHECKING:
@@ -213,6 +215,7 @@ def run(
     csv: TextIO | None = None,
     export: TextIO | None = None,
     sink: Callable[[NDArray[np.int8], NDArray[np.int8] | None], object] | None = None,
+    generator: str = DEFAULT_GENERATOR,
 ) -> Run:
     """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
@@ -271,6 +274,9 @@ def run(
     csv, export : text streams, optional
         Where DealerV2's ``csvrpt`` and ``export`` actions write their lines
         (default: ``out``, with the other printing actions, in deal order).
+    generator : str
+        Which generator deals (:data:`ddsbind.dealer.kernel.GENERATORS`): the
+        same name and seed give the same deals in every release.
 
     Returns
     -------
@@ -283,6 +289,7 @@ def run(
         limits, as in dealer: the run stops at whichever comes first.
     """
     seed = check_seed(seed)
+    generator = check_generator(generator)
     total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
     lib = _library_source(library, deals, client, swap)
     if lib is not None:
@@ -325,7 +332,7 @@ def run(
 
             batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed, solver=solver)
         else:
-            batches = _filtered_batches(script, seed, total, threads, client, deals, solver, lazy, swap)
+            batches = _filtered_batches(script, seed, total, threads, client, deals, solver, lazy, swap, generator)
         for _owners, frame, rows in batches:
             if result.produced >= wanted:
                 break
@@ -415,10 +422,12 @@ Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
 
 
 def _filter(
-    script: Script, solver: Solver | None, lazy: bool, owners: NDArray[np.int8], seed: int = 0, first: int = 0
+    script: Script, solver: Solver | None, lazy: bool, owners: NDArray[np.int8] | Hands, seed: int = 0, first: int = 0
 ) -> Filtered:
     """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
-    frame = Frame(Hands(owners), solver, script.pointcount, script.altcounts, seed, first)
+    hands = owners if isinstance(owners, Hands) else Hands(owners)
+    owners = hands.owners
+    frame = Frame(hands, solver, script.pointcount, script.altcounts, seed, first)
     if lazy:
         return owners, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
@@ -465,6 +474,7 @@ def _filtered_batches(
     solver: Solver | None,
     lazy: bool,
     swap: int = 0,
+    generator: str = DEFAULT_GENERATOR,
 ) -> Iterator[Filtered]:
     """Batches dealt and filtered, in order; with threads, each batch is dealt and filtered on a worker thread."""
     if deals is not None:
@@ -472,14 +482,14 @@ def _filtered_batches(
             yield _filter(script, solver, lazy, deals[start : start + BATCH], seed, start)
         return
     if client is not None:
-        for k, owners in enumerate(deal_batches(seed, total, script.predeal, client=client, swap=swap)):
+        stream = deal_batches(seed, total, script.predeal, client=client, swap=swap, generator=generator)
+        for k, owners in enumerate(stream):
             yield _filter(script, solver, lazy, owners, seed, k * BATCH)
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        return _filter(
-            script, solver, lazy, deal_batch(seed, item[0], script.predeal, item[1], swap), seed, item[0] * BATCH
-        )
+        hands = deal_hands(seed, item[0], script.predeal, item[1], swap, generator)
+        return _filter(script, solver, lazy, hands, seed, item[0] * BATCH)
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)
 

@@ -21,13 +21,16 @@ Definitions (dealer's manual, which these follow exactly):
   (a singleton king is a loser, a doubleton queen is two).  A hand's losers
   are the sum over its suits (0..12).
 * ``ltc`` (DealerV2's "modern losing trick count", in hundredths of a loser,
-  so 250 is two and a half): as ``losers`` but with half losers, from
-  DealerV2's user guide, which gives ``AQ`` doubleton as half a loser and
-  ``Qxx`` as two and a half.  Per suit: a void 0; a singleton 0 with the ace,
-  else 100; a doubleton ``AQ`` 50, otherwise 200 less 100 for the ace and 100
-  for the king; three cards or more 300 less 100 for the ace, 100 for the
-  king, and for the queen 100 when the ace or king is with it, else 50.  A
-  hand's ``ltc`` is the sum over its suits (0..1200).
+  so 250 is two and a half): DealerV2's ``countltc`` (its source,
+  ``src/dealeval_subs.c``), which reads each suit's three highest cards
+  (fewer in a shorter suit), the ace, king, queen, jack and ten by name and
+  any lower card as ``x``: 0 for a void, ``A``, ``AK``, ``AKQ``; 50 for
+  ``K``, ``AQ``, ``AKJ``, ``AQJ``; 150 for ``AJT`` and ``KJT``; 250 for
+  ``Qxx`` and ``QTx``; otherwise 100 times the suit's cards among its top
+  three that are not the ace, the king or (in three cards or more, with the
+  ace or king beside it) the queen: ``KQx`` 100, ``Qx`` and ``QJx`` 200,
+  ``xxx`` 300 (:data:`LTC_TOPS` lists every case).  A hand's ``ltc`` is the
+  sum over its suits (0..1200).
 * :func:`count`: any weights per rank from the ace down (dealer's
   ``pointcount`` and ``altcount``).
 
@@ -53,6 +56,7 @@ from ddsbind.errors import InvalidArgumentError
 __all__ = [
     "CONTROL_WEIGHTS",
     "HCP_WEIGHTS",
+    "LTC_TOPS",
     "HandArrays",
     "Hands",
     "cccc",
@@ -233,28 +237,44 @@ def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     return batch.losers_by_suit.reshape((*shape, 4, 4)) if by_suit else batch.losers.reshape((*shape, 4))
 
 
-def _ltc_rule(length: int, ace: bool, king: bool, queen: bool) -> int:
-    """One suit's ltc in hundredths (module docstring); ``length`` capped at 3."""
-    if length == 0:
-        return 0
-    if length == 1:
-        return 0 if ace else 100
-    if length == 2:
-        return 50 if ace and queen and not king else 200 - 100 * ace - 100 * king
-    return 300 - 100 * ace - 100 * king - (100 if ace or king else 50) * queen
+#: DealerV2's ltc per suit in hundredths, by the suit's top three cards (A K Q J T by name, lower
+#: cards ``x``; a void ``""``): the cases of DealerV2's ``countltc``, every holding listed.
+LTC_TOPS: dict[str, int] = {
+    **dict.fromkeys(("", "A", "AK", "AKQ"), 0),
+    **dict.fromkeys(("K", "AQ", "AKJ", "AQJ"), 50),
+    **dict.fromkeys(("Q", "J", "T", "x", "AJ", "AT", "Ax", "KQ", "KJ", "KT", "Kx"), 100),
+    **dict.fromkeys(("AKT", "AKx", "AQT", "AQx", "KQJ", "KQT", "KQx"), 100),
+    **dict.fromkeys(("AJT", "KJT"), 150),
+    **dict.fromkeys(("QJ", "QT", "Qx", "JT", "Jx", "Tx", "xx"), 200),
+    **dict.fromkeys(("AJx", "ATx", "Axx", "KJx", "KTx", "Kxx", "QJT", "QJx"), 200),
+    **dict.fromkeys(("QTx", "Qxx"), 250),
+    **dict.fromkeys(("JTx", "Jxx", "Txx", "xxx"), 300),
+}
+_LTC_HONOURS = "AKQJT"
 
 
-#: ltc per suit indexed by ``min(length, 3) * 8 + ace * 4 + king * 2 + queen``.
-_LTC_TABLE = np.array(
-    [_ltc_rule(n, bool(i & 4), bool(i & 2), bool(i & 1)) for n in range(4) for i in range(8)], dtype=np.int16
-)
+def _ltc_tops(length: int, held: int) -> str:
+    """A suit's top three cards in :data:`LTC_TOPS`' spelling from its length and ``held`` (bit 4 the ace .. bit 0 the ten)."""
+    honours = "".join(h for i, h in enumerate(_LTC_HONOURS) if held >> (4 - i) & 1)
+    return (honours + "x" * length)[: min(length, 3)]
 
 
-def ltc_from(lengths: NDArray[np.integer], ace: NDArray[np.integer], king: NDArray[np.integer],
-             queen: NDArray[np.integer]) -> NDArray[np.int16]:  # fmt: skip
-    """DealerV2's modern losing trick count per suit, in hundredths (module docstring), from arrays of one shape."""
-    index = np.minimum(lengths, 3).astype(np.intp) * 8
-    index += (np.asarray(ace) != 0) * 4 + (np.asarray(king) != 0) * 2 + (np.asarray(queen) != 0)
+#: ltc per suit indexed by ``min(length, 3) * 32 + ace * 16 + king * 8 + queen * 4 + jack * 2 + ten``
+#: (holdings that cannot occur, more honours than cards, get the first cards' value).
+_LTC_TABLE = np.array([LTC_TOPS[_ltc_tops(n, i)] for n in range(4) for i in range(32)], dtype=np.int16)
+
+
+def ltc_from(lengths: NDArray[np.integer], *honours: NDArray[np.integer]) -> NDArray[np.int16]:
+    """DealerV2's modern losing trick count per suit, in hundredths (module docstring).
+
+    ``honours`` are five arrays of ``lengths``' shape: whether the suit holds
+    its ace, king, queen, jack and ten.
+    """
+    if len(honours) != len(_LTC_HONOURS):
+        raise InvalidArgumentError(f"ltc_from takes the suit lengths and 5 honour arrays (A K Q J T), got {len(honours)}")
+    index = np.minimum(lengths, 3).astype(np.intp) * 32
+    for bit, held in zip(range(4, -1, -1), honours, strict=True):
+        index += (np.asarray(held) != 0) << bit
     return _LTC_TABLE[index]
 
 
@@ -265,9 +285,9 @@ def ltc(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
     Examples
     --------
     >>> from ddsbind.deal import Deal
-    >>> owners = Deal.from_pbn("N:AQ.Q32.KJ54.8765 KJT98.AKJ.AQ2.43 765.T987.T987.AK 432.654.63.QJT92").owners()
-    >>> ltc(owners, by_suit=True)[0].tolist()  # AQ 0.5, Qxx 2.5, Kxxx 2, xxxx 3
-    [50, 250, 200, 300]
+    >>> owners = Deal.from_pbn("N:K.AJT2.KJT4.QJ32 AQJT98765432.K.. .Q9876543.AQ987. ..6532.AKT987654").owners()
+    >>> ltc(owners, by_suit=True)[0].tolist(), int(ltc(owners)[0])  # K 0.5, AJT 1.5, KJT 1.5, QJx 2
+    ([50, 150, 150, 200], 550)
     """
     rows, shape = _rows(owners)
     batch = Hands(rows)
@@ -364,14 +384,13 @@ class Hands:
         return self.count(CONTROL_WEIGHTS).astype(np.int16, copy=False)
 
     @functools.cached_property
-    def _honours(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
-        """Whether each suit holds its ace, king, queen: three ``(n, 4, 4)`` counts."""
-        ace, king, queen = (self.count((0,) * r + (1,), by_suit=True) for r in range(3))
-        return ace, king, queen
+    def _honours(self) -> tuple[NDArray[Any], ...]:
+        """Whether each suit holds its ace, king, queen, jack, ten: five ``(n, 4, 4)`` counts."""
+        return tuple(self.count((0,) * r + (1,), by_suit=True) for r in range(5))
 
     @functools.cached_property
     def losers_by_suit(self) -> NDArray[np.int8]:
-        return losers_from(self.lengths, *self._honours)
+        return losers_from(self.lengths, *self._honours[:3])
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:

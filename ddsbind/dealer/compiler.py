@@ -8,8 +8,10 @@ checked against 64 bits where the rule is, so overflow is refused with the
 line) beside a maker of its :data:`~ddsbind.dealer.frame.Expr`.
 ``expr(frame, rows)`` evaluates on the deals ``rows`` of a
 :class:`~ddsbind.dealer.frame.Frame` as an int64 array (true is 1, false 0),
-with C's integer rules (``/`` and ``%`` truncate toward zero; dividing by
-zero gives 0).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only
+with C's integer rules (``/`` and ``%`` truncate toward zero).  Dividing
+by zero is refused naming the line: by a constant zero when compiling, by
+a value that is zero on a deal when that deal is evaluated (Debian's
+``dealer`` dies of the signal; there is no value to give).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only
 on the rows that need it, so ``tricks()`` behind a cheap test is solved only
 for the deals that pass it; a ``tricks()`` compared with a constant is a
 threshold (a target search), and :meth:`Compiler.exact_tricks` lists the
@@ -74,13 +76,12 @@ def _constant(value: int) -> Expr:
 
 
 def _c_div(a: Array, b: Array) -> Array:
-    safe = np.where(b == 0, 1, b)
-    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
-    return np.where(b == 0, 0, q)
+    """C's ``a / b`` (toward zero); ``b`` is never 0 here (the compiler refuses it) and ``a / b`` fits 64 bits."""
+    return np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b)
 
 
 def _c_mod(a: Array, b: Array) -> Array:
-    return np.where(b == 0, 0, a - _c_div(a, b) * b)
+    return a - _c_div(a, b) * b
 
 
 _BINARY: dict[str, Callable[[Array, Array], Array]] = {
@@ -384,11 +385,13 @@ class Compiler(Interpreter[Any, Any]):
         chain = _left_chain(tree, ("binary",))
         first = self.term(chain[0].children[0])
         low, high = first.low, first.high
-        steps: list[tuple[str, Term]] = []
+        steps: list[tuple[str, Term, lark.Tree[Any]]] = []
         for link in chain:
             op = str(link.children[1])
             right = self.term(link.children[2])
-            steps.append((op, right))
+            steps.append((op, right, link))
+            if op in ("/", "%") and right.low == right.high == 0:
+                raise self.fail(link, f"{'division' if op == '/' else 'remainder'} by zero")
             if op in ("+", "-", "*"):
                 pairs = [(a, b) for a in (low, high) for b in (right.low, right.high)]
                 values = [a + b if op == "+" else a - b if op == "-" else a * b for a, b in pairs]
@@ -411,7 +414,7 @@ class Compiler(Interpreter[Any, Any]):
                     return lambda f, rows: 1 - f.at_least(rows, strain, seat, need)
                 return lambda f, rows: f.at_least(rows, strain, seat, need)
             head = first.make()
-            ops = [(_BINARY[op], right.make()) for op, right in steps]
+            ops = [(self._operator(op, link), right.make()) for op, right, link in steps]
 
             def binary(f: Frame, rows: NDArray[np.intp]) -> Array:
                 value = head(f, rows)
@@ -423,10 +426,26 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(low, high, make)
 
+    def _operator(self, op: str, link: lark.Tree[Any]) -> Callable[[Array, Array], Array]:
+        """The array function of a binary operator; ``/`` and ``%`` refuse a zero divisor naming ``link``'s line."""
+        function = _BINARY[op]
+        if op not in ("/", "%"):
+            return function
+
+        def divide(a: Array, b: Array) -> Array:
+            if (b == 0).any():
+                what = "division" if op == "/" else "remainder"
+                raise self.fail(link, f"{what} by zero on a deal (its divisor is 0 there)")
+            return function(a, b)
+
+        return divide
+
     def sign(self, tree: lark.Tree[Any]) -> Term:
         inner = self.term(tree.children[1])
         if str(tree.children[0]) == "+":
             return inner
+        if -inner.low > _INT64_MAX:
+            raise self.fail(tree, f"values can reach {-inner.low}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = inner.make()
@@ -563,16 +582,22 @@ class Compiler(Interpreter[Any, Any]):
         vul = str(tree.children[0]) == "vul"
         contract = Contract.parse(str(tree.children[1]))  # the language's x3N and DealerV2's z4Hx
         tricks = self.term(tree.children[2])
-        top = 200 * max(abs(tricks.low), abs(tricks.high)) + 10_000
+        # Tricks beyond 0..13 are scored by the same rules, as Debian's dealer does; at most 600 a trick
+        # (redoubled vulnerable undertricks) and 3,000 of bonuses.
+        top = 600 * (max(abs(tricks.low), abs(tricks.high)) + 13) + 3_000
+        if top > _INT64_MAX:
+            raise self.fail(tree, f"score() of tricks that can reach {tricks.high if tricks.high > -tricks.low else tricks.low}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = tricks.make()
-            return lambda f, rows: contract.scores(function(f, rows), vul)
+            return lambda f, rows: contract.scores(function(f, rows), vul, extrapolate=True)
 
         return Term(-top, top, make)
 
     def imps_call(self, tree: lark.Tree[Any]) -> Term:
         inner = self.term(tree.children[0])
+        if -inner.low > _INT64_MAX:  # its size, |-2**63|, is beyond 64 bits (ddsbind.scoring.imps refuses it)
+            raise self.fail(tree, f"imps() of a value that can reach {inner.low}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = inner.make()

@@ -121,10 +121,19 @@ def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.int
     return high, low
 
 
-def _key(weights: Sequence[int]) -> tuple[int, ...]:
-    key = tuple(int(w) for w in weights)
-    if len(key) > 13:
-        raise InvalidArgumentError(f"at most 13 weights (ace down to two), got {len(key)}")
+def _key(weights: Sequence[float]) -> tuple[float, ...]:
+    """``weights`` as a hashable tuple: integers as ``int``, any fraction kept as ``float`` (never truncated)."""
+    try:
+        values = [float(w) for w in weights]
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"weights must be numbers, got {weights!r:.60}") from None
+    if len(values) > 13:
+        raise InvalidArgumentError(f"at most 13 weights (ace down to two), got {len(values)}")
+    if not all(np.isfinite(values)):
+        raise InvalidArgumentError(f"weights must be finite numbers, got {weights!r:.60}")
+    key = tuple(int(w) if isinstance(w, int | np.integer) else float(w) for w in weights)
+    if all(float(w).is_integer() for w in key):
+        key = tuple(int(w) for w in key)
     while key and key[-1] == 0:
         key = key[:-1]
     return key
@@ -132,22 +141,32 @@ def _key(weights: Sequence[int]) -> tuple[int, ...]:
 
 def count_rows(
     rows: NDArray[np.int8],
-    weights: Sequence[int],
+    weights: Sequence[float],
     codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None,
-) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+) -> NDArray[Any]:
     """:func:`count` of ``(n, 52)`` int8 rows, reusing their :func:`suit_codes` when given.
 
     int16 unless a hand's sum may pass int16's range (then int32, or int64
-    past int32's: the dealer language allows weights up to 64 bits).
+    past int32's: the dealer language allows weights up to 64 bits);
+    float64 when a weight has a fraction.
     """
     key = _key(weights)
     n = rows.shape[0]
-    bound = sum(abs(w) for w in key) * 13
+    if any(isinstance(w, float) for w in key):
+        # Fractional weights (4.5 for an ace...): summed as floats, rank by rank.
+        total = np.zeros((n, 4, 4), dtype=np.float64)
+        owners = rows.reshape(n, 1, 4, 13)
+        for rank, weight in enumerate(key):
+            if weight:
+                total += (owners[:, :, :, rank] == _SEATS) * float(weight)
+        return total
+    ints = tuple(int(w) for w in key)
+    bound = sum(abs(w) for w in ints) * 13
     wide = bound > np.iinfo(np.int16).max
-    if all(w >= 0 for w in key) and sum(key) <= 255 and (n == 0 or rows.min() >= 0):
+    if all(w >= 0 for w in ints) and sum(ints) <= 255 and (n == 0 or rows.min() >= 0):
         # A byte per seat holds each suit's sum: one table look-up per suit gives all four seats.
         high, low = codes if codes is not None else suit_codes(rows)
-        full = key + (0,) * (13 - len(key))
+        full = ints + (0,) * (13 - len(ints))
         packed = _seat_table(full[:_HIGH_RANKS], _HIGH_RANKS)[high]
         if any(full[_HIGH_RANKS:]):
             packed += _seat_table(full[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
@@ -157,35 +176,34 @@ def count_rows(
     dtype = np.int64 if bound > np.iinfo(np.int32).max else np.int32 if wide else np.int16
     result = np.zeros((n, 4, 4), dtype=dtype)
     owners = rows.reshape(n, 1, 4, 13)
-    for rank, weight in enumerate(key):
+    for rank, weight in enumerate(ints):
         if weight:
             result += (owners[:, :, :, rank] == _SEATS).astype(dtype) * dtype(weight)
     return result
 
 
-def count(
-    owners: ArrayLike, weights: Sequence[int], *, by_suit: bool = True
-) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+def count(owners: ArrayLike, weights: Sequence[float], *, by_suit: bool = True) -> NDArray[Any]:
     """Weighted count of the cards each hand holds, per suit (or per hand).
 
     Parameters
     ----------
     owners : array_like, shape (..., 52)
         DDS seat of each card (module docstring), -1 absent.
-    weights : sequence of int
+    weights : sequence of int or float
         Points per rank from the ace down (``(4, 3, 2, 1)`` is HCP); ranks
-        not given count 0; at most 13.
+        not given count 0; at most 13.  Fractions count as given
+        (``(4.5, 3, 1.5, 0.75)``: an ace, king, queen and jack are 9.75).
     by_suit : bool
         ``(..., 4, 4)`` ``[seat, suit]`` when True, else per hand ``(..., 4)``.
 
     Returns
     -------
-    ndarray of int16 (int32 when the weights could overflow int16)
+    ndarray of int16 (int32 or int64 when the weights could overflow int16; float64 when a weight has a fraction)
 
     Raises
     ------
     InvalidArgumentError
-        Owners not ``(..., 52)`` values -1..3, or more than 13 weights.
+        Owners not ``(..., 52)`` values -1..3; more than 13 weights, or one not a finite number.
     """
     rows, shape = _rows(owners)
     out = count_rows(rows, weights)
@@ -335,7 +353,7 @@ class Hands:
             raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
         self.owners = rows
         self.n = rows.shape[0]
-        self._counts: dict[tuple[tuple[int, ...], bool], NDArray[Any]] = {}
+        self._counts: dict[tuple[tuple[float, ...], bool], NDArray[Any]] = {}
 
     def __len__(self) -> int:
         return self.n
@@ -344,20 +362,18 @@ class Hands:
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
         return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
 
-    def count(
-        self, weights: Sequence[int], *, by_suit: bool = False
-    ) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+    def count(self, weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
         """:func:`count` of the batch: any weights per rank, ace first; per hand, or ``(n, 4, 4)`` with ``by_suit``.
 
-        int16 unless the sums may pass its range (then int32 or int64); each
-        count is computed once per batch.
+        int16 unless the sums may pass its range (then int32 or int64),
+        float64 for fractional weights; each count is computed once per batch.
         """
         key = (_key(weights), by_suit)
         if key not in self._counts:
             self._counts[key] = self._count(key[0], by_suit)
         return self._counts[key]
 
-    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+    def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         if not by_suit:
             out = self.count(weights, by_suit=True)
             return out.sum(axis=2, dtype=out.dtype)

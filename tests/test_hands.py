@@ -284,3 +284,34 @@ def test_dealer_language_ltc_equals_hands_and_reads_dotnums():
     np.testing.assert_array_equal(accepted, expected)
     np.testing.assert_array_equal(script.actions[0].exprs[0](frame, rows), expected_ltc[:, 0])
     np.testing.assert_array_equal(script.actions[1].exprs[0](frame, rows), hands.ltc(owners, by_suit=True)[:, 3, 3])
+
+
+def test_count_with_fractional_weights_is_not_truncated():
+    """Weights 4.5/3/1.5/0.75 count an ace-king-queen-jack as 9.75, not 8 (oracle: the weights summed by hand)."""
+    owners = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765").owners()
+    weights = [4.5, 3, 1.5, 0.75]
+    assert hands.count(owners, weights, by_suit=False).tolist() == [9.75] * 4
+    assert hands.count(owners, weights)[0].tolist() == [9.75, 0.0, 0.0, 0.0]
+    assert Hands(owners[None]).count(weights).tolist() == [[9.75] * 4]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**64 - 1),
+    st.lists(st.floats(-100, 100, allow_nan=False).map(lambda w: round(w, 2)), min_size=1, max_size=13),
+)
+def test_count_equals_brute_force_over_any_weights(seed, weights):
+    """count() of random deals equals summing each held card's weight one by one (oracle: brute force)."""
+    owners = deal_batch(seed, 0, size=8)
+    full = weights + [0.0] * (13 - len(weights))
+    want = np.array(
+        [[[sum(full[r] for r in range(13) if row[13 * s + r] == seat) for s in range(4)] for seat in range(4)] for row in owners]
+    )
+    np.testing.assert_allclose(hands.count(owners, weights), want, atol=1e-9)
+
+
+@pytest.mark.parametrize("bad", [[float("nan")], [1, float("inf")], ["a"]])
+def test_count_refuses_weights_that_are_no_finite_numbers(bad):
+    """A NaN or infinite weight is one InvalidArgumentError, not a NaN count."""
+    with pytest.raises(InvalidArgumentError, match="weights must be"):
+        hands.count(deal_batch(1, 0, size=1), bad)

@@ -272,7 +272,7 @@ _LTC_HONOURS = "AKQJT"
 
 
 def _ltc_tops(length: int, held: int) -> str:
-    """A suit's top three cards in :data:`LTC_TOPS`' spelling from its length and ``held`` (bit 4 the ace .. bit 0 the ten)."""
+    """A suit's top three cards as :data:`LTC_TOPS` spells them from its length and ``held`` (bit 4 ace, 0 ten)."""
     honours = "".join(h for i, h in enumerate(_LTC_HONOURS) if held >> (4 - i) & 1)
     return (honours + "x" * length)[: min(length, 3)]
 
@@ -289,7 +289,7 @@ def ltc_from(lengths: NDArray[np.integer], *honours: NDArray[np.integer]) -> NDA
     its ace, king, queen, jack and ten.
     """
     if len(honours) != len(_LTC_HONOURS):
-        raise InvalidArgumentError(f"ltc_from takes the suit lengths and 5 honour arrays (A K Q J T), got {len(honours)}")
+        raise InvalidArgumentError(f"ltc_from takes suit lengths and 5 honour arrays (A K Q J T), got {len(honours)}")
     index = np.minimum(lengths, 3).astype(np.intp) * 32
     for bit, held in zip(range(4, -1, -1), honours, strict=True):
         index += (np.asarray(held) != 0) << bit

@@ -211,7 +211,7 @@ def test_ltc_of_a_deal_is_dealerv2s_rule_worked_by_hand():
 
 
 def test_ltc_counts_dealerv2s_half_losers_of_the_issue():
-    """North K / AJT2 / KJT4 / QJ32 is 550 as in DealerV2 (source: countltc), not 750: a script's ltc() selects the same hands."""
+    """North K / AJT2 / KJT4 / QJ32 is 550 as in DealerV2 (source: countltc), not 750: scripts select the same hands."""
     owners = Deal.from_pbn("N:K.AJT2.KJT4.QJ32 AQJT98765432.K.. .Q9876543.AQ987. ..6532.AKT987654").owners()
     assert hands.ltc(owners, by_suit=True)[0].tolist() == [50, 150, 150, 200]
     assert int(hands.ltc(owners)[0]) == 550
@@ -259,9 +259,7 @@ def _countltc(owners_row: np.ndarray, seat: int, suit: int) -> int:
 def test_ltc_equals_a_transcription_of_dealerv2s_countltc_on_random_deals(seed):
     """On random deals every suit's ltc equals DealerV2's countltc transcribed card by card (oracle: its source)."""
     owners = deal_batch(seed, 0, size=64)
-    expected = np.array(
-        [[[_countltc(row, seat, suit) for suit in range(4)] for seat in range(4)] for row in owners]
-    )
+    expected = np.array([[[_countltc(row, seat, suit) for suit in range(4)] for seat in range(4)] for row in owners])
     np.testing.assert_array_equal(hands.ltc(owners, by_suit=True), expected)
     np.testing.assert_array_equal(hands.ltc(owners), expected.sum(axis=2))
     batch = Hands(owners)
@@ -305,7 +303,10 @@ def test_count_equals_brute_force_over_any_weights(seed, weights):
     owners = deal_batch(seed, 0, size=8)
     full = weights + [0.0] * (13 - len(weights))
     want = np.array(
-        [[[sum(full[r] for r in range(13) if row[13 * s + r] == seat) for s in range(4)] for seat in range(4)] for row in owners]
+        [
+            [[sum(full[r] for r in range(13) if row[13 * s + r] == seat) for s in range(4)] for seat in range(4)]
+            for row in owners
+        ]
     )
     np.testing.assert_allclose(hands.count(owners, weights), want, atol=1e-9)
 

@@ -233,7 +233,7 @@ def test_matchpoints_over_a_field_by_hand():
 
 
 def _law77_extended(level: int, strain: int, doubled: int, tricks: int, vul: bool) -> int:
-    """Law 77's score with its ladders carried on: each trick beyond 13 one more overtrick, below 0 one more undertrick."""
+    """Law 77's score, ladders carried on: each trick beyond 13 one more overtrick, below 0 one more undertrick."""
     if 0 <= tricks <= 13:
         return _law77(level, strain, doubled, tricks, vul)
     if tricks > 13:
@@ -245,7 +245,7 @@ def _law77_extended(level: int, strain: int, doubled: int, tricks: int, vul: boo
 def test_score_of_tricks_beyond_thirteen_is_refused_unless_extrapolated():
     """14 tricks is a ContractError by default; with extrapolate=True (the dealer language, as Debian's dealer) Law 77
     carried on (oracle: the table above, worked by hand), for every contract."""
-    with pytest.raises(ContractError, match="tricks 14 is not 0..13"):
+    with pytest.raises(ContractError, match=r"tricks 14 is not 0\.\.13"):
         score(3, 4, 0, 14, False)
     tricks = np.array([-20, -3, -1, 14, 15, 27])
     for level, strain, doubled, vul in itertools.product(range(1, 8), range(5), range(3), (False, True)):
@@ -259,7 +259,7 @@ def test_score_of_tricks_beyond_thirteen_is_refused_unless_extrapolated():
 )
 def test_imps_refuses_nan_infinities_and_minus_two_to_the_63(bad):
     """imps(nan) is no -2**63 IMPs and imps(-2**63) no 0 (its size passes 64 bits): one ContractError naming it."""
-    with pytest.raises(ContractError, match="not a finite number|beyond 64-bit integers"):
+    with pytest.raises(ContractError, match=r"not a finite number|beyond 64-bit integers"):
         imps(bad)
 
 
@@ -286,7 +286,10 @@ def test_matchpoints_refuse_nan_and_infinities(field):
 @given(st.lists(st.integers(-7600, 7600), min_size=1, max_size=9))
 def test_matchpoints_equal_counting_by_brute_force(field):
     """Each table's matchpoints are the scores it beats plus half the others it ties (oracle: counted pair by pair)."""
-    want = [sum(1.0 if s > t else 0.5 if s == t else 0.0 for j, t in enumerate(field) if j != i) for i, s in enumerate(field)]
+    want = [
+        sum(1.0 if s > t else 0.5 if s == t else 0.0 for j, t in enumerate(field) if j != i)
+        for i, s in enumerate(field)
+    ]
     assert matchpoints(field).tolist() == want
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, about, check_image, fail, one_file_each, progress
 
 
 @click.command()
@@ -85,6 +85,9 @@ def stats(file: str, plot: str | None, par_sample: int, as_json: bool) -> None:
     """
     from ddsbind import database
 
+    if plot is not None:
+        check_image(plot)
+        one_file_each({"FILE": file, "--plot": plot})
     with progress("reading", unit="record") as tick, about(file):
         res = database.stats(file, par_sample=par_sample, progress=tick)
     if as_json:

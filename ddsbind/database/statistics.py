@@ -145,6 +145,8 @@ class DatabaseStats:
             import matplotlib.pyplot as plt
         except ImportError:
             raise DatabaseError("--plot needs matplotlib: pip install 'ddsbind[plot]'") from None
+        from ddsbind.formats.files import save_figure
+
         if self.tricks is None or self.tricks.sum() == 0:
             raise DatabaseError(f"{self.path} has no DD results to plot")
         total = self.tricks.sum(axis=(1, 2))[0]
@@ -171,7 +173,7 @@ class DatabaseStats:
         ax.set(title=f"Par is a sacrifice ({self.par_deals} deals)", xlabel="vulnerable", ylabel="% of deals")
         fig.suptitle(f"{Path(self.path).name}: {self.count} deals")
         fig.tight_layout()
-        fig.savefig(out, dpi=100)
+        save_figure(fig, out, dpi=100)
         plt.close(fig)
 
 

@@ -11,11 +11,12 @@ line) beside a maker of its :data:`~ddsbind.dealer.frame.Expr`.
 with C's integer rules (``/`` and ``%`` truncate toward zero).  Dividing
 by zero is refused naming the line: by a constant zero when compiling, by
 a value that is zero on a deal when that deal is evaluated (Debian's
-``dealer`` dies of the signal; there is no value to give).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only
-on the rows that need it, so ``tricks()`` behind a cheap test is solved only
-for the deals that pass it; a ``tricks()`` compared with a constant is a
-threshold (a target search), and :meth:`Compiler.exact_tricks` lists the
-exact results the actions read, for the planner.
+``dealer`` dies of the signal; there is no value to give).  ``&&``, ``||``
+and ``?:`` evaluate their right-hand side only on the rows that need it,
+so ``tricks()`` behind a cheap test is solved only for the deals that
+pass it; a ``tricks()`` compared with a constant is a threshold (a
+target search), and :meth:`Compiler.exact_tricks` lists the exact results
+the actions read, for the planner.
 
 The language's seats, strains and vulnerability become :class:`~ddsbind.deal.Seat`,
 strain numbers and :class:`~ddsbind.deal.Vulnerability` here, and its
@@ -586,7 +587,8 @@ class Compiler(Interpreter[Any, Any]):
         # (redoubled vulnerable undertricks) and 3,000 of bonuses.
         top = 600 * (max(abs(tricks.low), abs(tricks.high)) + 13) + 3_000
         if top > _INT64_MAX:
-            raise self.fail(tree, f"score() of tricks that can reach {tricks.high if tricks.high > -tricks.low else tricks.low}, beyond 64-bit integers")
+            reach = tricks.high if tricks.high > -tricks.low else tricks.low
+            raise self.fail(tree, f"score() of tricks that can reach {reach}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = tricks.make()

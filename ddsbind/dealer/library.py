@@ -317,8 +317,10 @@ def _total_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint32]
     return tuple(out)
 
 
-def _weights(weights: Sequence[int]) -> tuple[int, ...] | None:
-    """13 weights (ace first), or None when a per-byte sum could overflow (negative, or more than 255 a seat)."""
+def _weights(weights: Sequence[float]) -> tuple[int, ...] | None:
+    """13 weights (ace first), or None when they are no bytes: a fraction, or a per-byte sum that could overflow."""
+    if any(isinstance(x, float) and not x.is_integer() for x in weights):
+        return None
     w = tuple(int(x) for x in weights)[:13]
     w = w + (0,) * (13 - len(w))
     if any(x < 0 for x in w) or sum(w) > 255:
@@ -360,7 +362,7 @@ class LibraryHands(Hands):
             self._columns = np.ascontiguousarray(self.deals.T)
         return self._columns[byte]
 
-    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+    def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         """A count from the bytes' look-up tables when its weights fit a byte, else :class:`Hands`'s."""
         w = _weights(weights)
         if w is None or (not by_suit and 4 * sum(w) > 255):

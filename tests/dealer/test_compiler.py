@@ -69,7 +69,9 @@ def test_division_by_a_constant_zero_is_refused_before_dealing(tmp_path: Path) -
 
 def test_division_guarded_by_and_runs_where_the_divisor_is_not_zero(tmp_path: Path) -> None:
     """hcp(north) > 0 && 40 / hcp(north) > 2 divides only deals with points, as C's && does: no refusal."""
-    text = "generate 2000\nproduce 50\ncondition hcp(north) > 0 && 40 / hcp(north) > 3\naction average 40 % hcp(north)\n"
+    text = (
+        "generate 2000\nproduce 50\ncondition hcp(north) > 0 && 40 / hcp(north) > 3\naction average 40 % hcp(north)\n"
+    )
     result = _cli(tmp_path, text, "-v")
     assert result.exit_code == 0, result.output
 

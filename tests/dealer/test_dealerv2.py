@@ -123,7 +123,7 @@ def test_evalcontract_doubled_and_undoubled_reports_worked_by_hand() -> None:
 
 
 def test_evalcontract_redoubled_vulnerable_and_slam() -> None:
-    """A redoubled vulnerable contract scores by the Laws, and a missed slam is counted with DealerV2's IMPs (its source)."""
+    """A redoubled vulnerable contract scores by the Laws; a missed slam is counted with DealerV2's IMPs (source)."""
     got = _run_with_tricks("action evalcontract(EW, z4Hxx, vul)", [12, 9]).splitlines()
     # 4HXX vul: 12 tricks 4*30*4=480 + 500 game + 100 + 2 overtricks * 400 = 1880; 9 tricks: one down xx vul -400.
     # Missed slam, undoubled as in DealerV2: 6H vul 1430 - 4H vul with 12 tricks 680 = 750, 13 IMPs: 13 / 2 deals.

@@ -1,7 +1,7 @@
 """Dealer's printing and end-of-run reports (ddsbind.dealer.output) against their oracles.
 
-``evalcontract_text``'s figures follow DealerV2's source (``showevalcontract``): missed games and slams compare undoubled scores, and
-13 tricks compare the grand slam.
+``evalcontract_text``'s figures follow DealerV2's source (``showevalcontract``):
+missed games and slams compare undoubled scores, and 13 tricks compare the grand slam.
 """
 
 from __future__ import annotations

@@ -155,7 +155,13 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "tricks() from its stored results; nothing is solved.",
 )
 @click.option("--start", "library_start", type=COUNT, default=0, help="With --library: first record read (0-based).")
-@click.option("--count", "library_count", type=COUNT, default=None, help="With --library: records read from --start.")
+@click.option(
+    "--count",
+    "library_count",
+    type=COUNT,
+    default=None,
+    help="With --library: records read from --start (more than the file holds is refused).",
+)
 @click.option(
     "--workers",
     type=POSITIVE,

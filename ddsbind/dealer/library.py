@@ -121,7 +121,8 @@ class Library:
     start : int
         First record read (0-based), to split a large library.
     count : int, optional
-        Records read from ``start`` (default: to the end of the file).
+        Records read from ``start`` (default: to the end of the file); more
+        than the file holds from ``start`` is refused.
 
     Raises
     ------
@@ -132,7 +133,8 @@ class Library:
         A file that is not a whole number of records: its path, the partial
         record's index and byte offset.
     DealerError
-        ``start``/``count`` outside the file.
+        ``start``/``count`` outside the file (``start`` 290 and ``count`` 50
+        of a file of 300 records included).
     OSError
         A file cannot be read.
     """
@@ -166,7 +168,14 @@ class Library:
             count = available
         if isinstance(count, bool) or int(count) < 0:
             raise DealerError(f"library count must not be negative, got {count}")
-        self.stop = self.start + min(int(count), available)
+        if int(count) > available:
+            # Asked for more than the file holds: refused, never a run over fewer deals than asked for.
+            raise DealerError(
+                f"library start {self.start} and count {count} ask for records {self.start} .. "
+                f"{self.start + int(count) - 1}, but {p} holds {self.size}: "
+                f"give a count of at most {available}, or no count (to the end)"
+            )
+        self.stop = self.start + int(count)
         self._maps = [files.open_records(q, kind) for q, kind in zip(self.paths, kinds, strict=True)]
 
     @property

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
@@ -59,12 +60,19 @@ class Records:
         For one-hand formats (``hand-makes``): the hand, as a DDS seat.
     makes : ndarray, shape (n, 5), uint8, or None
         That hand's tricks as declarer, strains S H D C NT.
+    dealer : Seat or None
+        For writing boards (PBN, LIN): every board's dealer (a dealer
+        script's ``dealer``); None follows the board cycle of board ``k + 1``.
+    vulnerable : Vulnerability or None
+        The same for every board's vulnerability.
     """
 
     owners: NDArray[np.int8] | None = None
     tables: NDArray[np.uint8] | None = None
     hand: NDArray[np.uint8] | None = None
     makes: NDArray[np.uint8] | None = None
+    dealer: Seat | None = None
+    vulnerable: Vulnerability | None = None
 
     def __len__(self) -> int:
         for a in (self.owners, self.tables, self.hand):
@@ -291,7 +299,12 @@ def _load_lin(data: bytes, name: str) -> Records:
 def _dump_lin(r: Records) -> bytes:
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
     games = [
-        GameRecord(d, order.board_dealer(k + 1), order.board_vulnerability(k + 1), board=k + 1)
+        GameRecord(
+            d,
+            r.dealer if r.dealer is not None else order.board_dealer(k + 1),
+            r.vulnerable if r.vulnerable is not None else order.board_vulnerability(k + 1),
+            board=k + 1,
+        )
         for k, d in enumerate(deals)
     ]
     return lin.format_lin(games).encode("utf-8")
@@ -363,7 +376,11 @@ register(
         deals=True,
         results=True,
         load=_load_pbn,
-        dump=lambda r: pbn.encode_pbn(pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables))),
+        dump=lambda r: pbn.encode_pbn(
+            pbn.format_pbn(
+                deals_from_owners(_need_owners(r, "pbn")), _known(r.tables), dealer=r.dealer, vulnerable=r.vulnerable
+            )
+        ),
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),

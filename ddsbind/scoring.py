@@ -406,14 +406,16 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         """The last bid of the auction that reached it: ``Call.parse("4S")`` for ``4SX by N``."""
         return Call(self.level, self.strain)
 
-    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False) -> int:
+    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False) -> int:
         """Declarer's score taking ``tricks`` (0..13) by the Laws.
 
         ``vulnerable`` is declarer's side's vulnerability as a bool, or a
         :class:`~ddsbind.Vulnerability` (or its spelling, ``"NS"``, ``"all"``...)
-        read for the :attr:`declarer`, who must then be known.
+        read for the :attr:`declarer`, who must then be known.  ``extrapolate``
+        scores tricks beyond 0..13 as :func:`score` does (the same rule as
+        :meth:`scores`: one numeric policy for one deal and for arrays).
         """
-        return int(score(self.level, int(self.strain), self.doubled, tricks, self._vulnerable(vulnerable)))
+        return int(self.scores(tricks, vulnerable, extrapolate=extrapolate))
 
     def scores(
         self, tricks: ArrayLike, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False

@@ -298,3 +298,16 @@ def test_payoff_refuses_nan_scores(scoring):
     """payoff() never averages a NaN into a strategy's mean: one ContractError naming the strategy."""
     with pytest.raises(ContractError, match="strategy '4S''s scores nan is not a finite number"):
         ddsbind.scoring.payoff({"3NT": [400, 430], "4S": [420, float("nan")]}, scoring)
+
+
+def test_scalar_and_array_scores_follow_one_policy():
+    """Contract.score (one deal) and Contract.scores (arrays) refuse and extrapolate alike: never two answers."""
+    c = Contract.parse("4HX")
+    for tricks in (-2, 0, 10, 13, 14, 19):
+        assert c.score(tricks, True, extrapolate=True) == int(c.scores([tricks], True, extrapolate=True)[0])
+    for bad in (14, -1):
+        with pytest.raises(ContractError):
+            c.score(bad, True)
+        with pytest.raises(ContractError):
+            c.scores([bad], True)
+    assert int(dealer_scoring.score(False, 3, 4, 14)) == 550  # the language's score(), as Debian's dealer prints

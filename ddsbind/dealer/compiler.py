@@ -100,6 +100,9 @@ _BINARY: dict[str, Callable[[Array, Array], Array]] = {
 }
 
 
+_DIVIDE = {"/": "division", "%": "remainder"}
+
+
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and word not in ("hcps",) else word.removesuffix("s")
 
@@ -242,27 +245,21 @@ class Compiler(Interpreter[Any, Any]):
 
     # -- actions ---------------------------------------------------------------------------
 
-    def printall(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printall")
+    def _plain(self, tree: lark.Tree[Any]) -> Action:
+        """``printall``, ``printew``, ``printpbn``: an action without arguments."""
+        return Action(str(tree.data))
 
-    def printew(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printew")
-
-    def printpbn(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printpbn")
+    printall = printew = printpbn = _plain
 
     def print_hands(self, tree: lark.Tree[Any]) -> Action:
         return Action("print_hands", seats=[int(_COMPASS[str(t)]) for t in tree.children])
 
-    def printcompact(self, tree: lark.Tree[Any]) -> Action:
-        return self._one_line(tree)
-
-    def printoneline(self, tree: lark.Tree[Any]) -> Action:
-        return self._one_line(tree)
-
     def _one_line(self, tree: lark.Tree[Any]) -> Action:
+        """``printcompact``, ``printoneline``: the deal, then the value of an optional expression."""
         args = tree.children
         return Action(str(tree.data), exprs=[self.checked(args[0])] if args and args[0] is not None else [])
+
+    printcompact = printoneline = _one_line
 
     def average(self, tree: lark.Tree[Any]) -> Action:
         label, expr = tree.children
@@ -306,13 +303,8 @@ class Compiler(Interpreter[Any, Any]):
     def export(self, tree: lark.Tree[Any]) -> Action:
         return Action("export", seats=_report_seats(tree.children[0]))
 
-    def csvrpt(self, tree: lark.Tree[Any]) -> Action:
-        return self._report(tree)
-
-    def printrpt(self, tree: lark.Tree[Any]) -> Action:
-        return self._report(tree)
-
     def _report(self, tree: lark.Tree[Any]) -> Action:
+        """``csvrpt``, ``printrpt``: DealerV2's report fields."""
         report: list[tuple[str, Any]] = []
         for item in tree.children:
             if isinstance(item, lark.Token) and item.type == "STRING":
@@ -325,6 +317,8 @@ class Compiler(Interpreter[Any, Any]):
             else:
                 report.append(("expr", self.checked(item)))
         return Action(str(tree.data), report=report)
+
+    csvrpt = printrpt = _report
 
     # -- expressions: each rule's value range (refusing overflow) beside its code -----------
 
@@ -391,8 +385,8 @@ class Compiler(Interpreter[Any, Any]):
             op = str(link.children[1])
             right = self.term(link.children[2])
             steps.append((op, right, link))
-            if op in ("/", "%") and right.low == right.high == 0:
-                raise self.fail(link, f"{'division' if op == '/' else 'remainder'} by zero")
+            if op in _DIVIDE and right.low == right.high == 0:
+                raise self.fail(link, f"{_DIVIDE[op]} by zero")
             if op in ("+", "-", "*"):
                 pairs = [(a, b) for a in (low, high) for b in (right.low, right.high)]
                 values = [a + b if op == "+" else a - b if op == "-" else a * b for a, b in pairs]
@@ -430,16 +424,13 @@ class Compiler(Interpreter[Any, Any]):
     def _operator(self, op: str, link: lark.Tree[Any]) -> Callable[[Array, Array], Array]:
         """The array function of a binary operator; ``/`` and ``%`` refuse a zero divisor naming ``link``'s line."""
         function = _BINARY[op]
-        if op not in ("/", "%"):
-            return function
 
         def divide(a: Array, b: Array) -> Array:
             if (b == 0).any():
-                what = "division" if op == "/" else "remainder"
-                raise self.fail(link, f"{what} by zero on a deal (its divisor is 0 there)")
+                raise self.fail(link, f"{_DIVIDE[op]} by zero on a deal (its divisor is 0 there)")
             return function(a, b)
 
-        return divide
+        return divide if op in _DIVIDE else function
 
     def sign(self, tree: lark.Tree[Any]) -> Term:
         inner = self.term(tree.children[1])
@@ -520,18 +511,14 @@ class Compiler(Interpreter[Any, Any]):
         suit = _SUITS[_singular(str(tree.children[2]))] if tree.children[2] is not None else None
         word = _singular(name) if not name.startswith(("pt", "top", "c13")) else name
         expr: Expr
-        if word in ("loser", "ltc"):
-            most = 3 if word == "loser" else 300
-            if suit is None:
-                if word == "loser":
-                    expr = lambda f, rows: f.column(f.hands.losers, rows, seat).astype(np.int64)  # noqa: E731
-                else:
-                    expr = lambda f, rows: f.column(f.hands.ltc, rows, seat).astype(np.int64)  # noqa: E731
-            elif word == "loser":
-                expr = lambda f, rows: f.column(f.hands.losers_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
-            else:
-                expr = lambda f, rows: f.column(f.hands.ltc_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
-            return Term(0, 4 * most, lambda: expr)
+        if word in ("loser", "ltc"):  # Hands.losers / ltc per hand, or their *_by_suit column
+            column = ("losers" if word == "loser" else "ltc") + ("" if suit is None else "_by_suit")
+
+            def counted(f: Frame, rows: NDArray[np.intp]) -> Array:
+                values = getattr(f.hands, column)
+                return f.column(values if suit is None else values[:, :, suit], rows, seat).astype(np.int64)
+
+            return Term(0, 4 * (3 if word == "loser" else 300), lambda: counted)
         weights: Callable[[Frame], tuple[int, ...]]
         if word in ("hcp", "hcps"):
             weights, most = (lambda f: f.pointcount), sum(self.points)

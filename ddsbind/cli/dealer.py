@@ -211,7 +211,8 @@ def dealer(
     once, and every result is read from it: nothing is solved.
     """
     _refuse_unsupported(exhaust, library)
-    one_file_each({"-o": output, "-C": _report_name(csv_file), "-X": _report_name(export_file), "--plot": plot})
+    written = {"-o": output, "-C": _report_name(csv_file), "-X": _report_name(export_file), "--plot": plot}
+    one_file_each({"FILE": file, "-L": library_file, **written})  # nothing written over another or over an input
     _check_reports(contracts, lead, as_json, as_csv, plot)
     if makes_only and (plot or not contracts):
         fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")

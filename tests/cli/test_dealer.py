@@ -40,14 +40,16 @@ def _one_error(result: Result, words: str) -> None:
         (("-C", "{f}", "-X", "w:{f}"), "-C and -X both name"),
         (("-o", "{f}", "-C", "{f}"), "-o and -C both name"),
         (("--contract", "3NS", "--plot", "{f}", "-o", "{f}"), "-o and --plot both name"),
+        (("--force", "-o", "{s}"), "FILE and -o both name"),
     ],
 )
 def test_two_options_naming_one_file_are_refused_in_one_line(tmp_path: Path, options: tuple[str, ...], words: str):
     """-C w:F -X w:F would lose lines into one file: refused before dealing, and F is not made."""
     target = tmp_path / "out.png"
-    result = _run(tmp_path, CSV_SCRIPT, *(o.format(f=target) for o in options))
+    result = _run(tmp_path, CSV_SCRIPT, *(o.format(f=target, s=tmp_path / "s.dl") for o in options))
     _one_error(result, words)
     assert not target.exists()
+    assert (tmp_path / "s.dl").read_text() == CSV_SCRIPT  # the script itself is never written over
 
 
 def test_csv_file_replaced_by_a_failed_run_keeps_its_old_lines(tmp_path: Path):

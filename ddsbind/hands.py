@@ -25,11 +25,12 @@ Definitions (dealer's manual, which these follow exactly):
   ``src/dealeval_subs.c``), which reads each suit's three highest cards
   (fewer in a shorter suit), the ace, king, queen, jack and ten by name and
   any lower card as ``x``: 0 for a void, ``A``, ``AK``, ``AKQ``; 50 for
-  ``K``, ``AQ``, ``AKJ``, ``AQJ``; 150 for ``AJT`` and ``KJT``; 250 for
-  ``Qxx`` and ``QTx``; otherwise 100 times the suit's cards among its top
-  three that are not the ace, the king or (in three cards or more, with the
-  ace or king beside it) the queen: ``KQx`` 100, ``Qx`` and ``QJx`` 200,
-  ``xxx`` 300 (:data:`LTC_TOPS` lists every case).  A hand's ``ltc`` is the
+  ``K``, ``AQ``, ``AKJ``, ``AQJ``; 150 for ``AJT`` and ``KJT``; 200 for
+  ``QJx`` and ``QJT``; 250 for ``Qxx`` and ``QTx``; otherwise 100 times
+  the suit's cards among its top three that are not the ace, the king or
+  (in three cards or more, with the ace or king beside it) the queen:
+  ``KQx`` 100, ``Qx`` and ``Kxx`` 200, ``xxx`` 300 (:data:`LTC_TOPS` lists
+  every case, and a test checks this summary against it).  A hand's ``ltc`` is the
   sum over its suits (0..1200).
 * :func:`count`: any weights per rank from the ace down (dealer's
   ``pointcount`` and ``altcount``).

@@ -316,3 +316,19 @@ def test_count_refuses_weights_that_are_no_finite_numbers(bad):
     """A NaN or infinite weight is one InvalidArgumentError, not a NaN count."""
     with pytest.raises(InvalidArgumentError, match="weights must be"):
         hands.count(deal_batch(1, 0, size=1), bad)
+
+
+def _summary_rule(tops: str) -> int:
+    """hands' module docstring's summary of ltc: the named cases, else 100 per top card not A, K or a guarded queen."""
+    named = {"K": 50, "AQ": 50, "AKJ": 50, "AQJ": 50, "AJT": 150, "KJT": 150, "QJx": 200, "QJT": 200}
+    named |= {"Qxx": 250, "QTx": 250}
+    if tops in named:
+        return named[tops]
+    guarded = len(tops) >= 3 and ("A" in tops or "K" in tops)
+    return 100 * sum(1 for c in tops if c not in "AK" and not (c == "Q" and guarded))
+
+
+def test_ltc_docstring_summary_agrees_with_every_case():
+    """The rule the docs state in words gives every case of LTC_TOPS: a reader working ltc by hand gets DealerV2's."""
+    assert len(hands.LTC_TOPS) == 1 + 6 + 16 + 26  # a void, and every top-card pattern of 1, 2 and 3 cards
+    assert {tops: _summary_rule(tops) for tops in hands.LTC_TOPS} == hands.LTC_TOPS

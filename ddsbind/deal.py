@@ -713,9 +713,11 @@ class Deal:
         """The deal as a text diagram: North on top, West left, East right, South below.
 
         Each hand is four lines, ``S``, ``H``, ``D``, ``C`` then the ranks
-        (``-`` for a void).  ``board``, ``dealer`` and ``vulnerable`` (any
-        spelling :meth:`ddsbind.Vulnerability.parse` reads), when given,
-        head the diagram.
+        (``-`` for a void).  ``board`` (a board number, an int from 1),
+        ``dealer`` and ``vulnerable`` (any spelling
+        :meth:`ddsbind.Vulnerability.parse` reads), when given, head the
+        diagram; a ``board`` that is no board number (``True``, ``"7"``,
+        0) is an :class:`~ddsbind.errors.InvalidArgumentError`.
 
         Examples
         --------
@@ -736,7 +738,9 @@ class Deal:
         """
         head = []
         if board is not None:
-            head.append(f"Board {board}")
+            if isinstance(board, bool) or not isinstance(board, int | np.integer) or board < 1:
+                raise InvalidArgumentError(f"board {board!r:.40} is not a board number (an integer from 1)")
+            head.append(f"Board {int(board)}")
         if dealer is not None:
             head.append(f"dealer {Seat.parse(dealer, 'dealer')}")
         if vulnerable is not None:

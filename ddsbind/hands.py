@@ -21,13 +21,17 @@ Definitions (dealer's manual, which these follow exactly):
   (a singleton king is a loser, a doubleton queen is two).  A hand's losers
   are the sum over its suits (0..12).
 * ``ltc`` (DealerV2's "modern losing trick count", in hundredths of a loser,
-  so 250 is two and a half): as ``losers`` but with half losers, from
-  DealerV2's user guide, which gives ``AQ`` doubleton as half a loser and
-  ``Qxx`` as two and a half.  Per suit: a void 0; a singleton 0 with the ace,
-  else 100; a doubleton ``AQ`` 50, otherwise 200 less 100 for the ace and 100
-  for the king; three cards or more 300 less 100 for the ace, 100 for the
-  king, and for the queen 100 when the ace or king is with it, else 50.  A
-  hand's ``ltc`` is the sum over its suits (0..1200).
+  so 250 is two and a half): DealerV2's ``countltc`` (its source,
+  ``src/dealeval_subs.c``), which reads each suit's three highest cards
+  (fewer in a shorter suit), the ace, king, queen, jack and ten by name and
+  any lower card as ``x``: 0 for a void, ``A``, ``AK``, ``AKQ``; 50 for
+  ``K``, ``AQ``, ``AKJ``, ``AQJ``; 150 for ``AJT`` and ``KJT``; 200 for
+  ``QJx`` and ``QJT``; 250 for ``Qxx`` and ``QTx``; otherwise 100 times
+  the suit's cards among its top three that are not the ace, the king or
+  (in three cards or more, with the ace or king beside it) the queen:
+  ``KQx`` 100, ``Qx`` and ``Kxx`` 200, ``xxx`` 300 (:data:`LTC_TOPS` lists
+  every case, and a test checks this summary against it).  A hand's ``ltc`` is the
+  sum over its suits (0..1200).
 * :func:`count`: any weights per rank from the ace down (dealer's
   ``pointcount`` and ``altcount``).
 
@@ -53,6 +57,7 @@ from ddsbind.errors import InvalidArgumentError
 __all__ = [
     "CONTROL_WEIGHTS",
     "HCP_WEIGHTS",
+    "LTC_TOPS",
     "HandArrays",
     "Hands",
     "SuitCounts",
@@ -118,10 +123,19 @@ def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.int
     return high, low
 
 
-def _key(weights: Sequence[int]) -> tuple[int, ...]:
-    key = tuple(int(w) for w in weights)
-    if len(key) > 13:
-        raise InvalidArgumentError(f"at most 13 weights (ace down to two), got {len(key)}")
+def _key(weights: Sequence[float]) -> tuple[float, ...]:
+    """``weights`` as a hashable tuple: integers as ``int``, any fraction kept as ``float`` (never truncated)."""
+    try:
+        values = [float(w) for w in weights]
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"weights must be numbers, got {weights!r:.60}") from None
+    if len(values) > 13:
+        raise InvalidArgumentError(f"at most 13 weights (ace down to two), got {len(values)}")
+    if not all(np.isfinite(values)):
+        raise InvalidArgumentError(f"weights must be finite numbers, got {weights!r:.60}")
+    key = tuple(int(w) if isinstance(w, int | np.integer) else float(w) for w in weights)
+    if all(float(w).is_integer() for w in key):
+        key = tuple(int(w) for w in key)
     while key and key[-1] == 0:
         key = key[:-1]
     return key
@@ -129,22 +143,32 @@ def _key(weights: Sequence[int]) -> tuple[int, ...]:
 
 def count_rows(
     rows: NDArray[np.int8],
-    weights: Sequence[int],
+    weights: Sequence[float],
     codes: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None,
-) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+) -> NDArray[Any]:
     """:func:`count` of ``(n, 52)`` int8 rows, reusing their :func:`suit_codes` when given.
 
     int16 unless a hand's sum may pass int16's range (then int32, or int64
-    past int32's: the dealer language allows weights up to 64 bits).
+    past int32's: the dealer language allows weights up to 64 bits);
+    float64 when a weight has a fraction.
     """
     key = _key(weights)
     n = rows.shape[0]
-    bound = sum(abs(w) for w in key) * 13
+    if any(isinstance(w, float) for w in key):
+        # Fractional weights (4.5 for an ace...): summed as floats, rank by rank.
+        total = np.zeros((n, 4, 4), dtype=np.float64)
+        owners = rows.reshape(n, 1, 4, 13)
+        for rank, weight in enumerate(key):
+            if weight:
+                total += (owners[:, :, :, rank] == _SEATS) * float(weight)
+        return total
+    ints = tuple(int(w) for w in key)
+    bound = sum(abs(w) for w in ints) * 13
     wide = bound > np.iinfo(np.int16).max
-    if all(w >= 0 for w in key) and sum(key) <= 255 and (n == 0 or rows.min() >= 0):
+    if all(w >= 0 for w in ints) and sum(ints) <= 255 and (n == 0 or rows.min() >= 0):
         # A byte per seat holds each suit's sum: one table look-up per suit gives all four seats.
         high, low = codes if codes is not None else suit_codes(rows)
-        full = key + (0,) * (13 - len(key))
+        full = ints + (0,) * (13 - len(ints))
         packed = _seat_table(full[:_HIGH_RANKS], _HIGH_RANKS)[high]
         if any(full[_HIGH_RANKS:]):
             packed += _seat_table(full[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
@@ -154,35 +178,34 @@ def count_rows(
     dtype = np.int64 if bound > np.iinfo(np.int32).max else np.int32 if wide else np.int16
     result = np.zeros((n, 4, 4), dtype=dtype)
     owners = rows.reshape(n, 1, 4, 13)
-    for rank, weight in enumerate(key):
+    for rank, weight in enumerate(ints):
         if weight:
             result += (owners[:, :, :, rank] == _SEATS).astype(dtype) * dtype(weight)
     return result
 
 
-def count(
-    owners: ArrayLike, weights: Sequence[int], *, by_suit: bool = True
-) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+def count(owners: ArrayLike, weights: Sequence[float], *, by_suit: bool = True) -> NDArray[Any]:
     """Weighted count of the cards each hand holds, per suit (or per hand).
 
     Parameters
     ----------
     owners : array_like, shape (..., 52)
         DDS seat of each card (module docstring), -1 absent.
-    weights : sequence of int
+    weights : sequence of int or float
         Points per rank from the ace down (``(4, 3, 2, 1)`` is HCP); ranks
-        not given count 0; at most 13.
+        not given count 0; at most 13.  Fractions count as given
+        (``(4.5, 3, 1.5, 0.75)``: an ace, king, queen and jack are 9.75).
     by_suit : bool
         ``(..., 4, 4)`` ``[seat, suit]`` when True, else per hand ``(..., 4)``.
 
     Returns
     -------
-    ndarray of int16 (int32 when the weights could overflow int16)
+    ndarray of int16 (int32 or int64 when the weights could overflow int16; float64 when a weight has a fraction)
 
     Raises
     ------
     InvalidArgumentError
-        Owners not ``(..., 52)`` values -1..3, or more than 13 weights.
+        Owners not ``(..., 52)`` values -1..3; more than 13 weights, or one not a finite number.
     """
     rows, shape = _rows(owners)
     out = count_rows(rows, weights)
@@ -234,28 +257,44 @@ def losers(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int8]:
     return batch.losers_by_suit.reshape((*shape, 4, 4)) if by_suit else batch.losers.reshape((*shape, 4))
 
 
-def _ltc_rule(length: int, ace: bool, king: bool, queen: bool) -> int:
-    """One suit's ltc in hundredths (module docstring); ``length`` capped at 3."""
-    if length == 0:
-        return 0
-    if length == 1:
-        return 0 if ace else 100
-    if length == 2:
-        return 50 if ace and queen and not king else 200 - 100 * ace - 100 * king
-    return 300 - 100 * ace - 100 * king - (100 if ace or king else 50) * queen
+#: DealerV2's ltc per suit in hundredths, by the suit's top three cards (A K Q J T by name, lower
+#: cards ``x``; a void ``""``): the cases of DealerV2's ``countltc``, every holding listed.
+LTC_TOPS: dict[str, int] = {
+    **dict.fromkeys(("", "A", "AK", "AKQ"), 0),
+    **dict.fromkeys(("K", "AQ", "AKJ", "AQJ"), 50),
+    **dict.fromkeys(("Q", "J", "T", "x", "AJ", "AT", "Ax", "KQ", "KJ", "KT", "Kx"), 100),
+    **dict.fromkeys(("AKT", "AKx", "AQT", "AQx", "KQJ", "KQT", "KQx"), 100),
+    **dict.fromkeys(("AJT", "KJT"), 150),
+    **dict.fromkeys(("QJ", "QT", "Qx", "JT", "Jx", "Tx", "xx"), 200),
+    **dict.fromkeys(("AJx", "ATx", "Axx", "KJx", "KTx", "Kxx", "QJT", "QJx"), 200),
+    **dict.fromkeys(("QTx", "Qxx"), 250),
+    **dict.fromkeys(("JTx", "Jxx", "Txx", "xxx"), 300),
+}
+_LTC_HONOURS = "AKQJT"
 
 
-#: ltc per suit indexed by ``min(length, 3) * 8 + ace * 4 + king * 2 + queen``.
-_LTC_TABLE = np.array(
-    [_ltc_rule(n, bool(i & 4), bool(i & 2), bool(i & 1)) for n in range(4) for i in range(8)], dtype=np.int16
-)
+def _ltc_tops(length: int, held: int) -> str:
+    """A suit's top three cards as :data:`LTC_TOPS` spells them from its length and ``held`` (bit 4 ace, 0 ten)."""
+    honours = "".join(h for i, h in enumerate(_LTC_HONOURS) if held >> (4 - i) & 1)
+    return (honours + "x" * length)[: min(length, 3)]
 
 
-def ltc_from(lengths: NDArray[np.integer], ace: NDArray[np.integer], king: NDArray[np.integer],
-             queen: NDArray[np.integer]) -> NDArray[np.int16]:  # fmt: skip
-    """DealerV2's modern losing trick count per suit, in hundredths (module docstring), from arrays of one shape."""
-    index = np.minimum(lengths, 3).astype(np.intp) * 8
-    index += (np.asarray(ace) != 0) * 4 + (np.asarray(king) != 0) * 2 + (np.asarray(queen) != 0)
+#: ltc per suit indexed by ``min(length, 3) * 32 + ace * 16 + king * 8 + queen * 4 + jack * 2 + ten``
+#: (holdings that cannot occur, more honours than cards, get the first cards' value).
+_LTC_TABLE = np.array([LTC_TOPS[_ltc_tops(n, i)] for n in range(4) for i in range(32)], dtype=np.int16)
+
+
+def ltc_from(lengths: NDArray[np.integer], *honours: NDArray[np.integer]) -> NDArray[np.int16]:
+    """DealerV2's modern losing trick count per suit, in hundredths (module docstring).
+
+    ``honours`` are five arrays of ``lengths``' shape: whether the suit holds
+    its ace, king, queen, jack and ten.
+    """
+    if len(honours) != len(_LTC_HONOURS):
+        raise InvalidArgumentError(f"ltc_from takes suit lengths and 5 honour arrays (A K Q J T), got {len(honours)}")
+    index = np.minimum(lengths, 3).astype(np.intp) * 32
+    for bit, held in zip(range(4, -1, -1), honours, strict=True):
+        index += (np.asarray(held) != 0) << bit
     return _LTC_TABLE[index]
 
 
@@ -266,9 +305,9 @@ def ltc(owners: ArrayLike, *, by_suit: bool = False) -> NDArray[np.int16]:
     Examples
     --------
     >>> from ddsbind.deal import Deal
-    >>> owners = Deal.from_pbn("N:AQ.Q32.KJ54.8765 KJT98.AKJ.AQ2.43 765.T987.T987.AK 432.654.63.QJT92").owners()
-    >>> ltc(owners, by_suit=True)[0].tolist()  # AQ 0.5, Qxx 2.5, Kxxx 2, xxxx 3
-    [50, 250, 200, 300]
+    >>> owners = Deal.from_pbn("N:K.AJT2.KJT4.QJ32 AQJT98765432.K.. .Q9876543.AQ987. ..6532.AKT987654").owners()
+    >>> ltc(owners, by_suit=True)[0].tolist(), int(ltc(owners)[0])  # K 0.5, AJT 1.5, KJT 1.5, QJx 2
+    ([50, 150, 150, 200], 550)
     """
     rows, shape = _rows(owners)
     batch = Hands(rows)
@@ -338,7 +377,7 @@ class Hands:
             raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
         self.owners = rows
         self.n = rows.shape[0]
-        self._counts: dict[tuple[tuple[int, ...], bool], NDArray[Any]] = {}
+        self._counts: dict[tuple[tuple[float, ...], bool], NDArray[Any]] = {}
         if counts is not None:  # the cached properties and counts, already known
             self.__dict__["lengths"] = counts.lengths
             self.__dict__["losers_by_suit"] = counts.losers
@@ -352,20 +391,18 @@ class Hands:
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
         return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
 
-    def count(
-        self, weights: Sequence[int], *, by_suit: bool = False
-    ) -> NDArray[np.int16] | NDArray[np.int32] | NDArray[np.int64]:
+    def count(self, weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
         """:func:`count` of the batch: any weights per rank, ace first; per hand, or ``(n, 4, 4)`` with ``by_suit``.
 
-        int16 unless the sums may pass its range (then int32 or int64); each
-        count is computed once per batch.
+        int16 unless the sums may pass its range (then int32 or int64),
+        float64 for fractional weights; each count is computed once per batch.
         """
         key = (_key(weights), by_suit)
         if key not in self._counts:
             self._counts[key] = self._count(key[0], by_suit)
         return self._counts[key]
 
-    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+    def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         if not by_suit:
             out = self.count(weights, by_suit=True)
             # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
@@ -396,14 +433,13 @@ class Hands:
         return self.count(CONTROL_WEIGHTS).astype(np.int16, copy=False)
 
     @functools.cached_property
-    def _honours(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
-        """Whether each suit holds its ace, king, queen: three ``(n, 4, 4)`` counts."""
-        ace, king, queen = (self.count((0,) * r + (1,), by_suit=True) for r in range(3))
-        return ace, king, queen
+    def _honours(self) -> tuple[NDArray[Any], ...]:
+        """Whether each suit holds its ace, king, queen, jack, ten: five ``(n, 4, 4)`` counts."""
+        return tuple(self.count((0,) * r + (1,), by_suit=True) for r in range(5))
 
     @functools.cached_property
     def losers_by_suit(self) -> NDArray[np.int8]:
-        return losers_from(self.lengths, *self._honours)
+        return losers_from(self.lengths, *self._honours[:3])
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:

@@ -48,6 +48,7 @@ from ddsbind.deal import SUIT_SYMBOLS, SUITS, Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError, Error
 
 __all__ = [
+    "EXTRAPOLATE_TRICKS",
     "IMP_BOUNDS",
     "Call",
     "Contract",
@@ -65,6 +66,10 @@ IMP_BOUNDS = np.array(
      2490, 2990, 3490, 3990],
     dtype=np.int64,
 )  # fmt: skip
+
+#: Most tricks (either sign) ``score(..., extrapolate=True)`` scores: 600 points a trick stay far inside 64 bits.
+EXTRAPOLATE_TRICKS = 1 << 50
+_INT64_MAX = (1 << 63) - 1
 
 # The one reader of contract text.  An optional dealer-language prefix: ``x`` (dealer's ``x3N``, an
 # undoubled contract) or ``z`` (DealerV2's ``z4Hx``, doubling after the strain); level; strain;
@@ -133,6 +138,8 @@ def score(
     tricks: ArrayLike,
     vulnerable: ArrayLike | Vulnerability,
     declarer: Seat | int | str | None = None,
+    *,
+    extrapolate: bool = False,
 ) -> NDArray[np.int64]:
     """Declarer's duplicate score by the Laws (module docstring), over arrays that broadcast together.
 
@@ -151,6 +158,12 @@ def score(
         with ``declarer`` given, read for declarer's side.
     declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
         Declarer, needed (and only taken) with a :class:`~ddsbind.Vulnerability`.
+    extrapolate : bool
+        Score tricks outside 0..13 (within :data:`EXTRAPOLATE_TRICKS`) by the
+        same rules, as Debian's ``dealer`` scores its ``score(nv, x3N, 14)``
+        (550): each trick beyond 13 one more overtrick, each below 0 one
+        more undertrick.  The dealer language's ``score()`` does; by
+        default such tricks are refused.
 
     Returns
     -------
@@ -187,7 +200,7 @@ def score(
     lv = _int_array(level, "level", 1, 7)
     st = _int_array(strain, "strain", 0, 4)
     dbl = _int_array(doubled, "doubled", 0, 2)
-    tk = _int_array(tricks, "tricks", 0, 13)
+    tk = _int_array(tricks, "tricks", *((-EXTRAPOLATE_TRICKS, EXTRAPOLATE_TRICKS) if extrapolate else (0, 13)))
     vul = np.asarray(vulnerable)
     if vul.dtype.kind not in "biu":
         raise ContractError(f"vulnerable must be true or false, got {vul.dtype}")
@@ -212,15 +225,41 @@ def score(
     return np.where(over >= 0, made, -penalty).astype(np.int64)
 
 
+def _finite(values: ArrayLike, what: str) -> NDArray[np.float64] | NDArray[np.int64]:
+    """``values`` as int64 (integers) or float64 (others), refusing NaN, infinities and sizes beyond 64 bits.
+
+    The one numeric check of scoring's inputs: an integer magnitude must fit
+    int64 (``-2**63`` does not: its size is ``2**63``), a float must be finite.
+    """
+    try:
+        a = np.asarray(values)
+    except (TypeError, ValueError):
+        raise ContractError(f"{what} must be numbers, got {values!r:.60}") from None
+    if a.dtype == bool or a.dtype.kind not in "iuf":
+        raise ContractError(f"{what} must be numbers, got {a.dtype}")
+    if a.dtype.kind == "f":
+        if a.size and not np.isfinite(a).all():
+            raise ContractError(f"{what} {a[~np.isfinite(a)].flat[0]} is not a finite number")
+        return a.astype(np.float64)
+    if a.size and (a.max() > _INT64_MAX or a.min() < -_INT64_MAX):
+        bad = a.max() if a.max() > _INT64_MAX else a.min()
+        raise ContractError(f"{what} {int(bad)} is beyond 64-bit integers (at most {_INT64_MAX} in size)")
+    return a.astype(np.int64)
+
+
 def imps(difference: ArrayLike) -> NDArray[np.int64]:
     """IMPs for a score ``difference`` (WBF scale), with the difference's sign.
+
+    Raises
+    ------
+    ContractError
+        Not numbers; NaN or an infinity; an integer whose size passes
+        ``2**63 - 1`` (``-2**63`` included).
 
     >>> imps([0, 20, -430, 5000]).tolist()
     [0, 1, -10, 24]
     """
-    d = np.asarray(difference)
-    if d.dtype.kind not in "iuf":
-        raise ContractError(f"score differences must be numbers, got {d.dtype}")
+    d = _finite(difference, "score differences")
     magnitude = np.searchsorted(IMP_BOUNDS, np.abs(d), side="left")
     return (np.sign(d) * magnitude).astype(np.int64)
 
@@ -237,15 +276,17 @@ def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float
     scores : array_like, shape (..., n)
         Scores from one side's view (NS, say) of the same board at ``n`` tables.
 
+    Raises
+    ------
+    ContractError
+        Not numbers, NaN or infinite, or a single score (no field).
+
     Examples
     --------
     >>> matchpoints([420, 450, 450, -50]).tolist()
     [1.0, 2.5, 2.5, 0.0]
     """
-    try:
-        s = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ContractError(f"matchpoints need numbers, got {scores!r:.60}") from None
+    s = _finite(scores, "matchpoint scores")
     if s.ndim == 0:
         raise ContractError("matchpoints need a field: an array of scores, one per table")
     beaten = (s[..., :, None] > s[..., None, :]).sum(axis=-1)
@@ -376,18 +417,23 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         """The last bid of the auction that reached it: ``Call.parse("4S")`` for ``4SX by N``."""
         return Call(self.level, self.strain)
 
-    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False) -> int:
+    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False) -> int:
         """Declarer's score taking ``tricks`` (0..13) by the Laws.
 
         ``vulnerable`` is declarer's side's vulnerability as a bool, or a
         :class:`~ddsbind.Vulnerability` (or its spelling, ``"NS"``, ``"all"``...)
-        read for the :attr:`declarer`, who must then be known.
+        read for the :attr:`declarer`, who must then be known.  ``extrapolate``
+        scores tricks beyond 0..13 as :func:`score` does (the same rule as
+        :meth:`scores`: one numeric policy for one deal and for arrays).
         """
-        return int(score(self.level, int(self.strain), self.doubled, tricks, self._vulnerable(vulnerable)))
+        return int(self.scores(tricks, vulnerable, extrapolate=extrapolate))
 
-    def scores(self, tricks: ArrayLike, vulnerable: bool | Vulnerability | str = False) -> NDArray[np.int64]:
-        """:meth:`score` over an array of tricks."""
-        return score(self.level, int(self.strain), self.doubled, tricks, self._vulnerable(vulnerable))
+    def scores(
+        self, tricks: ArrayLike, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False
+    ) -> NDArray[np.int64]:
+        """:meth:`score` over an array of tricks (``extrapolate`` as :func:`score`'s)."""
+        vul = self._vulnerable(vulnerable)
+        return score(self.level, int(self.strain), self.doubled, tricks, vul, extrapolate=extrapolate)
 
     def _vulnerable(self, vulnerable: bool | Vulnerability | str | np.bool_) -> bool:
         if isinstance(vulnerable, bool | np.bool_):
@@ -604,10 +650,7 @@ def payoff(scores: Mapping[str, ArrayLike], scoring: str = "imps") -> PayoffTabl
     if not scores:
         raise ContractError("a payoff table needs at least one strategy")
     names = tuple(str(n) for n in scores)
-    try:
-        arrays = [np.asarray(v, dtype=np.float64) for v in scores.values()]
-    except (TypeError, ValueError):
-        raise ContractError("every strategy's scores must be numbers") from None
+    arrays = [_finite(v, f"strategy {name!r:.40}'s scores").astype(np.float64) for name, v in scores.items()]
     n = arrays[0].shape
     if any(a.ndim != 1 or a.shape != n for a in arrays):
         shapes = [a.shape for a in arrays]

@@ -110,3 +110,16 @@ def test_bulk_owner_mask_conversion_shapes():
     bad[7, 1, 0] |= bad[7, 0, 0]
     with pytest.raises(errors.DuplicateCardsError):
         masks_to_owners(bad)
+
+
+@pytest.mark.parametrize("board", [True, False, "7", 7.0, 0, -1])
+def test_diagram_refuses_a_board_that_is_no_board_number(board):
+    """diagram(board=True) is refused, not headed "Board True": a board number is an int from 1."""
+    with pytest.raises(errors.InvalidArgumentError, match="is not a board number"):
+        Deal.from_pbn("N:A... K... Q... J...").diagram(board=board)
+
+
+def test_diagram_heads_an_int_board_number():
+    """A numpy or Python int board number heads the diagram as written (oracle: the string by hand)."""
+    deal = Deal.from_pbn("N:A... K... Q... J...")
+    assert deal.diagram(board=np.int64(7), dealer="S").splitlines()[0] == "Board 7, dealer S"

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ddsbind import hands
 from ddsbind.deal import Deal, Seat
@@ -199,23 +201,31 @@ def test_diagram_is_the_conventional_layout():
 LTC_DEAL = "N:AQ.Q32.KJ54.8765 KJT98.AKJ.AQ2.43 765.T987.T987.AK 432.654.63.QJT92"
 
 
-def test_ltc_of_a_deal_is_the_guides_rule_worked_by_hand():
-    """DealerV2's ltc (hundredths) worked by hand: AQ half a loser, Qxx two and a half; else as losers."""
+def test_ltc_of_a_deal_is_dealerv2s_rule_worked_by_hand():
+    """DealerV2's ltc (hundredths; oracle: DealerV2's source, countltc) worked by hand for one deal's 16 suits."""
     owners = Deal.from_pbn(LTC_DEAL).owners()
-    # N: AQ 0.5, Q32 2.5, KJ54 2, 8765 3; E: KJT98 2, AKJ 1, AQ2 1, 43 2;
-    # S: 765 3, T987 3, T987 3, AK 0;    W: 432 3, 654 3, 63 2, QJT92 2.5
-    expected = [[50, 250, 200, 300], [200, 100, 100, 200], [300, 300, 300, 0], [300, 300, 200, 250]]
+    # N: AQ 0.5, Q32 2.5, KJ54 (KJx) 2, 8765 3;   E: KJT98 (KJT) 1.5, AKJ 0.5, AQ2 1, 43 2;
+    # S: 765 3, T987 (Txx) 3, T987 3, AK 0;      W: 432 3, 654 3, 63 2, QJT92 (QJT) 2
+    expected = [[50, 250, 200, 300], [150, 50, 100, 200], [300, 300, 300, 0], [300, 300, 200, 200]]
     assert hands.ltc(owners, by_suit=True).tolist() == expected
-    assert hands.ltc(owners).tolist() == [800, 600, 900, 1050]
+    assert hands.ltc(owners).tolist() == [800, 500, 900, 1000]
+
+
+def test_ltc_counts_dealerv2s_half_losers_of_the_issue():
+    """North K / AJT2 / KJT4 / QJ32 is 550 as in DealerV2 (source: countltc), not 750: scripts select the same hands."""
+    owners = Deal.from_pbn("N:K.AJT2.KJT4.QJ32 AQJT98765432.K.. .Q9876543.AQ987. ..6532.AKT987654").owners()
+    assert hands.ltc(owners, by_suit=True)[0].tolist() == [50, 150, 150, 200]
+    assert int(hands.ltc(owners)[0]) == 550
 
 
 @pytest.mark.parametrize(
     ("holding", "ltc"),
-    [("", 0), ("A", 0), ("K", 100), ("AK", 0), ("AQ", 50), ("KQ", 100), ("Q2", 200), ("A2", 100), ("Q32", 250),
-     ("AQ3", 100), ("KQ3", 100), ("AKQ2", 0), ("QJT9", 250), ("J32", 300)],
+    [("", 0), ("A", 0), ("K", 50), ("Q", 100), ("AK", 0), ("AQ", 50), ("KQ", 100), ("Q2", 200), ("A2", 100),
+     ("Q32", 250), ("QT3", 250), ("AQ3", 100), ("KQ3", 100), ("AKQ2", 0), ("AKJ", 50), ("AQJ3", 50), ("KJT", 150),
+     ("AJT9", 150), ("QJ2", 200), ("QJT9", 200), ("J32", 300), ("T98", 300), ("KJ2", 200)],
 )  # fmt: skip
 def test_ltc_suit_by_suit(holding, ltc):
-    """Each suit's ltc is the guide's: scripts written for DealerV2's ltc() select the same hands."""
+    """Each suit's ltc is DealerV2's (oracle: its source's countltc cases): DealerV2 scripts select the same hands."""
     cards = [f"S{r}" for r in holding]
     rest = [f"{s}{r}" for s in "HDC" for r in RANKS][: 13 - len(cards)]
     mine = [*cards, *rest]
@@ -224,23 +234,38 @@ def test_ltc_suit_by_suit(holding, ltc):
     assert int(hands.ltc(deal.owners(), by_suit=True)[0, 0]) == ltc
 
 
-def test_ltc_differs_from_losers_only_by_the_two_half_loser_cases():
-    """On 16,384 random deals ltc is 100 x losers except AQ doubletons (-50) and queens without A/K in 3+ (+50)."""
-    owners = deal_batch(7, 0)
-    by_suit = hands.ltc(owners, by_suit=True).astype(int)
-    losers = hands.losers(owners, by_suit=True).astype(int)
-    held = [hands.count(owners, (0,) * r + (1,)) != 0 for r in range(3)]  # ace, king, queen per [deal, seat, suit]
-    lengths = hands.suit_lengths(owners)
-    ace, king, queen = held
-    aq_doubleton = (lengths == 2) & ace & queen & ~king
-    lone_queen = (lengths >= 3) & queen & ~ace & ~king
-    expected = 100 * losers - 50 * aq_doubleton + 50 * lone_queen
-    np.testing.assert_array_equal(by_suit, expected)
-    assert aq_doubleton.any() and lone_queen.any()
-    np.testing.assert_array_equal(hands.ltc(owners), by_suit.sum(axis=2))
-    np.testing.assert_array_equal(hands.HandArrays(owners).ltc_by_suit, by_suit)
-    np.testing.assert_array_equal(hands.HandArrays(owners).ltc, by_suit.sum(axis=2))
-    assert ((by_suit >= 0) & (by_suit <= 300) & (by_suit % 50 == 0)).all()
+# DealerV2's countltc, transcribed: each card weighs A 64, K 32, Q 16, J 8, T 4, lower 1, a missing
+# card 128; a suit's three heaviest weights are summed and the sum looked up in these cases.
+_COUNTLTC_CASES = {
+    0: (384, 320, 224, 112),
+    50: (288, 208, 104, 88),
+    100: (49, 52, 56, 81, 84, 97, 100, 161, 164, 168, 176, 193, 196, 200, 257, 260, 264, 272),
+    150: (44, 76),
+    200: (25, 28, 34, 37, 41, 66, 69, 73, 130, 133, 137, 140, 145, 148, 152),
+    250: (18, 21),
+    300: (3, 6, 10, 13),
+}
+_COUNTLTC = {weight: value for value, weights in _COUNTLTC_CASES.items() for weight in weights}
+_LTC_WEIGHTS = (64, 32, 16, 8, 4, 1, 1, 1, 1, 1, 1, 1, 1)
+
+
+def _countltc(owners_row: np.ndarray, seat: int, suit: int) -> int:
+    held = [_LTC_WEIGHTS[r] for r in range(13) if owners_row[13 * suit + r] == seat]
+    tops = sorted(held, reverse=True)[:3] + [128] * (3 - min(len(held), 3))
+    return _COUNTLTC[sum(tops)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_ltc_equals_a_transcription_of_dealerv2s_countltc_on_random_deals(seed):
+    """On random deals every suit's ltc equals DealerV2's countltc transcribed card by card (oracle: its source)."""
+    owners = deal_batch(seed, 0, size=64)
+    expected = np.array([[[_countltc(row, seat, suit) for suit in range(4)] for seat in range(4)] for row in owners])
+    np.testing.assert_array_equal(hands.ltc(owners, by_suit=True), expected)
+    np.testing.assert_array_equal(hands.ltc(owners), expected.sum(axis=2))
+    batch = Hands(owners)
+    np.testing.assert_array_equal(batch.ltc_by_suit, expected)
+    np.testing.assert_array_equal(batch.ltc, expected.sum(axis=2))
 
 
 def test_dealer_language_ltc_equals_hands_and_reads_dotnums():
@@ -258,3 +283,53 @@ def test_dealer_language_ltc_equals_hands_and_reads_dotnums():
     np.testing.assert_array_equal(accepted, expected)
     np.testing.assert_array_equal(script.actions[0].exprs[0](frame, rows), expected_ltc[:, 0])
     np.testing.assert_array_equal(script.actions[1].exprs[0](frame, rows), hands.ltc(owners, by_suit=True)[:, 3, 3])
+
+
+def test_count_with_fractional_weights_is_not_truncated():
+    """Weights 4.5/3/1.5/0.75 count an ace-king-queen-jack as 9.75, not 8 (oracle: the weights summed by hand)."""
+    owners = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765").owners()
+    weights = [4.5, 3, 1.5, 0.75]
+    assert hands.count(owners, weights, by_suit=False).tolist() == [9.75] * 4
+    assert hands.count(owners, weights)[0].tolist() == [9.75, 0.0, 0.0, 0.0]
+    assert Hands(owners[None]).count(weights).tolist() == [[9.75] * 4]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 2**64 - 1),
+    st.lists(st.floats(-100, 100, allow_nan=False).map(lambda w: round(w, 2)), min_size=1, max_size=13),
+)
+def test_count_equals_brute_force_over_any_weights(seed, weights):
+    """count() of random deals equals summing each held card's weight one by one (oracle: brute force)."""
+    owners = deal_batch(seed, 0, size=8)
+    full = weights + [0.0] * (13 - len(weights))
+    want = np.array(
+        [
+            [[sum(full[r] for r in range(13) if row[13 * s + r] == seat) for s in range(4)] for seat in range(4)]
+            for row in owners
+        ]
+    )
+    np.testing.assert_allclose(hands.count(owners, weights), want, atol=1e-9)
+
+
+@pytest.mark.parametrize("bad", [[float("nan")], [1, float("inf")], ["a"]])
+def test_count_refuses_weights_that_are_no_finite_numbers(bad):
+    """A NaN or infinite weight is one InvalidArgumentError, not a NaN count."""
+    with pytest.raises(InvalidArgumentError, match="weights must be"):
+        hands.count(deal_batch(1, 0, size=1), bad)
+
+
+def _summary_rule(tops: str) -> int:
+    """hands' module docstring's summary of ltc: the named cases, else 100 per top card not A, K or a guarded queen."""
+    named = {"K": 50, "AQ": 50, "AKJ": 50, "AQJ": 50, "AJT": 150, "KJT": 150, "QJx": 200, "QJT": 200}
+    named |= {"Qxx": 250, "QTx": 250}
+    if tops in named:
+        return named[tops]
+    guarded = len(tops) >= 3 and ("A" in tops or "K" in tops)
+    return 100 * sum(1 for c in tops if c not in "AK" and not (c == "Q" and guarded))
+
+
+def test_ltc_docstring_summary_agrees_with_every_case():
+    """The rule the docs state in words gives every case of LTC_TOPS: a reader working ltc by hand gets DealerV2's."""
+    assert len(hands.LTC_TOPS) == 1 + 6 + 16 + 26  # a void, and every top-card pattern of 1, 2 and 3 cards
+    assert {tops: _summary_rule(tops) for tops in hands.LTC_TOPS} == hands.LTC_TOPS

@@ -13,6 +13,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ddsbind
 from ddsbind.dealer import scoring as dealer_scoring
@@ -225,3 +227,87 @@ def test_matchpoints_over_a_field_by_hand():
     assert matchpoints(field, percent=True).tolist() == [100.0 * e / 7 for e in expected]
     assert matchpoints([[1, 2], [3, 3]]).tolist() == [[0.0, 1.0], [0.5, 0.5]]
     assert matchpoints([100], percent=True).tolist() == [50.0]
+
+
+# --- one numeric policy: NaN, infinities and sizes beyond 64 bits refused; tricks beyond 0..13 only on request ---
+
+
+def _law77_extended(level: int, strain: int, doubled: int, tricks: int, vul: bool) -> int:
+    """Law 77's score, ladders carried on: each trick beyond 13 one more overtrick, below 0 one more undertrick."""
+    if 0 <= tricks <= 13:
+        return _law77(level, strain, doubled, tricks, vul)
+    if tricks > 13:
+        per = _LATER_TRICK[strain] if doubled == 0 else _OVERTRICK[(doubled, vul)]
+        return _law77(level, strain, doubled, 13, vul) + (tricks - 13) * per
+    return _law77(level, strain, doubled, 0, vul) - (-tricks) * _UNDERTRICK_LADDER[(doubled, vul)][-1]
+
+
+def test_score_of_tricks_beyond_thirteen_is_refused_unless_extrapolated():
+    """14 tricks is a ContractError by default; with extrapolate=True (the dealer language, as Debian's dealer) Law 77
+    carried on (oracle: the table above, worked by hand), for every contract."""
+    with pytest.raises(ContractError, match=r"tricks 14 is not 0\.\.13"):
+        score(3, 4, 0, 14, False)
+    tricks = np.array([-20, -3, -1, 14, 15, 27])
+    for level, strain, doubled, vul in itertools.product(range(1, 8), range(5), range(3), (False, True)):
+        got = score(level, strain, doubled, tricks, vul, extrapolate=True).tolist()
+        assert got == [_law77_extended(level, strain, doubled, int(t), vul) for t in tricks], (level, strain, doubled)
+    assert Contract.parse("x3N").scores([14], False, extrapolate=True).tolist() == [550]  # Debian's dealer prints 550
+
+
+@pytest.mark.parametrize(
+    "bad", [float("nan"), float("inf"), -float("inf"), -(2**63), [10, float("nan")], np.array([-(2**63)])]
+)
+def test_imps_refuses_nan_infinities_and_minus_two_to_the_63(bad):
+    """imps(nan) is no -2**63 IMPs and imps(-2**63) no 0 (its size passes 64 bits): one ContractError naming it."""
+    with pytest.raises(ContractError, match=r"not a finite number|beyond 64-bit integers"):
+        imps(bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(-(2**63) + 1, 2**63 - 1), st.floats(allow_nan=False, allow_infinity=False)))
+def test_imps_of_any_finite_difference_is_the_wbf_range_it_falls_in(difference):
+    """Any finite difference gets the IMPs of the WBF range holding its size (oracle: the scale's ranges, scanned)."""
+    size = abs(difference)
+    want = 24 if size > 3990 else next(v for low, high, v in _WBF if size <= high)
+    if size <= 10:
+        want = 0
+    sign = (difference > 0) - (difference < 0)
+    assert int(imps(difference)) == sign * want
+
+
+@pytest.mark.parametrize("field", [[float("nan"), 400, 420], [400, float("inf")], [[1, 2], [3, float("nan")]]])
+def test_matchpoints_refuse_nan_and_infinities(field):
+    """A NaN in a field is refused, not negative matchpoints for every table."""
+    with pytest.raises(ContractError, match="not a finite number"):
+        matchpoints(field)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-7600, 7600), min_size=1, max_size=9))
+def test_matchpoints_equal_counting_by_brute_force(field):
+    """Each table's matchpoints are the scores it beats plus half the others it ties (oracle: counted pair by pair)."""
+    want = [
+        sum(1.0 if s > t else 0.5 if s == t else 0.0 for j, t in enumerate(field) if j != i)
+        for i, s in enumerate(field)
+    ]
+    assert matchpoints(field).tolist() == want
+
+
+@pytest.mark.parametrize("scoring", ["imps", "matchpoints", "total"])
+def test_payoff_refuses_nan_scores(scoring):
+    """payoff() never averages a NaN into a strategy's mean: one ContractError naming the strategy."""
+    with pytest.raises(ContractError, match="strategy '4S''s scores nan is not a finite number"):
+        ddsbind.scoring.payoff({"3NT": [400, 430], "4S": [420, float("nan")]}, scoring)
+
+
+def test_scalar_and_array_scores_follow_one_policy():
+    """Contract.score (one deal) and Contract.scores (arrays) refuse and extrapolate alike: never two answers."""
+    c = Contract.parse("4HX")
+    for tricks in (-2, 0, 10, 13, 14, 19):
+        assert c.score(tricks, True, extrapolate=True) == int(c.scores([tricks], True, extrapolate=True)[0])
+    for bad in (14, -1):
+        with pytest.raises(ContractError):
+            c.score(bad, True)
+        with pytest.raises(ContractError):
+            c.scores([bad], True)
+    assert int(dealer_scoring.score(False, 3, 4, 14)) == 550  # the language's score(), as Debian's dealer prints

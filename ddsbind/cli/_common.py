@@ -89,6 +89,38 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
+def check_image(path: str, flag: str = "--plot") -> None:
+    """Refuse, before any work, an image file matplotlib cannot write: no matplotlib, an unknown type, no folder."""
+    try:
+        import matplotlib
+    except ImportError:
+        fail(f"{flag} needs matplotlib: pip install matplotlib (the 'plot' extra)")
+    matplotlib.use("Agg")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if extension not in kinds:
+        fail(f"{flag} {path}: cannot tell the image format; name the file .{', .'.join(sorted(kinds))}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        fail(f"{flag} {path}: no such folder {folder}")
+    if os.path.isdir(path):
+        fail(f"{flag} {path}: is a folder")
+
+
+def one_file_each(files: dict[str, str | None]) -> None:
+    """Refuse two options naming one file (``{"-C": "out.txt", "-X": "out.txt"}``) in one line; ``-`` may repeat."""
+    seen: dict[str, str] = {}
+    for flag, name in files.items():
+        if name is None or name == "-":
+            continue
+        key = os.path.realpath(name)
+        if key in seen:
+            fail(f"{seen[key]} and {flag} both name {name}: give each its own file")
+        seen[key] = flag
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, check_image, fail, one_file_each, progress
 
 
 @click.command()
@@ -97,6 +97,9 @@ def stats(files: tuple[str, ...], plot: str | None, par_sample: int, as_json: bo
     from ddsbind.database import statistics
     from ddsbind.formats import files as records
 
+    if plot is not None:
+        check_image(plot)
+        one_file_each({"--plot": plot, **{f"FILE {k + 1}": f for k, f in enumerate(files)}})
     reports = []
     for file in files:
         size = records.RECORD_SIZES.get(records.guess_format(file) or "")

@@ -8,15 +8,17 @@ argument is checked before the first deal is dealt.
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, one_file_each, progress
 from ddsbind.deal import Vulnerability
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
@@ -162,7 +164,13 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "tricks() from its stored results; nothing is solved.",
 )
 @click.option("--start", "library_start", type=COUNT, default=0, help="With --library: first record read (0-based).")
-@click.option("--count", "library_count", type=COUNT, default=None, help="With --library: records read from --start.")
+@click.option(
+    "--count",
+    "library_count",
+    type=COUNT,
+    default=None,
+    help="With --library: records read from --start (more than the file holds is refused).",
+)
 @click.option(
     "--workers",
     type=POSITIVE,
@@ -213,6 +221,8 @@ def dealer(
     once, and every result is read from it: nothing is solved.
     """
     _refuse_unsupported(exhaust, library)
+    written = {"-o": output, "-C": _report_name(csv_file), "-X": _report_name(export_file), "--plot": plot}
+    one_file_each({"FILE": file, "-L": library_file, **written})  # nothing written over another or over an input
     _check_reports(contracts, lead, as_json, as_csv, plot)
     if makes_only and (plot or not contracts):
         fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
@@ -273,15 +283,35 @@ def dealer(
         _run(script, source, seed, options)
 
 
+def _report_name(spec: str | None) -> str | None:
+    """The file of a ``-C``/``-X`` argument: ``FILE`` or ``w:FILE``."""
+    return None if spec is None else spec[2:] if spec.startswith("w:") else spec
+
+
 def _report_file(stack: contextlib.ExitStack, spec: str | None, flag: str) -> Any:
-    """Open DealerV2's ``-C``/``-X`` file: ``FILE`` appended to (made if missing), ``w:FILE`` replaced."""
-    if spec is None:
+    """Open DealerV2's ``-C``/``-X`` file: ``FILE`` appended to (made if missing), ``w:FILE`` replaced.
+
+    Written atomically (:func:`ddsbind.formats.files.atomic_output`): the
+    lines go to a new file beside it (after a copy of the old one when
+    appending) that replaces it only when the run succeeds, so a failed run
+    leaves the file as it was.  Opened before the first deal: a missing
+    folder or an unreadable file is refused first.
+    """
+    name = _report_name(spec)
+    if name is None:
         return None
-    mode, name = ("w", spec[2:]) if spec.startswith("w:") else ("a", spec)
+    from ddsbind.formats.files import atomic_output
+
     try:
-        return stack.enter_context(open(name, mode, encoding="utf-8", newline="\n"))
+        raw = stack.enter_context(atomic_output(name))
+        if name != "-" and not spec.startswith("w:") and os.path.exists(name):  # type: ignore[union-attr]
+            with open(name, "rb") as old:
+                shutil.copyfileobj(old, raw)
     except OSError as exc:
         fail(f"{flag} {name}: {exc.strerror}")
+    text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+    stack.callback(text.detach)  # flushes into the new file before atomic_output renames it (LIFO), never closes it
+    return text
 
 
 def _refuse_unsupported(exhaust: bool, library: int | None) -> None:
@@ -307,17 +337,7 @@ def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, 
         for text in (*contracts, *([lead] if lead else [])):
             declared(text)
     if plot:
-        try:
-            import matplotlib
-        except ImportError:
-            fail("--plot needs matplotlib: pip install matplotlib (the 'plot' extra)")
-        matplotlib.use("Agg")
-        from matplotlib.backend_bases import FigureCanvasBase
-
-        kinds = FigureCanvasBase.get_supported_filetypes()
-        extension = os.path.splitext(plot)[1].lower().lstrip(".")
-        if extension not in kinds:
-            fail(f"--plot {plot}: cannot tell the image format; name the file .{', .'.join(sorted(kinds))}")
+        check_image(plot)
 
 
 def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:

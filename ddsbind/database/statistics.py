@@ -32,7 +32,7 @@ from ddsbind.deal import SEAT_LETTERS, Strain, Vulnerability
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files, order, registry, zdd
 from ddsbind.formats.checksums import Checksum, format_checksum, matches
-from ddsbind.formats.files import end_of_list, naming
+from ddsbind.formats.files import end_of_list, naming, save_figure
 
 __all__ = ["CHUNK", "PAR_DEALERS", "DatabaseStats", "Statistics", "merge", "range_statistics", "stats", "stats_of"]
 
@@ -430,7 +430,7 @@ def plot(st: Statistics, out: str | os.PathLike[str], title: str) -> None:
     ax.set(title=f"Par is a sacrifice ({st.par_keys.size} deals)", xlabel="vulnerable", ylabel="% of deals")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(out, dpi=100)
+    save_figure(fig, out, dpi=100)
     plt.close(fig)
 
 

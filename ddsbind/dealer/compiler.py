@@ -8,12 +8,15 @@ checked against 64 bits where the rule is, so overflow is refused with the
 line) beside a maker of its :data:`~ddsbind.dealer.frame.Expr`.
 ``expr(frame, rows)`` evaluates on the deals ``rows`` of a
 :class:`~ddsbind.dealer.frame.Frame` as an int64 array (true is 1, false 0),
-with C's integer rules (``/`` and ``%`` truncate toward zero; dividing by
-zero gives 0).  ``&&``, ``||`` and ``?:`` evaluate their right-hand side only
-on the rows that need it, so ``tricks()`` behind a cheap test is solved only
-for the deals that pass it; a ``tricks()`` compared with a constant is a
-threshold (a target search), and :meth:`Compiler.exact_tricks` lists the
-exact results the actions read, for the planner.
+with C's integer rules (``/`` and ``%`` truncate toward zero).  Dividing
+by zero is refused naming the line: by a constant zero when compiling, by
+a value that is zero on a deal when that deal is evaluated (Debian's
+``dealer`` dies of the signal; there is no value to give).  ``&&``, ``||``
+and ``?:`` evaluate their right-hand side only on the rows that need it,
+so ``tricks()`` behind a cheap test is solved only for the deals that
+pass it; a ``tricks()`` compared with a constant is a threshold (a
+target search), and :meth:`Compiler.exact_tricks` lists the exact results
+the actions read, for the planner.
 
 The language's seats, strains and vulnerability become :class:`~ddsbind.deal.Seat`,
 strain numbers and :class:`~ddsbind.deal.Vulnerability` here, and its
@@ -65,13 +68,12 @@ def _constant(value: int) -> Expr:
 
 
 def _c_div(a: Array, b: Array) -> Array:
-    safe = np.where(b == 0, 1, b)
-    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
-    return np.where(b == 0, 0, q)
+    """C's ``a / b`` (toward zero); ``b`` is never 0 here (the compiler refuses it) and ``a / b`` fits 64 bits."""
+    return np.abs(a) // np.abs(b) * np.sign(a) * np.sign(b)
 
 
 def _c_mod(a: Array, b: Array) -> Array:
-    return np.where(b == 0, 0, a - _c_div(a, b) * b)
+    return a - _c_div(a, b) * b
 
 
 _BINARY: dict[str, Callable[[Array, Array], Array]] = {
@@ -87,6 +89,9 @@ _BINARY: dict[str, Callable[[Array, Array], Array]] = {
     ">": lambda a, b: (a > b).astype(np.int64),
     ">=": lambda a, b: (a >= b).astype(np.int64),
 }
+
+
+_DIVIDE = {"/": "division", "%": "remainder"}
 
 
 def _singular(word: str) -> str:
@@ -231,27 +236,21 @@ class Compiler(Interpreter[Any, Any]):
 
     # -- actions ---------------------------------------------------------------------------
 
-    def printall(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printall")
+    def _plain(self, tree: lark.Tree[Any]) -> Action:
+        """``printall``, ``printew``, ``printpbn``: an action without arguments."""
+        return Action(str(tree.data))
 
-    def printew(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printew")
-
-    def printpbn(self, tree: lark.Tree[Any]) -> Action:
-        return Action("printpbn")
+    printall = printew = printpbn = _plain
 
     def print_hands(self, tree: lark.Tree[Any]) -> Action:
         return Action("print_hands", seats=[int(_COMPASS[str(t)]) for t in tree.children])
 
-    def printcompact(self, tree: lark.Tree[Any]) -> Action:
-        return self._one_line(tree)
-
-    def printoneline(self, tree: lark.Tree[Any]) -> Action:
-        return self._one_line(tree)
-
     def _one_line(self, tree: lark.Tree[Any]) -> Action:
+        """``printcompact``, ``printoneline``: the deal, then the value of an optional expression."""
         args = tree.children
         return Action(str(tree.data), exprs=[self.checked(args[0])] if args and args[0] is not None else [])
+
+    printcompact = printoneline = _one_line
 
     def average(self, tree: lark.Tree[Any]) -> Action:
         label, expr = tree.children
@@ -295,13 +294,8 @@ class Compiler(Interpreter[Any, Any]):
     def export(self, tree: lark.Tree[Any]) -> Action:
         return Action("export", seats=_report_seats(tree.children[0]))
 
-    def csvrpt(self, tree: lark.Tree[Any]) -> Action:
-        return self._report(tree)
-
-    def printrpt(self, tree: lark.Tree[Any]) -> Action:
-        return self._report(tree)
-
     def _report(self, tree: lark.Tree[Any]) -> Action:
+        """``csvrpt``, ``printrpt``: DealerV2's report fields."""
         report: list[tuple[str, Any]] = []
         for item in tree.children:
             if isinstance(item, lark.Token) and item.type == "STRING":
@@ -314,6 +308,8 @@ class Compiler(Interpreter[Any, Any]):
             else:
                 report.append(("expr", self.checked(item)))
         return Action(str(tree.data), report=report)
+
+    csvrpt = printrpt = _report
 
     # -- expressions: each rule's value range (refusing overflow) beside its code -----------
 
@@ -375,11 +371,13 @@ class Compiler(Interpreter[Any, Any]):
         chain = _left_chain(tree, ("binary",))
         first = self.term(chain[0].children[0])
         low, high = first.low, first.high
-        steps: list[tuple[str, Term]] = []
+        steps: list[tuple[str, Term, lark.Tree[Any]]] = []
         for link in chain:
             op = str(link.children[1])
             right = self.term(link.children[2])
-            steps.append((op, right))
+            steps.append((op, right, link))
+            if op in _DIVIDE and right.low == right.high == 0:
+                raise self.fail(link, f"{_DIVIDE[op]} by zero")
             if op in ("+", "-", "*"):
                 pairs = [(a, b) for a in (low, high) for b in (right.low, right.high)]
                 values = [a + b if op == "+" else a - b if op == "-" else a * b for a, b in pairs]
@@ -402,7 +400,7 @@ class Compiler(Interpreter[Any, Any]):
                     return lambda f, rows: 1 - f.at_least(rows, strain, seat, need)
                 return lambda f, rows: f.at_least(rows, strain, seat, need)
             head = first.make()
-            ops = [(_BINARY[op], right.make()) for op, right in steps]
+            ops = [(self._operator(op, link), right.make()) for op, right, link in steps]
 
             def binary(f: Frame, rows: NDArray[np.intp]) -> Array:
                 value = head(f, rows)
@@ -414,10 +412,23 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(low, high, make)
 
+    def _operator(self, op: str, link: lark.Tree[Any]) -> Callable[[Array, Array], Array]:
+        """The array function of a binary operator; ``/`` and ``%`` refuse a zero divisor naming ``link``'s line."""
+        function = _BINARY[op]
+
+        def divide(a: Array, b: Array) -> Array:
+            if (b == 0).any():
+                raise self.fail(link, f"{_DIVIDE[op]} by zero on a deal (its divisor is 0 there)")
+            return function(a, b)
+
+        return divide if op in _DIVIDE else function
+
     def sign(self, tree: lark.Tree[Any]) -> Term:
         inner = self.term(tree.children[1])
         if str(tree.children[0]) == "+":
             return inner
+        if -inner.low > _INT64_MAX:
+            raise self.fail(tree, f"values can reach {-inner.low}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = inner.make()
@@ -491,18 +502,14 @@ class Compiler(Interpreter[Any, Any]):
         suit = _SUITS[_singular(str(tree.children[2]))] if tree.children[2] is not None else None
         word = _singular(name) if not name.startswith(("pt", "top", "c13")) else name
         expr: Expr
-        if word in ("loser", "ltc"):
-            most = 3 if word == "loser" else 300
-            if suit is None:
-                if word == "loser":
-                    expr = lambda f, rows: f.column(f.hands.losers, rows, seat).astype(np.int64)  # noqa: E731
-                else:
-                    expr = lambda f, rows: f.column(f.hands.ltc, rows, seat).astype(np.int64)  # noqa: E731
-            elif word == "loser":
-                expr = lambda f, rows: f.column(f.hands.losers_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
-            else:
-                expr = lambda f, rows: f.column(f.hands.ltc_by_suit[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
-            return Term(0, 4 * most, lambda: expr)
+        if word in ("loser", "ltc"):  # Hands.losers / ltc per hand, or their *_by_suit column
+            column = ("losers" if word == "loser" else "ltc") + ("" if suit is None else "_by_suit")
+
+            def counted(f: Frame, rows: NDArray[np.intp]) -> Array:
+                values = getattr(f.hands, column)
+                return f.column(values if suit is None else values[:, :, suit], rows, seat).astype(np.int64)
+
+            return Term(0, 4 * (3 if word == "loser" else 300), lambda: counted)
         weights: Callable[[Frame], tuple[int, ...]]
         if word in ("hcp", "hcps"):
             weights, most = (lambda f: f.pointcount), sum(self.points)
@@ -554,16 +561,23 @@ class Compiler(Interpreter[Any, Any]):
         vul = str(tree.children[0]) == "vul"
         contract = Contract.parse(str(tree.children[1]))  # the language's x3N and DealerV2's z4Hx
         tricks = self.term(tree.children[2])
-        top = 200 * max(abs(tricks.low), abs(tricks.high)) + 10_000
+        # Tricks beyond 0..13 are scored by the same rules, as Debian's dealer does; at most 600 a trick
+        # (redoubled vulnerable undertricks) and 3,000 of bonuses.
+        top = 600 * (max(abs(tricks.low), abs(tricks.high)) + 13) + 3_000
+        if top > _INT64_MAX:
+            reach = tricks.high if tricks.high > -tricks.low else tricks.low
+            raise self.fail(tree, f"score() of tricks that can reach {reach}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = tricks.make()
-            return lambda f, rows: contract.scores(function(f, rows), vul)
+            return lambda f, rows: contract.scores(function(f, rows), vul, extrapolate=True)
 
         return Term(-top, top, make)
 
     def imps_call(self, tree: lark.Tree[Any]) -> Term:
         inner = self.term(tree.children[0])
+        if -inner.low > _INT64_MAX:  # its size, |-2**63|, is beyond 64 bits (ddsbind.scoring.imps refuses it)
+            raise self.fail(tree, f"imps() of a value that can reach {inner.low}, beyond 64-bit integers")
 
         def make() -> Expr:
             function = inner.make()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,7 +54,8 @@ def write_deals(
     0..3 = N E S W) and ``vulnerable`` (a :class:`~ddsbind.Vulnerability` or
     its name, never a bare number: DDS's and dealer's numberings differ), a
     script's ``dealer`` and ``vulnerable``, replace the board cycle in PBN's
-    Dealer and Vulnerable tags (the other formats have no such field).  The
+    Dealer and Vulnerable tags and LIN's ``md|`` dealer and ``sv|`` (the
+    other formats have no such field).  The
     file is written atomically: a failure leaves ``path`` as it was.  Returns
     the format's name.
 
@@ -78,24 +78,15 @@ def write_deals(
 
     fmt = registry.guess(path, format, role="output")
     table_array = None if tables is None else np.asarray(tables, dtype=np.uint8)
-    records = registry.Records(owners=np.asarray(owners, dtype=np.int8), tables=table_array)
+    records = registry.Records(
+        owners=np.asarray(owners, dtype=np.int8), tables=table_array, dealer=seat, vulnerable=vul
+    )
     if fmt.encode is not None:
         data = np.ascontiguousarray(fmt.encode(records)).tobytes()
     elif fmt.dump is not None:
         data = fmt.dump(records)
     else:  # pragma: no cover - guess() refuses formats that cannot be written
         raise registry.FormatError(f"{fmt.name} cannot be written")
-    if fmt.name == "pbn":
-        data = _pbn_tags(data, seat, vul)
     with atomic_output(path) as handle:
         handle.write(data)
     return fmt.name
-
-
-def _pbn_tags(data: bytes, dealer: Seat | None, vulnerable: Vulnerability | None) -> bytes:
-    """PBN text with every Dealer and Vulnerable tag set to the script's (when it names them)."""
-    if dealer is not None:
-        data = re.sub(rb'^\[Dealer "[^"]*"\]', f'[Dealer "{dealer}"]'.encode(), data, flags=re.M)
-    if vulnerable is not None:
-        data = re.sub(rb'^\[Vulnerable "[^"]*"\]', f'[Vulnerable "{vulnerable.pbn}"]'.encode(), data, flags=re.M)
-    return data

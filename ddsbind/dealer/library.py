@@ -121,7 +121,8 @@ class Library:
     start : int
         First record read (0-based), to split a large library.
     count : int, optional
-        Records read from ``start`` (default: to the end of the file).
+        Records read from ``start`` (default: to the end of the file); more
+        than the file holds from ``start`` is refused.
 
     Raises
     ------
@@ -132,7 +133,8 @@ class Library:
         A file that is not a whole number of records: its path, the partial
         record's index and byte offset.
     DealerError
-        ``start``/``count`` outside the file.
+        ``start``/``count`` outside the file (``start`` 290 and ``count`` 50
+        of a file of 300 records included).
     OSError
         A file cannot be read.
     """
@@ -165,7 +167,14 @@ class Library:
             count = available
         if isinstance(count, bool) or int(count) < 0:
             raise DealerError(f"library count must not be negative, got {count}")
-        self.stop = self.start + min(int(count), available)
+        if int(count) > available:
+            # Asked for more than the file holds: refused, never a run over fewer deals than asked for.
+            raise DealerError(
+                f"library start {self.start} and count {count} ask for records {self.start} .. "
+                f"{self.start + int(count) - 1}, but {p} holds {self.size}: "
+                f"give a count of at most {available}, or no count (to the end)"
+            )
+        self.stop = self.start + int(count)
         # Read by position, not mapped: a mapped file's pages would count in the process's memory as it is read.
         self._readers = [files.RecordReader(q, size) for q, size in zip(self.paths, sizes, strict=True)]
 
@@ -317,8 +326,10 @@ def _total_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint32]
     return tuple(out)
 
 
-def _weights(weights: Sequence[int]) -> tuple[int, ...] | None:
-    """13 weights (ace first), or None when a per-byte sum could overflow (negative, or more than 255 a seat)."""
+def _weights(weights: Sequence[float]) -> tuple[int, ...] | None:
+    """13 weights (ace first), or None when they are no bytes: a fraction, or a per-byte sum that could overflow."""
+    if any(isinstance(x, float) and not x.is_integer() for x in weights):
+        return None
     w = tuple(int(x) for x in weights)[:13]
     w = w + (0,) * (13 - len(w))
     if any(x < 0 for x in w) or sum(w) > 255:
@@ -360,7 +371,7 @@ class LibraryHands(Hands):
             self._columns = np.ascontiguousarray(self.deals.T)
         return self._columns[byte]
 
-    def _count(self, weights: tuple[int, ...], by_suit: bool) -> NDArray[Any]:
+    def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         """A count from the bytes' look-up tables when its weights fit a byte, else :class:`Hands`'s."""
         w = _weights(weights)
         if w is None or (not by_suit and 4 * sum(w) > 255):

@@ -188,19 +188,24 @@ def frequency_text(label: str | None, counts: NDArray[np.int64], bounds: list[in
 def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts: NDArray[np.int64]) -> str:
     """DealerV2's ``evalcontract`` report from the number of deals ``counts[t]`` on which declarer took ``t`` tricks.
 
-    Two lines: the average score (declarer's side's, by the Laws through
-    :class:`ddsbind.scoring.Contract`), the percentages made and failed;
-    then, for a contract below game (3NT, 4 of a major, 5 of a minor) the
-    percentage of deals where the game in the same strain makes, and below
-    six the percentage where the small slam makes, each with the IMPs per
-    deal lost by not bidding it (WBF scale; 0 on a deal where the contract
-    as played scores as much).  Over no deals the figures are ``-nan``.
+    Two lines, with DealerV2's figures (its source's ``showevalcontract``):
+    the average score (declarer's side's, by the Laws through
+    :class:`ddsbind.scoring.Contract`, doubled as the contract is), the
+    percentages made and failed; then, for a contract below game (3NT, 4
+    of a major, 5 of a minor), the percentage of deals where the game in
+    the same strain makes, and below six the percentage where a slam makes
+    (12 tricks or 13), each with the IMPs per deal lost by not bidding it
+    (WBF scale).  As in DealerV2 those IMPs compare *undoubled* scores (the
+    game or slam against the contract undoubled, a doubled contract too),
+    and 13 tricks compare the grand slam (4S making 13 non-vulnerable:
+    1510 - 510, 14 IMPs).  Over no deals the figures are ``-nan``.
     """
     from ddsbind import scoring
 
     tricks = np.arange(14)
     n = int(counts.sum())
     scores = contract.scores(tricks, vulnerable)
+    undoubled = scoring.Contract(contract.level, contract.strain).scores(tricks, vulnerable)
     text_vul = "V" if vulnerable else "NV"
 
     def pct(mask: NDArray[np.bool_]) -> str:
@@ -209,8 +214,10 @@ def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts:
     def lost(level: int) -> tuple[str, str]:
         if contract.level >= level:
             return pct(np.zeros(14, dtype=bool)), pct(np.zeros(14, dtype=bool))
-        better = scoring.Contract(level, contract.strain).scores(tricks, vulnerable)
-        imps = np.maximum(scoring.imps(better - scores), 0) * (tricks >= level + 6)
+        # The contract bid on each deal with enough tricks: the game; for a slam, six with 12 tricks, seven with 13.
+        bid = np.clip(tricks - 6, 1, 7) if level == 6 else np.full(14, level)
+        better = scoring.score(bid, int(contract.strain), 0, tricks, vulnerable)
+        imps = scoring.imps(better - undoubled) * (tricks >= level + 6)
         return pct(tricks >= level + 6), f"{(counts * imps).sum() / n:.2f}" if n else "-nan"
 
     average = f"{(counts * scores).sum() / n:.2f}" if n else "-nan"

@@ -22,10 +22,13 @@ def score(
     """:func:`ddsbind.scoring.score` in the order the dealer language's ``score(vul, x3N, tricks)`` reads.
 
     ``vulnerable`` is declarer's side's; ``strain`` 0..4 = S H D C NT;
-    ``doubled`` 0, 1 X, 2 XX.  Raises :class:`~ddsbind.errors.ContractError`
-    for a value out of range.
+    ``doubled`` 0, 1 X, 2 XX.  As the language's ``score()``, tricks beyond
+    0..13 are scored by the same rules, as Debian's dealer does
+    (:func:`ddsbind.scoring.score`'s ``extrapolate``: ``score(nv, x3N, 14)``
+    is 550).  Raises :class:`~ddsbind.errors.ContractError` for a value
+    out of range.
 
-    >>> int(score(False, 3, 4, 9)), int(score(True, 4, 0, 8))
-    (400, -200)
+    >>> int(score(False, 3, 4, 9)), int(score(True, 4, 0, 8)), int(score(False, 3, 4, 14))
+    (400, -200, 550)
     """
-    return _score(level, strain, doubled, tricks, vulnerable)
+    return _score(level, strain, doubled, tricks, vulnerable, extrapolate=True)

@@ -278,6 +278,8 @@ class ContractReport:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
+        from ddsbind.formats.files import save_figure
+
         fig, ax = plt.subplots(figsize=(7, 4))
         width = 0.8 / max(1, len(self.contracts))
         for i, c in enumerate(self.contracts):
@@ -290,7 +292,7 @@ class ContractReport:
         ax.set_xticks(np.arange(14))
         ax.legend()
         fig.tight_layout()
-        fig.savefig(path)
+        save_figure(fig, path)
         plt.close(fig)
 
 

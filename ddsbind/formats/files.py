@@ -45,7 +45,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -79,6 +79,7 @@ __all__ = [
     "naming",
     "open_records",
     "read_records",
+    "save_figure",
 ]
 
 _S = TypeVar("_S", bound=np.generic)
@@ -539,3 +540,14 @@ def append_records(
     """Append records to a file in one call (see :class:`RecordWriter`); returns how many."""
     with RecordWriter(path, format, fsync=fsync) as w:
         return w.write(owners, tables, hand=hand, makes=makes)
+
+
+def save_figure(figure: Any, path: str | os.PathLike[str], **options: Any) -> None:
+    """Save a matplotlib ``figure`` to ``path`` atomically (:func:`atomic_output`), its type from the extension.
+
+    ``options`` go to ``figure.savefig`` (``dpi=...``).  A failure leaves
+    ``path`` as it was.
+    """
+    kind = os.path.splitext(os.fspath(path))[1].lower().lstrip(".") or None
+    with atomic_output(path) as handle:
+        figure.savefig(handle, format=kind, **options)

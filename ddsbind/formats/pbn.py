@@ -58,7 +58,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import SEAT_LETTERS, Deal, Strain
+from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, decode_text
@@ -503,6 +503,8 @@ def format_pbn(
     first_board: int = 1,
     dd_tricks: bool = True,
     optimum_table: bool = True,
+    dealer: Seat | None = None,
+    vulnerable: Vulnerability | None = None,
 ) -> str:
     """PBN text for deals and (optionally) their DDS tables.
 
@@ -513,7 +515,11 @@ def format_pbn(
         DDS order, 15 = unknown.
     first_board : int
         Number of the first board; dealer and vulnerability follow the
-        16-board cycle.
+        16-board cycle unless ``dealer``/``vulnerable`` are given.
+    dealer : Seat, optional
+        Every board's dealer (a dealer script's ``dealer``).
+    vulnerable : Vulnerability, optional
+        Every board's vulnerability.
     dd_tricks, optimum_table : bool
         Which result tags to write.
     """
@@ -525,8 +531,8 @@ def format_pbn(
     for i, deal in enumerate(ds):
         b = first_board + i
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{order.board_dealer(b).name}"]')
-        out.append(f'[Vulnerable "{order.board_vulnerability(b).pbn}"]')
+        out.append(f'[Dealer "{(dealer if dealer is not None else order.board_dealer(b)).name}"]')
+        out.append(f'[Vulnerable "{(vulnerable if vulnerable is not None else order.board_vulnerability(b)).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None:
             table = t[i]

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
@@ -59,12 +60,19 @@ class Records:
         For one-hand formats (``hand-makes``): the hand, as a DDS seat.
     makes : ndarray, shape (n, 5), uint8, or None
         That hand's tricks as declarer, strains S H D C NT.
+    dealer : Seat or None
+        For writing boards (PBN, LIN): every board's dealer (a dealer
+        script's ``dealer``); None follows the board cycle of board ``k + 1``.
+    vulnerable : Vulnerability or None
+        The same for every board's vulnerability.
     """
 
     owners: NDArray[np.int8] | None = None
     tables: NDArray[np.uint8] | None = None
     hand: NDArray[np.uint8] | None = None
     makes: NDArray[np.uint8] | None = None
+    dealer: Seat | None = None
+    vulnerable: Vulnerability | None = None
 
     def __len__(self) -> int:
         for a in (self.owners, self.tables, self.hand):
@@ -298,7 +306,12 @@ def _dump_lin(r: Records, first: int = 0) -> bytes:
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
     boards = range(first + 1, first + 1 + len(deals))
     games = [
-        GameRecord(d, order.board_dealer(b), order.board_vulnerability(b), board=b)
+        GameRecord(
+            d,
+            r.dealer if r.dealer is not None else order.board_dealer(b),
+            r.vulnerable if r.vulnerable is not None else order.board_vulnerability(b),
+            board=b,
+        )
         for b, d in zip(boards, deals, strict=True)
     ]
     return lin.format_lin(games).encode("utf-8")
@@ -309,7 +322,10 @@ _PBN_HEAD = pbn.format_pbn([])
 
 
 def _dump_pbn(r: Records, first: int = 0) -> bytes:
-    text = pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables), first_board=first + 1)
+    owners = _need_owners(r, "pbn")
+    text = pbn.format_pbn(
+        deals_from_owners(owners), _known(r.tables), first_board=first + 1, dealer=r.dealer, vulnerable=r.vulnerable
+    )
     return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
 
 

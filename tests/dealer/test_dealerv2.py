@@ -103,13 +103,17 @@ def _run_with_tricks(text: str, west_hearts: list[int]) -> str:
 
 
 def test_evalcontract_doubled_and_undoubled_reports_worked_by_hand() -> None:
-    """evalcontract's average, made/failed and missed-game IMPs equal the Laws worked by hand for 4 deals."""
+    """evalcontract's average, made/failed and missed-game IMPs equal the Laws worked by hand for 4 deals.
+
+    Oracle for the missed IMPs: DealerV2's source (showevalcontract), which compares undoubled scores.
+    """
     text = "action evalcontract(EW, z3Hx, nv), evalcontract(EW, z2H, nv)"
     got = _run_with_tricks(text, [9, 10, 8, 11]).splitlines()
-    # 3HX nv: 9 tricks 530, 10 630, 8 -100, 11 730 -> 447.50; 4H (420, 450) scores less than 3HX made: 0 IMPs lost.
+    # 3HX nv: 9 tricks 530, 10 630, 8 -100, 11 730 -> 447.50; missed game as DealerV2 counts it, undoubled:
+    # 4H 420 - 3H 170 and 450 - 200 are 6 IMPs each: 12 / 4 deals.
     assert got[0] == "Contract 3HX NV by EW Average Result = 447.50, Made pct=75.00, Fail pct=25.00"
     assert got[1] == (
-        " Missed Game_pct=50.00, Missed Slam_pct=0.00, Missed Game Imps/board=0.00, Missed Slam Imps/board=0.00"
+        " Missed Game_pct=50.00, Missed Slam_pct=0.00, Missed Game Imps/board=3.00, Missed Slam Imps/board=0.00"
     )
     # 2H nv: 140, 170, 110, 200 -> 155.00; 4H makes twice, 420-170 and 450-200 are 6 IMPs each: 12 / 4 deals.
     assert got[2] == "Contract 2H NV by EW Average Result = 155.00, Made pct=100.00, Fail pct=0.00"
@@ -119,13 +123,13 @@ def test_evalcontract_doubled_and_undoubled_reports_worked_by_hand() -> None:
 
 
 def test_evalcontract_redoubled_vulnerable_and_slam() -> None:
-    """A redoubled vulnerable contract scores by the Laws, and a missed slam is counted with its IMPs."""
+    """A redoubled vulnerable contract scores by the Laws; a missed slam is counted with DealerV2's IMPs (source)."""
     got = _run_with_tricks("action evalcontract(EW, z4Hxx, vul)", [12, 9]).splitlines()
     # 4HXX vul: 12 tricks 4*30*4=480 + 500 game + 100 + 2 overtricks * 400 = 1880; 9 tricks: one down xx vul -400.
-    # 6H vul with 12: 1430 < 1880, so no IMPs lost.
+    # Missed slam, undoubled as in DealerV2: 6H vul 1430 - 4H vul with 12 tricks 680 = 750, 13 IMPs: 13 / 2 deals.
     assert got[0] == "Contract 4HXX V by EW Average Result = 740.00, Made pct=50.00, Fail pct=50.00"
     assert got[1] == (
-        " Missed Game_pct=0.00, Missed Slam_pct=50.00, Missed Game Imps/board=0.00, Missed Slam Imps/board=0.00"
+        " Missed Game_pct=0.00, Missed Slam_pct=50.00, Missed Game Imps/board=0.00, Missed Slam Imps/board=6.50"
     )
 
 

@@ -198,7 +198,9 @@ def test_the_cli_selects_the_generator_and_refuses_unknown_ones(tmp_path: Path):
         "ddsbind: error: --generator: unknown generator 'philox-shufle-1': "
         "choose one of philox-shuffle-1, philox-sort-1"
     )
-    lib = subprocess.run([*command, "--generator", SORT, "--library", str(script)], capture_output=True, text=True)
+    library = script.with_name("lib.zrd")
+    library.write_bytes(b"")
+    lib = subprocess.run([*command, "--generator", SORT, "--library", str(library)], capture_output=True, text=True)
     assert lib.returncode == 1 and "drop --generator" in lib.stderr
     helptext = subprocess.run([*command[:4], "--help"], capture_output=True, text=True, check=True).stdout
     assert all(name in " ".join(helptext.split()) for name in GENERATORS)

@@ -300,7 +300,9 @@ def test_start_count_generate_and_produce_select_records(library_file) -> None:
     path, owners, _ = library_file
     script = parse("condition hcp(north) >= 15\naction average hcp(south)\n")
     whole = run(script, 0, library=path)
-    parts = [run(script, 0, library=lib.Library(path, start=s, count=7000)) for s in (0, 7000, 14000)]
+    parts = [
+        run(script, 0, library=lib.Library(path, start=s, count=c)) for s, c in ((0, 7000), (7000, 7000), (14000, None))
+    ]
     assert [p.generated for p in parts] == [7000, 7000, 6000]
     assert sum(p.produced for p in parts) == whole.produced
     assert math.isclose(sum(p.sums[0] for p in parts), whole.sums[0])
@@ -425,6 +427,8 @@ def test_options_are_checked(library_file, tmp_path: Path) -> None:
         (["--start", "5"], "--start and --count select records of a --library"),
         (["-L", str(path), "--lead", "3NS"], "--lead scores every opening lead by solving"),
         (["-L", str(path), "--start", "20001"], "library start 20001 is outside 0 .. 20000"),
+        # Fewer records than asked for from --start: refused, not a run over 10 deals without a word.
+        (["-L", str(path), "--start", "19990", "--count", "50"], "library start 19990 and count 50 ask for records"),
     ]:
         res = CliRunner().invoke(main, ["dealer", str(script), *args])
         assert res.exit_code == 1 and res.output.startswith(f"ddsbind: error: {message}"), res.output

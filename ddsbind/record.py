@@ -319,10 +319,24 @@ class GameRecord:
         last bid (not yet doubled), a redouble only of the opponents' double;
         nothing after the auction ended (three passes after a bid or double,
         four passes when nobody bid).  An auction may stop early (not finished).
+        After an ended auction, a contract or declarer the record holds must
+        be the one the auction reaches (:func:`contract_of_auction`).
         """
         fault = auction_fault(self.auction, self.dealer)
         if fault is not None:
             raise FormatError(f"auction {fault}")
+        if self.dealer is None or not self.auction or closing_passes(self.auction):
+            return
+        said, by = contract_of_auction(self.dealer, self.auction)
+        held = PASSED_OUT if self.passed_out else self.contract
+        if held is None:
+            return
+        if held != said or (self.declarer is not None and self.declarer != by):
+            raise FormatError(
+                f"the contract {contract_text(self.contract, self.passed_out)}"
+                f"{f' by {self.declarer.name}' if self.declarer is not None else ''} contradicts the auction, "
+                f"which reaches {said}{f' by {by.name}' if by is not None else ''}"
+            )
 
     def check_result(self) -> None:
         """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.

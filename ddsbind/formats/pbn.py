@@ -5,10 +5,17 @@ Specification (our reading, with sources)
 * A file is games separated by empty lines.  Lines starting with ``%`` are
   directives/comments; ``{...}`` (possibly over several lines) and ``;`` to
   the end of a line are commentary.  A tag is ``[Name "value"]`` on its own
-  line; a value ``"#"`` inherits the previous game's value (PBN 4.8).  Text is
-  ISO-8859-1; a file that starts with a UTF-8 byte-order mark is read as
-  UTF-8 (the mark skipped) -- our reading, for files saved by editors that
-  add one (:func:`decode_pbn`).
+  line or several on one line (``[Board "7"] [Dealer "S"]``, as some writers
+  put them), with or without the space before the value (``[Event"x"]``);
+  a value ``"#"`` is the previous game's value of that tag (PBN 4.8; one
+  reading for every reader: :func:`inherited_values`).  Encoding
+  (:func:`pbn_encoding`): PBN 2.1's ISO-8859-1 by default; UTF-8 after a
+  byte-order mark; the charset a ``%Content-type: text/x-pbn; charset=X``
+  line declares (Bridge Composer writes one); else UTF-8 when the bytes are
+  valid UTF-8 and not all ASCII (files with suit symbols written by tools
+  that never say so).  Writing back uses the encoding read.
+* ``[Deal]``: a hand written ``-`` is unknown (PBN 2.1); when it is the only
+  unknown hand and the other three hold 13 cards each, it holds the rest.
 * ``[Deal "F:h1 h2 h3 h4"]``: first seat F (N E S W), hands clockwise, each
   ``S.H.D.C`` with ranks AKQJT98765432 (``10`` accepted), ``-`` or empty for
   a void; parsed by :meth:`ddsbind.deal.Deal.from_pbn`.
@@ -49,8 +56,10 @@ Specification (our reading, with sources)
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -59,7 +68,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Strain
-from ddsbind.errors import DDSError, FormatError
+from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, decode_text
 from ddsbind.game import Vulnerability
@@ -73,13 +82,17 @@ __all__ = [
     "format_pbn",
     "parse_double_dummy_tricks",
     "parse_pbn",
+    "pbn_encoding",
     "read_pbn",
     "write_pbn",
 ]
 
 #: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
-_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+#: One tag anywhere in a line: ``[Name "value"]`` (the space before the value may be missing: ``[Event"x"]``).
+_TAG_ANY = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A line that is one tag and nothing else.
+_TAG = re.compile(r"^\s*" + _TAG_ANY.pattern + r"\s*$")
 #: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
 _ESCAPED = re.compile(r'\\([\\"])')
 _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
@@ -92,27 +105,64 @@ _DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_S
 _BOM = b"\xef\xbb\xbf"
 
 
+#: ``%Content-type: text/x-pbn; charset=UTF-8`` (Bridge Composer's header line): the declared encoding.
+_CHARSET = re.compile(rb"^%\s*Content-type:[^\n]*?charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE | re.MULTILINE)
+
+
+def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str:
+    """The encoding of a PBN file's bytes, as a Python codec name.
+
+    ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
+    ``%Content-type ... charset=X`` line declares (``FormatError`` for a
+    charset Python does not know); else ``"utf-8"`` when the bytes are valid
+    UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
+    """
+    raw = bytes(data)
+    if raw.startswith(_BOM):
+        return "utf-8-sig"
+    declared = _CHARSET.search(raw)
+    if declared:
+        charset = declared.group(1).decode("ascii")
+        try:
+            return codecs.lookup(charset).name
+        except LookupError:
+            raise FormatError(f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know") from None
+    if not raw.isascii():
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "latin-1"
+        return "utf-8"
+    return "latin-1"
+
+
 def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") -> str:
-    """PBN text of a file's bytes: ISO-8859-1, or UTF-8 after a UTF-8 byte-order mark (the mark dropped).
+    """PBN text of a file's bytes, in the encoding :func:`pbn_encoding` finds (a byte-order mark dropped).
 
     A ``str`` is returned without a leading byte-order mark.  Bytes that are
-    not UTF-8 after the mark raise ``FormatError`` naming ``name``, the line
-    and the column.
+    not valid in the encoding the file declares raise ``FormatError`` naming
+    ``name``, the line and the column.
     """
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
     raw = bytes(data)
-    if raw.startswith(_BOM):
+    encoding = pbn_encoding(raw, name)
+    if encoding == "utf-8-sig":
         return decode_text(raw[len(_BOM) :], "utf-8", name)
-    return raw.decode("latin-1")
+    return decode_text(raw, encoding, name)
 
 
-def encode_pbn(text: str) -> bytes:
-    """A file's bytes for PBN ``text``: ISO-8859-1, or a byte-order mark and UTF-8 when the text needs it.
+def encode_pbn(text: str, encoding: str | None = None) -> bytes:
+    """A file's bytes for PBN ``text``, in ``encoding`` (a file's :func:`pbn_encoding`, to write it back as read).
 
-    The inverse of :func:`decode_pbn`: text read from a UTF-8 file with
-    characters outside ISO-8859-1 is written back as UTF-8, marked.
+    Without ``encoding`` (or when the text holds a character the encoding
+    cannot): ISO-8859-1 when the text fits, else a byte-order mark and UTF-8.
     """
+    if encoding is not None:
+        try:
+            return text.encode(encoding)
+        except UnicodeEncodeError:
+            pass
     try:
         return text.encode("latin-1")
     except UnicodeEncodeError:
@@ -136,6 +186,27 @@ class PBNBoard:
     deal: Deal
     table: NDArray[np.uint8] | None = None
     tags: dict[str, str] = field(default_factory=dict)
+
+
+def read_deal(text: str) -> Deal:
+    """A ``[Deal]`` value: hands by :meth:`ddsbind.deal.Deal.from_pbn`, ``-`` an unknown hand (PBN 2.1).
+
+    When exactly one hand is unknown and the other three hold 13 cards
+    each, the unknown hand holds the 13 cards left (as LIN's missing fourth
+    hand).  ``FormatError`` naming the value otherwise.
+    """
+    try:
+        deal = Deal.from_pbn(text)
+    except (DDSError, ValueError) as exc:
+        raise FormatError(f"bad Deal {text!r}: {exc}") from None
+    masks = [[int(m) for m in row] for row in np.asarray(deal.remain_cards).tolist()]
+    lengths = [sum(bin(m).count("1") for m in row) for row in masks]
+    if sorted(lengths) == [0, 13, 13, 13]:
+        missing = lengths.index(0)
+        full = (1 << 15) - 4  # ranks 2..A
+        masks[missing] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
+        deal = Deal(masks)
+    return deal
 
 
 def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
@@ -166,25 +237,40 @@ def format_double_dummy_tricks(table: ArrayLike) -> str:
     return "".join(f"{v:x}" for v in vals)
 
 
+#: Column names of a result table, PBN 2.1's and BBA's (``"Declarer Suit Tricks"``).
+_COLUMNS = {"declarer": "declarer", "denomination": "denomination", "suit": "denomination", "strain": "denomination"}
+_COLUMNS |= {"result": "result", "tricks": "result"}
+
+
 def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
-    names = [c.split("\\")[0].strip().lower() for c in header.split(";")]
+    """An ``OptimumResultTable`` (header and section lines) as a DDS ``(5, 4)`` table.
+
+    The header's columns are separated by ``;`` (PBN 2.1) or, in BBA's
+    layout (``"Declarer Suit Tricks"``), by spaces; a ``\\2R`` after a name is
+    a width hint.  The entries are read as a stream of cells, so one entry a
+    line (PBN 2.1) and several on one line (BBA writes all twenty on one) read
+    alike.
+    """
+    raw = header.split(";") if ";" in header else header.split()
+    names = [_COLUMNS.get(c.split("\\")[0].strip().lower(), c.strip().lower()) for c in raw]
     try:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
         raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
     table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
-    for row in rows:
-        cells = row.split()
-        if not cells:
-            continue
-        if len(cells) != len(names):
-            raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
-        res = cells[i_res]
-        decl, den = cells[i_decl].upper(), cells[i_den].upper()
+    cells = " ".join(rows).split()
+    if len(cells) % len(names):
+        raise FormatError(
+            f"OptimumResultTable has {len(cells)} cells, not a multiple of the header's {len(names)} columns"
+        )
+    for k in range(0, len(cells), len(names)):
+        entry = cells[k : k + len(names)]
+        res = entry[i_res]
+        decl, den = entry[i_decl].upper(), entry[i_den].upper()
         seat = SEAT_LETTERS.find(decl) if len(decl) == 1 else -1
         strain = Strain.parse(den) if den in ("S", "H", "D", "C", "N", "NT") else -1
         if seat < 0 or strain < 0 or not res.isdigit() or int(res) > 13:
-            raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
+            raise FormatError(f"OptimumResultTable entry {' '.join(entry)!r} is not 'declarer denomination tricks'")
         table[strain, seat] = int(res)
     return table
 
@@ -356,7 +442,7 @@ def split_games(text: str, name: str) -> list[GameText]:
         if game is not None:
             game.end = index + 1
         pos = 0
-        for m in _TAG.finditer(line):
+        for m in _TAG_ANY.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
                 raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
@@ -397,6 +483,32 @@ def split_games(text: str, name: str) -> list[GameText]:
     return games
 
 
+def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[str, str]]:
+    """Each game's tag values with ``"#"`` read as PBN 4.8 says: the value of that tag in the previous game.
+
+    The one reading of ``#`` for every reader (deals, game records, adding
+    results).  The previous game is the one just before in the file (with
+    its own ``#`` already resolved); a ``#`` whose previous game lacks the
+    tag raises ``FormatError`` naming the line.  A repeated tag (``Note``)
+    keeps its first value here.
+    """
+    out: list[dict[str, str]] = []
+    previous: dict[str, str] = {}
+    for g, game in enumerate(games):
+        values: dict[str, str] = {}
+        for tag, value, lineno in game.tags:
+            if tag in values:
+                continue
+            if value == "#":
+                if tag not in previous:
+                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+                value = previous[tag]
+            values[tag] = value
+        out.append(values)
+        previous = values
+    return out
+
+
 def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str, TagUpdate]]) -> str:
     """``text`` with tags of its games set, replaced or removed, every other byte kept.
 
@@ -422,10 +534,10 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
                 alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
                 if alone:
                     edits.append((first, last, [x + eol for x in new]))
-                else:  # the tag shares its line: replace the tag's text only
-                    m = next(m for m in _TAG.finditer(own) if m.group(1) == tag)
-                    head = own[: m.start()] + (new[0] if new else "") + own[m.end() :]
-                    edits.append((first, last, [head + eol] + [x + eol for x in new[1:]]))
+                else:  # the tag shares its line (other tags, commentary): its text replaced in the line itself
+                    m = next(m for m in _TAG_ANY.finditer(own) if m.group(1) == tag)
+                    lines[first] = own[: m.start()] + (new[0] if new else "") + own[m.end() :] + eol
+                    edits.append((first + 1, last, [x + eol for x in new[1:]]))
             elif new:
                 added += new
         if added:
@@ -455,38 +567,23 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     """
     text = decode_pbn(text, name)
     boards: list[PBNBoard] = []
-    previous: dict[str, str] = {}
-    for g, game in enumerate(split_games(text, name)):
-        values: dict[str, str] = {}
-        lines: dict[str, int] = {}
-        for tag, value, lineno in game.tags:
-            if value == "#":
-                if tag not in previous:
-                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but no earlier game has a {tag}', index=g)
-                value = previous[tag]
-            values[tag] = value
-            lines[tag] = lineno
-        previous = {**previous, **values}
+    games = split_games(text, name)
+    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
+        lines = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
         if deal_text is None:
             continue
         where = f"{name}: line {lines['Deal']}"
         try:
-            deal = Deal.from_pbn(deal_text)
-        except (DDSError, ValueError) as exc:
-            raise FormatError(f"{where}: bad Deal {deal_text!r}: {exc}", index=g) from None
-        table = None
-        try:
-            ddt = values.get("DoubleDummyTricks")
-            if ddt:
-                table = parse_double_dummy_tricks(ddt)
-            if "OptimumResultTable" in values:
-                opt = _parse_optimum(values["OptimumResultTable"], game.sections.get("OptimumResultTable", []))
-                if table is not None and not np.array_equal(table, opt):
-                    raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
-                table = opt
+            deal = read_deal(deal_text)
         except FormatError as exc:
             raise FormatError(f"{where}: {exc}", index=g) from None
+        table = None
+        try:
+            table = _existing_table(values, game.sections)
+        except FormatError as exc:
+            board = values.get("Board", "?")
+            warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=2)
         boards.append(PBNBoard(deal=deal, table=table, tags=values))
     return boards
 
@@ -649,10 +746,7 @@ def add_results(
     if fill is None or not boards:
         return raw, len(boards)
     with_deal = []
-    previous: dict[str, str] = {}
-    for g, game in enumerate(games):
-        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
-        previous = {**previous, **values}
+    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
         if "Deal" in values:
             with_deal.append((g, game, values))
     assert len(with_deal) == len(boards)
@@ -668,7 +762,10 @@ def add_results(
         pars = par(tables, list(dealers), list(vuls))
     updates: list[dict[str, TagUpdate]] = [{} for _ in games]
     for k, ((g, game, values), table) in enumerate(zip(with_deal, tables, strict=True)):
-        old = _existing_table(values, {t: lines for t, lines in game.sections.items()})
+        try:
+            old = _existing_table(values, game.sections)
+        except FormatError:  # unreadable: set aside with a warning by parse_pbn, replaced here
+            old = None
         update = updates[g]
         complete = bool(np.all(table <= 13))
         if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
@@ -681,9 +778,7 @@ def add_results(
                 if values.get(tag) != value:
                     update[tag] = (value, [])
     out = set_tags(text, games, updates)
-    if raw.startswith(_BOM):
-        return _BOM + out.encode("utf-8"), len(boards)
-    return encode_pbn(out), len(boards)
+    return encode_pbn(out, pbn_encoding(raw, name)), len(boards)
 
 
 def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:

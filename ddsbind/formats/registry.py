@@ -342,6 +342,7 @@ register(
         plays=True,
         load_games=lambda data, name: zrjgame.zrj_bytes_to_games(data),
         dump_games=zrjgame.games_to_zrj_bytes,
+        unheld=zrjgame.unheld,
     )
 )
 
@@ -365,7 +366,7 @@ register(
         load=_load_pbn,
         dump=lambda r: pbn.encode_pbn(pbn.format_pbn(deals_from_owners(_need_owners(r, "pbn")), _known(r.tables))),
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
-        dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
+        dump_games=pbngame.dump_games,
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
         annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
         extras=lambda data, name: pbn.extras(data, name),

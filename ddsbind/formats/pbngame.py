@@ -390,7 +390,8 @@ def _snapshot(rec: GameRecord) -> tuple[object, ...]:
         rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
         rec.contract, rec.passed_out, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
         {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
-        set(rec.alerts), list(rec.commentary), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
+        set(rec.alerts), list(rec.commentary), list(rec.commentary_at), dict(rec.tags),
+        {k: list(v) for k, v in rec.sections.items()},
     )  # fmt: skip
 
 

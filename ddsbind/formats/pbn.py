@@ -27,25 +27,32 @@ Specification (our reading, with sources)
   index it (``decls = "NSEW"``, and ``[.north, .south, .east, .west]``); we
   found no primary text and name this as our reading.
 * ``[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]`` (PBN 2.1
-  section 5.7): a table section; each following line is one row ``declarer
-  denomination tricks``, e.g. ``N NT 10``, declarer N/E/S/W, denomination
-  S/H/D/C/NT, tricks 0..13.  Columns are found by name in the header (a
-  ``\...`` suffix is a width/alignment hint); rows may come in any order;
-  missing rows stay unknown (15).
-* Reading takes both tags; when both are present they must agree
-  (``FormatError`` otherwise).  Writing emits both: ``DoubleDummyTricks``
-  only for a complete table, ``OptimumResultTable`` rows for the known
-  values (no section when none is known), in Bridge Composer's layout:
-  header ``Declarer;Denomination\2R;Result\2R`` (its backslashes single),
-  declarers N S E W, strains NT S H D C, columns right-aligned to width 2
-  (``N  S  7``, ``N NT 10``).
-* ``[OptimumScore "NS 620"]`` (North-South's par score, signed) and
-  ``[ParContract "NS 4S; NS 5C"]`` (the par contracts, seats then contract,
-  a sacrifice doubled ``EW 5HX-1``, over- or undertricks as DDS gives them, ``Pass`` when nobody makes anything), as
-  Bridge Composer and Bridge Solver Online write them; from DDS's
-  ``DealerPar`` (:func:`format_par`).
+  section 5.7): a table section; each entry is ``declarer denomination
+  tricks``, e.g. ``N NT 10``, declarer N/E/S/W, denomination S/H/D/C/NT,
+  tricks 0..13.  Columns are found by name in the header (a ``\...``
+  suffix is a width/alignment hint); BBA's header ``"Declarer Suit
+  Tricks"`` (names separated by spaces, all entries on one line) reads the
+  same; entries may come in any order; missing ones stay unknown (15).
+* Reading takes both tags; when both are present they must agree.  A
+  board whose results cannot be read (a garbage value, the two tags
+  disagreeing) has them set aside with a :class:`~ddsbind.errors.ResultsWarning`
+  naming the line; the rest of the file reads.
+* Writing emits both: ``DoubleDummyTricks`` only for a complete table,
+  ``OptimumResultTable`` entries for the known values (no section when none
+  is known), in Bridge Composer's layout (seen in files Bridge Composer
+  5.118 wrote after its own analysis): declarers N S E W, strains NT S H D
+  C, the strain right-aligned to width 2, the tricks to the width the
+  header gives, ``Result\1R`` when no declarer takes ten tricks
+  (``N NT 5``) and ``Result\2R`` when one does (``N  S  7``, ``N NT 10``).
+* ``[OptimumScore "EW 130"]`` and ``[ParContract "EW 1D+3"]``: par as
+  Bridge Composer writes it, from DDS's ``DealerPar`` (:func:`format_par`
+  says each convention and where it comes from): the score from the par
+  side's view, ``N`` for notrump, ``=``/``+n``/``-n``, ties lowest first,
+  a single seat when only one partner makes it.
 * :func:`add_results` adds all four to every game of a file, keeping every
-  other byte (``ddsbind convert x.pbn y.pbn --solve``).
+  other byte (``ddsbind convert x.pbn y.pbn --solve``).  New one-line tags
+  go before the game's ``[Auction]``/``[Play]`` and the table after the
+  game, where Bridge Composer puts them.
 * Tag values: ``\"`` is a quote and ``\\`` a backslash (PBN 2.1, after
   PGN); any other backslash reads as itself (``\2R``).  Written values
   escape both (:func:`quote`); a value with a line break cannot be written.
@@ -60,7 +67,7 @@ import codecs
 import os
 import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -275,18 +282,31 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
     return table
 
 
+def _result_width(table: NDArray[np.uint8]) -> int:
+    """The ``Result`` column's width as Bridge Composer chooses it: 2 when a declarer takes ten tricks or more, else 1."""
+    known = [int(v) for v in np.asarray(table).ravel() if int(v) <= 13]
+    return 2 if known and max(known) >= 10 else 1
+
+
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
-    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, columns right-aligned to
-    the header's width 2 (``\\2R``): ``N NT 10``, ``N  S  7``."""
+    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, the strain right-aligned to
+    width 2 and the tricks to :func:`_result_width` (``N NT 10``, ``N  S  7``; ``N NT 5`` when nobody takes ten)."""
     t = np.asarray(table).reshape(5, 4)
+    width = _result_width(t)
     lines = []
     for decl in "NSEW":
         seat = SEAT_LETTERS.index(decl)
         for strain in _RESULT_STRAINS:
             v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>2}")
+                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>{width}}")
     return lines
+
+
+def optimum_header(table: NDArray[np.uint8]) -> Verbatim:
+    """The ``OptimumResultTable`` header Bridge Composer writes for ``table``: ``Result\\1R`` when no declarer
+    takes ten tricks, ``Result\\2R`` when one does (its backslashes single, as every reader expects)."""
+    return Verbatim(f"Declarer;Denomination\\2R;Result\\{_result_width(table)}R")
 
 
 class Verbatim(str):
@@ -295,9 +315,6 @@ class Verbatim(str):
     __slots__ = ()
 
 
-#: The header of the OptimumResultTable as Bridge Composer writes it (``\2R``: width 2, right-aligned):
-#: its backslashes stay single, as every reader of the tag expects.
-OPTIMUM_HEADER = Verbatim("Declarer;Denomination\\2R;Result\\2R")
 
 
 def quote(value: str, tag: str = "") -> str:
@@ -509,7 +526,13 @@ def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[
     return out
 
 
-def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str, TagUpdate]]) -> str:
+def set_tags(
+    text: str,
+    games: Sequence[GameText],
+    updates: Sequence[Mapping[str, TagUpdate]],
+    *,
+    before_play: Collection[str] = (),
+) -> str:
     """``text`` with tags of its games set, replaced or removed, every other byte kept.
 
     ``games`` is :func:`split_games` of ``text``; ``updates[k]`` maps a tag
@@ -517,7 +540,10 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
     section replace the old ones in place, or are added after the game's
     last line) or None (removed with its section).  A tag line that holds
     more than the tag (several tags on one line, commentary) has only the
-    tag itself replaced.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
+    tag itself replaced.  A tag named in ``before_play`` that the game lacks
+    is added before the game's ``[Auction]`` (else ``[Play]``) section, as
+    Bridge Composer places its one-line tags; others after the game's last
+    line.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
     """
     lines = text.split("\n")
     edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines)
@@ -526,6 +552,8 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
             continue
         eol = "\r" if lines[game.start].endswith("\r") else ""
         added: list[str] = []
+        early: list[str] = []
+        sections = [game.spans[t][0] for t in ("Auction", "Play") if t in game.spans]
         for tag, change in update.items():
             new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
             if tag in game.spans:
@@ -538,8 +566,12 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
                     m = next(m for m in _TAG_ANY.finditer(own) if m.group(1) == tag)
                     lines[first] = own[: m.start()] + (new[0] if new else "") + own[m.end() :] + eol
                     edits.append((first + 1, last, [x + eol for x in new[1:]]))
+            elif new and tag in before_play and sections:
+                early += new
             elif new:
                 added += new
+        if early:
+            edits.append((min(sections), min(sections), [x + eol for x in early]))
         if added:
             edits.append((game.end, game.end, [x + eol for x in added]))
     for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
@@ -631,7 +663,7 @@ def format_pbn(
                 out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
             rows = _format_optimum(table) if optimum_table else []
             if rows:
-                out.append(f'[OptimumResultTable "{OPTIMUM_HEADER}"]')
+                out.append(f'[OptimumResultTable "{optimum_header(table)}"]')
                 out.extend(rows)
         out.append("")
     return "\n".join(out)
@@ -669,31 +701,58 @@ Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
 
 
-def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
-    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer.
+#: Bid rank of a strain (C < D < H < S < NT), by DDS strain (S H D C NT): the order Bridge Composer lists ties in.
+_BID_RANK = {Strain.C: 0, Strain.D: 1, Strain.H: 2, Strain.S: 3, Strain.NT: 4}
 
-    ``OptimumScore`` is North-South's par score, ``"NS 620"`` or
-    ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
-    each the declaring seats and the contract, a sacrifice doubled, with
-    DDS's over- or undertricks (without them the contract would not score
-    ``OptimumScore``): ``"EW 4S"``, ``"NS 5HX-2"``, ``"N 3NT+1"``; DDS's text read by
-    :meth:`ddsbind.scoring.DealerParContract.parse` (``ContractError`` otherwise);
-    ``"Pass"`` when nobody makes anything (the layout Bridge Composer and
-    Bridge Solver Online write).
+
+def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
+    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer, as Bridge Composer writes them.
+
+    Conventions and where each comes from (Bridge Composer 5.118's own
+    double-dummy analysis of eight boards, saved by it in a public
+    repository's test fixture, ``pbn-order-test-bc-dd.pbn``, and that
+    repository's notes on it; PBN 2.1 section 3.9 where they are silent):
+
+    * ``OptimumScore`` names the side that declares par and gives the score
+      from **that side's** view: ``"EW -100"`` for East-West's sacrifice
+      ``2SX-1``, ``"EW 130"`` for their ``1D+3``, ``"NS 400"`` (Bridge
+      Composer).  Nobody makes anything (DDS gives no contract): ``"NS 0"``
+      (PBN 2.1's form, side and score; Bridge Composer's choice not seen).
+    * ``ParContract``: the declaring side, or the single seat when only one
+      partner takes the tricks (``"N 3N="``, ``"E 2S="``; the seats are
+      DDS's, :class:`ddsbind.scoring.DealerParContract`), then level,
+      strain with ``N`` for notrump, ``X`` for a doubled sacrifice, and the
+      result: ``=`` made exactly, ``+n`` overtricks, ``-n`` down (Bridge
+      Composer).  Every tie is listed, joined by ``"; "``, lowest bid first:
+      ``"EW 2SX-1; EW 3CX-1"``, ``"NS 4H=; NS 4S="`` (Bridge Composer).
+      ``"Pass"`` when nobody makes anything (our choice, PBN 2.1's word).
+
+    DDS's text is read by :meth:`ddsbind.scoring.DealerParContract.parse`
+    (``ContractError`` otherwise).
 
     Examples
     --------
     >>> format_par(-300, ["5H*-NS-2"])
     ('NS -300', 'NS 5HX-2')
     >>> format_par(630, ["3N-N+1"])
-    ('NS 630', 'N 3NT+1')
+    ('NS 630', 'N 3N+1')
+    >>> format_par(-420, ["4S-EW", "4H-EW"])
+    ('EW 420', 'EW 4H=; EW 4S=')
     """
+    pars = sorted(
+        (DealerParContract.parse(c) for c in contracts),
+        key=lambda p: (p.contract.level, _BID_RANK[p.contract.strain]),
+    )
+    if not pars:
+        return "NS 0", "Pass"
+    side = "NS" if pars[0].declarers[0] % 2 == 0 else "EW"
     out = []
-    for c in contracts:
-        p = DealerParContract.parse(c)
-        contract = replace(p.contract, declarer=None)
-        out.append(f"{p.seats} {contract}{f'{p.result:+d}' if p.result else ''}")
-    return f"NS {ns_score}", "; ".join(out) if out else "Pass"
+    for p in pars:
+        c = p.contract
+        strain = "N" if c.strain == Strain.NT else Strain(c.strain).symbol
+        result = f"{p.result:+d}" if p.result else "="
+        out.append(f"{p.seats} {c.level}{strain}{'X' * c.doubled}{result}")
+    return f"{side} {ns_score if side == 'NS' else -ns_score}", "; ".join(out)
 
 
 def _existing_table(values: dict[str, str], sections: dict[str, list[str]]) -> NDArray[np.uint8] | None:
@@ -716,10 +775,12 @@ def add_results(
     Each game with a ``Deal`` gets ``DoubleDummyTricks`` and
     ``OptimumResultTable`` (from ``fill``, which solves what the file does not
     already give) and, with ``par``, ``OptimumScore`` and ``ParContract``
-    (:func:`format_par`), in the layouts Bridge Composer and Bridge Solver
-    Online write.  A result tag the file has already, with the same
-    results, is left as it is; another value replaces it in place; new tags
-    go after the game's last line.  Every other byte is kept: tags and their
+    (:func:`format_par`), in the layouts Bridge Composer writes.  A result
+    tag the file has already, with the same results, is left as it is;
+    another value replaces it in place; new one-line tags go before the
+    game's ``[Auction]``/``[Play]`` (after its last line when it has
+    neither), the table after its last line, as Bridge Composer places
+    them.  Every other byte is kept: tags and their
     order, game records' auctions, play and notes, comments, commentary, line
     ends, the encoding (a UTF-8 file with a byte-order mark stays one).
     Without ``fill`` the file is checked and returned unchanged.
@@ -771,13 +832,13 @@ def add_results(
         if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
             update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
         if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
-            update["OptimumResultTable"] = (OPTIMUM_HEADER, _format_optimum(table))
+            update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
         if pars:
             score, contract = format_par(*pars[k])
             for tag, value in (("OptimumScore", score), ("ParContract", contract)):
                 if values.get(tag) != value:
                     update[tag] = (value, [])
-    out = set_tags(text, games, updates)
+    out = set_tags(text, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"))
     return encode_pbn(out, pbn_encoding(raw, name)), len(boards)
 
 

@@ -557,8 +557,10 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         at = [min(a, actions) for a in g.commentary_at[: len(g.commentary)]]
         at += [actions + 1] * (len(g.commentary) - len(at))  # no place: after the game
 
-        def comments(place: int) -> list[str]:
-            return [f"nt|{_check_value(t, k)}|" for t, a in zip(g.commentary, at, strict=True) if a == place]
+        placed = list(zip(g.commentary, at, strict=True))
+
+        def comments(place: int, placed: list[tuple[str, int]] = placed, k: int = k) -> list[str]:
+            return [f"nt|{_check_value(t, k)}|" for t, a in placed if a == place]
 
         for i, c in enumerate(g.auction):
             out += comments(i)

@@ -68,7 +68,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +87,7 @@ __all__ = [
     "encode_pbn",
     "format_double_dummy_tricks",
     "format_pbn",
+    "parse_ability",
     "parse_double_dummy_tricks",
     "parse_pbn",
     "pbn_encoding",
@@ -133,7 +134,9 @@ def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str
         try:
             return codecs.lookup(charset).name
         except LookupError:
-            raise FormatError(f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know") from None
+            raise FormatError(
+                f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know"
+            ) from None
     if not raw.isascii():
         try:
             raw.decode("utf-8")
@@ -235,6 +238,29 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
     return table
 
 
+def parse_ability(text: str) -> NDArray[np.uint8]:
+    """An ``Ability`` value (Deep Finesse's, PBN 2.1 section 3.9) to a DDS ``(5, 4)`` table.
+
+    ``"N:34425 E:A98B7 S:34425 W:A98B7"``: each seat, a colon, then five hex
+    digits, the tricks that seat takes as declarer in NT S H D C; seats in
+    any order, a seat missing stays unknown (15).
+    """
+    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
+    for item in text.split():
+        seat, _, digits = item.partition(":")
+        if len(seat) != 1 or seat.upper() not in SEAT_LETTERS or len(digits) != 5:
+            raise FormatError(f"Ability {text!r}: {item!r} is not a seat, ':' and five hex digits (NT S H D C)")
+        for strain, ch in zip(_RESULT_STRAINS, digits, strict=True):
+            try:
+                v = int(ch, 16)
+            except ValueError:
+                raise FormatError(f"Ability {text!r}: {ch!r} is not a hex digit") from None
+            if v > 13:
+                raise FormatError(f"Ability {text!r}: {v} tricks is more than 13")
+            table[strain, SEAT_LETTERS.index(seat.upper())] = v
+    return table
+
+
 def format_double_dummy_tricks(table: ArrayLike) -> str:
     """A complete DDS ``(5, 4)`` table as a ``DoubleDummyTricks`` value (lower-case hex)."""
     t = np.asarray(table).reshape(5, 4)
@@ -283,7 +309,7 @@ def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
 
 
 def _result_width(table: NDArray[np.uint8]) -> int:
-    """The ``Result`` column's width as Bridge Composer chooses it: 2 when a declarer takes ten tricks or more, else 1."""
+    """The ``Result`` column's width as Bridge Composer chooses it: 2 when a declarer takes ten or more, else 1."""
     known = [int(v) for v in np.asarray(table).ravel() if int(v) <= 13]
     return 2 if known and max(known) >= 10 else 1
 
@@ -313,8 +339,6 @@ class Verbatim(str):
     """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
 
     __slots__ = ()
-
-
 
 
 def quote(value: str, tag: str = "") -> str:
@@ -755,15 +779,33 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     return f"{side} {ns_score if side == 'NS' else -ns_score}", "; ".join(out)
 
 
-def _existing_table(values: dict[str, str], sections: dict[str, list[str]]) -> NDArray[np.uint8] | None:
-    table = None
-    if values.get("DoubleDummyTricks"):
-        table = parse_double_dummy_tricks(values["DoubleDummyTricks"])
-    if "OptimumResultTable" in values:
-        opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
-        if table is not None and not np.array_equal(table, opt):
-            raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
-        table = opt
+def _existing_table(values: Mapping[str, str], sections: Mapping[str, list[str]]) -> NDArray[np.uint8] | None:
+    """The results a game's tags give (Bridge Composer's two, Deep Finesse's ``Ability``); None without any.
+
+    Where several are given, each known entry must agree (``FormatError``
+    naming the two tags); the table holds every entry any of them knows.
+    """
+    table: NDArray[np.uint8] | None = None
+    first = ""
+    readers: list[tuple[str, Callable[[], NDArray[np.uint8]]]] = [
+        ("DoubleDummyTricks", lambda: parse_double_dummy_tricks(values["DoubleDummyTricks"])),
+        (
+            "OptimumResultTable",
+            lambda: _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", [])),
+        ),
+        ("Ability", lambda: parse_ability(values["Ability"])),
+    ]
+    for tag, read in readers:
+        if tag not in values or (tag != "OptimumResultTable" and not values[tag].strip()):
+            continue
+        got = read()
+        if table is None:
+            table, first = got, tag
+            continue
+        both = (table <= 13) & (got <= 13)
+        if not np.array_equal(table[both], got[both]):
+            raise FormatError(f"{first} and {tag} disagree")
+        table = np.where(table <= 13, table, got).astype(np.uint8)
     return table
 
 
@@ -831,13 +873,14 @@ def add_results(
         complete = bool(np.all(table <= 13))
         if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
             update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
-        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
-            update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
         if pars:
             score, contract = format_par(*pars[k])
             for tag, value in (("OptimumScore", score), ("ParContract", contract)):
                 if values.get(tag) != value:
                     update[tag] = (value, [])
+        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
+            # last: Bridge Composer writes the table after the one-line tags
+            update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
     out = set_tags(text, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"))
     return encode_pbn(out, pbn_encoding(raw, name)), len(boards)
 
@@ -858,7 +901,7 @@ def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
 
 
 #: Tags whose content a conversion deal by deal carries (deals and results), and the words for the others.
-_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable")
+_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable", "Ability")
 _EXTRA_WORDS = {"Board": "board numbers", "Dealer": "dealers", "Vulnerable": "vulnerability"}
 
 

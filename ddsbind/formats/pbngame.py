@@ -246,7 +246,8 @@ def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
     (even partial ones) answers False.
     """
     games = pbn.split_games(pbn.decode_pbn(text, name), name)
-    return any(values.get(tag, "").strip() not in ("", "?") for values in pbn.inherited_values(games, name) for tag in _GAME_TAGS)
+    every = pbn.inherited_values(games, name)
+    return any(values.get(tag, "").strip() not in ("", "?") for values in every for tag in _GAME_TAGS)
 
 
 def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:

@@ -74,7 +74,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import SEAT_LETTERS, Deal, Strain
+from ddsbind.deal import SEAT_LETTERS, Deal, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, decode_text
@@ -206,17 +206,15 @@ def read_deal(text: str) -> Deal:
     hand).  ``FormatError`` naming the value otherwise.
     """
     try:
-        deal = Deal.from_pbn(text)
+        masks = pbn_to_masks(text)
+        lengths = [sum(bin(m).count("1") for m in row) for row in masks]
+        if sorted(lengths) == [0, 13, 13, 13]:
+            missing = lengths.index(0)
+            full = (1 << 15) - 4  # ranks 2..A
+            masks[missing] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
+        return Deal(masks)
     except (DDSError, ValueError) as exc:
         raise FormatError(f"bad Deal {text!r}: {exc}") from None
-    masks = [[int(m) for m in row] for row in np.asarray(deal.remain_cards).tolist()]
-    lengths = [sum(bin(m).count("1") for m in row) for row in masks]
-    if sorted(lengths) == [0, 13, 13, 13]:
-        missing = lengths.index(0)
-        full = (1 << 15) - 4  # ranks 2..A
-        masks[missing] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
-        deal = Deal(masks)
-    return deal
 
 
 def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:

@@ -358,7 +358,8 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
     if out:
         last = _source(out[-1])
         assert last is not None
-        last.tail = "\n".join(lines[chunk_start:])
+        last.tail = "\n".join(lines[chunk_start:]) if chunk_start < len(lines) else None
+        last.ends_file = True
     return out
 
 
@@ -376,6 +377,8 @@ class _Source:
     lead: int
     snapshot: tuple[object, ...]
     tail: str | None = None
+    #: The record was the file's last: ``tail`` None then means the file ended without a line break.
+    ends_file: bool = False
     #: The file's encoding (:func:`ddsbind.formats.pbn.pbn_encoding`), None when read from text.
     encoding: str | None = None
 
@@ -448,8 +451,10 @@ def format_games(games: Sequence[GameRecord]) -> str:
             text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
         pieces.append(text)
     last = _source(games[-1]) if games else None
-    tail = last.tail if last is not None else None
-    pieces.append("" if tail is None else tail)
+    if last is None or not last.ends_file:
+        pieces.append("")  # a line break after the last game
+    elif last.tail is not None:
+        pieces.append(last.tail)
     return "\n".join(pieces)
 
 

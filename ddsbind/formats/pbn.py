@@ -224,16 +224,20 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
         raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
     table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
     for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
-        if ch in "-*":
-            continue
-        try:
-            v = int(ch, 16)
-        except ValueError:
-            raise FormatError(f"DoubleDummyTricks {text!r}: {ch!r} is not a hex digit") from None
-        if v > 13:
-            raise FormatError(f"DoubleDummyTricks {text!r}: {v} tricks is more than 13")
-        table[strain, seat] = v
+        if ch not in "-*":
+            table[strain, seat] = _hex_tricks(ch, f"DoubleDummyTricks {text!r}")
     return table
+
+
+def _hex_tricks(ch: str, what: str) -> int:
+    """One hex digit of tricks (0..13), or ``FormatError`` naming ``what``."""
+    try:
+        v = int(ch, 16)
+    except ValueError:
+        raise FormatError(f"{what}: {ch!r} is not a hex digit") from None
+    if v > 13:
+        raise FormatError(f"{what}: {v} tricks is more than 13")
+    return v
 
 
 def parse_ability(text: str) -> NDArray[np.uint8]:
@@ -249,13 +253,7 @@ def parse_ability(text: str) -> NDArray[np.uint8]:
         if len(seat) != 1 or seat.upper() not in SEAT_LETTERS or len(digits) != 5:
             raise FormatError(f"Ability {text!r}: {item!r} is not a seat, ':' and five hex digits (NT S H D C)")
         for strain, ch in zip(_RESULT_STRAINS, digits, strict=True):
-            try:
-                v = int(ch, 16)
-            except ValueError:
-                raise FormatError(f"Ability {text!r}: {ch!r} is not a hex digit") from None
-            if v > 13:
-                raise FormatError(f"Ability {text!r}: {v} tricks is more than 13")
-            table[strain, SEAT_LETTERS.index(seat.upper())] = v
+            table[strain, SEAT_LETTERS.index(seat.upper())] = _hex_tricks(ch, f"Ability {text!r}")
     return table
 
 

@@ -15,8 +15,10 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   starts at a header tag (``qx|``, ``pn|``, ``vg|``, ``mn|``, ``rs|``, ...,
   :data:`HEADER_TAGS`), at the next ``md|``, or at the start of a line that
   holds an ``md|`` with no call, card or claim ahead of it on the line.  So
-  headers before a board's deal belong to that board; headers and commentary
-  after the last board belong to the last board.
+  headers before a board's deal belong to that board; headers after the
+  file's last board (TMPbn2LinVG repeats the ``pn|`` there) belong to no
+  board: they are kept verbatim in the last record's tag ``LinTrailer`` and
+  written back after it, and change nobody's players.
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
@@ -24,7 +26,8 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   empty or missing (it holds the cards the other three do not).
 * ``sv|`` vulnerability: ``o`` (also ``0``, ``-``) none, ``n`` NS, ``e``
   EW, ``b`` both.
-* ``qx|o12|``: room (``o`` open, ``c`` closed) and board.  The board number,
+* ``qx|o12|`` (BBO) or ``qx|o12,BOARD 12|`` (Bridge Composer): room (``o``
+  open, ``c`` closed) and board, read by :func:`read_qx`.  The board number,
   and the tag ``Room`` (``Open``/``Closed``, as PBN names it); the value is
   kept whole in ``LinQx`` and written back.
 * ``ah|Board 12|`` the title: it gives the board number (over ``qx|``'s);
@@ -50,7 +53,9 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   the next ``pn|``; more than four names (both rooms: open S W N E, then
   closed S W N E) are kept whole in ``LinPlayers``, and a closed-room board
   (``qx|c..|``) takes the second four.
-* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``).
+* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``) and its place,
+  the number of calls and cards before it, to ``commentary_at``: written
+  back at that place in the auction or play.
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
   display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
   ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
@@ -58,11 +63,15 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   were.
 
 Writing gives one board a line: ``LinHeader``, ``qx|`` (if kept, or
-``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name), ``st||md|...|rh||``,
+``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name: the names as the
+record holds them now, in their room's four places of the eight-name list
+read; a name with ``,`` or ``|``, which LIN cannot hold, is refused naming
+the seat), ``st||md|...|rh||``,
 ``ah|`` (the kept title, or ``Board N`` when no ``qx|`` gives the number),
 ``sv|...|``, the calls (``!`` for an alerted call, ``an|`` after each of its
 notes with text), ``pg||``, the cards, ``mc|N|`` when the result is known and
-the play is not complete, then ``nt|`` (the commentary) and ``LinOther``.  All four hands are
+the play is not complete, commentary without a place (``nt|``),
+``LinOther`` and ``LinTrailer``; commentary with a place stands at it.  All four hands are
 written.  LIN has no mark for a good or bad call (PBN's ``!``/``?``), no
 notes on cards, and no alert other than on a call: those are left out.
 
@@ -86,7 +95,7 @@ from ddsbind.game import Play, Vulnerability
 from ddsbind.record import PASSED_OUT, GameRecord, auction_fault, contract_of_auction, contract_text, read_call
 from ddsbind.scoring import Contract
 
-__all__ = ["contract_of_auction", "format_lin", "parse_lin"]
+__all__ = ["contract_of_auction", "format_lin", "parse_lin", "read_qx"]
 
 _TAG = re.compile(r"[A-Za-z]{2}")
 #: LIN's letters for pass, double and redouble; bids are read by :func:`ddsbind.record.read_call`.

@@ -27,8 +27,14 @@ Specification (PBN 2.1, with our reading where noted)
   is checked by the rules (:func:`ddsbind.record.auction_fault`): each bid above the last,
   a double only of the opponents' bid, a redouble only of their double,
   nothing after the auction ended (three passes after a bid or double, four
-  at the start).  A call may carry ``!``, ``?`` or ``!?`` (PBN's good, bad,
-  interesting call; our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+  at the start).  A call may carry PBN 2.1's suffix annotations ``!``,
+  ``?``, ``!?`` (marks 1, 2, 3: our reading of ZRJ's punctuation bits),
+  ``!!``, ``??``, ``?!`` (marks 4, 5, 6, which ZRJ cannot hold), attached
+  (``1H!?``) or as their own token after it (``1C !``, as BFC writes).
+* ``Contract`` and ``Declarer`` missing or ``?`` (PBN's unknown; pbntools
+  writes neither) are the ones the ended auction reaches; given, they must
+  be those (``FormatError`` naming the board otherwise, as LIN's writer
+  already refused).
 * Commentary: the text of each ``{...}`` (and ``;``) comment of a game is
   kept in ``commentary`` (written anew after the game's sections; LIN's
   ``nt|``).
@@ -44,12 +50,14 @@ Specification (PBN 2.1, with our reading where noted)
   its cards are read starting from that seat's column.  A card is suit and
   rank (``SA``, ``HT``, ``D10``); ``-`` is a card not played (the play
   stopped: a claim); ``*`` ends the play.  A card after a ``-`` or ``*``
-  (in play order) is an error: a card after the claim.  Cards carry ``!``,
-  ``?``, ``!?`` as calls do.
+  (in play order) is an error: a card after the claim.  Cards carry the
+  annotations calls do.
 * Writing back: a record read from PBN and not changed is written as it
   was read, byte for byte (its comments, ``{...}`` commentary, blank lines,
-  tag order, line ends and games without a deal around it), so PBN to PBN
-  loses nothing; if only its tags changed, those lines are set in place.
+  tag order, several tags on a line, line ends, a missing last line break,
+  games without a deal around it, and the encoding: :func:`dump_games`),
+  so PBN to PBN loses nothing; if only its tags changed, those tags are
+  set in place (a tag sharing its line has only its own text replaced).
 * Tag values are written with ``"`` and backslash escaped by a backslash
   (PBN 2.1, after PGN: a string is one line of printing characters); a value
   with a line break or another control character is refused

@@ -114,6 +114,7 @@ def test_zrj_truncates_only_the_play_and_warns(list100):
     middle = ["X", "XX", "Pass", f"2{t}", "X", "XX", "Pass", f"3{t}", "X", "XX", "Pass", f"4{t}", "Pass", "Pass", "X"]
     g.auction = ["Pass"] * 3 + [f"1{t}"] + middle + ["Pass"] * 3
     g.dealer = Seat((g.declarer - 3) % 4)  # so that the declarer is the one who bids the strain first
+    g.board = {Seat.N: 1, Seat.E: 14, Seat.S: 11, Seat.W: 8}[g.dealer]  # a board of that dealer, nobody vulnerable
     g.contract = Contract.parse(f"4{t}X")
     # 22 calls, of which the 3 opening passes live in byte 15: 19 call bytes, 80 - 18 - 19 = 43 play bytes.
     with pytest.warns(TruncatedPlayWarning, match=r"game 7: .* keeps the first 43"):

@@ -73,7 +73,9 @@ def test_pbn_file_reads_and_comes_back_byte_for_byte(name):
     data = _read(name)
     boards = _quiet_pbn(data, name)
     assert len(boards) >= 2 and all(b.deal.is_full for b in boards)
-    assert add_results(data, name)[0] == data  # nothing to add: checked and returned as it was
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResultsWarning)  # bba_results.pbn's board 12: its own test
+        assert add_results(data, name)[0] == data  # nothing to add: checked and returned as it was
     if holds_games(data, name=name):
         assert dump_games(parse_games(data, name=name)) == data
 

@@ -493,7 +493,7 @@ def pbn_to_masks(text: str) -> list[list[int]]:
     masks = [[0] * 4 for _ in range(4)]
     for i, hand_text in enumerate(hands):
         seat = first.next(i)
-        masks[seat] = _parse_pbn_hand(hand_text, seat)
+        masks[seat] = [0, 0, 0, 0] if hand_text == "-" else _parse_pbn_hand(hand_text, seat)  # "-": unknown hand
     return masks
 
 
@@ -566,7 +566,8 @@ class Deal:
 
         The first letter names the first hand listed (N, E, S or W); the others
         follow clockwise.  Each hand is ``S.H.D.C`` with ranks ``AKQJT98765432``
-        (``10`` accepted for ten); a void is empty or ``-``.  Raises
+        (``10`` accepted for ten); a void is empty or ``-``; a whole hand
+        ``-`` is unknown (PBN 2.1: left empty).  Raises
         ``PBNError`` (code -99) naming the hand and character at fault, or
         ``DuplicateCardsError`` / ``CardCountError`` for an impossible deal.
         """

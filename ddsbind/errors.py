@@ -64,6 +64,7 @@ __all__ = [
     "PlayedCardError",
     "ProofError",
     "ProofTooLargeError",
+    "ResultsWarning",
     "SolutionsWrongHiError",
     "SolutionsWrongLoError",
     "StateError",
@@ -475,6 +476,14 @@ class ThreadsWarning(UserWarning):
 
 class TruncatedPlayWarning(UserWarning):
     """A game's play did not fit in a ZRJ record and was cut short (the rest reads as a claim)."""
+
+
+class ResultsWarning(UserWarning):
+    """A file's double-dummy results for one board are unreadable or contradict its deal: set aside, the file read.
+
+    The board reads without them (its table unknown, so ``convert --solve``
+    solves it anew); the message names the file, the line and what is wrong.
+    """
 
 
 class DroppedDataWarning(UserWarning):

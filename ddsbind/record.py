@@ -141,7 +141,8 @@ class GameRecord:
     auction : list of str
         Calls from the dealer: ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
     auction_marks : list of int
-        Per call 0, 1 (``!``), 2 (``?``) or 3 (``!?``).
+        Per call 0, 1 (``!``), 2 (``?``), 3 (``!?``), 4 (``!!``), 5 (``??``)
+        or 6 (``?!``): PBN 2.1's suffix annotations.
     contract : Contract or None
         Level, strain and doubling (:class:`ddsbind.scoring.Contract`, its
         ``declarer`` unset: the record's is :attr:`declarer`); None when
@@ -167,6 +168,11 @@ class GameRecord:
         order) -> the numbers of its notes (PBN's ``=n=`` after the token).
     commentary : list of str
         The game's commentary: PBN's ``{...}`` (and ``;``) text, LIN's ``nt|``.
+    commentary_at : list of int
+        Where each commentary stands: ``commentary[i]`` comes after
+        ``commentary_at[i]`` actions (calls, then cards, counted from the
+        dealer's first call); a commentary past the end of this list stands
+        after the game (LIN's ``nt|`` keeps its place; PBN's is after the game).
     alerts : set of int
         Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
         note on the call (an empty one when the alert has no explanation), so
@@ -194,6 +200,7 @@ class GameRecord:
     alerts: set[int] = field(default_factory=set)
     commentary: list[str] = field(default_factory=list)
     passed_out: bool = False
+    commentary_at: list[int] = field(default_factory=list)
     #: What a format keeps of the text the record was read from, to write it back unchanged
     #: (PBN's: :func:`ddsbind.formats.pbngame.format_games`); None for a record made in memory.
     source: object | None = field(default=None, compare=False, repr=False)
@@ -319,10 +326,24 @@ class GameRecord:
         last bid (not yet doubled), a redouble only of the opponents' double;
         nothing after the auction ended (three passes after a bid or double,
         four passes when nobody bid).  An auction may stop early (not finished).
+        After an ended auction, a contract or declarer the record holds must
+        be the one the auction reaches (:func:`contract_of_auction`).
         """
         fault = auction_fault(self.auction, self.dealer)
         if fault is not None:
             raise FormatError(f"auction {fault}")
+        if self.dealer is None or not self.auction or closing_passes(self.auction):
+            return
+        said, by = contract_of_auction(self.dealer, self.auction)
+        held = PASSED_OUT if self.passed_out else self.contract
+        if held is None:
+            return
+        if held != said or (self.declarer is not None and self.declarer != by):
+            raise FormatError(
+                f"the contract {contract_text(self.contract, self.passed_out)}"
+                f"{f' by {self.declarer.name}' if self.declarer is not None else ''} contradicts the auction, "
+                f"which reaches {said}{f' by {by.name}' if by is not None else ''}"
+            )
 
     def check_result(self) -> None:
         """Refuse a ``result`` the play contradicts (``FormatError``); the play itself is checked too.

@@ -15,8 +15,10 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   starts at a header tag (``qx|``, ``pn|``, ``vg|``, ``mn|``, ``rs|``, ...,
   :data:`HEADER_TAGS`), at the next ``md|``, or at the start of a line that
   holds an ``md|`` with no call, card or claim ahead of it on the line.  So
-  headers before a board's deal belong to that board; headers and commentary
-  after the last board belong to the last board.
+  headers before a board's deal belong to that board; headers after the
+  file's last board (TMPbn2LinVG repeats the ``pn|`` there) belong to no
+  board: they are kept verbatim in the last record's tag ``LinTrailer`` and
+  written back after it, and change nobody's players.
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
@@ -24,7 +26,8 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   empty or missing (it holds the cards the other three do not).
 * ``sv|`` vulnerability: ``o`` (also ``0``, ``-``) none, ``n`` NS, ``e``
   EW, ``b`` both.
-* ``qx|o12|``: room (``o`` open, ``c`` closed) and board.  The board number,
+* ``qx|o12|`` (BBO) or ``qx|o12,BOARD 12|`` (Bridge Composer): room (``o``
+  open, ``c`` closed) and board, read by :func:`read_qx`.  The board number,
   and the tag ``Room`` (``Open``/``Closed``, as PBN names it); the value is
   kept whole in ``LinQx`` and written back.
 * ``ah|Board 12|`` the title: it gives the board number (over ``qx|``'s);
@@ -50,7 +53,9 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   the next ``pn|``; more than four names (both rooms: open S W N E, then
   closed S W N E) are kept whole in ``LinPlayers``, and a closed-room board
   (``qx|c..|``) takes the second four.
-* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``).
+* ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``) and its place,
+  the number of calls and cards before it, to ``commentary_at``: written
+  back at that place in the auction or play.
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
   display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
   ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
@@ -58,11 +63,15 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   were.
 
 Writing gives one board a line: ``LinHeader``, ``qx|`` (if kept, or
-``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name), ``st||md|...|rh||``,
+``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name: the names as the
+record holds them now, in their room's four places of the eight-name list
+read; a name with ``,`` or ``|``, which LIN cannot hold, is refused naming
+the seat), ``st||md|...|rh||``,
 ``ah|`` (the kept title, or ``Board N`` when no ``qx|`` gives the number),
 ``sv|...|``, the calls (``!`` for an alerted call, ``an|`` after each of its
 notes with text), ``pg||``, the cards, ``mc|N|`` when the result is known and
-the play is not complete, then ``nt|`` (the commentary) and ``LinOther``.  All four hands are
+the play is not complete, commentary without a place (``nt|``),
+``LinOther`` and ``LinTrailer``; commentary with a place stands at it.  All four hands are
 written.  LIN has no mark for a good or bad call (PBN's ``!``/``?``), no
 notes on cards, and no alert other than on a call: those are left out.
 
@@ -86,7 +95,7 @@ from ddsbind.game import Play, Vulnerability
 from ddsbind.record import PASSED_OUT, GameRecord, auction_fault, contract_of_auction, contract_text, read_call
 from ddsbind.scoring import Contract
 
-__all__ = ["contract_of_auction", "format_lin", "parse_lin"]
+__all__ = ["contract_of_auction", "format_lin", "parse_lin", "read_qx"]
 
 _TAG = re.compile(r"[A-Za-z]{2}")
 #: LIN's letters for pass, double and redouble; bids are read by :func:`ddsbind.record.read_call`.
@@ -106,6 +115,18 @@ _ROOMS = {"o": "Open", "c": "Closed"}
 _BOARD_TAGS = ("qx", "md", "sv", "ah", "mb", "an", "pc", "mc", "up")
 
 
+#: ``qx|o12|`` (BBO) or ``qx|o1,BOARD 1|`` (Bridge Composer): room letter, board number, any text after a comma.
+_QX = re.compile(r"\s*([ocOC]?)(\d+)\s*(?:,.*)?", re.DOTALL)
+
+
+def read_qx(value: str) -> tuple[str | None, int | None]:
+    """The room (``"Open"``/``"Closed"``, None if unnamed) and board number of a ``qx|`` value (None if none)."""
+    m = _QX.fullmatch(value)
+    if not m:
+        return None, None
+    return (_ROOMS[m.group(1).lower()] if m.group(1) else None), int(m.group(2))
+
+
 def _lin_seat(i: int) -> Seat:
     """LIN hand index 0..3 (S W N E) as a DDS seat."""
     return Seat((i + 2) % 4)
@@ -121,6 +142,8 @@ class _Pair:
 @dataclass
 class _Board:
     pairs: list[_Pair] = field(default_factory=list)
+    #: Headers after the file's last board (a ``pn|`` TMPbn2LinVG writes there): no board's, kept verbatim.
+    trailer: list[_Pair] = field(default_factory=list)
 
     @property
     def has_deal(self) -> bool:
@@ -185,7 +208,7 @@ def _boards(pairs: list[_Pair]) -> list[_Board]:
         previous_line = p.line
     if cur.pairs:
         if boards and not cur.has_deal and all(p.tag not in _BOARD_TAGS for p in cur.pairs):
-            boards[-1].pairs += cur.pairs  # trailing headers or commentary: the last board's
+            boards[-1].trailer = cur.pairs  # headers after the last board: nobody's, kept to write back
         else:
             boards.append(cur)
     return boards
@@ -280,6 +303,7 @@ class _Reader:
         call_notes: dict[int, list[int]] = {}
         notes: dict[int, str] = {}
         comments: list[str] = []
+        comments_at: list[int] = []
         header: list[str] = []
         other: list[str] = []
         cards: list[Card] = []
@@ -304,10 +328,9 @@ class _Reader:
                         number = int(m.group(1))
                 elif tag == "qx":
                     tags["LinQx"] = value
-                    m = re.fullmatch(r"\s*([ocOC]?)(\d+)\s*", value)
-                    qx_board = int(m.group(2)) if m else None
-                    if m and m.group(1):
-                        tags["Room"] = _ROOMS[m.group(1).lower()]
+                    room, qx_board = read_qx(value)
+                    if room is not None:
+                        tags["Room"] = room
                 elif tag == "pn":
                     names = value.split(",")
                     self.names.clear()
@@ -372,6 +395,7 @@ class _Reader:
                     claim = int(v)
                 elif tag == "nt":
                     comments.append(value)
+                    comments_at.append(len(calls) + len(cards))
                 elif tag in _SKIPPED:
                     pass
                 else:
@@ -383,7 +407,7 @@ class _Reader:
         rec = GameRecord(deal=deal, dealer=dealer, vulnerable=vul, board=number if number is not None else qx_board)
         rec.auction, rec.auction_marks = calls, [0] * len(calls)
         rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
-        rec.commentary = comments
+        rec.commentary, rec.commentary_at = comments, comments_at
         contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.contract = contract if isinstance(contract, Contract) else None
         rec.passed_out = contract is not None and rec.contract is None
@@ -398,6 +422,8 @@ class _Reader:
             tags["LinHeader"] = "".join(header)
         if other:
             tags["LinOther"] = "".join(other)
+        if board.trailer:
+            tags["LinTrailer"] = "".join(f"{p.tag}|{p.value}|" for p in board.trailer)
         rec.tags = tags
         if claim is not None:
             if rec.contract is None:
@@ -428,10 +454,10 @@ def _label(k: int, board: _Board) -> str:
         m = re.fullmatch(r"\s*board\s*(\d+)\s*", p.value, re.IGNORECASE) if p.tag == "ah" else None
         if m:
             number = m.group(1)
-        q = re.fullmatch(r"\s*([ocOC]?)(\d+)\s*", p.value) if p.tag == "qx" else None
-        if q:
-            number = number or q.group(2)
-            room = f", {_ROOMS[q.group(1).lower()].lower()} room" if q.group(1) else ""
+        named, qx_board = read_qx(p.value) if p.tag == "qx" else (None, None)
+        if qx_board is not None:
+            number = number or str(qx_board)
+            room = f", {named.lower()} room" if named else ""
     return f"board {k + 1} of the file" + (f" (Board {number}{room})" if number else "")
 
 
@@ -531,27 +557,65 @@ def format_lin(games: Sequence[GameRecord]) -> str:
             qx = f"{g.tags['Room'][0].lower()}{g.board}"
         if qx is not None:
             out.append(f"qx|{qx}|")
-        if "LinPlayers" in g.tags:
-            out.append(f"pn|{g.tags['LinPlayers']}|")
-        elif any(t in g.tags for t in _NAME_TAGS):
-            out.append("pn|" + ",".join(g.tags.get(t, "") for t in _NAME_TAGS) + "|")
+        players = _players(g, k)
+        if players is not None:
+            out.append(f"pn|{players}|")
         digit = _LIN_SEATS.index(dealer) + 1
         out.append(f"st||md|{digit}" + ",".join(_hand_text(g.deal, s) for s in _LIN_SEATS) + "|rh||")
         out.append(_title(g, qx))
         out.append(f"sv|{_VUL_LETTER[g.vulnerable]}|")
+        actions = len(g.auction) + len(g.play)
+        at = [min(a, actions) for a in g.commentary_at[: len(g.commentary)]]
+        at += [actions + 1] * (len(g.commentary) - len(at))  # no place: after the game
+
+        placed = list(zip(g.commentary, at, strict=True))
+
+        def comments(place: int, placed: list[tuple[str, int]] = placed, k: int = k) -> list[str]:
+            return [f"nt|{_check_value(t, k)}|" for t, a in placed if a == place]
+
         for i, c in enumerate(g.auction):
+            out += comments(i)
             lin = _LETTER_OF_CALL.get(c, c.removesuffix("T"))
             out.append(f"mb|{lin}{'!' if i in g.alerts else ''}|")
             out += [f"an|{_check_value(g.notes[n], k)}|" for n in g.call_notes.get(i, []) if g.notes.get(n)]
         if g.auction:
             out.append("pg||")
-        out += [f"pc|{c}|" for c in g.play]
+        for j, card in enumerate(g.play):
+            out += comments(len(g.auction) + j)
+            out.append(f"pc|{card}|")
+        out += comments(actions)
         if g.result is not None and len(g.play) < 52 and not g.passed_out:
             out.append(f"mc|{g.result}|")
-        out += [f"nt|{_check_value(t, k)}|" for t in g.commentary]
+        out += comments(actions + 1)
         out.append(g.tags.get("LinOther", ""))
+        out.append(g.tags.get("LinTrailer", ""))
         lines.append("".join(out))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _players(g: GameRecord, k: int) -> str | None:
+    """The ``pn|`` value: the names S, W, N, E from the tags (as edited), in the kept eight-name list if any.
+
+    A board of the closed room (``Room`` ``Closed``) with eight names read has
+    its names in the last four places; any other, in the first four.  A
+    name holding ``,`` or ``|`` cannot be written (LIN has no escape for
+    either): ``FormatError`` naming the seat.  None when no name is known.
+    """
+    for t in _NAME_TAGS:
+        name = g.tags.get(t, "")
+        if "," in name or "|" in name:
+            raise FormatError(
+                f"LIN: game {k}: {t}'s name {name[:40]!r} holds a {',' if ',' in name else '|'!r}, "
+                "which LIN's pn| cannot hold (names are separated by ',' and the value ends at '|')",
+                index=k,
+            )
+    names = [g.tags.get(t, "") for t in _NAME_TAGS]
+    every = g.tags["LinPlayers"].split(",") if "LinPlayers" in g.tags else []
+    if len(every) >= 4:
+        slot = 4 if len(every) >= 8 and g.tags.get("Room") == "Closed" else 0
+        every[slot : slot + 4] = names
+        return ",".join(every)
+    return ",".join(names) if any(names) else None
 
 
 def _title(g: GameRecord, qx: str | None) -> str:
@@ -562,8 +626,8 @@ def _title(g: GameRecord, qx: str | None) -> str:
         if m and g.board is not None and int(m.group(2)) != g.board:
             title = f"{m.group(1)}{g.board}{m.group(3)}"
         return f"ah|{_check_value(title, -1)}|"
-    qx_board = re.fullmatch(r"\s*[ocOC]?(\d+)\s*", qx or "")
-    if g.board is None or (qx_board and int(qx_board.group(1)) == g.board):
+    _, qx_board = read_qx(qx or "")
+    if g.board is None or qx_board == g.board:
         return ""
     return f"ah|Board {g.board}|"
 
@@ -592,7 +656,7 @@ def extras(games: Sequence[GameRecord]) -> list[str]:
 
 
 #: Tags a LIN record holds in its own pairs (written from the record's fields or kept whole).
-_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinHeader", "LinOther", *_NAME_TAGS)
+_DERIVED = ("Room", "LinQx", "LinTitle", "LinPlayers", "LinHeader", "LinOther", "LinTrailer", *_NAME_TAGS)
 #: PBN tags whose content LIN holds in its fields (the deal, the auction, ...).
 _PBN_FIELDS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
 

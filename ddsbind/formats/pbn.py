@@ -5,10 +5,17 @@ Specification (our reading, with sources)
 * A file is games separated by empty lines.  Lines starting with ``%`` are
   directives/comments; ``{...}`` (possibly over several lines) and ``;`` to
   the end of a line are commentary.  A tag is ``[Name "value"]`` on its own
-  line; a value ``"#"`` inherits the previous game's value (PBN 4.8).  Text is
-  ISO-8859-1; a file that starts with a UTF-8 byte-order mark is read as
-  UTF-8 (the mark skipped) -- our reading, for files saved by editors that
-  add one (:func:`decode_pbn`).
+  line or several on one line (``[Board "7"] [Dealer "S"]``, as some writers
+  put them), with or without the space before the value (``[Event"x"]``);
+  a value ``"#"`` is the previous game's value of that tag (PBN 4.8; one
+  reading for every reader: :func:`inherited_values`).  Encoding
+  (:func:`pbn_encoding`): PBN 2.1's ISO-8859-1 by default; UTF-8 after a
+  byte-order mark; the charset a ``%Content-type: text/x-pbn; charset=X``
+  line declares (Bridge Composer writes one); else UTF-8 when the bytes are
+  valid UTF-8 and not all ASCII (files with suit symbols written by tools
+  that never say so).  Writing back uses the encoding read.
+* ``[Deal]``: a hand written ``-`` is unknown (PBN 2.1); when it is the only
+  unknown hand and the other three hold 13 cards each, it holds the rest.
 * ``[Deal "F:h1 h2 h3 h4"]``: first seat F (N E S W), hands clockwise, each
   ``S.H.D.C`` with ranks AKQJT98765432 (``10`` accepted), ``-`` or empty for
   a void; parsed by :meth:`ddsbind.deal.Deal.from_pbn`.
@@ -20,25 +27,32 @@ Specification (our reading, with sources)
   index it (``decls = "NSEW"``, and ``[.north, .south, .east, .west]``); we
   found no primary text and name this as our reading.
 * ``[OptimumResultTable "Declarer;Denomination\2R;Result\2R"]`` (PBN 2.1
-  section 5.7): a table section; each following line is one row ``declarer
-  denomination tricks``, e.g. ``N NT 10``, declarer N/E/S/W, denomination
-  S/H/D/C/NT, tricks 0..13.  Columns are found by name in the header (a
-  ``\...`` suffix is a width/alignment hint); rows may come in any order;
-  missing rows stay unknown (15).
-* Reading takes both tags; when both are present they must agree
-  (``FormatError`` otherwise).  Writing emits both: ``DoubleDummyTricks``
-  only for a complete table, ``OptimumResultTable`` rows for the known
-  values (no section when none is known), in Bridge Composer's layout:
-  header ``Declarer;Denomination\2R;Result\2R`` (its backslashes single),
-  declarers N S E W, strains NT S H D C, columns right-aligned to width 2
-  (``N  S  7``, ``N NT 10``).
-* ``[OptimumScore "NS 620"]`` (North-South's par score, signed) and
-  ``[ParContract "NS 4S; NS 5C"]`` (the par contracts, seats then contract,
-  a sacrifice doubled ``EW 5HX-1``, over- or undertricks as DDS gives them, ``Pass`` when nobody makes anything), as
-  Bridge Composer and Bridge Solver Online write them; from DDS's
-  ``DealerPar`` (:func:`format_par`).
+  section 5.7): a table section; each entry is ``declarer denomination
+  tricks``, e.g. ``N NT 10``, declarer N/E/S/W, denomination S/H/D/C/NT,
+  tricks 0..13.  Columns are found by name in the header (a ``\...``
+  suffix is a width/alignment hint); BBA's header ``"Declarer Suit
+  Tricks"`` (names separated by spaces, all entries on one line) reads the
+  same; entries may come in any order; missing ones stay unknown (15).
+* Reading takes both tags; when both are present they must agree.  A
+  board whose results cannot be read (a garbage value, the two tags
+  disagreeing) has them set aside with a :class:`~ddsbind.errors.ResultsWarning`
+  naming the line; the rest of the file reads.
+* Writing emits both: ``DoubleDummyTricks`` only for a complete table,
+  ``OptimumResultTable`` entries for the known values (no section when none
+  is known), in Bridge Composer's layout (seen in files Bridge Composer
+  5.118 wrote after its own analysis): declarers N S E W, strains NT S H D
+  C, the strain right-aligned to width 2, the tricks to the width the
+  header gives, ``Result\1R`` when no declarer takes ten tricks
+  (``N NT 5``) and ``Result\2R`` when one does (``N  S  7``, ``N NT 10``).
+* ``[OptimumScore "EW 130"]`` and ``[ParContract "EW 1D+3"]``: par as
+  Bridge Composer writes it, from DDS's ``DealerPar`` (:func:`format_par`
+  says each convention and where it comes from): the score from the par
+  side's view, ``N`` for notrump, ``=``/``+n``/``-n``, ties lowest first,
+  a single seat when only one partner makes it.
 * :func:`add_results` adds all four to every game of a file, keeping every
-  other byte (``ddsbind convert x.pbn y.pbn --solve``).
+  other byte (``ddsbind convert x.pbn y.pbn --solve``).  New one-line tags
+  go before the game's ``[Auction]``/``[Play]`` and the table after the
+  game, where Bridge Composer puts them.
 * Tag values: ``\"`` is a quote and ``\\`` a backslash (PBN 2.1, after
   PGN); any other backslash reads as itself (``\2R``).  Written values
   escape both (:func:`quote`); a value with a line break cannot be written.
@@ -49,17 +63,19 @@ Specification (our reading, with sources)
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+import warnings
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain
-from ddsbind.errors import DDSError, FormatError
+from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
+from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, decode_text
 from ddsbind.game import Vulnerability
@@ -71,15 +87,20 @@ __all__ = [
     "encode_pbn",
     "format_double_dummy_tricks",
     "format_pbn",
+    "parse_ability",
     "parse_double_dummy_tricks",
     "parse_pbn",
+    "pbn_encoding",
     "read_pbn",
     "write_pbn",
 ]
 
 #: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
-_TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+#: One tag anywhere in a line: ``[Name "value"]`` (the space before the value may be missing: ``[Event"x"]``).
+_TAG_ANY = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A line that is one tag and nothing else.
+_TAG = re.compile(r"^\s*" + _TAG_ANY.pattern + r"\s*$")
 #: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
 _ESCAPED = re.compile(r'\\([\\"])')
 _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
@@ -92,27 +113,66 @@ _DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_S
 _BOM = b"\xef\xbb\xbf"
 
 
+#: ``%Content-type: text/x-pbn; charset=UTF-8`` (Bridge Composer's header line): the declared encoding.
+_CHARSET = re.compile(rb"^%\s*Content-type:[^\n]*?charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE | re.MULTILINE)
+
+
+def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str:
+    """The encoding of a PBN file's bytes, as a Python codec name.
+
+    ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
+    ``%Content-type ... charset=X`` line declares (``FormatError`` for a
+    charset Python does not know); else ``"utf-8"`` when the bytes are valid
+    UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
+    """
+    raw = bytes(data)
+    if raw.startswith(_BOM):
+        return "utf-8-sig"
+    declared = _CHARSET.search(raw)
+    if declared:
+        charset = declared.group(1).decode("ascii")
+        try:
+            return codecs.lookup(charset).name
+        except LookupError:
+            raise FormatError(
+                f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know"
+            ) from None
+    if not raw.isascii():
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "latin-1"
+        return "utf-8"
+    return "latin-1"
+
+
 def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") -> str:
-    """PBN text of a file's bytes: ISO-8859-1, or UTF-8 after a UTF-8 byte-order mark (the mark dropped).
+    """PBN text of a file's bytes, in the encoding :func:`pbn_encoding` finds (a byte-order mark dropped).
 
     A ``str`` is returned without a leading byte-order mark.  Bytes that are
-    not UTF-8 after the mark raise ``FormatError`` naming ``name``, the line
-    and the column.
+    not valid in the encoding the file declares raise ``FormatError`` naming
+    ``name``, the line and the column.
     """
     if isinstance(data, str):
         return data.removeprefix("\ufeff")
     raw = bytes(data)
-    if raw.startswith(_BOM):
+    encoding = pbn_encoding(raw, name)
+    if encoding == "utf-8-sig":
         return decode_text(raw[len(_BOM) :], "utf-8", name)
-    return raw.decode("latin-1")
+    return decode_text(raw, encoding, name)
 
 
-def encode_pbn(text: str) -> bytes:
-    """A file's bytes for PBN ``text``: ISO-8859-1, or a byte-order mark and UTF-8 when the text needs it.
+def encode_pbn(text: str, encoding: str | None = None) -> bytes:
+    """A file's bytes for PBN ``text``, in ``encoding`` (a file's :func:`pbn_encoding`, to write it back as read).
 
-    The inverse of :func:`decode_pbn`: text read from a UTF-8 file with
-    characters outside ISO-8859-1 is written back as UTF-8, marked.
+    Without ``encoding`` (or when the text holds a character the encoding
+    cannot): ISO-8859-1 when the text fits, else a byte-order mark and UTF-8.
     """
+    if encoding is not None:
+        try:
+            return text.encode(encoding)
+        except UnicodeEncodeError:
+            pass
     try:
         return text.encode("latin-1")
     except UnicodeEncodeError:
@@ -138,6 +198,25 @@ class PBNBoard:
     tags: dict[str, str] = field(default_factory=dict)
 
 
+def read_deal(text: str) -> Deal:
+    """A ``[Deal]`` value: hands by :meth:`ddsbind.deal.Deal.from_pbn`, ``-`` an unknown hand (PBN 2.1).
+
+    When exactly one hand is unknown and the other three hold 13 cards
+    each, the unknown hand holds the 13 cards left (as LIN's missing fourth
+    hand).  ``FormatError`` naming the value otherwise.
+    """
+    try:
+        masks = pbn_to_masks(text)
+        lengths = [sum(bin(m).count("1") for m in row) for row in masks]
+        if sorted(lengths) == [0, 13, 13, 13]:
+            missing = lengths.index(0)
+            full = (1 << 15) - 4  # ranks 2..A
+            masks[missing] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
+        return Deal(masks)
+    except (DDSError, ValueError) as exc:
+        raise FormatError(f"bad Deal {text!r}: {exc}") from None
+
+
 def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
     """A ``DoubleDummyTricks`` value (20 hex digits, N S E W x NT S H D C) to a DDS ``(5, 4)`` table."""
     s = text.strip()
@@ -145,15 +224,36 @@ def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
         raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
     table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
     for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
-        if ch in "-*":
-            continue
-        try:
-            v = int(ch, 16)
-        except ValueError:
-            raise FormatError(f"DoubleDummyTricks {text!r}: {ch!r} is not a hex digit") from None
-        if v > 13:
-            raise FormatError(f"DoubleDummyTricks {text!r}: {v} tricks is more than 13")
-        table[strain, seat] = v
+        if ch not in "-*":
+            table[strain, seat] = _hex_tricks(ch, f"DoubleDummyTricks {text!r}")
+    return table
+
+
+def _hex_tricks(ch: str, what: str) -> int:
+    """One hex digit of tricks (0..13), or ``FormatError`` naming ``what``."""
+    try:
+        v = int(ch, 16)
+    except ValueError:
+        raise FormatError(f"{what}: {ch!r} is not a hex digit") from None
+    if v > 13:
+        raise FormatError(f"{what}: {v} tricks is more than 13")
+    return v
+
+
+def parse_ability(text: str) -> NDArray[np.uint8]:
+    """An ``Ability`` value (Deep Finesse's, PBN 2.1 section 3.9) to a DDS ``(5, 4)`` table.
+
+    ``"N:34425 E:A98B7 S:34425 W:A98B7"``: each seat, a colon, then five hex
+    digits, the tricks that seat takes as declarer in NT S H D C; seats in
+    any order, a seat missing stays unknown (15).
+    """
+    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
+    for item in text.split():
+        seat, _, digits = item.partition(":")
+        if len(seat) != 1 or seat.upper() not in SEAT_LETTERS or len(digits) != 5:
+            raise FormatError(f"Ability {text!r}: {item!r} is not a seat, ':' and five hex digits (NT S H D C)")
+        for strain, ch in zip(_RESULT_STRAINS, digits, strict=True):
+            table[strain, SEAT_LETTERS.index(seat.upper())] = _hex_tricks(ch, f"Ability {text!r}")
     return table
 
 
@@ -166,52 +266,75 @@ def format_double_dummy_tricks(table: ArrayLike) -> str:
     return "".join(f"{v:x}" for v in vals)
 
 
+#: Column names of a result table, PBN 2.1's and BBA's (``"Declarer Suit Tricks"``).
+_COLUMNS = {"declarer": "declarer", "denomination": "denomination", "suit": "denomination", "strain": "denomination"}
+_COLUMNS |= {"result": "result", "tricks": "result"}
+
+
 def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
-    names = [c.split("\\")[0].strip().lower() for c in header.split(";")]
+    """An ``OptimumResultTable`` (header and section lines) as a DDS ``(5, 4)`` table.
+
+    The header's columns are separated by ``;`` (PBN 2.1) or, in BBA's
+    layout (``"Declarer Suit Tricks"``), by spaces; a ``\\2R`` after a name is
+    a width hint.  The entries are read as a stream of cells, so one entry a
+    line (PBN 2.1) and several on one line (BBA writes all twenty on one) read
+    alike.
+    """
+    raw = header.split(";") if ";" in header else header.split()
+    names = [_COLUMNS.get(c.split("\\")[0].strip().lower(), c.strip().lower()) for c in raw]
     try:
         i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
     except ValueError:
         raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
     table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
-    for row in rows:
-        cells = row.split()
-        if not cells:
-            continue
-        if len(cells) != len(names):
-            raise FormatError(f"OptimumResultTable row {row!r} has {len(cells)} fields, header has {len(names)}")
-        res = cells[i_res]
-        decl, den = cells[i_decl].upper(), cells[i_den].upper()
+    cells = " ".join(rows).split()
+    if len(cells) % len(names):
+        raise FormatError(
+            f"OptimumResultTable has {len(cells)} cells, not a multiple of the header's {len(names)} columns"
+        )
+    for k in range(0, len(cells), len(names)):
+        entry = cells[k : k + len(names)]
+        res = entry[i_res]
+        decl, den = entry[i_decl].upper(), entry[i_den].upper()
         seat = SEAT_LETTERS.find(decl) if len(decl) == 1 else -1
         strain = Strain.parse(den) if den in ("S", "H", "D", "C", "N", "NT") else -1
         if seat < 0 or strain < 0 or not res.isdigit() or int(res) > 13:
-            raise FormatError(f"OptimumResultTable row {row!r} is not 'declarer denomination tricks'")
+            raise FormatError(f"OptimumResultTable entry {' '.join(entry)!r} is not 'declarer denomination tricks'")
         table[strain, seat] = int(res)
     return table
 
 
+def _result_width(table: NDArray[np.uint8]) -> int:
+    """The ``Result`` column's width as Bridge Composer chooses it: 2 when a declarer takes ten or more, else 1."""
+    known = [int(v) for v in np.asarray(table).ravel() if int(v) <= 13]
+    return 2 if known and max(known) >= 10 else 1
+
+
 def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
-    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, columns right-aligned to
-    the header's width 2 (``\\2R``): ``N NT 10``, ``N  S  7``."""
+    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, the strain right-aligned to
+    width 2 and the tricks to :func:`_result_width` (``N NT 10``, ``N  S  7``; ``N NT 5`` when nobody takes ten)."""
     t = np.asarray(table).reshape(5, 4)
+    width = _result_width(t)
     lines = []
     for decl in "NSEW":
         seat = SEAT_LETTERS.index(decl)
         for strain in _RESULT_STRAINS:
             v = int(t[strain, seat])
             if v <= 13:
-                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>2}")
+                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>{width}}")
     return lines
+
+
+def optimum_header(table: NDArray[np.uint8]) -> Verbatim:
+    """The ``OptimumResultTable`` header Bridge Composer writes for ``table``: ``Result\\1R`` when no declarer
+    takes ten tricks, ``Result\\2R`` when one does (its backslashes single, as every reader expects)."""
+    return Verbatim(f"Declarer;Denomination\\2R;Result\\{_result_width(table)}R")
 
 
 class Verbatim(str):
     """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
 
     __slots__ = ()
-
-
-#: The header of the OptimumResultTable as Bridge Composer writes it (``\2R``: width 2, right-aligned):
-#: its backslashes stay single, as every reader of the tag expects.
-OPTIMUM_HEADER = Verbatim("Declarer;Denomination\\2R;Result\\2R")
 
 
 def quote(value: str, tag: str = "") -> str:
@@ -356,7 +479,7 @@ def split_games(text: str, name: str) -> list[GameText]:
         if game is not None:
             game.end = index + 1
         pos = 0
-        for m in _TAG.finditer(line):
+        for m in _TAG_ANY.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
                 raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
@@ -397,7 +520,39 @@ def split_games(text: str, name: str) -> list[GameText]:
     return games
 
 
-def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str, TagUpdate]]) -> str:
+def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[str, str]]:
+    """Each game's tag values with ``"#"`` read as PBN 4.8 says: the value of that tag in the previous game.
+
+    The one reading of ``#`` for every reader (deals, game records, adding
+    results).  The previous game is the one just before in the file (with
+    its own ``#`` already resolved); a ``#`` whose previous game lacks the
+    tag raises ``FormatError`` naming the line.  A repeated tag (``Note``)
+    keeps its first value here.
+    """
+    out: list[dict[str, str]] = []
+    previous: dict[str, str] = {}
+    for g, game in enumerate(games):
+        values: dict[str, str] = {}
+        for tag, value, lineno in game.tags:
+            if tag in values:
+                continue
+            if value == "#":
+                if tag not in previous:
+                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+                value = previous[tag]
+            values[tag] = value
+        out.append(values)
+        previous = values
+    return out
+
+
+def set_tags(
+    text: str,
+    games: Sequence[GameText],
+    updates: Sequence[Mapping[str, TagUpdate]],
+    *,
+    before_play: Collection[str] = (),
+) -> str:
     """``text`` with tags of its games set, replaced or removed, every other byte kept.
 
     ``games`` is :func:`split_games` of ``text``; ``updates[k]`` maps a tag
@@ -405,7 +560,10 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
     section replace the old ones in place, or are added after the game's
     last line) or None (removed with its section).  A tag line that holds
     more than the tag (several tags on one line, commentary) has only the
-    tag itself replaced.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
+    tag itself replaced.  A tag named in ``before_play`` that the game lacks
+    is added before the game's ``[Auction]`` (else ``[Play]``) section, as
+    Bridge Composer places its one-line tags; others after the game's last
+    line.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
     """
     lines = text.split("\n")
     edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines)
@@ -414,6 +572,8 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
             continue
         eol = "\r" if lines[game.start].endswith("\r") else ""
         added: list[str] = []
+        early: list[str] = []
+        sections = [game.spans[t][0] for t in ("Auction", "Play") if t in game.spans]
         for tag, change in update.items():
             new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
             if tag in game.spans:
@@ -422,12 +582,16 @@ def set_tags(text: str, games: Sequence[GameText], updates: Sequence[Mapping[str
                 alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
                 if alone:
                     edits.append((first, last, [x + eol for x in new]))
-                else:  # the tag shares its line: replace the tag's text only
-                    m = next(m for m in _TAG.finditer(own) if m.group(1) == tag)
-                    head = own[: m.start()] + (new[0] if new else "") + own[m.end() :]
-                    edits.append((first, last, [head + eol] + [x + eol for x in new[1:]]))
+                else:  # the tag shares its line (other tags, commentary): its text replaced in the line itself
+                    m = next(m for m in _TAG_ANY.finditer(own) if m.group(1) == tag)
+                    lines[first] = own[: m.start()] + (new[0] if new else "") + own[m.end() :] + eol
+                    edits.append((first + 1, last, [x + eol for x in new[1:]]))
+            elif new and tag in before_play and sections:
+                early += new
             elif new:
                 added += new
+        if early:
+            edits.append((min(sections), min(sections), [x + eol for x in early]))
         if added:
             edits.append((game.end, game.end, [x + eol for x in added]))
     for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
@@ -455,38 +619,23 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     """
     text = decode_pbn(text, name)
     boards: list[PBNBoard] = []
-    previous: dict[str, str] = {}
-    for g, game in enumerate(split_games(text, name)):
-        values: dict[str, str] = {}
-        lines: dict[str, int] = {}
-        for tag, value, lineno in game.tags:
-            if value == "#":
-                if tag not in previous:
-                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but no earlier game has a {tag}', index=g)
-                value = previous[tag]
-            values[tag] = value
-            lines[tag] = lineno
-        previous = {**previous, **values}
+    games = split_games(text, name)
+    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
+        lines = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
         if deal_text is None:
             continue
         where = f"{name}: line {lines['Deal']}"
         try:
-            deal = Deal.from_pbn(deal_text)
-        except (DDSError, ValueError) as exc:
-            raise FormatError(f"{where}: bad Deal {deal_text!r}: {exc}", index=g) from None
-        table = None
-        try:
-            ddt = values.get("DoubleDummyTricks")
-            if ddt:
-                table = parse_double_dummy_tricks(ddt)
-            if "OptimumResultTable" in values:
-                opt = _parse_optimum(values["OptimumResultTable"], game.sections.get("OptimumResultTable", []))
-                if table is not None and not np.array_equal(table, opt):
-                    raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
-                table = opt
+            deal = read_deal(deal_text)
         except FormatError as exc:
             raise FormatError(f"{where}: {exc}", index=g) from None
+        table = None
+        try:
+            table = _existing_table(values, game.sections)
+        except FormatError as exc:
+            board = values.get("Board", "?")
+            warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=2)
         boards.append(PBNBoard(deal=deal, table=table, tags=values))
     return boards
 
@@ -540,7 +689,7 @@ def format_pbn(
                 out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
             rows = _format_optimum(table) if optimum_table else []
             if rows:
-                out.append(f'[OptimumResultTable "{OPTIMUM_HEADER}"]')
+                out.append(f'[OptimumResultTable "{optimum_header(table)}"]')
                 out.extend(rows)
         out.append("")
     return "\n".join(out)
@@ -578,42 +727,87 @@ Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
 
 
-def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
-    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer.
+#: Bid rank of a strain (C < D < H < S < NT), by DDS strain (S H D C NT): the order Bridge Composer lists ties in.
+_BID_RANK = {Strain.C: 0, Strain.D: 1, Strain.H: 2, Strain.S: 3, Strain.NT: 4}
 
-    ``OptimumScore`` is North-South's par score, ``"NS 620"`` or
-    ``"NS -100"``; ``ParContract`` the par contracts joined by ``"; "``,
-    each the declaring seats and the contract, a sacrifice doubled, with
-    DDS's over- or undertricks (without them the contract would not score
-    ``OptimumScore``): ``"EW 4S"``, ``"NS 5HX-2"``, ``"N 3NT+1"``; DDS's text read by
-    :meth:`ddsbind.scoring.DealerParContract.parse` (``ContractError`` otherwise);
-    ``"Pass"`` when nobody makes anything (the layout Bridge Composer and
-    Bridge Solver Online write).
+
+def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
+    """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer, as Bridge Composer writes them.
+
+    Conventions and where each comes from (Bridge Composer 5.118's own
+    double-dummy analysis of eight boards, saved by it in a public
+    repository's test fixture, ``pbn-order-test-bc-dd.pbn``, and that
+    repository's notes on it; PBN 2.1 section 3.9 where they are silent):
+
+    * ``OptimumScore`` names the side that declares par and gives the score
+      from **that side's** view: ``"EW -100"`` for East-West's sacrifice
+      ``2SX-1``, ``"EW 130"`` for their ``1D+3``, ``"NS 400"`` (Bridge
+      Composer).  Nobody makes anything (DDS gives no contract): ``"NS 0"``
+      (PBN 2.1's form, side and score; Bridge Composer's choice not seen).
+    * ``ParContract``: the declaring side, or the single seat when only one
+      partner takes the tricks (``"N 3N="``, ``"E 2S="``; the seats are
+      DDS's, :class:`ddsbind.scoring.DealerParContract`), then level,
+      strain with ``N`` for notrump, ``X`` for a doubled sacrifice, and the
+      result: ``=`` made exactly, ``+n`` overtricks, ``-n`` down (Bridge
+      Composer).  Every tie is listed, joined by ``"; "``, lowest bid first:
+      ``"EW 2SX-1; EW 3CX-1"``, ``"NS 4H=; NS 4S="`` (Bridge Composer).
+      ``"Pass"`` when nobody makes anything (our choice, PBN 2.1's word).
+
+    DDS's text is read by :meth:`ddsbind.scoring.DealerParContract.parse`
+    (``ContractError`` otherwise).
 
     Examples
     --------
     >>> format_par(-300, ["5H*-NS-2"])
     ('NS -300', 'NS 5HX-2')
     >>> format_par(630, ["3N-N+1"])
-    ('NS 630', 'N 3NT+1')
+    ('NS 630', 'N 3N+1')
+    >>> format_par(-420, ["4S-EW", "4H-EW"])
+    ('EW 420', 'EW 4H=; EW 4S=')
     """
+    pars = sorted(
+        (DealerParContract.parse(c) for c in contracts),
+        key=lambda p: (p.contract.level, _BID_RANK[p.contract.strain]),
+    )
+    if not pars:
+        return "NS 0", "Pass"
+    side = "NS" if pars[0].declarers[0] % 2 == 0 else "EW"
     out = []
-    for c in contracts:
-        p = DealerParContract.parse(c)
-        contract = replace(p.contract, declarer=None)
-        out.append(f"{p.seats} {contract}{f'{p.result:+d}' if p.result else ''}")
-    return f"NS {ns_score}", "; ".join(out) if out else "Pass"
+    for p in pars:
+        c = p.contract
+        strain = "N" if c.strain == Strain.NT else Strain(c.strain).symbol
+        result = f"{p.result:+d}" if p.result else "="
+        out.append(f"{p.seats} {c.level}{strain}{'X' * c.doubled}{result}")
+    return f"{side} {ns_score if side == 'NS' else -ns_score}", "; ".join(out)
 
 
-def _existing_table(values: dict[str, str], sections: dict[str, list[str]]) -> NDArray[np.uint8] | None:
-    table = None
-    if values.get("DoubleDummyTricks"):
-        table = parse_double_dummy_tricks(values["DoubleDummyTricks"])
-    if "OptimumResultTable" in values:
-        opt = _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", []))
-        if table is not None and not np.array_equal(table, opt):
-            raise FormatError("DoubleDummyTricks and OptimumResultTable disagree")
-        table = opt
+def _existing_table(values: Mapping[str, str], sections: Mapping[str, list[str]]) -> NDArray[np.uint8] | None:
+    """The results a game's tags give (Bridge Composer's two, Deep Finesse's ``Ability``); None without any.
+
+    Where several are given, each known entry must agree (``FormatError``
+    naming the two tags); the table holds every entry any of them knows.
+    """
+    table: NDArray[np.uint8] | None = None
+    first = ""
+    readers: list[tuple[str, Callable[[], NDArray[np.uint8]]]] = [
+        ("DoubleDummyTricks", lambda: parse_double_dummy_tricks(values["DoubleDummyTricks"])),
+        (
+            "OptimumResultTable",
+            lambda: _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", [])),
+        ),
+        ("Ability", lambda: parse_ability(values["Ability"])),
+    ]
+    for tag, read in readers:
+        if tag not in values or (tag != "OptimumResultTable" and not values[tag].strip()):
+            continue
+        got = read()
+        if table is None:
+            table, first = got, tag
+            continue
+        both = (table <= 13) & (got <= 13)
+        if not np.array_equal(table[both], got[both]):
+            raise FormatError(f"{first} and {tag} disagree")
+        table = np.where(table <= 13, table, got).astype(np.uint8)
     return table
 
 
@@ -625,10 +819,12 @@ def add_results(
     Each game with a ``Deal`` gets ``DoubleDummyTricks`` and
     ``OptimumResultTable`` (from ``fill``, which solves what the file does not
     already give) and, with ``par``, ``OptimumScore`` and ``ParContract``
-    (:func:`format_par`), in the layouts Bridge Composer and Bridge Solver
-    Online write.  A result tag the file has already, with the same
-    results, is left as it is; another value replaces it in place; new tags
-    go after the game's last line.  Every other byte is kept: tags and their
+    (:func:`format_par`), in the layouts Bridge Composer writes.  A result
+    tag the file has already, with the same results, is left as it is;
+    another value replaces it in place; new one-line tags go before the
+    game's ``[Auction]``/``[Play]`` (after its last line when it has
+    neither), the table after its last line, as Bridge Composer places
+    them.  Every other byte is kept: tags and their
     order, game records' auctions, play and notes, comments, commentary, line
     ends, the encoding (a UTF-8 file with a byte-order mark stays one).
     Without ``fill`` the file is checked and returned unchanged.
@@ -655,10 +851,7 @@ def add_results(
     if fill is None or not boards:
         return raw, len(boards)
     with_deal = []
-    previous: dict[str, str] = {}
-    for g, game in enumerate(games):
-        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
-        previous = {**previous, **values}
+    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
         if "Deal" in values:
             with_deal.append((g, game, values))
     assert len(with_deal) == len(boards)
@@ -674,22 +867,24 @@ def add_results(
         pars = par(tables, list(dealers), list(vuls))
     updates: list[dict[str, TagUpdate]] = [{} for _ in games]
     for k, ((g, game, values), table) in enumerate(zip(with_deal, tables, strict=True)):
-        old = _existing_table(values, {t: lines for t, lines in game.sections.items()})
+        try:
+            old = _existing_table(values, game.sections)
+        except FormatError:  # unreadable: set aside with a warning by parse_pbn, replaced here
+            old = None
         update = updates[g]
         complete = bool(np.all(table <= 13))
         if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
             update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
-        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
-            update["OptimumResultTable"] = (OPTIMUM_HEADER, _format_optimum(table))
         if pars:
             score, contract = format_par(*pars[k])
             for tag, value in (("OptimumScore", score), ("ParContract", contract)):
                 if values.get(tag) != value:
                     update[tag] = (value, [])
-    out = set_tags(text, games, updates)
-    if raw.startswith(_BOM):
-        return _BOM + out.encode("utf-8"), len(boards)
-    return encode_pbn(out), len(boards)
+        if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
+            # last: Bridge Composer writes the table after the one-line tags
+            update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
+    out = set_tags(text, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"))
+    return encode_pbn(out, pbn_encoding(raw, name)), len(boards)
 
 
 def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
@@ -708,7 +903,7 @@ def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
 
 
 #: Tags whose content a conversion deal by deal carries (deals and results), and the words for the others.
-_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable")
+_CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable", "Ability")
 _EXTRA_WORDS = {"Board": "board numbers", "Dealer": "dealers", "Vulnerable": "vulnerability"}
 
 

@@ -27,8 +27,14 @@ Specification (PBN 2.1, with our reading where noted)
   is checked by the rules (:func:`ddsbind.record.auction_fault`): each bid above the last,
   a double only of the opponents' bid, a redouble only of their double,
   nothing after the auction ended (three passes after a bid or double, four
-  at the start).  A call may carry ``!``, ``?`` or ``!?`` (PBN's good, bad,
-  interesting call; our reading of ZRJ's punctuation bits: mark 1, 2 and 3).
+  at the start).  A call may carry PBN 2.1's suffix annotations ``!``,
+  ``?``, ``!?`` (marks 1, 2, 3: our reading of ZRJ's punctuation bits),
+  ``!!``, ``??``, ``?!`` (marks 4, 5, 6, which ZRJ cannot hold), attached
+  (``1H!?``) or as their own token after it (``1C !``, as BFC writes).
+* ``Contract`` and ``Declarer`` missing or ``?`` (PBN's unknown; pbntools
+  writes neither) are the ones the ended auction reaches; given, they must
+  be those (``FormatError`` naming the board otherwise, as LIN's writer
+  already refused).
 * Commentary: the text of each ``{...}`` (and ``;``) comment of a game is
   kept in ``commentary`` (written anew after the game's sections; LIN's
   ``nt|``).
@@ -44,12 +50,14 @@ Specification (PBN 2.1, with our reading where noted)
   its cards are read starting from that seat's column.  A card is suit and
   rank (``SA``, ``HT``, ``D10``); ``-`` is a card not played (the play
   stopped: a claim); ``*`` ends the play.  A card after a ``-`` or ``*``
-  (in play order) is an error: a card after the claim.  Cards carry ``!``,
-  ``?``, ``!?`` as calls do.
+  (in play order) is an error: a card after the claim.  Cards carry the
+  annotations calls do.
 * Writing back: a record read from PBN and not changed is written as it
   was read, byte for byte (its comments, ``{...}`` commentary, blank lines,
-  tag order, line ends and games without a deal around it), so PBN to PBN
-  loses nothing; if only its tags changed, those lines are set in place.
+  tag order, several tags on a line, line ends, a missing last line break,
+  games without a deal around it, and the encoding: :func:`dump_games`),
+  so PBN to PBN loses nothing; if only its tags changed, those tags are
+  set in place (a tag sharing its line has only its own text replaced).
 * Tag values are written with ``"`` and backslash escaped by a backslash
   (PBN 2.1, after PGN: a string is one line of printing characters); a value
   with a line break or another control character is refused
@@ -83,12 +91,23 @@ from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError
 from ddsbind.formats import pbn
 from ddsbind.game import Play, Vulnerability
-from ddsbind.record import PASSED_OUT, GameRecord, closing_passes, contract_text, play_fault, read_call, read_contract
+from ddsbind.record import (
+    PASSED_OUT,
+    GameRecord,
+    closing_passes,
+    contract_of_auction,
+    contract_text,
+    play_fault,
+    read_call,
+    read_contract,
+)
 from ddsbind.scoring import Contract
 
-__all__ = ["GameRecord", "format_games", "holds_games", "parse_games"]
+__all__ = ["GameRecord", "dump_games", "format_games", "holds_games", "parse_games"]
 
-_MARKS = {"": 0, "!": 1, "?": 2, "!?": 3}
+#: PBN 2.1's suffix annotations (its section 3.10, after PGN's NAGs 1..6), as marks: the first three as ZRJ's
+#: punctuation bits hold them (our reading), the rest after.
+_MARKS = {"": 0, "!": 1, "?": 2, "!?": 3, "!!": 4, "??": 5, "?!": 6}
 _MARK_TEXT = {v: k for k, v in _MARKS.items()}
 #: A token and its annotation (``!``, ``?``, ``!?``): ``"4H!?"`` -> ``"4H"``, ``"!?"``.
 _ANNOTATED = re.compile(r"^(.*?)([!?]*)$")
@@ -103,7 +122,7 @@ _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
 
 def _mark(text: str, what: str) -> int:
     if text not in _MARKS:
-        raise FormatError(f"{what}: annotation {text!r} is not !, ? or !?")
+        raise FormatError(f"{what}: annotation {text!r} is not !, ?, !!, ??, !? or ?!")
     return _MARKS[text]
 
 
@@ -112,8 +131,8 @@ def _mark(text: str, what: str) -> int:
 
 
 def _read_contract(text: str, g: int) -> tuple[Contract | None, bool]:
-    """A Contract tag's value: (contract, passed out); ``("", False)`` is an unknown contract."""
-    if not text.strip():
+    """A Contract tag's value: (contract, passed out); empty or ``?`` (PBN's unknown) is an unknown contract."""
+    if text.strip() in ("", "?"):
         return None, False
     try:
         contract = read_contract(text)
@@ -144,6 +163,8 @@ def _note_refs(tokens: list[str]) -> tuple[list[str], dict[int, list[int]]]:
         if m:
             if kept:
                 refs.setdefault(len(kept) - 1, []).append(int(m.group(1)))
+        elif kept and tok.strip("!?") == "" and kept[-1] not in ("*", "-"):
+            kept[-1] += tok  # an annotation written as its own token ("1C !"): the call's or card's before it
         elif not _skip(tok):
             kept.append(tok)
     return kept, refs
@@ -226,17 +247,6 @@ def _play(
     return plays, marks, card_notes
 
 
-def _tag_values(games: list[pbn.GameText]) -> list[dict[str, str]]:
-    """Each game's tag values, ``"#"`` replaced by the previous game's value."""
-    out: list[dict[str, str]] = []
-    previous: dict[str, str] = {}
-    for game in games:
-        values = {tag: (previous.get(tag, "") if value == "#" else value) for tag, value, _ in game.tags}
-        out.append(values)
-        previous = values
-    return out
-
-
 def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
     """True when PBN text holds a game record: a game with a Contract, Declarer, Result, Auction or Play tag set.
 
@@ -244,16 +254,17 @@ def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
     (even partial ones) answers False.
     """
     games = pbn.split_games(pbn.decode_pbn(text, name), name)
-    return any(values.get(tag, "").strip() not in ("", "?") for values in _tag_values(games) for tag in _GAME_TAGS)
+    every = pbn.inherited_values(games, name)
+    return any(values.get(tag, "").strip() not in ("", "?") for values in every for tag in _GAME_TAGS)
 
 
 def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:
     """One game's record (``values``: its tags, ``#`` resolved), checked; ``FormatError`` naming what is wrong."""
     sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
     try:
-        deal = Deal.from_pbn(values["Deal"])
-    except (DDSError, ValueError) as exc:
-        raise FormatError(f"PBN: bad Deal {values['Deal']!r}: {exc}", index=g) from None
+        deal = pbn.read_deal(values["Deal"])
+    except FormatError as exc:
+        raise FormatError(f"PBN: {exc}", index=g) from None
     if not deal.is_full:
         raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
     values.pop("Note", None)
@@ -289,6 +300,14 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         rec.dealer = rec.dealer if rec.dealer is not None else opener
         rec.auction, rec.auction_marks, rec.call_notes = _auction(sections.get("Auction", []), g)
         rec.alerts = set(rec.call_notes)
+    if rec.dealer is not None and rec.auction and closing_passes(rec.auction) == 0:
+        # a Contract or Declarer tag missing or "?" (pbntools writes neither): the ended auction's
+        said, by = contract_of_auction(rec.dealer, rec.auction)
+        if rec.contract is None and not rec.passed_out and rec.declarer in (None, by):
+            rec.contract, rec.passed_out = (said, False) if isinstance(said, Contract) else (None, True)
+            rec.declarer = by
+        elif rec.declarer is None and (PASSED_OUT if rec.passed_out else rec.contract) == said:
+            rec.declarer = by
     tokens, refs = _note_refs(sections.get("Play", []))
     if "Play" in values and tokens and tokens != ["*"]:
         first = _seat_tag(values["Play"], "Play", g)
@@ -325,11 +344,12 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
         contradicts, naming the game (``index``), the play's position and the card.
     """
     out: list[GameRecord] = []
+    encoding = None if isinstance(text, str) else pbn.pbn_encoding(text, name)
     decoded = pbn.decode_pbn(text, name)
     games = pbn.split_games(decoded, name)
     lines = decoded.split("\n")
     chunk_start = 0
-    for g, (game, values) in enumerate(zip(games, _tag_values(games), strict=True)):
+    for g, (game, values) in enumerate(zip(games, pbn.inherited_values(games, name), strict=True)):
         if not values.get("Deal"):
             continue
         try:
@@ -338,13 +358,16 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
             board = values.get("Board", "").strip() or "?"
             why = str(exc).removeprefix(f"record {g}: ").removeprefix("PBN: ")
             raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
-        rec.source = _Source("\n".join(lines[chunk_start : game.end]), game.start - chunk_start, _snapshot(rec))
+        rec.source = _Source(
+            "\n".join(lines[chunk_start : game.end]), game.start - chunk_start, _snapshot(rec), encoding=encoding
+        )
         chunk_start = game.end
         out.append(rec)
     if out:
         last = _source(out[-1])
         assert last is not None
-        last.tail = "\n".join(lines[chunk_start:])
+        last.tail = "\n".join(lines[chunk_start:]) if chunk_start < len(lines) else None
+        last.ends_file = True
     return out
 
 
@@ -362,6 +385,10 @@ class _Source:
     lead: int
     snapshot: tuple[object, ...]
     tail: str | None = None
+    #: The record was the file's last: ``tail`` None then means the file ended without a line break.
+    ends_file: bool = False
+    #: The file's encoding (:func:`ddsbind.formats.pbn.pbn_encoding`), None when read from text.
+    encoding: str | None = None
 
 
 def _source(rec: GameRecord) -> _Source | None:
@@ -375,7 +402,8 @@ def _snapshot(rec: GameRecord) -> tuple[object, ...]:
         rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
         rec.contract, rec.passed_out, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
         {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
-        set(rec.alerts), list(rec.commentary), dict(rec.tags), {k: list(v) for k, v in rec.sections.items()},
+        set(rec.alerts), list(rec.commentary), list(rec.commentary_at), dict(rec.tags),
+        {k: list(v) for k, v in rec.sections.items()},
     )  # fmt: skip
 
 
@@ -431,9 +459,22 @@ def format_games(games: Sequence[GameRecord]) -> str:
             text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
         pieces.append(text)
     last = _source(games[-1]) if games else None
-    tail = last.tail if last is not None else None
-    pieces.append("" if tail is None else tail)
+    if last is None or not last.ends_file:
+        pieces.append("")  # a line break after the last game
+    elif last.tail is not None:
+        pieces.append(last.tail)
     return "\n".join(pieces)
+
+
+def dump_games(games: Sequence[GameRecord]) -> bytes:
+    """The bytes of :func:`format_games`, in the encoding the first record's file was read in.
+
+    So a file read and written again comes back byte for byte (UTF-8 with or
+    without a byte-order mark, a declared charset, ISO-8859-1); records made
+    in memory are written as :func:`ddsbind.formats.pbn.encode_pbn` chooses.
+    """
+    source = _source(games[0]) if games else None
+    return pbn.encode_pbn(format_games(games), source.encoding if source is not None else None)
 
 
 def _note_numbers(rec: GameRecord) -> tuple[dict[int, list[int]], dict[int, str]]:

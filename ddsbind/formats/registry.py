@@ -374,6 +374,7 @@ register(
         plays=True,
         load_games=lambda data, name: zrjgame.zrj_bytes_to_games(data),
         dump_games=zrjgame.games_to_zrj_bytes,
+        unheld=zrjgame.unheld,
     )
 )
 
@@ -399,7 +400,7 @@ register(
         dump=_dump_pbn,
         dump_part=lambda r, first, last: _dump_pbn(r, first),
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
-        dump_games=lambda games: pbn.encode_pbn(pbngame.format_games(games)),
+        dump_games=pbngame.dump_games,
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
         annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
         extras=lambda data, name: pbn.extras(data, name),

@@ -34,7 +34,47 @@ from ddsbind.formats import order, zrj
 from ddsbind.record import GameRecord, read_call
 from ddsbind.scoring import Contract
 
-__all__ = ["TruncatedPlayWarning", "game_to_zrj", "games_to_zrj_bytes", "zrj_bytes_to_games", "zrj_to_game"]
+__all__ = [
+    "TruncatedPlayWarning",
+    "game_to_zrj",
+    "games_to_zrj_bytes",
+    "unheld",
+    "zrj_bytes_to_games",
+    "zrj_to_game",
+]
+
+
+def _held(mark: int) -> int:
+    """A mark as ZRJ's two punctuation bits hold it: ``!`` ``?`` ``!?`` (1..3); PBN's ``!!`` ``??`` ``?!`` none."""
+    return mark if mark <= 3 else 0
+
+
+def unheld(games: Sequence[GameRecord]) -> list[str]:
+    """What of these game records ZRJ cannot hold, in words (for the one warning a conversion gives).
+
+    ZRJ holds the deal, board, auction, contract, result and play with
+    ``!``/``?``/``!?`` marks; not tags (Event, players, ...), notes and
+    alerts, commentary, nor PBN's ``!!``/``??``/``?!``.
+    """
+    out = []
+    tags: list[str] = []
+    for g in games:
+        tags += [t for t in g.tags if t not in _RECORD_TAGS and t not in tags]
+    if tags:
+        out.append(f"tags {', '.join(tags[:4])}{', ...' if len(tags) > 4 else ''}")
+    if any(g.notes or g.alerts for g in games):
+        out.append("notes and alerts")
+    if any(g.commentary for g in games):
+        out.append("commentary")
+    if any(m > 3 for g in games for m in (*g.auction_marks, *g.play_marks)):
+        out.append("PBN's !!, ?? and ?! marks")
+    if any(g.sections for g in games):
+        out.append("tables of other tags")
+    return out
+
+
+#: Tags whose content ZRJ holds in its fields.
+_RECORD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
 
 
 def _call_byte(call: str, mark: int) -> int:
@@ -124,9 +164,9 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     room_calls = zrj.MAX_CALLS_END - zrj.FIRST_MOVE
     if len(calls) - passes > room_calls:
         raise fault(f"{len(calls)} calls do not fit in a ZRJ record (at most {room_calls} after the passes)")
-    call_bytes = [_call_byte(c, m) for c, m in zip(calls[passes:], marks[passes:], strict=True)]
+    call_bytes = [_call_byte(c, _held(m)) for c, m in zip(calls[passes:], marks[passes:], strict=True)]
     pmarks = rec.play_marks or [0] * len(rec.play)
-    play_bytes = [zrj.play_byte(c, m) for c, m in zip(rec.play, pmarks, strict=True)]
+    play_bytes = [zrj.play_byte(c, _held(m)) for c, m in zip(rec.play, pmarks, strict=True)]
     room = zrj.RECORD_SIZE - zrj.FIRST_MOVE - len(call_bytes)
     if len(play_bytes) > room:
         warnings.warn(

@@ -123,11 +123,11 @@ def test_odd_but_valid_records():
     assert g.auction_marks == [0] * 7  # LIN's '!' is an alert, not PBN's "good call"
     assert str(g.contract) == "1CXX" and g.declarer == Seat.N and g.result == 1
     assert g.notes == {1: "strong, artificial", 2: "takeout"} and g.call_notes == {1: [1], 2: [2]}
-    assert g.commentary == ["well played"] and g.tags["LinOther"] == "vg|x,y|"
+    assert g.commentary == ["well played"] and g.tags["LinTrailer"] == "vg|x,y|"  # a header after the last board
     (back,) = parse_lin(format_lin([g]))
     _same(g, back)
     assert (back.alerts, back.notes, back.call_notes) == (g.alerts, g.notes, g.call_notes)
-    assert back.commentary == g.commentary and back.tags["LinOther"] == g.tags["LinOther"]
+    assert back.commentary == g.commentary and back.tags["LinTrailer"] == g.tags["LinTrailer"]
     (passed,) = parse_lin("md|3" + SUITED + "|sv|b|mb|p|mb|p|mb|p|mb|p|")
     assert passed.passed_out and passed.declarer is None and passed.result is None
     # The hands given with "10" and without the fourth comma.

@@ -7,7 +7,7 @@ import pytest
 from conftest import RECORD0, TABLE0
 
 from ddsbind.deal import Deal
-from ddsbind.errors import FormatError
+from ddsbind.errors import FormatError, ResultsWarning
 from ddsbind.formats import decode_zrd, encode_zrd, gib, pbn
 
 # First hand of list1000.txt; its TABLE line (DDS order) is
@@ -95,14 +95,15 @@ def test_pbn_reads_optimum_result_table_in_any_order():
     np.testing.assert_array_equal(boards[0].table, REF0_TABLE)
 
 
-def test_pbn_disagreeing_tags_are_rejected():
-    """Without this, contradictory DD data in a PBN file would be silently accepted."""
+def test_pbn_disagreeing_tags_are_set_aside_with_a_warning():
+    """Without this, contradictory DD data in a PBN file would be silently accepted (or refuse the whole file)."""
     text = (
         f'[Deal "{REF0.to_pbn()}"]\n[DoubleDummyTricks "{"0" * 20}"]\n'
         '[OptimumResultTable "Declarer;Denomination;Result"]\nN S 5\n'
     )
-    with pytest.raises(FormatError, match="disagree"):
-        pbn.parse_pbn(text)
+    with pytest.warns(ResultsWarning, match="disagree"):
+        (board,) = pbn.parse_pbn(text)
+    assert board.table is None and board.deal == REF0
 
 
 def test_pbn_partial_table_round_trips_as_unknown():

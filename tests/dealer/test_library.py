@@ -433,7 +433,7 @@ def test_options_are_checked(library_file, tmp_path: Path) -> None:
 
 def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
     """examples/statistics_study.py prints the hand-derived best contracts, total tricks and NT tricks by HCP."""
-    from tests.conftest import REPO, run_script
+    from tests.support import REPO, run_script
 
     path = tmp_path / "pav.zrd"
     path.write_bytes(b"".join(PAVLICEK) * 5)  # ten deals: each record five times
@@ -458,7 +458,7 @@ def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
 
 def test_example_scripts_over_the_sample_database(library_file) -> None:
     """examples/nt_by_hcp.dl (the sample database) and balanced_3nt.dl (the random library) count what numpy counts."""
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     sample = REPO / "examples" / "data" / "sample.zrd"
     owners, tables = decode_zrd(sample.read_bytes())

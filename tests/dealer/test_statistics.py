@@ -15,7 +15,7 @@ from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
 from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, solve_tables
 from ddsbind.errors import ContractError, InvalidArgumentError
 from ddsbind.scoring import Contract
-from tests.conftest import ask_dds
+from tests.support import ask_dds
 
 
 def test_scores_of_known_contracts():

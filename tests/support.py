@@ -1,0 +1,177 @@
+"""What the tests share (one home; fixtures live in ``tests/conftest.py``): where things are, child Pythons
+that run the build under test, DDS's reference hands and DDS asked from C, the CLI in this process, random
+end positions, and readers of Debian dealer's output.
+
+Test modules import these as ``from tests.support import ...`` (the tree's root is on ``sys.path`` under
+pytest's default import mode and under ``make test-source``'s ``--import-mode=append``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+
+import ddsbind
+from ddsbind.deal import Deal
+from tests import oracles
+
+#: The checkout the tests run from (the folder holding ``tests/``).
+REPO = Path(__file__).resolve().parents[1]
+
+#: The directory this test process imported ``ddsbind`` from: the checkout
+#: for an editable or in-place build (``make test``), the environment's
+#: site-packages for a regular install (``make test-source``, whose checkout
+#: holds no compiled module).
+DDSBIND_HOME = Path(ddsbind.__file__).resolve().parents[1]
+
+
+def child_env(*, script_dir: bool = False) -> dict[str, str]:
+    """The environment for a child Python that must import the ddsbind under test, never another one.
+
+    ``PYTHONPATH`` starts with :data:`DDSBIND_HOME`, and ``PYTHONSAFEPATH=1``
+    keeps the working directory off the child's path, so ``python -c`` or
+    ``python -m`` run in the checkout does not pick up the checkout's
+    uncompiled ``ddsbind/``.  ``script_dir=True`` is for ``python
+    path/to/script.py`` whose script imports a module beside it
+    (``benchmarks/_common.py``): the script's own directory stays first on the
+    child's path (it must hold no ``ddsbind/``).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(DDSBIND_HOME), *filter(None, [os.environ.get("PYTHONPATH")])])
+    if script_dir:
+        env.pop("PYTHONSAFEPATH", None)
+    else:
+        env["PYTHONSAFEPATH"] = "1"
+    return env
+
+
+def run_script(script: Path, *args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """``python SCRIPT ARGS`` under the build under test (text output captured; ``kwargs`` go to ``subprocess.run``)."""
+    if (script.parent / "ddsbind").exists():
+        raise AssertionError(f"{script.parent} holds a ddsbind/ that would shadow the build under test")
+    options: dict = {"capture_output": True, "text": True, "check": False, "env": child_env(script_dir=True)}
+    options.update(kwargs)
+    return subprocess.run([sys.executable, str(script), *map(str, args)], **options)
+
+
+#: Where DDS's reference hands are (None when missing): ``DDSBIND_REFERENCE``,
+#: else ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks
+#: into ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
+REFERENCE = oracles.find("dds-hands")
+
+
+def reference_file(name: str) -> Path:
+    """The path of DDS's reference file ``name``; fails the test (an oracle is never skipped) when none was found."""
+    path = oracles.require("dds-hands") / name
+    if not path.is_file():
+        pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
+    return path
+
+
+def python_c(code: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` (dedented) in a child Python that imports the build under test; output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, timeout=timeout
+    )
+
+
+def threads_dds_configures(cores: int) -> int | None:
+    """How many threads DDS 2.9's ``SetResources`` runs on this machine with ``cores`` cores; None when unsure.
+
+    Derived by hand from DDS's ``Init.cpp``: every core gets a thread as long
+    as 70% of the free memory (``MemAvailable``, which ddsbind's probe fix
+    feeds DDS) holds a small thread's 30 MB per core; with less, DDS runs
+    fewer threads.  Free memory moves while the suite runs, so within a factor
+    of two of that limit the answer is None (any count from 1 to ``cores``).
+    """
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemAvailable:"))
+    usable_mb = 0.70 * kb / 1024
+    if usable_mb >= 2 * 30 * cores:
+        return cores
+    return None
+
+
+def ask_dds(oracle: Path, requests: list[str], cwd: Path) -> list[list[str]]:
+    """DDS's answers (each line's words) to ``requests`` (lines as ``tests/dds_solve_oracle.c`` reads them).
+
+    ``cwd``: DDS writes a dump.txt there for each request it refuses.
+    """
+    text = "".join(r + "\n" for r in requests)
+    proc = subprocess.run([str(oracle)], input=text, capture_output=True, text=True, timeout=900, cwd=cwd, check=True)
+    answers = [line.split() for line in proc.stdout.splitlines()]
+    assert len(answers) == len(requests), proc.stderr
+    return answers
+
+
+# Provenance: specs/formats.md, "ZRD" (two records of Pavlicek's library).
+RECORD0 = bytes.fromhex("72527a0ae17ae4f952e041fc7c494949492b2a39396767")
+RECORD1 = bytes.fromhex("affe56236997458c20707d20be3737a3a37575393985 85".replace(" ", ""))
+DEAL0 = "N:J873.J42.Q65.KT2 AT652.A976.AJ82.- Q4.85.KT9.A87643 K9.KQT3.743.QJ95"
+DEAL1 = "N:543.J86532.K.AKT QJT6.KT94.96.752 AK9872.7.J2.QJ43 -.AQ.AQT87543.986"
+# DDS resTable of record 0 (rows S H D C NT, columns N E S W), from the spec.
+TABLE0 = np.array([[4, 9, 4, 9], [2, 10, 2, 11], [3, 9, 3, 9], [6, 7, 6, 7], [4, 9, 4, 9]])
+
+
+def cli(*args: object, input: str | None = None) -> Result:
+    """``ddsbind ARGS`` in this process, through click's CliRunner (arguments as ``str``; ``input``: stdin)."""
+    from ddsbind.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def ending(rng: np.random.Generator, cards: int) -> Deal:
+    """A random end position: ``cards`` cards a hand from a shuffled pack (cheap to solve)."""
+    pack = rng.permutation(52)[: 4 * cards]
+    owners = np.full(52, -1, dtype=np.int8)
+    owners[pack] = np.repeat(np.arange(4, dtype=np.int8), cards)
+    return Deal.from_owners(owners)
+
+
+#: Debian dealer's ``printoneline`` line: ``n S.H.D.C e S.H.D.C s S.H.D.C w S.H.D.C`` (ranks AKQJT98765432).
+ONELINE = re.compile(r"^n (\S*) e (\S*) s (\S*) w (\S*)", re.M)
+
+
+def owners_from_oneline(line: str) -> np.ndarray:
+    """The owner row (52 seats, 0=N .. 3=W, cards suit-major from the deuce) of one ``printoneline`` line."""
+    owners = np.full(52, -1, dtype=np.int8)
+    words = line.split()
+    for seat in range(4):
+        assert words[2 * seat] == "nesw"[seat]
+        for suit, ranks in enumerate(words[2 * seat + 1].split(".")):
+            for rank in ranks:
+                owners[13 * suit + "AKQJT98765432".index(rank)] = seat
+    assert (owners >= 0).all()
+    return owners
+
+
+def oneline_deals(text: str) -> np.ndarray:
+    """Owner rows ``(n, 52)`` of every ``printoneline`` line of dealer's output ``text``."""
+    rows = [owners_from_oneline(m.group(0)) for m in ONELINE.finditer(text)]
+    return np.array(rows, dtype=np.int8).reshape(-1, 52)
+
+
+def oneline_hands(text: str) -> list[list[str]]:
+    """Each ``printoneline`` deal of ``text`` as its four dotted hands, N E S W."""
+    return [list(hands) for hands in ONELINE.findall(text)]
+
+
+def oneline_pbns(text: str) -> list[str]:
+    """The deals of dealer's ``printoneline`` lines as PBN strings from North."""
+    return ["N:" + " ".join(hands) for hands in oneline_hands(text)]
+
+
+def dealer_summary(text: str) -> tuple[int, int]:
+    """(generated, produced) from dealer's summary lines."""
+    generated = re.search(r"^Generated (\d+) hands$", text, re.M)
+    produced = re.search(r"^Produced (\d+) hands$", text, re.M)
+    assert generated and produced, text
+    return int(generated.group(1)), int(produced.group(1))

@@ -1,6 +1,7 @@
-"""What the tests share (one home; fixtures live in ``tests/conftest.py``): where things are, child Pythons
-that run the build under test, DDS's reference hands and DDS asked from C, the CLI in this process, random
-end positions, and readers of Debian dealer's output.
+"""What the tests share, in one home (fixtures live in ``tests/conftest.py``): where things are and child
+Pythons that run the build under test; DDS's reference hands and DDS asked from C; the format spec's worked
+records; the CLI in this process, random end positions, deals with cards played, game records of reference
+hands; Debian dealer's output read; the database tests' reference database.
 
 Test modules import these as ``from tests.support import ...`` (the tree's root is on ``sys.path`` under
 pytest's default import mode and under ``make test-source``'s ``--import-mode=append``).
@@ -13,6 +14,8 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +23,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 import ddsbind
-from ddsbind.deal import Deal
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.formats.ddsref import ReferenceHand
+from ddsbind.record import GameRecord
 from tests import oracles
+
+# -- where things are; child Pythons -------------------------------------------------------------------------
 
 #: The checkout the tests run from (the folder holding ``tests/``).
 REPO = Path(__file__).resolve().parents[1]
@@ -62,6 +69,15 @@ def run_script(script: Path, *args: object, **kwargs: object) -> subprocess.Comp
     return subprocess.run([sys.executable, str(script), *map(str, args)], **options)
 
 
+def python_c(code: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` (dedented) in a child Python that imports the build under test; output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, timeout=timeout
+    )
+
+
+# -- DDS's reference hands; DDS asked from C; DDS's threads --------------------------------------------------
+
 #: Where DDS's reference hands are (None when missing): ``DDSBIND_REFERENCE``,
 #: else ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks
 #: into ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
@@ -74,13 +90,6 @@ def reference_file(name: str) -> Path:
     if not path.is_file():
         pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
     return path
-
-
-def python_c(code: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """``python -c CODE`` (dedented) in a child Python that imports the build under test; output captured as text."""
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, timeout=timeout
-    )
 
 
 def threads_dds_configures(cores: int) -> int | None:
@@ -112,6 +121,8 @@ def ask_dds(oracle: Path, requests: list[str], cwd: Path) -> list[list[str]]:
     return answers
 
 
+# -- the format spec's worked records ------------------------------------------------------------------------
+
 # Provenance: specs/formats.md, "ZRD" (two records of Pavlicek's library).
 RECORD0 = bytes.fromhex("72527a0ae17ae4f952e041fc7c494949492b2a39396767")
 RECORD1 = bytes.fromhex("affe56236997458c20707d20be3737a3a37575393985 85".replace(" ", ""))
@@ -119,6 +130,9 @@ DEAL0 = "N:J873.J42.Q65.KT2 AT652.A976.AJ82.- Q4.85.KT9.A87643 K9.KQT3.743.QJ95"
 DEAL1 = "N:543.J86532.K.AKT QJT6.KT94.96.752 AK9872.7.J2.QJ43 -.AQ.AQT87543.986"
 # DDS resTable of record 0 (rows S H D C NT, columns N E S W), from the spec.
 TABLE0 = np.array([[4, 9, 4, 9], [2, 10, 2, 11], [3, 9, 3, 9], [6, 7, 6, 7], [4, 9, 4, 9]])
+
+
+# -- the CLI; deals and game records -------------------------------------------------------------------------
 
 
 def cli(*args: object, input: str | None = None) -> Result:
@@ -135,6 +149,38 @@ def ending(rng: np.random.Generator, cards: int) -> Deal:
     owners[pack] = np.repeat(np.arange(4, dtype=np.int8), cards)
     return Deal.from_owners(owners)
 
+
+def without(pbn: str, *cards: str) -> Deal:
+    """The deal ``pbn`` with ``cards`` (``"SQ"``, ...) taken from the hands holding them (as played)."""
+    d = Deal.from_pbn(pbn)
+    masks = d.remain_cards.astype(int)
+    for c in cards:
+        card = Card.parse(c)
+        seat = d.holder(card)
+        assert seat is not None, c
+        masks[seat, card.suit] &= ~(1 << card.rank)
+    return Deal(masks)
+
+
+def reference_record(h: ReferenceHand, board: int = 1) -> GameRecord:
+    """A game record of DDS reference hand ``h`` as board ``board`` (its dealer and vulnerability): its trump
+    at the 1 level, declared by the opening leader's RHO, played as its PLAY line, its TRACE's last result."""
+    declarer = Seat((h.first + 3) % 4)
+    strain = Strain(h.trump).symbol
+    return GameRecord(
+        deal=h.deal,
+        dealer=Seat((board - 1) % 4),
+        vulnerable=("None", "NS", "EW", "All", "NS", "EW", "All", "None")[(board - 1) % 8],
+        board=board,
+        auction=["Pass"] * ((declarer - (board - 1)) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"],
+        contract=f"1{strain}",
+        declarer=declarer,
+        result=h.trace[-1],
+        play=[Card.parse(h.play[i : i + 2]) for i in range(0, len(h.play), 2)],
+    )
+
+
+# -- Debian dealer's output; dealer scripts ------------------------------------------------------------------
 
 #: Debian dealer's ``printoneline`` line: ``n S.H.D.C e S.H.D.C s S.H.D.C w S.H.D.C`` (ranks AKQJT98765432).
 ONELINE = re.compile(r"^n (\S*) e (\S*) s (\S*) w (\S*)", re.M)
@@ -169,9 +215,62 @@ def oneline_pbns(text: str) -> list[str]:
     return ["N:" + " ".join(hands) for hands in oneline_hands(text)]
 
 
+def script_file(tmp_path: Path, text: str, name: str = "s.dl") -> str:
+    """A dealer script ``text`` written (UTF-8) as ``tmp_path/name``; its path."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def one_error(result: Result, pattern: str) -> None:
+    """The CLI ``result`` failed (exit 1) with one ``ddsbind: error:`` line on stderr matching ``pattern``."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ddsbind: error: "), result.stderr
+    assert re.search(pattern, lines[0]), lines[0]
+
+
 def dealer_summary(text: str) -> tuple[int, int]:
     """(generated, produced) from dealer's summary lines."""
     generated = re.search(r"^Generated (\d+) hands$", text, re.M)
     produced = re.search(r"^Produced (\d+) hands$", text, re.M)
     assert generated and produced, text
     return int(generated.group(1)), int(produced.group(1))
+
+
+# -- the database tests' reference database ------------------------------------------------------------------
+
+#: The database tests' reference database: COUNT deals of SEED, written REC bytes a record (ZRD).
+COUNT = 24
+SEED = 11
+REC = 23
+
+
+def make_ref(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An uninterrupted single-process ZRD database of COUNT deals of SEED (fixture ``ref`` makes it once a module)."""
+    from ddsbind import database as db
+
+    out = tmp_path_factory.mktemp("ref") / "ref.zrd"
+    db.generate(out, COUNT, SEED)
+    return out
+
+
+def copy_db(src: Path, dst: Path) -> Path:
+    """A copy of database ``src`` and its manifest as ``dst``."""
+    from ddsbind import database as db
+
+    dst.write_bytes(src.read_bytes())
+    db.manifest_path(dst).write_text(db.manifest_path(src).read_text())
+    return dst
+
+
+def wait_for(pred: Callable[[], bool], proc: subprocess.Popen[bytes] | None = None, timeout: float = 300.0) -> None:
+    """Poll ``pred`` until true; fail when ``proc`` exits first, or after ``timeout`` seconds (not a speed bound)."""
+    end = time.monotonic() + timeout
+    while not pred():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"generate exited ({proc.returncode}) before the condition held")
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.02)

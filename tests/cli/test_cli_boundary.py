@@ -12,9 +12,9 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from ddsbind.cli import main
+from tests.support import cli
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
@@ -65,27 +65,27 @@ def test_trick_given_with_spaces_commas_or_ten_as_10():
     deal = "N:T... J... Q9... 87..."  # N led SA, E played SK: S to play
     outs = set()
     for trick in ["SA,SK", "SA SK", "sa , sk"]:
-        r = CliRunner().invoke(main, ["solve", deal, "--trump", "NT", "--leader", "N", "--trick", trick])
+        r = cli("solve", deal, "--trump", "NT", "--leader", "N", "--trick", trick)
         assert r.exit_code == 0, r.output
         outs.add(r.output)
     assert len(outs) == 1
-    r = CliRunner().invoke(main, ["solve", "N:... J... Q... 8...", "--trump", "NT", "--leader", "N", "--trick", "S10"])
+    r = cli("solve", "N:... J... Q... 8...", "--trump", "NT", "--leader", "N", "--trick", "S10")
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[2].split()[:2] == ["SJ", "0"], r.output
 
 
 def test_demo_refuses_bad_counts_naming_the_option():
     for args, option in [(["--deals", "-1"], "--deals"), (["--deals", "0"], "--deals"), (["--seed", "-5"], "--seed")]:
-        r = CliRunner().invoke(main, ["demo", *args])
+        r = cli("demo", *args)
         assert r.exit_code == 2, (args, r.output)
         assert option in r.output, r.output
 
 
 def test_info_is_dds_and_stats_is_the_database():
     """`info` describes DDS and takes no file; database statistics are `stats`."""
-    r = CliRunner().invoke(main, ["info", "x.zrd"])
+    r = cli("info", "x.zrd")
     assert r.exit_code == 2
-    r = CliRunner().invoke(main, ["stats", "--help"])
+    r = cli("stats", "--help")
     assert r.exit_code == 0 and "statistics" in r.output
 
 
@@ -98,7 +98,7 @@ def test_warnings_print_one_way():
         warnings.warn("this is a test warning", UserWarning, stacklevel=1)
 
     try:
-        r = CliRunner().invoke(main, ["warn-test"])
+        r = cli("warn-test")
     finally:
         main.commands.pop("warn-test", None)
     assert r.exit_code == 0
@@ -114,7 +114,7 @@ def test_a_bug_is_not_hidden_as_a_one_line_error():
         raise ValueError("an internal bug")
 
     try:
-        r = CliRunner().invoke(main, ["bug-test"])
+        r = cli("bug-test")
     finally:
         main.commands.pop("bug-test", None)
     assert isinstance(r.exception, ValueError)

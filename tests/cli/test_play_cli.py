@@ -4,31 +4,14 @@ from __future__ import annotations
 
 import json
 
-from ddsbind.deal import Card, Seat, Strain
+from ddsbind.deal import Strain
 from ddsbind.formats.games import read_games
 from ddsbind.formats.pbngame import format_games
-from ddsbind.record import GameRecord
 from ddsbind.scoring import Contract
 from tests import minimax
-from tests.support import ask_dds, cli
+from tests.support import ask_dds, cli, reference_record
 
 SUITS, RANKS = "SHDC", minimax.RANKS
-
-
-def _record(h, board: int) -> GameRecord:
-    declarer = Seat((h.first + 3) % 4)
-    strain = Strain(h.trump).symbol
-    return GameRecord(
-        deal=h.deal,
-        dealer=Seat((board - 1) % 4),
-        vulnerable=("None", "NS", "EW", "All", "NS", "EW", "All", "None")[(board - 1) % 8],
-        board=board,
-        auction=["Pass"] * ((declarer - (board - 1)) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"],
-        contract=f"1{strain}",
-        declarer=declarer,
-        result=h.trace[-1],
-        play=[Card.parse(h.play[i : i + 2]) for i in range(0, len(h.play), 2)],
-    )
 
 
 def _costly_from_trace(h) -> list[tuple[int, str, int]]:
@@ -52,7 +35,7 @@ def test_analyse_json_matches_the_library(list100, tmp_path):
     lines imply."""
     hands = list100[:8]
     src = tmp_path / "games.pbn"
-    src.write_text(format_games([_record(h, i + 1) for i, h in enumerate(hands)]), encoding="latin-1")
+    src.write_text(format_games([reference_record(h, i + 1) for i, h in enumerate(hands)]), encoding="latin-1")
     assert cli("convert", src, tmp_path / "games.zrj").exit_code == 0
     for path in (src, tmp_path / "games.zrj"):
         result = cli("analyse", path, "--json")
@@ -69,7 +52,7 @@ def test_analyse_json_matches_the_library(list100, tmp_path):
 def test_convert_warns_when_a_play_is_cut(list100, tmp_path):
     """Without this, a user converting to ZRJ would lose the end of a play without being told."""
     h = next(h for h in list100 if len(h.play) == 104)
-    g = _record(h, 1)
+    g = reference_record(h, 1)
     t = Strain(h.trump).symbol
     # Legal by the rules: declarer raises his strain over each redouble; XX, then the 3 closing passes.
     raises = [call for level in range(2, 7) for call in ("X", "XX", "Pass", f"{level}{t}")]

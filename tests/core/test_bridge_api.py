@@ -20,6 +20,7 @@ from ddsbind.dealer import DealerError, Predeal, deal_batch, deal_to
 from ddsbind.errors import ContractError, Error, InvalidArgumentError
 from ddsbind.formats import GameRecord
 from ddsbind.scoring import payoff
+from tests.support import cli
 
 _FULL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 
@@ -76,12 +77,12 @@ def test_one_set_of_vulnerability_spellings(spelling, expected):
 @pytest.mark.parametrize("spelling", ["both", "all", "b", "ALL", "love", "none", "ns", "e-w"])
 def test_every_command_takes_the_same_vulnerability_words(spelling, tmp_path):
     """`table --vul` and `dealer --vul` accept the same words: the same habit works in every command."""
-    result = CliRunner().invoke(main, ["table", _FULL, "--vul", spelling])
+    result = cli("table", _FULL, "--vul", spelling)
     assert result.exit_code == 0, result.output
     assert f"Par ({Vulnerability.parse(spelling)})" in result.output
     script = tmp_path / "s.dl"
     script.write_text("produce 1\naction printoneline\n")
-    result = CliRunner().invoke(main, ["dealer", str(script), "--vul", spelling, "-s", "1"])
+    result = cli("dealer", str(script), "--vul", spelling, "-s", "1")
     assert result.exit_code == 0, result.output
 
 
@@ -89,19 +90,19 @@ def test_every_command_takes_the_same_vulnerability_words(spelling, tmp_path):
 def test_every_command_takes_the_same_seat_words(seat):
     """Seat letters and names (any case) work for --leader and --dealer alike."""
     pbn = "N:A... K... Q... J..."
-    result = CliRunner().invoke(main, ["solve", pbn, "--trump", "notrump", "--leader", seat])
+    result = cli("solve", pbn, "--trump", "notrump", "--leader", seat)
     assert result.exit_code == 0, result.output
-    result = CliRunner().invoke(main, ["table", _FULL, "--dealer", seat])
+    result = cli("table", _FULL, "--dealer", seat)
     assert result.exit_code == 0, result.output
     assert "Par with N dealing" in result.output
 
 
 def test_bad_words_are_usage_errors_naming_the_choices():
     """A misspelt --vul or --leader is click's one-line usage error listing the words, exit 2."""
-    result = CliRunner().invoke(main, ["table", _FULL, "--vul", "sometimes"])
+    result = cli("table", _FULL, "--vul", "sometimes")
     assert result.exit_code == 2
     assert "none|all|both|ns|ew" in result.output
-    result = CliRunner().invoke(main, ["solve", _FULL, "--trump", "S", "--leader", "X"])
+    result = cli("solve", _FULL, "--trump", "S", "--leader", "X")
     assert result.exit_code == 2
     assert "N|E|S|W" in result.output
 
@@ -287,24 +288,24 @@ def test_table_reads_a_pbn_file_with_boards_dealers_and_vulnerability(tmp_path):
         f'[Board "7"]\n[Dealer "S"]\n[Vulnerable "All"]\n[Deal "{_FULL}"]\n\n'
         f'[Board "8"]\n[Dealer "W"]\n[Vulnerable "None"]\n[Deal "{Deal.random(3).to_pbn()}"]\n'
     )
-    result = CliRunner().invoke(main, ["table", str(path)])
+    result = cli("table", str(path))
     assert result.exit_code == 0, result.output
     assert "Board 7, dealer S, vulnerable All" in result.output
     assert "Board 8, dealer W, vulnerable None" in result.output
     assert "Par (All): NS 80  NS:NS 1S" in result.output
     assert "Par with S dealing" in result.output
-    result = CliRunner().invoke(main, ["table", str(path), "--vul", "ew"])
+    result = cli("table", str(path), "--vul", "ew")
     assert "Board 7, dealer S, vulnerable EW" in result.output
     bad = tmp_path / "bad.pbn"
     bad.write_text('[Deal "N:AKQ"]\n')
-    result = CliRunner().invoke(main, ["table", str(bad)])
+    result = cli("table", str(bad))
     assert result.exit_code == 1 and result.output.startswith("ddsbind: error:") and "bad.pbn" in result.output
 
 
 def test_solve_says_whose_tricks_it_prints():
     """`ddsbind solve` names the hand to play and the side whose tricks the scores are."""
-    result = CliRunner().invoke(main, ["solve", "N:T... J... Q9... 87...", "--trump", "NT", "--leader", "N",
-                                       "--trick", "SA,SK"])  # fmt: skip
+    result = cli("solve", "N:T... J... Q9... 87...", "--trump", "NT", "--leader", "N",
+                                       "--trick", "SA,SK")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "S to play, notrump: tricks for NS (S's side) from this trick on"
 
@@ -316,6 +317,6 @@ def test_line_counts_for_the_declarer_given_in_an_ending():
     assert default.exit_code == 0, default.output
     assert "value = tricks for EW" in default.output
     assert default.output.splitlines()[-1].split()[-1] == "0"
-    given = CliRunner().invoke(main, [*args, "--declarer", "north"])
+    given = cli(*args, "--declarer", "north")
     assert "declarer N, trump NT; value = tricks for NS" in given.output
     assert given.output.splitlines()[-1].split()[-1] == "1"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ddsbind import Card, Deal, Seat, Vulnerability, dll, errors, game
+from tests.support import without
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
@@ -73,14 +74,6 @@ def test_bad_vulnerability(value):
         Vulnerability.parse(value)
 
 
-def _without(pbn: str, *cards: str) -> Deal:
-    d = Deal.from_pbn(pbn)
-    masks = d.remain_cards.astype(int)
-    for c in map(Card.parse, cards):
-        masks[d.holder(c), c.suit] &= ~(1 << c.rank)
-    return Deal(masks)
-
-
 def test_current_trick_checks_name_the_card_before_the_counts():
     """W "led" SA still in its hand on a full deal: named as the played card, not as a card count."""
     with pytest.raises(errors.PlayedCardError, match="SA is on the current trick and still held by W"):
@@ -88,14 +81,14 @@ def test_current_trick_checks_name_the_card_before_the_counts():
     with pytest.raises(errors.CardCountError, match="at most 3"):
         game.check_current_trick(Deal.from_pbn(FULL), Seat.W, [Card.parse(c) for c in ("SA", "SK", "SQ", "SJ")])
     with pytest.raises(errors.CardCountError, match="one card fewer"):
-        game.check_current_trick(_without(FULL, "SQ"), Seat.W, [Card.parse("SQ")])
-    game.check_current_trick(_without(FULL, "SQ"), Seat.N, [Card.parse("SQ")])
+        game.check_current_trick(without(FULL, "SQ"), Seat.W, [Card.parse("SQ")])
+    game.check_current_trick(without(FULL, "SQ"), Seat.N, [Card.parse("SQ")])
 
 
 def test_the_dll_layer_runs_the_same_checks_in_dds_order(in_tmp_cwd):
     """SolveBoard (DLL) with one card on the trick: hand lengths first (DDS's order), then the played card."""
     fut = dll.futureTricks()
-    uneven = _without(FULL, "SQ")  # N played SQ ...
+    uneven = without(FULL, "SQ")  # N played SQ ...
     dl = dll.deal(trump=4, first=3, remainCards=uneven.remain_cards.tolist())  # ... but W is said to lead
     dl.currentTrickSuit[0], dl.currentTrickRank[0] = 0, 12
     assert dll.SolveBoard(dl, -1, 1, 1, fut, 0) == dll.RETURN_CARD_COUNT

@@ -18,21 +18,11 @@ import pytest
 import ddsbind
 from ddsbind import Deal, errors
 from ddsbind.play import analyse_plays, costly_cards_batch
+from tests.support import without
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 # W's ST swapped for SQ, which N holds too: 13 cards a hand, one card twice.
 DUPLICATE = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AQ942.AQ4.32.KJ3"
-
-
-def _without(pbn: str, *cards: str) -> Deal:
-    d = Deal.from_pbn(pbn)
-    masks = d.remain_cards.astype(int)
-    for c in cards:
-        card = ddsbind.Card.parse(c)
-        seat = d.holder(card)
-        assert seat is not None, c
-        masks[seat, card.suit] &= ~(1 << card.rank)
-    return Deal(masks)
 
 
 @dataclass(frozen=True)
@@ -59,17 +49,15 @@ CASES: dict[str, tuple[Case, type[errors.DDSError]]] = {
     "revoke (play)": (Case(plays=("SQ", "HJ"), kinds=frozenset({"play"})), errors.PlayFaultError),
     # N "led" SA, which W still holds.
     "trick card still held": (
-        Case(deal=_without(FULL, "S6"), trick=("SA",), kinds=frozenset({"position"})),
+        Case(deal=without(FULL, "S6"), trick=("SA",), kinds=frozenset({"position"})),
         errors.PlayedCardError,
     ),
     "revoke (current trick)": (
-        Case(deal=_without(FULL, "SQ", "HJ"), trick=("SQ", "HJ"), kinds=frozenset({"position"})),
+        Case(deal=without(FULL, "SQ", "HJ"), trick=("SQ", "HJ"), kinds=frozenset({"position"})),
         errors.PlayFaultError,
     ),
     "four cards on the current trick": (
-        Case(
-            deal=_without(FULL, "SQ", "S8", "SK", "SA"), trick=("SQ", "S8", "SK", "SA"), kinds=frozenset({"position"})
-        ),
+        Case(deal=without(FULL, "SQ", "S8", "SK", "SA"), trick=("SQ", "S8", "SK", "SA"), kinds=frozenset({"position"})),
         errors.CardCountError,
     ),
     "a card held twice": (

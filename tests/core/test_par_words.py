@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
 import ddsbind
-from ddsbind.cli import main
 from ddsbind.solver import DealerPar, Par
+from tests.support import cli
 
 # list100's first hand (DDS's hands/list100.txt): PAR "NS -110" "EW 110" "NS:EW 2S" "EW:EW 2S", PAR2 "-110" "2S-EW".
 PBN = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -72,7 +71,7 @@ def test_every_reference_par_reads(list100):
 
 def test_cli_table_prints_par_in_words():
     """Without this, `ddsbind table` would print only DDS's terse par text."""
-    result = CliRunner().invoke(main, ["table", PBN, "--vul", "none", "--dealer", "N"])
+    result = cli("table", PBN, "--vul", "none", "--dealer", "N")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     k = lines.index("Par (None): NS -110  NS:EW 2S")

@@ -25,6 +25,7 @@ from ddsbind.cribbage import (
     to_json,
 )
 from ddsbind.errors import FormatError
+from tests.support import cli
 
 # --------------------------------------------------------------------------
 # The hand-worked example (derived on paper from seed 004's tables).
@@ -647,7 +648,7 @@ def test_cli_show_prints_deal_by_deal(tmp_path):
     session = _replace(EXAMPLE, deals=(FULL_DEAL, EXAMPLE_DEAL))
     path = tmp_path / "game.c64"
     path.write_text(encode(session) + "\n")
-    result = CliRunner().invoke(main, ["cribbage", "show", str(path)])
+    result = cli("cribbage", "show", str(path))
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Players:  0 = Hal, 1 = Ann" in out
@@ -662,7 +663,7 @@ def test_cli_show_prints_deal_by_deal(tmp_path):
     assert "Scores: Hal 121, Ann 110" in out
     assert out.count("== end of game 1 ==") == 1
     assert out.index("Deal 2") > out.index("Scores: Hal 30, Ann 41")
-    direct = CliRunner().invoke(main, ["cribbage", "show", encode(session)])
+    direct = cli("cribbage", "show", encode(session))
     assert direct.stdout == out
 
 
@@ -670,7 +671,7 @@ def test_cli_encode_json_file(tmp_path):
     """Without this, `ddsbind cribbage encode FILE.json` would not produce the Code64 record."""
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_json(EXAMPLE)))
-    result = CliRunner().invoke(main, ["cribbage", "encode", str(path)])
+    result = cli("cribbage", "encode", str(path))
     assert result.exit_code == 0, result.output
     assert result.stdout == EXAMPLE_TEXT + "\n"
 
@@ -709,7 +710,7 @@ def test_cli_encode_bad_json_exit_1(tmp_path):
     obj["deals"][0]["scores"] = [121, 122]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(obj))
-    result = CliRunner().invoke(main, ["cribbage", "encode", str(path)])
+    result = cli("cribbage", "encode", str(path))
     assert result.exit_code == 1
     assert result.stderr.strip().endswith("player 1 score = 122: not in 0..121")
 

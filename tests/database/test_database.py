@@ -22,16 +22,9 @@ import pytest
 from ddsbind import database as db
 from ddsbind.database.generation import _lock
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
-from tests.database.support import COUNT, REC, SEED, copy_db, make_ref, wait_for
-from tests.support import cli
+from tests.support import COUNT, REC, SEED, cli, copy_db, wait_for
 
 NO_DASK = "the 'distributed' extra (dask[distributed]) is not installed"
-
-
-@pytest.fixture(scope="module")
-def ref(tmp_path_factory) -> Path:
-    """An uninterrupted single-process ZRD database of COUNT deals of SEED (made once)."""
-    return make_ref(tmp_path_factory)
 
 
 # -- the generator ---------------------------------------------------------------------------

@@ -21,14 +21,7 @@ import pytest
 from ddsbind import database as db
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
-from tests.database.support import COUNT, REC, SEED, copy_db, make_ref, wait_for
-from tests.support import ask_dds, cli
-
-
-@pytest.fixture(scope="module")
-def ref(tmp_path_factory) -> Path:
-    """A finished ZRD database of COUNT deals of SEED (made once)."""
-    return make_ref(tmp_path_factory)
+from tests.support import COUNT, REC, SEED, ask_dds, cli, copy_db, wait_for
 
 
 def start_generate(out: Path, *flags: str) -> subprocess.Popen:

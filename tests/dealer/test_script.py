@@ -11,9 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ddsbind.cli import main
 from ddsbind.dealer import DealerError, Predeal, parse, run
 from tests import oracles, support
 from tests.support import oneline_deals, owners_from_oneline
@@ -188,7 +186,7 @@ def test_malformed_script_is_one_line_and_exit_1(tmp_path: Path, case: str) -> N
     text, pattern = MALFORMED[case]
     path = tmp_path / "x.dl"
     path.write_text(text)
-    result = CliRunner().invoke(main, ["dealer", str(path), "-s", "1"])
+    result = support.cli("dealer", str(path), "-s", "1")
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit)  # the error boundary, not a traceback
     assert result.stdout == ""

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ddsbind.cli import main
 from ddsbind.deal import Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import RecordWriter, files, pbn, read_records, registry, zbs
@@ -219,7 +217,7 @@ def test_convert_to_stdout(tmp_path):
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        r = CliRunner().invoke(main, ["convert", str(p), "-", "--to", "pbn"])
+        r = cli("convert", str(p), "-", "--to", "pbn")
     finally:
         os.chdir(cwd)
     assert r.exit_code == 0, r.stderr

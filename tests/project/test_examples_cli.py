@@ -7,11 +7,9 @@ import subprocess
 import sys
 
 import numpy as np
-from click.testing import CliRunner
 
 import ddsbind
-from ddsbind.cli import main
-from tests.support import REPO
+from tests.support import REPO, cli
 
 PBN = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
@@ -43,7 +41,7 @@ def test_solve_board_example_matches_solve_board():
 
 def test_cli_table_prints_table_and_par():
     """`ddsbind table DEAL` prints the DD table in the usual layout and DDS's par."""
-    result = CliRunner().invoke(main, ["table", PBN, "--vul", "none", "--dealer", "N"])
+    result = cli("table", PBN, "--vul", "none", "--dealer", "N")
     assert result.exit_code == 0, result.output
     assert "NT     6   6   6   6" in result.output
     assert " S     5   8   5   8" in result.output
@@ -53,7 +51,7 @@ def test_cli_table_prints_table_and_par():
 
 def test_cli_bad_deal_is_one_line_exit_1():
     """A bad deal on the command line gives one error line on stderr and exit status 1."""
-    result = CliRunner().invoke(main, ["table", "N:AK... QJ... T9..."])
+    result = cli("table", "N:AK... QJ... T9...")
     assert result.exit_code == 1
     assert result.stderr.strip().count("\n") == 0
     assert "must list 4 hands" in result.stderr
@@ -61,17 +59,17 @@ def test_cli_bad_deal_is_one_line_exit_1():
 
 def test_cli_solve_and_info():
     """`ddsbind solve` scores the cards to play; `ddsbind info` names the DDS in use."""
-    result = CliRunner().invoke(main, ["solve", "N:K... QJ... T9... 87...", "--trump", "NT", "--leader", "N",
-                                       "--trick", "SA"])  # fmt: skip
+    result = cli("solve", "N:K... QJ... T9... 87...", "--trump", "NT", "--leader", "N",
+                                       "--trick", "SA")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert re.search(r"^SQ +0  SJ$", result.output, re.M)
-    info = CliRunner().invoke(main, ["info"])
+    info = cli("info")
     assert info.exit_code == 0 and f"DDS {ddsbind.dds_info().version}" in info.output
 
 
 def test_cli_demo_solves_deals():
     """`ddsbind demo` (the README's main job for now) prints boards with tables and par."""
-    result = CliRunner().invoke(main, ["demo", "--deals", "2", "--seed", "7"])
+    result = cli("demo", "--deals", "2", "--seed", "7")
     assert result.exit_code == 0, result.output
     assert result.output.count("Double-dummy tricks") == 2
     assert "Board 2, dealer E" in result.output
@@ -79,7 +77,7 @@ def test_cli_demo_solves_deals():
 
 def test_cli_demo_boards_follow_the_16_board_cycle():
     """The demo's boards carry the real dealer and vulnerability cycle (board 5 NS, board 8 none), so par is right."""
-    result = CliRunner().invoke(main, ["demo", "--deals", "16", "--seed", "7"])
+    result = cli("demo", "--deals", "16", "--seed", "7")
     assert result.exit_code == 0, result.output
     heads = re.findall(r"^Board (\d+), dealer ([NESW]), vulnerable (\w+)$", result.output, re.M)
     # The cycle as printed on duplicate boards 1..16 (and Pavlicek's ZRJ notes).

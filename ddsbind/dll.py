@@ -884,7 +884,7 @@ def SetMaxThreads(userThreads: int) -> None:
 #: The least ``maxMemoryMB`` DDS 2.9 survives: below it (and for any negative
 #: value) DDS configures no thread memory, prints ``Memory::GetPtr: 0 vs. 0``
 #: and ends the process.  Found by experiment with Debian's DDS 2.9.0 (each
-#: value in a fresh process); tests/test_hostile.py asks DDS again at the
+#: value in a fresh process); tests/core/test_hostile.py asks DDS again at the
 #: boundary.  0 means "DDS chooses".
 MIN_MEMORY_MB = 24
 

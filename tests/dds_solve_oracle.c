@@ -1,7 +1,7 @@
 /*
  * dds_solve_oracle: DDS's own SolveBoardPBN answers, from C, for the tests.
  *
- * The oracle tests/test_solve_board_modes.py compares ddsbind.solve_board
+ * The oracle tests/core/test_solve_board_modes.py compares ddsbind.solve_board
  * with: the same DDS called from a plain C program, so no line of ddsbind
  * (validation, marshalling, result decoding, thread slots) lies between the
  * question and the answer.  Built by benchmarks/_common.build_driver against

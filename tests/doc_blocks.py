@@ -1,6 +1,6 @@
 """The code blocks of README.md and docs/**/*.md, found and run as a reader would run them.
 
-Rules a page follows (tests/test_docs.py enforces them):
+Rules a page follows (tests/project/test_docs.py enforces them):
 
 * A ```` ```python ```` block runs; the blocks of one page share one
   namespace and run in page order, so a tutorial can build on its earlier
@@ -36,7 +36,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import REPO, child_env
+from tests.support import REPO, child_env
 
 NOT_RUN = re.compile(r"<!-- not run: .+ -->")
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)

@@ -25,6 +25,7 @@ import pytest
 
 from ddsbind.dealer import parse, run
 from ddsbind.dealer.run import finish, load_script
+from tests.support import dealer_summary, oneline_deals
 
 DEALER = shutil.which("dealer") or ("/usr/games/dealer" if Path("/usr/games/dealer").exists() else None)
 pytestmark = pytest.mark.skipif(DEALER is None, reason="Debian's dealer is not installed (apt-get install dealer)")
@@ -51,8 +52,7 @@ action average pt9(east), average (hcp(west) > 12 ? 1 : 0) * 100, average (hcp(n
 
 
 def parse_dealer(text: str) -> tuple[int, int, list[float], list[dict[str, int]]]:
-    generated = int(re.search(r"Generated (\d+) hands", text).group(1))
-    produced = int(re.search(r"Produced (\d+) hands", text).group(1))
+    generated, produced = dealer_summary(text)
     body = text.split("Generated ")[0]
     averages = [float(x) for x in re.findall(r"^(-?[\d.e+-]+)$", body, flags=re.MULTILINE)]
     frequencies = []
@@ -151,22 +151,6 @@ def dealer(*args: str, stdin: str | None = None) -> str:
     """Debian's dealer's standard output."""
     assert DEALER is not None
     return subprocess.run([DEALER, *args], capture_output=True, text=True, check=False, input=stdin).stdout
-
-
-def oneline_deals(text: str) -> np.ndarray:
-    """Owner rows ``(n, 52)`` of dealer's ``printoneline`` lines ("n S.H.D.C e ... s ... w ...")."""
-    rows = []
-    for line in text.splitlines():
-        if line.startswith("n "):
-            fields = line.split()
-            owners = np.full(52, -1, dtype=np.int8)
-            for seat in range(4):
-                assert fields[2 * seat] == "nesw"[seat]
-                for suit, ranks in enumerate(fields[2 * seat + 1].split(".")):
-                    for rank in ranks:
-                        owners[13 * suit + "AKQJT98765432".index(rank)] = seat
-            rows.append(owners)
-    return np.array(rows, dtype=np.int8).reshape(-1, 52)
 
 
 def dealers_deals(tmp_path: Path, text: str, seed: int, n: int, *flags: str) -> np.ndarray:
@@ -306,7 +290,7 @@ def test_own_deals_agree_statistically(tmp_path: Path, monkeypatch: pytest.Monke
     Path(name).write_text(text)
     n = 40_000
     theirs = dealer("-s", "9", "-g", str(n), name)
-    gen, prod = (int(re.search(rf"{w} (\d+) hands", theirs).group(1)) for w in ("Generated", "Produced"))
+    gen, prod = dealer_summary(theirs)
     script, _ = load_script(name)
     result = run(script, 9, generate=n, threads=2)
     p_theirs, p_ours = prod / gen, result.produced / result.generated

@@ -2,7 +2,7 @@
 
 The oracles are hand derivations of DealerV2's user guide and ddsbind's own
 independent pieces (the Laws' scores in ``ddsbind.scoring``, the deals a
-run prints).  ``ltc()`` is tested in ``tests/test_hands.py``.
+run prints).  ``ltc()`` is tested in ``tests/core/test_hands.py``.
 """
 
 from __future__ import annotations
@@ -12,29 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ddsbind.cli import main
 from ddsbind.dealer import DealerError
 from ddsbind.dealer.language import substitute_parameters
-
-
-def cli(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, ["dealer", *args], input=stdin)
-
-
-def script(tmp_path: Path, text: str, name: str = "s.dl") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
-def one_error(result: Result, pattern: str) -> None:
-    assert result.exit_code == 1, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ddsbind: error: "), result.stderr
-    assert re.search(pattern, lines[0]), lines[0]
-
+from tests.support import REPO, cli, one_error, oneline_hands, script_file
 
 # --- $0..$9 ------------------------------------------------------------------------------------
 
@@ -42,8 +23,8 @@ def one_error(result: Result, pattern: str) -> None:
 def test_parameters_replace_dollar_digits_from_the_command_line(tmp_path: Path) -> None:
     """-P N=TEXT fills $N: one DealerV2 script studies many conditions without being edited."""
     text = 'produce $0\ncondition hcp(north) >= $1\naction printes("at least $1: ", hcp(north), \\n)\n'
-    path = script(tmp_path, text)
-    result = cli(path, "-s", "5", "-v", "-P", "0=4", "--param", "1=19")
+    path = script_file(tmp_path, text)
+    result = cli("dealer", path, "-s", "5", "-v", "-P", "0=4", "--param", "1=19")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert len(lines) == 4
@@ -54,14 +35,16 @@ def test_parameters_replace_dollar_digits_from_the_command_line(tmp_path: Path) 
 
 def test_a_missing_parameter_is_refused_naming_its_line(tmp_path: Path) -> None:
     """A script using $1 without -P 1=... stops before dealing, naming the line, instead of a parse error."""
-    path = script(tmp_path, "produce 3\ncondition hcp(north) >= $1\n")
-    one_error(cli(path, "-s", "1", "-P", "0=3"), r"s\.dl:2: \$1 is used but not given \(give it with -P 1=VALUE\)")
+    path = script_file(tmp_path, "produce 3\ncondition hcp(north) >= $1\n")
+    one_error(
+        cli("dealer", path, "-s", "1", "-P", "0=3"), r"s\.dl:2: \$1 is used but not given \(give it with -P 1=VALUE\)"
+    )
 
 
 @pytest.mark.parametrize("bad", ["x=3", "10=3", "3"])
 def test_a_malformed_parameter_is_a_usage_error(tmp_path: Path, bad: str) -> None:
     """-P without N=TEXT (N one digit) is refused by name: dealer's -0/-2/-3 keep their meaning."""
-    result = cli(script(tmp_path, "produce 1\n"), "-P", bad)
+    result = cli("dealer", script_file(tmp_path, "produce 1\n"), "-P", bad)
     assert result.exit_code == 2
     assert "N=TEXT with N a digit 0..9" in result.stderr
 
@@ -139,7 +122,7 @@ def test_evalcontract_agrees_with_score_of_dds_tricks(tmp_path: Path) -> None:
         "produce 20\ncondition hearts(east) + hearts(west) >= 8\n"
         "action evalcontract(EW, z3Hxx, nv), average score(nv, z3Hxx, tricks(west, hearts))\n"
     )
-    result = cli(script(tmp_path, text), "-s", "3", "-v")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "3", "-v")
     assert result.exit_code == 0, result.output
     first, _second, average = result.stdout.splitlines()[:3]
     assert first.startswith("Contract 3HXX NV by EW Average Result = ")
@@ -156,16 +139,11 @@ def test_evalcontract_over_no_deals_prints_nan() -> None:
 )
 def test_evalcontract_bad_arguments_are_refused_naming_the_line(tmp_path: Path, bad: str) -> None:
     """A bad side or contract is one error line naming the script's line and what is expected, before dealing."""
-    result = cli(script(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1")
+    result = cli("dealer", script_file(tmp_path, f"produce 1\naction {bad}\n"), "-s", "1")
     one_error(result, r"s\.dl:2:\d+: unexpected .*expected (a side|a DealerV2 contract)")
 
 
 # --- csvrpt / printrpt -------------------------------------------------------------------------
-
-
-def _deals_of(text: str) -> list[list[str]]:
-    """printoneline lines -> each deal's four dotted hands (N E S W)."""
-    return [line.split()[1:8:2] for line in text.splitlines() if line.startswith("n ")]
 
 
 def test_csvrpt_fields_hands_strings_and_expressions(tmp_path: Path) -> None:
@@ -174,10 +152,10 @@ def test_csvrpt_fields_hands_strings_and_expressions(tmp_path: Path) -> None:
         "produce 3\ncondition hcp(north) >= 12\n"
         'action printoneline, csvrpt("N+S it\'s", hcp(north) + hcp(south), NS, west)\n'
     )
-    path = script(tmp_path, text)
-    result = cli(path, "-s", "4", "-v", "-C", str(tmp_path / "r.csv"))
+    path = script_file(tmp_path, text)
+    result = cli("dealer", path, "-s", "4", "-v", "-C", str(tmp_path / "r.csv"))
     assert result.exit_code == 0, result.output
-    deals = _deals_of(result.stdout)
+    deals = oneline_hands(result.stdout)
     lines = (tmp_path / "r.csv").read_text().splitlines()
     assert len(deals) == len(lines) == 3
     for (north, _east, south, west), line in zip(deals, lines, strict=True):
@@ -190,14 +168,14 @@ def test_csvrpt_fields_hands_strings_and_expressions(tmp_path: Path) -> None:
 
 def test_csv_file_is_appended_to_unless_w_prefix(tmp_path: Path) -> None:
     """-C FILE appends (headings written first survive), -C w:FILE replaces: as DealerV2's -C."""
-    path = script(tmp_path, 'produce 2\naction csvrpt("x", 1)\n')
+    path = script_file(tmp_path, 'produce 2\naction csvrpt("x", 1)\n')
     target = tmp_path / "r.csv"
     target.write_text("heading\n")
-    assert cli(path, "-s", "1", "-C", str(target)).exit_code == 0
+    assert cli("dealer", path, "-s", "1", "-C", str(target)).exit_code == 0
     assert target.read_text() == "heading\n'x',1\n'x',1\n"
-    assert cli(path, "-s", "1", "-C", f"w:{target}").exit_code == 0
+    assert cli("dealer", path, "-s", "1", "-C", f"w:{target}").exit_code == 0
     assert target.read_text() == "'x',1\n'x',1\n"
-    one_error(cli(path, "-s", "1", "-C", str(tmp_path / "no" / "r.csv")), r"-C .*r\.csv: No such file")
+    one_error(cli("dealer", path, "-s", "1", "-C", str(tmp_path / "no" / "r.csv")), r"-C .*r\.csv: No such file")
 
 
 def test_csvrpt_without_file_and_printrpt_go_to_stdout_with_trix(tmp_path: Path) -> None:
@@ -207,7 +185,7 @@ def test_csvrpt_without_file_and_printrpt_go_to_stdout_with_trix(tmp_path: Path)
         "action csvrpt(trix(south)), printrpt(tricks(south, clubs), tricks(south, diamonds), tricks(south, hearts),"
         " tricks(south, spades), tricks(south, notrumps), deal)\n"
     )
-    result = cli(script(tmp_path, text), "-s", "9", "-v")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "9", "-v")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert len(lines) == 4
@@ -219,7 +197,7 @@ def test_csvrpt_without_file_and_printrpt_go_to_stdout_with_trix(tmp_path: Path)
 def test_trix_of_deal_is_twenty_counts_seat_by_seat(tmp_path: Path) -> None:
     """trix(deal) is N E S W each C D H S NT: the 20 results a downstream program reads by position."""
     text = "produce 1\naction csvrpt(trix(deal)), csvrpt(trix(north), trix(east), trix(south), trix(west))\n"
-    result = cli(script(tmp_path, text), "-s", "2", "-v")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "2", "-v")
     assert result.exit_code == 0, result.output
     whole, parts = result.stdout.splitlines()
     assert whole == parts and len(whole.split(",")) == 20
@@ -231,10 +209,10 @@ def test_trix_of_deal_is_twenty_counts_seat_by_seat(tmp_path: Path) -> None:
 def test_export_writes_predeal_holdings_of_a_side_or_seat(tmp_path: Path) -> None:
     """export(EW)/export(south) write -E/-W/-S holdings of the printed deal, voids left out, to -X or stdout."""
     text = "produce 3\naction printoneline, export(EW), export(south)\n"
-    path = script(tmp_path, text)
-    result = cli(path, "-s", "6", "-v", "-X", f"w:{tmp_path / 'x.txt'}")
+    path = script_file(tmp_path, text)
+    result = cli("dealer", path, "-s", "6", "-v", "-X", f"w:{tmp_path / 'x.txt'}")
     assert result.exit_code == 0, result.output
-    deals = _deals_of(result.stdout)
+    deals = oneline_hands(result.stdout)
     lines = (tmp_path / "x.txt").read_text().splitlines()
     assert len(lines) == 6
 
@@ -244,18 +222,18 @@ def test_export_writes_predeal_holdings_of_a_side_or_seat(tmp_path: Path) -> Non
     for k, (_north, east, south, west) in enumerate(deals):
         assert lines[2 * k] == f"{spelled('E', east)}  {spelled('W', west)}"
         assert lines[2 * k + 1] == spelled("S", south)
-    stdout_only = cli(path, "-s", "6", "-v")
+    stdout_only = cli("dealer", path, "-s", "6", "-v")
     assert [line for line in stdout_only.stdout.splitlines() if line.startswith("-")] == lines
 
 
 def test_exported_hand_predeals_a_later_run_through_a_parameter(tmp_path: Path) -> None:
     """An export(south) line's holdings, given to -P, predeal South in the next run: DealerV2's two-step study."""
-    first = cli(script(tmp_path, "produce 1\naction export(south)\n", "a.dl"), "-s", "8", "-v")
+    first = cli("dealer", script_file(tmp_path, "produce 1\naction export(south)\n", "a.dl"), "-s", "8", "-v")
     holdings = first.stdout.split()[1]
-    second_script = script(tmp_path, "produce 5\npredeal south $0\naction printoneline\n", "b.dl")
-    second = cli(second_script, "-s", "3", "-v", "-P", f"0={holdings}")
+    second_script = script_file(tmp_path, "produce 5\npredeal south $0\naction printoneline\n", "b.dl")
+    second = cli("dealer", second_script, "-s", "3", "-v", "-P", f"0={holdings}")
     assert second.exit_code == 0, second.output
-    souths = {deal[2] for deal in _deals_of(second.stdout)}
+    souths = {deal[2] for deal in oneline_hands(second.stdout)}
     suits = {part[0]: part[1:] for part in holdings.split(",")}
     expected = ".".join(suits.get(s, "") for s in "SHDC")
     assert souths == {expected}
@@ -272,9 +250,11 @@ def test_parameters_in_comments_are_left_alone() -> None:
 
 def test_the_example_script_runs_with_its_documented_command(tmp_path: Path) -> None:
     """examples/dealerv2_extensions.dl runs as its comment says: the example users copy keeps working."""
-    example = Path(__file__).parents[2] / "examples" / "dealerv2_extensions.dl"
+    example = REPO / "examples" / "dealerv2_extensions.dl"
     csv_file, export_file = tmp_path / "fit.csv", tmp_path / "fit.txt"
-    result = cli(str(example), "-s", "1", "-P", "0=7.5", "-P", "1=5", "-C", f"w:{csv_file}", "-X", f"w:{export_file}")
+    result = cli(
+        "dealer", str(example), "-s", "1", "-P", "0=7.5", "-P", "1=5", "-C", f"w:{csv_file}", "-X", f"w:{export_file}"
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.count("Contract ") == 2 and "Produced 5 hands" in result.stdout
     rows = list(csv.reader(csv_file.read_text().splitlines(), quotechar="'"))  # the label holds a comma

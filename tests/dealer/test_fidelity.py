@@ -10,30 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
 
-from ddsbind.cli import main
 from ddsbind.dealer import DealerError, parse, run
 from ddsbind.dealer.run import DEFAULT_GENERATE
-
-
-def cli(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, ["dealer", *args], input=stdin)
-
-
-def script(tmp_path: Path, text: str, name: str = "s.dl") -> str:
-    path = tmp_path / name
-    path.write_bytes(text.encode("utf-8"))
-    return str(path)
-
-
-def one_error(result: Result, pattern: str) -> None:
-    assert result.exit_code == 1, result.output
-    assert isinstance(result.exception, SystemExit)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("ddsbind: error: "), result.stderr
-    assert re.search(pattern, lines[0]), lines[0]
-
+from tests.support import cli, one_error, script_file
 
 # --- scripts dealer runs -------------------------------------------------------------------------
 
@@ -41,7 +21,7 @@ def one_error(result: Result, pattern: str) -> None:
 @pytest.mark.parametrize("seats", ["north", "north, east, west"])
 def test_print_of_one_or_three_seats(tmp_path: Path, seats: str) -> None:
     """action print(north) (Debian's Descr.yarb) prints a page per seat instead of an IndexError traceback."""
-    result = cli(script(tmp_path, f"produce 5\naction print({seats})\n"), "-s", "1")
+    result = cli("dealer", script_file(tmp_path, f"produce 5\naction print({seats})\n"), "-s", "1")
     assert result.exit_code == 0, result.output
     assert result.stdout.count(" hands:\n") == seats.count(",") + 1
     assert result.stdout.count("\f") == seats.count(",") + 1
@@ -50,9 +30,9 @@ def test_print_of_one_or_three_seats(tmp_path: Path, seats: str) -> None:
 def test_script_from_standard_input_and_dash(tmp_path: Path) -> None:
     """`dealer < script` and `-` as the file both run the script (dealer's manual's main way)."""
     text = "produce 3\naction printoneline\n"
-    piped = cli("-s", "4", stdin=text)
-    dash = cli("-", "-s", "4", stdin=text)
-    from_file = cli(script(tmp_path, text), "-s", "4")
+    piped = cli("dealer", "-s", "4", input=text)
+    dash = cli("dealer", "-", "-s", "4", input=text)
+    from_file = cli("dealer", script_file(tmp_path, text), "-s", "4")
     assert piped.exit_code == dash.exit_code == 0, piped.output + dash.output
     strip = lambda text: text.split("Time needed")[0]  # noqa: E731
     assert strip(piped.stdout) == strip(dash.stdout) == strip(from_file.stdout)
@@ -62,7 +42,10 @@ def test_script_from_standard_input_and_dash(tmp_path: Path) -> None:
 def test_produce_and_generate_are_both_upper_limits(tmp_path: Path) -> None:
     """-g 2000 with produce 100000 in the script stops at 2000 deals, as dealer does, instead of an error."""
     result = cli(
-        script(tmp_path, "produce 100000\ncondition hcp(west) >= 11\naction average hcp(west)\n"), "-g", "2000"
+        "dealer",
+        script_file(tmp_path, "produce 100000\ncondition hcp(west) >= 11\naction average hcp(west)\n"),
+        "-g",
+        "2000",
     )
     assert result.exit_code == 0, result.output
     assert "Generated 2000 hands\n" in result.stdout
@@ -71,7 +54,7 @@ def test_produce_and_generate_are_both_upper_limits(tmp_path: Path) -> None:
 def test_rnd_cccc_quality_are_functions(tmp_path: Path) -> None:
     """rnd(), cccc() and quality() (Descr.evaluation) are known functions; rnd(n) is 0 .. n-1, about uniform."""
     text = "generate 30000\naction average cccc(north), average quality(south, hearts), frequency (rnd(4), 0, 3)\n"
-    result = cli(script(tmp_path, text), "-s", "8")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "8")
     assert result.exit_code == 0, result.output
     counts = [int(n) for n in re.findall(r"^\s+[0-3]\t\s*(\d+)$", result.stdout, re.M)]
     assert len(counts) == 4 and sum(counts) == 30000
@@ -93,8 +76,8 @@ def test_rnd_depends_on_seed_not_threads() -> None:
 def test_byte_order_mark_is_skipped(tmp_path: Path) -> None:
     """A script saved with a UTF-8 byte-order mark runs like the same script without it."""
     text = "produce 2\ncondition hcp(north) > 12\naction printoneline\n"
-    with_bom = cli(script(tmp_path, "\ufeff" + text, "bom.dl"), "-s", "3")
-    plain = cli(script(tmp_path, text), "-s", "3")
+    with_bom = cli("dealer", script_file(tmp_path, "\ufeff" + text, "bom.dl"), "-s", "3")
+    plain = cli("dealer", script_file(tmp_path, text), "-s", "3")
     assert with_bom.exit_code == 0, with_bom.output
     assert with_bom.stdout.split("Time")[0] == plain.stdout.split("Time")[0]
 
@@ -111,7 +94,7 @@ def test_shape_with_leading_minus_and_side_by_side() -> None:
 
 def test_empty_action_prints_nothing_per_deal(tmp_path: Path) -> None:
     """An empty `action` prints no deal (not printall), and produces every accepted deal."""
-    result = cli(script(tmp_path, "generate 50\naction\n"), "-s", "1")
+    result = cli("dealer", script_file(tmp_path, "generate 50\naction\n"), "-s", "1")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Generated 50 hands\nProduced 50 hands\n")
 
@@ -132,7 +115,12 @@ def test_default_generate_is_dealers() -> None:
 
 def test_average_over_no_deals_is_minus_nan(tmp_path: Path) -> None:
     """An average over no produced deal prints -nan as dealer does, not 0."""
-    result = cli(script(tmp_path, "generate 100\ncondition hcp(north) > 37\naction average hcp(south)\n"), "-s", "1")
+    result = cli(
+        "dealer",
+        script_file(tmp_path, "generate 100\ncondition hcp(north) > 37\naction average hcp(south)\n"),
+        "-s",
+        "1",
+    )
     assert result.stdout.startswith("-nan\n")
 
 
@@ -141,60 +129,69 @@ def test_average_over_no_deals_is_minus_nan(tmp_path: Path) -> None:
 
 def test_quiet_flag_suppresses_pbn(tmp_path: Path) -> None:
     """-q leaves printpbn out and keeps the other actions."""
-    result = cli(script(tmp_path, "produce 2\naction printpbn, printoneline\n"), "-s", "1", "-q")
+    result = cli("dealer", script_file(tmp_path, "produce 2\naction printpbn, printoneline\n"), "-s", "1", "-q")
     assert result.exit_code == 0 and "[Event" not in result.stdout and result.stdout.startswith("n ")
 
 
 def test_v_flag_leaves_out_summary_and_u_changes_nothing(tmp_path: Path) -> None:
     """-v drops the closing lines; -u is accepted and the output is already upper case."""
-    path = script(tmp_path, "produce 2\naction printoneline\n")
-    plain = cli(path, "-s", "1")
-    assert cli(path, "-s", "1", "-v").stdout == plain.stdout.split("Generated")[0]
-    assert cli(path, "-s", "1", "-u").stdout.split("Time")[0] == plain.stdout.split("Time")[0]
+    path = script_file(tmp_path, "produce 2\naction printoneline\n")
+    plain = cli("dealer", path, "-s", "1")
+    assert cli("dealer", path, "-s", "1", "-v").stdout == plain.stdout.split("Generated")[0]
+    assert cli("dealer", path, "-s", "1", "-u").stdout.split("Time")[0] == plain.stdout.split("Time")[0]
 
 
 def test_version_and_help_flags(tmp_path: Path) -> None:
     """-V prints a version and exits; -h prints the usage."""
-    version = cli("-V")
+    version = cli("dealer", "-V")
     assert version.exit_code == 0 and "dealer" in version.stdout
-    assert "Usage:" in cli("-h").stdout
+    assert "Usage:" in cli("dealer", "-h").stdout
 
 
 @pytest.mark.parametrize(("flag", "pattern"), [("-e", r"-e .*exhaust"), ("-l", r"-l .*library\.dat")])
 def test_unsupported_flags_are_refused_in_one_line(tmp_path: Path, flag: str, pattern: str) -> None:
     """-e and -l, which this dealer does not do, are refused with a line saying so."""
     args = [flag, "1"] if flag == "-l" else [flag]
-    one_error(cli(script(tmp_path, "produce 1\n"), *args), pattern)
+    one_error(cli("dealer", script_file(tmp_path, "produce 1\n"), *args), pattern)
 
 
 def test_t_is_dealers_time_limit_and_threads_a_long_option(tmp_path: Path) -> None:
     """-t N stops a run producing nothing after N seconds with status 1, as dealer; threads are --threads."""
-    path = script(tmp_path, "condition hcp(north) > 36\n")
-    result = cli(path, "-s", "1", "-t", "0.2")
+    path = script_file(tmp_path, "condition hcp(north) > 36\n")
+    result = cli("dealer", path, "-s", "1", "-t", "0.2")
     assert result.exit_code == 1 and "Produced 0 hands\n" in result.stdout
     assert "Generated 10000000 hands" not in result.stdout
-    fine = cli(script(tmp_path, "produce 2\naction printoneline\n", "b.dl"), "-s", "1", "--threads", "2", "-t", "60")
+    fine = cli(
+        "dealer",
+        script_file(tmp_path, "produce 2\naction printoneline\n", "b.dl"),
+        "-s",
+        "1",
+        "--threads",
+        "2",
+        "-t",
+        "60",
+    )
     assert fine.exit_code == 0, fine.output
 
 
 def test_swap_flags_multiply_deals(tmp_path: Path) -> None:
     """-2 and -3 deal each shuffle's rearrangements after it: North's hand repeats 2 and 6 times."""
-    path = script(tmp_path, "produce 12\naction printoneline\n")
+    path = script_file(tmp_path, "produce 12\naction printoneline\n")
     for flag, k in (("-2", 2), ("-3", 6), ("-0", 1)):
-        lines = [ln for ln in cli(path, "-s", "2", flag).stdout.splitlines() if ln.startswith("n ")]
+        lines = [ln for ln in cli("dealer", path, "-s", "2", flag).stdout.splitlines() if ln.startswith("n ")]
         norths = [ln.split(" e ")[0] for ln in lines]
         assert len(lines) == 12 and len(set(norths)) == 12 // k
 
 
 def test_negative_seed_is_taken_modulo_2_64(tmp_path: Path) -> None:
     """-s -5 is seed 2**64 - 5, as dealer reads it, not a refusal."""
-    result = cli(script(tmp_path, "produce 1\naction printoneline\n"), "-s", "-5")
+    result = cli("dealer", script_file(tmp_path, "produce 1\naction printoneline\n"), "-s", "-5")
     assert result.exit_code == 0 and "Initial random seed 18446744073709551611\n" in result.stdout
 
 
 def test_meter_flag_draws_progress_on_stderr(tmp_path: Path) -> None:
     """-m shows the progress meter on stderr even when stderr is not a terminal; stdout is unchanged."""
-    result = cli(script(tmp_path, "generate 20000\naction average hcp(north)\n"), "-s", "1", "-m")
+    result = cli("dealer", script_file(tmp_path, "generate 20000\naction average hcp(north)\n"), "-s", "1", "-m")
     assert result.exit_code == 0 and "dealing" in result.stderr
 
 
@@ -203,8 +200,8 @@ def test_meter_flag_draws_progress_on_stderr(tmp_path: Path) -> None:
 
 def test_output_carries_script_dealer_and_vulnerable(tmp_path: Path) -> None:
     """-o FILE.pbn says Dealer W and Vulnerable EW when the script does, like printpbn in the same run."""
-    path = script(tmp_path, "produce 4\ndealer west\nvulnerable ew\naction printpbn\n")
-    result = cli(path, "-s", "1", "-o", str(tmp_path / "x.pbn"))
+    path = script_file(tmp_path, "produce 4\ndealer west\nvulnerable ew\naction printpbn\n")
+    result = cli("dealer", path, "-s", "1", "-o", str(tmp_path / "x.pbn"))
     assert result.exit_code == 0, result.output
     saved = (tmp_path / "x.pbn").read_text()
     assert saved.count('[Dealer "W"]') == 4 and saved.count('[Vulnerable "EW"]') == 4
@@ -215,11 +212,11 @@ def test_output_refuses_to_replace_without_force(tmp_path: Path) -> None:
     """An existing -o file is refused before dealing (and kept); --force replaces it."""
     target = tmp_path / "x.pbn"
     target.write_text("mine")
-    path = script(tmp_path, "produce 2\naction printoneline\n")
-    result = cli(path, "-s", "1", "-o", str(target))
+    path = script_file(tmp_path, "produce 2\naction printoneline\n")
+    result = cli("dealer", path, "-s", "1", "-o", str(target))
     one_error(result, r"exists .*--force")
     assert result.stdout == "" and target.read_text() == "mine"
-    assert cli(path, "-s", "1", "-o", str(target), "--force").exit_code == 0
+    assert cli("dealer", path, "-s", "1", "-o", str(target), "--force").exit_code == 0
     assert target.read_text().count("[Deal ") == 2
 
 
@@ -239,7 +236,9 @@ def test_output_refuses_to_replace_without_force(tmp_path: Path) -> None:
 def test_arguments_checked_before_any_dealing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args, pattern) -> None:
     """A bad --contract, --lead, -o folder, --to, or conflicting options fail at once: nothing is dealt or printed."""
     monkeypatch.chdir(tmp_path)
-    result = cli(script(tmp_path, "generate 1000000\ncondition hcp(north) > 36\naction printoneline\n"), *args)
+    result = cli(
+        "dealer", script_file(tmp_path, "generate 1000000\ncondition hcp(north) > 36\naction printoneline\n"), *args
+    )
     one_error(result, pattern)
     assert result.stdout == ""
 
@@ -248,7 +247,7 @@ def test_plot_without_matplotlib_is_one_line(tmp_path: Path, monkeypatch: pytest
     """--plot without matplotlib installed says which extra to install, in one line, before dealing."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     one_error(
-        cli(script(tmp_path, "produce 1\n"), "--contract", "3NS", "--plot", "x.png"),
+        cli("dealer", script_file(tmp_path, "produce 1\n"), "--contract", "3NS", "--plot", "x.png"),
         r"pip install matplotlib \(the .plot. extra\)",
     )
 
@@ -257,7 +256,7 @@ def test_plot_without_matplotlib_is_one_line(tmp_path: Path, monkeypatch: pytest
 def test_json_is_one_valid_document_with_null_for_nan(tmp_path: Path) -> None:
     """--json stdout is exactly one JSON document (no dealer text, null where a rate is undefined)."""
     text = "generate 200\ncondition hcp(north) > 37\naction printoneline, average hcp(south)\n"
-    result = cli(script(tmp_path, text), "-s", "1", "--contract", "3NS", "--json")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "1", "--contract", "3NS", "--json")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     assert document["produced"] == 0 and document["statistics"][0]["value"] is None
@@ -268,7 +267,7 @@ def test_json_is_one_valid_document_with_null_for_nan(tmp_path: Path) -> None:
 def test_script_vulnerable_scores_contract(tmp_path: Path) -> None:
     """--contract scores use the script's `vulnerable` when --vul is not given (3NT made: 600 vulnerable)."""
     text = "produce 3\nvulnerable all\npredeal north SAKQ, HAKQ, DAKQ, CAKQJ\n"
-    result = cli(script(tmp_path, text), "-s", "1", "--contract", "3NN", "--json")
+    result = cli("dealer", script_file(tmp_path, text), "-s", "1", "--contract", "3NN", "--json")
     document = json.loads(result.stdout)
     assert document["contracts"][0]["make"] == 1.0
     assert document["contracts"][0]["mean_score"] == 600 + 30 * 4  # 13 tricks: 4 over
@@ -302,7 +301,7 @@ def test_large_altcount_weights_do_not_wrap() -> None:
 )
 def test_values_beyond_64_bits_refused_naming_line(tmp_path: Path, text: str, pattern: str) -> None:
     """Literals, weights or products beyond 64 bits are refused naming the line, never wrapped or a traceback."""
-    one_error(cli(script(tmp_path, text), "-s", "1"), pattern)
+    one_error(cli("dealer", script_file(tmp_path, text), "-s", "1"), pattern)
 
 
 def test_thousand_term_expression_runs(tmp_path: Path) -> None:
@@ -325,7 +324,7 @@ def test_deep_nesting_refused_naming_line() -> None:
 
 def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     """`ddsbind dealer script | head -1` ends without an error message when head stops reading."""
-    path = script(tmp_path, "produce 20000\naction printall\n")
+    path = script_file(tmp_path, "produce 20000\naction printall\n")
     proc = subprocess.Popen(
         [sys.executable, "-m", "ddsbind", "dealer", path, "-s", "1"],
         stdout=subprocess.PIPE,

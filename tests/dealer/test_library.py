@@ -24,6 +24,7 @@ from ddsbind.dealer import library as lib
 from ddsbind.dealer.statistics import contract_report, simulate
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats.zrd import decode_zrd, encode_zrd
+from tests.support import cli
 
 # Two records of Pavlicek's library, as /work/shared/specs/formats.md gives them (his bytes, his reading).
 PAVLICEK = [
@@ -205,10 +206,10 @@ def test_random_run_written_with_solve_reads_back_as_the_same_run(tmp_path: Path
         'action average "s" tricks(north, spades), frequency "nt" (tricks(east, notrumps), 3, 9), printoneline\n'
     )
     saved = tmp_path / "dealt.zrd"
-    res = CliRunner().invoke(main, ["dealer", str(everything), "-s", "99", "--solve", "-o", str(saved)])
+    res = cli("dealer", str(everything), "-s", "99", "--solve", "-o", str(saved))
     assert res.exit_code == 0, res.output
-    dealt = CliRunner().invoke(main, ["dealer", str(question), "-s", "99", "-v"])  # solves the accepted deals
-    read = CliRunner().invoke(main, ["dealer", str(question), "-L", str(saved), "-v"])
+    dealt = cli("dealer", str(question), "-s", "99", "-v")  # solves the accepted deals
+    read = cli("dealer", str(question), "-L", str(saved), "-v")
     assert dealt.exit_code == read.exit_code == 0, (dealt.output, read.output)
     assert read.output == dealt.output and dealt.output.count("\n") > 10
 
@@ -234,9 +235,7 @@ def test_library_mode_starts_no_solver(library_file, monkeypatch: pytest.MonkeyP
     script = tmp_path / "s.dl"
     script.write_text("condition tricks(north, notrumps) >= 9\naction average tricks(south, spades)\n")
     out = tmp_path / "out.zrd"
-    res = CliRunner().invoke(
-        main, ["dealer", str(script), "-L", str(path), "--contract", "3NN", "--solve", "-o", str(out)]
-    )
+    res = cli("dealer", str(script), "-L", str(path), "--contract", "3NN", "--solve", "-o", str(out))
     assert res.exit_code == 0, res.output
     mask = tables[:, 4, 0] >= 9
     got_owners, got_tables = decode_zrd(out.read_bytes())
@@ -267,20 +266,20 @@ def test_cli_contract_report_json_csv_and_plot(library_file, tmp_path: Path) -> 
     mask = hcp(owners, 0) + hcp(owners, 2) >= 24
     want = contract_report(tables[mask], ["3NS", "4SN"], "ns")
     base = ["dealer", str(script), "--library", str(path), "--contract", "3NS", "--contract", "4SN", "--vul", "ns"]
-    res = CliRunner().invoke(main, [*base, "--json"])
+    res = cli(*base, "--json")
     assert res.exit_code == 0, res.output
     document = json.loads(res.output)
     assert (document["generated"], document["produced"]) == (len(owners), int(mask.sum()))
     assert document["contracts"] == json.loads(json.dumps(want.as_dict()))["contracts"]
     assert document["statistics"] == [{"average": None, "value": pytest.approx(hcp(owners, 0)[mask].mean())}]
-    res = CliRunner().invoke(main, [*base, "--csv"])
+    res = cli(*base, "--csv")
     assert res.exit_code == 0 and res.output == want.render("csv")
     res = CliRunner().invoke(main, base)
     assert res.exit_code == 0
     assert f"Generated {len(owners)} hands\nProduced {int(mask.sum())} hands\n" in res.output
     assert res.output.endswith(want.render("text"))
     pytest.importorskip("matplotlib")
-    res = CliRunner().invoke(main, [*base, "--plot", str(tmp_path / "p.png")])
+    res = cli(*base, "--plot", str(tmp_path / "p.png"))
     assert res.exit_code == 0 and (tmp_path / "p.png").stat().st_size > 0
 
 
@@ -337,7 +336,7 @@ def test_progress_counts_every_record_read(library_file, small_chunks, tmp_path:
     assert sum(ticks) == len(owners) and len(ticks) == 5
     script = tmp_path / "s.dl"
     script.write_text("condition hcp(east) > 30\n")
-    res = CliRunner().invoke(main, ["dealer", str(script), "-L", str(path), "--start", "500", "-m"])
+    res = cli("dealer", str(script), "-L", str(path), "--start", "500", "-m")
     assert res.exit_code == 0 and "/19500 " in res.stderr, res.stderr  # the bar counts toward the selection
 
 
@@ -370,7 +369,7 @@ def test_damaged_libraries_are_refused_naming_record_and_offset(library_file, tm
         assert "\n" not in str(info.value)
     (tmp_path / "s.dl").write_text("condition hcp(north) > 10\n")
     for bad, where in cases:
-        res = CliRunner().invoke(main, ["dealer", str(tmp_path / "s.dl"), "-L", str(bad)])
+        res = cli("dealer", str(tmp_path / "s.dl"), "-L", str(bad))
         assert res.exit_code == 1
         assert res.output.startswith(f"ddsbind: error: {bad}: {where}"), res.output
         assert res.output.count("\n") == 1
@@ -430,14 +429,14 @@ def test_options_are_checked(library_file, tmp_path: Path) -> None:
         # Fewer records than asked for from --start: refused, not a run over 10 deals without a word.
         (["-L", str(path), "--start", "19990", "--count", "50"], "library start 19990 and count 50 ask for records"),
     ]:
-        res = CliRunner().invoke(main, ["dealer", str(script), *args])
+        res = cli("dealer", str(script), *args)
         assert res.exit_code == 1 and res.output.startswith(f"ddsbind: error: {message}"), res.output
         assert res.output.count("\n") == 1
 
 
 def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
     """examples/statistics_study.py prints the hand-derived best contracts, total tricks and NT tricks by HCP."""
-    from tests.conftest import REPO, run_script
+    from tests.support import REPO, run_script
 
     path = tmp_path / "pav.zrd"
     path.write_bytes(b"".join(PAVLICEK) * 5)  # ten deals: each record five times
@@ -462,7 +461,7 @@ def test_statistics_study_example_on_pavlicek_records(tmp_path: Path) -> None:
 
 def test_example_scripts_over_the_sample_database(library_file) -> None:
     """examples/nt_by_hcp.dl (the sample database) and balanced_3nt.dl (the random library) count what numpy counts."""
-    from tests.conftest import REPO
+    from tests.support import REPO
 
     sample = REPO / "examples" / "data" / "sample.zrd"
     owners, tables = decode_zrd(sample.read_bytes())

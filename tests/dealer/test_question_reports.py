@@ -18,6 +18,7 @@ from ddsbind.cli import main
 from ddsbind.dealer import deal_batch
 from ddsbind.dealer.statistics import contract_report, contract_results, results_report, simulate, tables_of_owners
 from ddsbind.errors import ContractError
+from tests.support import cli
 
 CONTRACTS = ["3NS", "4SS", "3NN", "2HE", "5CW"]
 
@@ -114,7 +115,7 @@ def test_cli_saves_whole_tables_for_a_script_with_tricks(tmp_path: Path):
     script = tmp_path / "s.dl"
     script.write_text("generate 2000\nproduce 3\ncondition hcp(north) > 14 && tricks(north, notrump) >= 7\n")
     out = tmp_path / "d.zrd"
-    result = CliRunner().invoke(main, ["dealer", str(script), "-s", "2", "--threads", "2", "-o", str(out)])
+    result = cli("dealer", str(script), "-s", "2", "--threads", "2", "-o", str(out))
     assert result.exit_code == 0, result.output
     chunk = read_records(out)
     assert np.array_equal(np.asarray(chunk.tables), tables_of_owners(np.asarray(chunk.owners), threads=2))

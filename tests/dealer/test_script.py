@@ -11,37 +11,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ddsbind.cli import main
 from ddsbind.dealer import DealerError, Predeal, parse, run
-from tests import oracles
+from tests import oracles, support
+from tests.support import oneline_deals, owners_from_oneline
 
 DEALER = str(oracles.find("dealer"))
 needs_dealer = pytest.mark.usefixtures("debian_dealer")  # a missing dealer fails these tests (tests/oracles.py)
 RANKS = "AKQJT98765432"
 
 
-def owners_from_oneline(line: str) -> np.ndarray:
-    """Owner row from a printoneline line ``n S.H.D.C e ... s ... w ...``."""
-    owners = np.full(52, -1, dtype=np.int8)
-    words = line.split()
-    for i in range(4):
-        assert words[2 * i] == "nesw"[i]
-        for suit, ranks in enumerate(words[2 * i + 1].split(".")):
-            for rank in ranks:
-                owners[13 * suit + RANKS.index(rank)] = i
-    assert (owners >= 0).all()
-    return owners
-
-
-def oneline_deals(text: str) -> np.ndarray:
-    lines = [ln for ln in text.splitlines() if re.match(r"^n \S* e \S* s \S* w \S*", ln)]
-    return np.array([owners_from_oneline(ln) for ln in lines], dtype=np.int8).reshape(-1, 52)
-
-
 def cli(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["dealer", *args])
+    """``ddsbind dealer ARGS`` in this process: (exit code, stdout, stderr)."""
+    result = support.cli("dealer", *args)
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -204,7 +186,7 @@ def test_malformed_script_is_one_line_and_exit_1(tmp_path: Path, case: str) -> N
     text, pattern = MALFORMED[case]
     path = tmp_path / "x.dl"
     path.write_text(text)
-    result = CliRunner().invoke(main, ["dealer", str(path), "-s", "1"])
+    result = support.cli("dealer", str(path), "-s", "1")
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit)  # the error boundary, not a traceback
     assert result.stdout == ""

@@ -8,14 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from ddsbind.cli import main
 from ddsbind.dealer import Predeal, deal_batch, imps, score, write_deals
 from ddsbind.dealer.statistics import contract_name, contract_report, declared, lead_table, tables_of_owners
 from ddsbind.errors import ContractError, InvalidArgumentError
 from ddsbind.scoring import Contract
-from tests.conftest import ask_dds
+from tests.support import ask_dds, cli
 
 
 def test_scores_of_known_contracts():
@@ -149,25 +147,22 @@ def test_cli_statistics_and_zrd_output(tmp_path: Path):
         "produce 6\npredeal south SAQ542, HKJ87, D32, CAK\ncondition hcp(north) >= 10\naction average hcp(north)\n"
     )
     out = tmp_path / "x.zrd"
-    result = CliRunner().invoke(
-        main,
-        [
-            "dealer",
-            str(script),
-            "-s",
-            "1",
-            "--threads",
-            "2",
-            "--contract",
-            "4SS",
-            "--contract",
-            "3NS",
-            "--json",
-            "-o",
-            str(out),
-            "--plot",
-            str(tmp_path / "t.png"),
-        ],
+    result = cli(
+        "dealer",
+        str(script),
+        "-s",
+        "1",
+        "--threads",
+        "2",
+        "--contract",
+        "4SS",
+        "--contract",
+        "3NS",
+        "--json",
+        "-o",
+        str(out),
+        "--plot",
+        str(tmp_path / "t.png"),
     )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)  # stdout is the one JSON document, dealer's text left out

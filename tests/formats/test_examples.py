@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import DEAL0, DEAL1, RECORD0, RECORD1, TABLE0
 
 from ddsbind.deal import Deal
 from ddsbind.formats import (
@@ -23,6 +22,7 @@ from ddsbind.formats import (
     numbers_from_ints,
 )
 from ddsbind.formats.checksums import checksum_bytes
+from tests.support import DEAL0, DEAL1, RECORD0, RECORD1, TABLE0
 
 ZBS0 = bytes.fromhex("7b877868fde07643eb37df5eec969c56")
 

@@ -6,11 +6,11 @@ import functools
 
 import numpy as np
 import pytest
-from conftest import RECORD0, RECORD1
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import RecordWriter, append_records, count_records, iter_chunks, read_records, verify
 from ddsbind.formats.checksums import checksum, checksum_bytes
+from tests.support import RECORD0, RECORD1
 
 
 def _random_owners(n: int, seed: int = 0) -> np.ndarray:

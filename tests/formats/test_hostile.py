@@ -12,20 +12,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
-from conftest import DEAL0, DEAL1, RECORD0, RECORD1
 
-from ddsbind.cli import main
 from ddsbind.deal import Deal
 from ddsbind.errors import FormatError
 from ddsbind.formats import RecordWriter, files, pbn, read_records, registry, zbs
 from ddsbind.formats.checksums import checksum, checksum_bytes
 from ddsbind.formats.convert import convert
 from ddsbind.formats.registry import Format, Records
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+from tests.support import DEAL0, DEAL1, RECORD0, RECORD1, cli
 
 
 def _owners(n: int, seed: int = 0) -> np.ndarray:
@@ -73,7 +67,7 @@ def test_pbn_binary_file_is_reported_not_zero_records(tmp_path):
     """Without this, a binary file read as PBN would report '0 records written' and exit 0."""
     p = tmp_path / "x.bin"
     p.write_bytes(RECORD0 + RECORD1)
-    r = run("convert", p, tmp_path / "o.zbd", "--from", "pbn")
+    r = cli("convert", p, tmp_path / "o.zbd", "--from", "pbn")
     assert r.exit_code == 1
     assert "x.bin: line 1:" in r.output
     assert not (tmp_path / "o.zbd").exists()
@@ -87,7 +81,7 @@ def test_dds_table_with_huge_number_is_clear_and_writes_nothing(tmp_path):
     """Without this, a huge TABLE value gave an OverflowError traceback and a 0-byte output."""
     p = tmp_path / "x.dds"
     p.write_text(f'NUMBER 1\nPBN 0 0 4 0 "{DEAL0}"\nTABLE {" ".join(["4"] * 19)} {10**30}\n')
-    r = run("convert", p, tmp_path / "x.zdd", "--from", "dds")
+    r = cli("convert", p, tmp_path / "x.zdd", "--from", "dds")
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)  # a one-line error, not a traceback
     assert "line 3" in r.output and "0..13" in r.output
     assert not (tmp_path / "x.zdd").exists()
@@ -97,7 +91,7 @@ def test_non_utf8_text_names_file_and_line(tmp_path):
     """Without this, a non-UTF-8 reference file gave a bare codec error with no file or line."""
     p = tmp_path / "ref.txt"
     p.write_bytes(f'NUMBER 1\nPBN 0 0 4 0 "{DEAL0}"\n'.encode() + b"TABLE \xff\n")
-    r = run("convert", p, tmp_path / "o.zbd", "--from", "dds")
+    r = cli("convert", p, tmp_path / "o.zbd", "--from", "dds")
     assert r.exit_code == 1
     assert str(p) in r.output and "line 3" in r.output and "0xff" in r.output
 
@@ -109,7 +103,7 @@ def test_zbs_record_that_is_not_a_deal_names_its_index(tmp_path):
     p = tmp_path / "d.zbs"
     p.write_bytes(zbs.encode_diagrams(owners).tobytes())
     for target in ("o.pbn", "o.zbd", "o.gib"):
-        r = run("convert", p, tmp_path / target)
+        r = cli("convert", p, tmp_path / target)
         assert r.exit_code == 1
         assert "record 2" in r.output, r.output
         assert not (tmp_path / target).exists()
@@ -143,14 +137,14 @@ def test_checksum_of_fifo_reads_the_stream(tmp_path):
 def test_checksum_of_proc_file_is_not_zero():
     """Without this, a /proc file (size 0 on stat) checksummed as 0."""
     data = Path("/proc/version").read_bytes()
-    r = run("checksum", "/proc/version")
+    r = cli("checksum", "/proc/version")
     assert r.exit_code == 0
     assert int(r.output.strip(), 16) == checksum_bytes(data) != 0
 
 
 def test_checksum_verify_rejects_non_hex():
     """Without this, a mistyped --verify value would give a Python error instead of a clear one."""
-    r = run("checksum", "/proc/version" if Path("/proc/version").exists() else __file__, "--verify", "xyz")
+    r = cli("checksum", "/proc/version" if Path("/proc/version").exists() else __file__, "--verify", "xyz")
     assert r.exit_code == 1 and "not hexadecimal" in r.output
 
 
@@ -160,7 +154,7 @@ def test_checksum_verify_rejects_non_hex():
 
 def test_cribbage_deep_json_is_a_clear_error():
     """Without this, deeply nested JSON on stdin ended in a RecursionError traceback."""
-    r = run("cribbage", "encode", "-", input="[" * 100000 + "]" * 100000)
+    r = cli("cribbage", "encode", "-", input="[" * 100000 + "]" * 100000)
     assert r.exit_code == 1
     assert "nests too deeply" in r.output
     assert not isinstance(r.exception, RecursionError)
@@ -180,7 +174,7 @@ def test_cribbage_huge_text_refused_by_size(monkeypatch):
 
 def test_cribbage_json_syntax_error_has_line():
     """Without this, a typo in a session's JSON would be reported without where it is."""
-    r = run("cribbage", "encode", "-", input='{\n  "origin": ,\n}')
+    r = cli("cribbage", "encode", "-", input='{\n  "origin": ,\n}')
     assert r.exit_code == 1 and "line 2" in r.output
 
 
@@ -223,7 +217,7 @@ def test_convert_to_stdout(tmp_path):
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        r = CliRunner().invoke(main, ["convert", str(p), "-", "--to", "pbn"])
+        r = cli("convert", str(p), "-", "--to", "pbn")
     finally:
         os.chdir(cwd)
     assert r.exit_code == 0, r.stderr
@@ -254,7 +248,7 @@ def test_convert_failure_leaves_existing_empty_target_unchanged(tmp_path):
     p.write_bytes(RECORD0[:13])
     dst = tmp_path / "out.gib"
     dst.write_bytes(b"")
-    r = run("convert", p, dst)
+    r = cli("convert", p, dst)
     assert r.exit_code == 1 and "left unchanged" in r.output
     assert dst.read_bytes() == b""
 
@@ -310,8 +304,8 @@ def test_a_new_format_is_one_entry(tmp_path, monkeypatch):
     registry.register(Format("raw52", (".r52",), deals=True, results=False, load=load, dump=dump))
     p = tmp_path / "two.zrd"
     p.write_bytes(RECORD0 + RECORD1)
-    assert run("convert", p, tmp_path / "two.r52").exit_code == 0
-    r = run("convert", tmp_path / "two.r52", tmp_path / "back.zbd")
+    assert cli("convert", p, tmp_path / "two.r52").exit_code == 0
+    r = cli("convert", tmp_path / "two.r52", tmp_path / "back.zbd")
     assert r.exit_code == 0, r.output
     assert (tmp_path / "back.zbd").read_bytes() == RECORD0[:13] + RECORD1[:13]
     with pytest.raises(FormatError, match="already"):
@@ -324,6 +318,6 @@ def test_convert_empty_file_to_every_format(tmp_path, target):
     src = tmp_path / "empty.zrd"
     src.write_bytes(b"")
     dst = tmp_path / f"out.{target}"
-    r = run("convert", src, dst, "--to", target)
+    r = cli("convert", src, dst, "--to", target)
     assert r.exit_code == 0, r.output
     assert "0 records written" in r.output and dst.exists()

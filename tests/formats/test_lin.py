@@ -19,7 +19,7 @@ from ddsbind.formats.lin import format_lin, parse_lin
 from ddsbind.game import Vulnerability
 from ddsbind.record import GameRecord, contract_of_auction
 from ddsbind.scoring import Contract
-from tests.conftest import reference_file
+from tests.support import reference_file
 
 # A made-up deal, each hand one suit: S spades, W hearts, N diamonds, E clubs (LIN order S, W, N, E).
 SUITED = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432"

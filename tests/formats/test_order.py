@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import RECORD0, TABLE0
 
 from ddsbind.formats import order
+from tests.support import RECORD0, TABLE0
 
 
 def test_seat_codes_map_both_ways():

@@ -16,6 +16,7 @@ from ddsbind.formats.games import read_games
 from ddsbind.formats.pbngame import GameRecord, format_games, parse_games
 from ddsbind.formats.zrjgame import TruncatedPlayWarning, game_to_zrj, zrj_to_game
 from ddsbind.scoring import Contract
+from tests.support import reference_record
 
 # list100's first hand (DDS's hands/list100.txt): trump S, North leads, so West declares.
 DEAL0 = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
@@ -54,31 +55,13 @@ def test_play_section_is_by_seat_not_play_order():
 
 def test_reference_plays_round_trip_through_pbn_and_zrj(list100):
     """Without this, converting played deals PBN -> ZRJ -> PBN could lose the deal, auction, contract or play."""
-    games = [_record(h) for h in list100]
+    games = [reference_record(h) for h in list100]
     again = parse_games(format_games(games))
     zrj = encode_zrj([game_to_zrj(g, index=i) for i, g in enumerate(again)])
     back = parse_games(format_games([zrj_to_game(p, index=i) for i, p in enumerate(decode_zrj(zrj))]))
     for i, (a, b) in enumerate(zip(games, back, strict=True)):
         got = (b.deal, b.dealer, b.vulnerable, b.auction, b.contract, b.declarer, b.result, b.play, b.board)
         assert got == (a.deal, a.dealer, a.vulnerable, a.auction, a.contract, a.declarer, a.result, a.play, a.board), i
-
-
-def _record(h) -> GameRecord:
-    """A game record for a reference hand: its trump at the 1 level, declared by the opening leader's RHO."""
-    declarer = Seat((h.first + 3) % 4)
-    strain = Strain(h.trump).symbol
-    auction = ["Pass"] * ((declarer - 0) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"]
-    return GameRecord(
-        deal=h.deal,
-        dealer=Seat.N,
-        vulnerable="None",
-        board=1,
-        auction=auction,
-        contract=f"1{strain}",
-        declarer=declarer,
-        result=h.trace[-1],
-        play=cards(h.play),
-    )
 
 
 def test_malformed_plays_name_the_card_and_position(list100):
@@ -108,7 +91,7 @@ def test_malformed_plays_name_the_card_and_position(list100):
 def test_zrj_truncates_only_the_play_and_warns(list100):
     """Without this, a long auction with a full play would be refused or silently lose calls, not just cards."""
     h = next(h for h in list100 if len(h.play) == 104)
-    g = _record(h)
+    g = reference_record(h)
     t = Strain(h.trump).symbol
     # Legal by the rules: declarer raises his own strain over each redouble, and his LHO doubles the last.
     middle = ["X", "XX", "Pass", f"2{t}", "X", "XX", "Pass", f"3{t}", "X", "XX", "Pass", f"4{t}", "Pass", "Pass", "X"]
@@ -127,7 +110,7 @@ def test_zrj_truncates_only_the_play_and_warns(list100):
 def test_convert_files_both_ways(list100, tmp_path):
     """Without this, `ddsbind convert games.pbn games.zrj` and back would not give the same games."""
     src = tmp_path / "games.pbn"
-    src.write_text(format_games([_record(h) for h in list100[:20]]), encoding="latin-1")
+    src.write_text(format_games([reference_record(h) for h in list100[:20]]), encoding="latin-1")
     assert convert(src, tmp_path / "games.zrj") == 20
     assert (tmp_path / "games.zrj").stat().st_size == 20 * 80
     assert convert(tmp_path / "games.zrj", tmp_path / "back.pbn") == 20

@@ -16,8 +16,9 @@ from ddsbind.formats.pbn import encode_pbn, format_par, parse_pbn
 from ddsbind.formats.pbngame import dump_games, format_games, parse_games
 from ddsbind.game import Vulnerability
 from ddsbind.record import GameRecord
+from tests.support import REPO, cli
 
-RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
+RECORDS = REPO / "tests" / "data" / "records"
 LIN_FILES = sorted(RECORDS.glob("*.lin"))
 PBN_FILES = sorted(RECORDS.glob("*.pbn"))
 
@@ -144,7 +145,6 @@ def test_malformed_corpus_variant_is_one_line_naming_board_and_tag(old, new, tag
 # PBN
 
 
-REPO = Path(__file__).resolve().parents[2]
 #: Every PBN file of the tests and examples.
 ALL_PBN = PBN_FILES + sorted((REPO / "examples" / "data").glob("*.pbn"))
 
@@ -269,14 +269,6 @@ def test_pbn_to_lin_to_pbn_keeps_what_lin_holds(path):
 # convert --solve on any PBN
 
 
-def _cli(*args):
-    from click.testing import CliRunner
-
-    from ddsbind.cli import main
-
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
 def _results_of(path: Path) -> list[tuple[int | None, np.ndarray, str, str]]:
     """(board, table, OptimumScore, ParContract) of each game, read back by the PBN reader."""
     return [
@@ -290,7 +282,7 @@ def test_convert_solve_adds_results_and_keeps_every_byte(name, tmp_path):
     """Without this, `convert x.pbn y.pbn --solve` renumbers boards, rewrites dealers or drops tags and play."""
     src = RECORDS / name
     out = tmp_path / "solved.pbn"
-    res = _cli("convert", src, out, "--solve")
+    res = cli("convert", src, out, "--solve")
     assert res.exit_code == 0, res.output
     assert "warning" not in res.stderr
     added = ("[DoubleDummyTricks ", "[OptimumResultTable ", "[OptimumScore ", "[ParContract ")
@@ -324,8 +316,8 @@ def test_convert_solve_adds_results_and_keeps_every_byte(name, tmp_path):
 def test_convert_solve_again_changes_nothing(tmp_path):
     """Without this, solving a file that already has its results would rewrite (or duplicate) them."""
     once, twice = tmp_path / "once.pbn", tmp_path / "twice.pbn"
-    assert _cli("convert", RECORDS / "club_deals.pbn", once, "--solve").exit_code == 0
-    res = _cli("convert", once, twice, "--solve")
+    assert cli("convert", RECORDS / "club_deals.pbn", once, "--solve").exit_code == 0
+    res = cli("convert", once, twice, "--solve")
     assert res.exit_code == 0 and "0 deals solved" in res.output
     assert twice.read_bytes() == once.read_bytes()
 
@@ -343,7 +335,7 @@ def test_par_layout():
 def test_lin_session_to_pbn_with_solve(tmp_path):
     """Without this, a BBO session could not be turned into a PBN hand-record file with its DD results."""
     out = tmp_path / "vugraph.pbn"
-    res = _cli("convert", RECORDS / "vugraph_final.lin", out, "--solve")
+    res = cli("convert", RECORDS / "vugraph_final.lin", out, "--solve")
     assert res.exit_code == 0, res.output
     games = parse_games(out.read_bytes())
     assert [(g.board, g.tags["Room"]) for g in games] == [(g.board, g.tags["Room"]) for g in _lin("vugraph_final.lin")]
@@ -353,18 +345,18 @@ def test_lin_session_to_pbn_with_solve(tmp_path):
 
 def test_convert_to_zrd_says_once_what_it_drops(tmp_path):
     """Without this, board numbers, dealers and vulnerability would vanish in a ZRD file without a word."""
-    res = _cli("convert", RECORDS / "club_deals.pbn", tmp_path / "d.zrd")
+    res = cli("convert", RECORDS / "club_deals.pbn", tmp_path / "d.zrd")
     assert res.exit_code == 0, res.output
     warnings_ = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
     assert len(warnings_) == 1
     assert "zrd cannot hold" in warnings_[0] and "board numbers, dealers, vulnerability" in warnings_[0]
-    res = _cli("convert", tmp_path / "d.zrd", tmp_path / "again.zrd")
+    res = cli("convert", tmp_path / "d.zrd", tmp_path / "again.zrd")
     assert res.exit_code == 0 and "warning" not in res.stderr  # nothing more to drop
 
 
 def test_convert_pbn_to_lin_says_what_lin_cannot_hold(tmp_path):
     """Without this, a club file's Event, Scoring and notes on cards would vanish in LIN without a word."""
-    res = _cli("convert", RECORDS / "club_handrecord.pbn", tmp_path / "c.lin")
+    res = cli("convert", RECORDS / "club_handrecord.pbn", tmp_path / "c.lin")
     assert res.exit_code == 0, res.output
     (line,) = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
     assert "lin cannot hold" in line and "Event" in line and "notes on cards" in line

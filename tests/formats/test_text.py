@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import RECORD0, TABLE0
 
 from ddsbind.deal import Deal
 from ddsbind.errors import FormatError, ResultsWarning
 from ddsbind.formats import decode_zrd, encode_zrd, gib, pbn
+from tests.support import RECORD0, TABLE0
 
 # First hand of list1000.txt; its TABLE line (DDS order) is
 # 5 8 5 8 | 6 6 6 6 | 5 7 5 7 | 7 5 7 5 | 6 6 6 6.

@@ -1,0 +1,276 @@
+"""What the tests share, in one home (fixtures live in ``tests/conftest.py``): where things are and child
+Pythons that run the build under test; DDS's reference hands and DDS asked from C; the format spec's worked
+records; the CLI in this process, random end positions, deals with cards played, game records of reference
+hands; Debian dealer's output read; the database tests' reference database.
+
+Test modules import these as ``from tests.support import ...`` (the tree's root is on ``sys.path`` under
+pytest's default import mode and under ``make test-source``'s ``--import-mode=append``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+
+import ddsbind
+from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.formats.ddsref import ReferenceHand
+from ddsbind.record import GameRecord
+from tests import oracles
+
+# -- where things are; child Pythons -------------------------------------------------------------------------
+
+#: The checkout the tests run from (the folder holding ``tests/``).
+REPO = Path(__file__).resolve().parents[1]
+
+#: The directory this test process imported ``ddsbind`` from: the checkout
+#: for an editable or in-place build (``make test``), the environment's
+#: site-packages for a regular install (``make test-source``, whose checkout
+#: holds no compiled module).
+DDSBIND_HOME = Path(ddsbind.__file__).resolve().parents[1]
+
+
+def child_env(*, script_dir: bool = False) -> dict[str, str]:
+    """The environment for a child Python that must import the ddsbind under test, never another one.
+
+    ``PYTHONPATH`` starts with :data:`DDSBIND_HOME`, and ``PYTHONSAFEPATH=1``
+    keeps the working directory off the child's path, so ``python -c`` or
+    ``python -m`` run in the checkout does not pick up the checkout's
+    uncompiled ``ddsbind/``.  ``script_dir=True`` is for ``python
+    path/to/script.py`` whose script imports a module beside it
+    (``benchmarks/_common.py``): the script's own directory stays first on the
+    child's path (it must hold no ``ddsbind/``).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(DDSBIND_HOME), *filter(None, [os.environ.get("PYTHONPATH")])])
+    if script_dir:
+        env.pop("PYTHONSAFEPATH", None)
+    else:
+        env["PYTHONSAFEPATH"] = "1"
+    return env
+
+
+def run_script(script: Path, *args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """``python SCRIPT ARGS`` under the build under test (text output captured; ``kwargs`` go to ``subprocess.run``)."""
+    if (script.parent / "ddsbind").exists():
+        raise AssertionError(f"{script.parent} holds a ddsbind/ that would shadow the build under test")
+    options: dict = {"capture_output": True, "text": True, "check": False, "env": child_env(script_dir=True)}
+    options.update(kwargs)
+    return subprocess.run([sys.executable, str(script), *map(str, args)], **options)
+
+
+def python_c(code: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` (dedented) in a child Python that imports the build under test; output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=cwd, timeout=timeout
+    )
+
+
+# -- DDS's reference hands; DDS asked from C; DDS's threads --------------------------------------------------
+
+#: Where DDS's reference hands are (None when missing): ``DDSBIND_REFERENCE``,
+#: else ``$DDS_SOURCE_DIR/hands``, else the release ``make fetch-dds`` unpacks
+#: into ``.cache/dds``, else the developers' ``shared/`` beside the checkout.
+REFERENCE = oracles.find("dds-hands")
+
+
+def reference_file(name: str) -> Path:
+    """The path of DDS's reference file ``name``; fails the test (an oracle is never skipped) when none was found."""
+    path = oracles.require("dds-hands") / name
+    if not path.is_file():
+        pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
+    return path
+
+
+def threads_dds_configures(cores: int) -> int | None:
+    """How many threads DDS 2.9's ``SetResources`` runs on this machine with ``cores`` cores; None when unsure.
+
+    Derived by hand from DDS's ``Init.cpp``: every core gets a thread as long
+    as 70% of the free memory (``MemAvailable``, which ddsbind's probe fix
+    feeds DDS) holds a small thread's 30 MB per core; with less, DDS runs
+    fewer threads.  Free memory moves while the suite runs, so within a factor
+    of two of that limit the answer is None (any count from 1 to ``cores``).
+    """
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    kb = next(int(line.split()[1]) for line in meminfo if line.startswith("MemAvailable:"))
+    usable_mb = 0.70 * kb / 1024
+    if usable_mb >= 2 * 30 * cores:
+        return cores
+    return None
+
+
+def ask_dds(oracle: Path, requests: list[str], cwd: Path) -> list[list[str]]:
+    """DDS's answers (each line's words) to ``requests`` (lines as ``tests/dds_solve_oracle.c`` reads them).
+
+    ``cwd``: DDS writes a dump.txt there for each request it refuses.
+    """
+    text = "".join(r + "\n" for r in requests)
+    proc = subprocess.run([str(oracle)], input=text, capture_output=True, text=True, timeout=900, cwd=cwd, check=True)
+    answers = [line.split() for line in proc.stdout.splitlines()]
+    assert len(answers) == len(requests), proc.stderr
+    return answers
+
+
+# -- the format spec's worked records ------------------------------------------------------------------------
+
+# Provenance: specs/formats.md, "ZRD" (two records of Pavlicek's library).
+RECORD0 = bytes.fromhex("72527a0ae17ae4f952e041fc7c494949492b2a39396767")
+RECORD1 = bytes.fromhex("affe56236997458c20707d20be3737a3a37575393985 85".replace(" ", ""))
+DEAL0 = "N:J873.J42.Q65.KT2 AT652.A976.AJ82.- Q4.85.KT9.A87643 K9.KQT3.743.QJ95"
+DEAL1 = "N:543.J86532.K.AKT QJT6.KT94.96.752 AK9872.7.J2.QJ43 -.AQ.AQT87543.986"
+# DDS resTable of record 0 (rows S H D C NT, columns N E S W), from the spec.
+TABLE0 = np.array([[4, 9, 4, 9], [2, 10, 2, 11], [3, 9, 3, 9], [6, 7, 6, 7], [4, 9, 4, 9]])
+
+
+# -- the CLI; deals and game records -------------------------------------------------------------------------
+
+
+def cli(*args: object, input: str | None = None) -> Result:
+    """``ddsbind ARGS`` in this process, through click's CliRunner (arguments as ``str``; ``input``: stdin)."""
+    from ddsbind.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def ending(rng: np.random.Generator, cards: int) -> Deal:
+    """A random end position: ``cards`` cards a hand from a shuffled pack (cheap to solve)."""
+    pack = rng.permutation(52)[: 4 * cards]
+    owners = np.full(52, -1, dtype=np.int8)
+    owners[pack] = np.repeat(np.arange(4, dtype=np.int8), cards)
+    return Deal.from_owners(owners)
+
+
+def without(pbn: str, *cards: str) -> Deal:
+    """The deal ``pbn`` with ``cards`` (``"SQ"``, ...) taken from the hands holding them (as played)."""
+    d = Deal.from_pbn(pbn)
+    masks = d.remain_cards.astype(int)
+    for c in cards:
+        card = Card.parse(c)
+        seat = d.holder(card)
+        assert seat is not None, c
+        masks[seat, card.suit] &= ~(1 << card.rank)
+    return Deal(masks)
+
+
+def reference_record(h: ReferenceHand, board: int = 1) -> GameRecord:
+    """A game record of DDS reference hand ``h`` as board ``board`` (its dealer and vulnerability): its trump
+    at the 1 level, declared by the opening leader's RHO, played as its PLAY line, its TRACE's last result."""
+    declarer = Seat((h.first + 3) % 4)
+    strain = Strain(h.trump).symbol
+    return GameRecord(
+        deal=h.deal,
+        dealer=Seat((board - 1) % 4),
+        vulnerable=("None", "NS", "EW", "All", "NS", "EW", "All", "None")[(board - 1) % 8],
+        board=board,
+        auction=["Pass"] * ((declarer - (board - 1)) % 4) + [f"1{strain}", "Pass", "Pass", "Pass"],
+        contract=f"1{strain}",
+        declarer=declarer,
+        result=h.trace[-1],
+        play=[Card.parse(h.play[i : i + 2]) for i in range(0, len(h.play), 2)],
+    )
+
+
+# -- Debian dealer's output; dealer scripts ------------------------------------------------------------------
+
+#: Debian dealer's ``printoneline`` line: ``n S.H.D.C e S.H.D.C s S.H.D.C w S.H.D.C`` (ranks AKQJT98765432).
+ONELINE = re.compile(r"^n (\S*) e (\S*) s (\S*) w (\S*)", re.M)
+
+
+def owners_from_oneline(line: str) -> np.ndarray:
+    """The owner row (52 seats, 0=N .. 3=W, cards suit-major from the deuce) of one ``printoneline`` line."""
+    owners = np.full(52, -1, dtype=np.int8)
+    words = line.split()
+    for seat in range(4):
+        assert words[2 * seat] == "nesw"[seat]
+        for suit, ranks in enumerate(words[2 * seat + 1].split(".")):
+            for rank in ranks:
+                owners[13 * suit + "AKQJT98765432".index(rank)] = seat
+    assert (owners >= 0).all()
+    return owners
+
+
+def oneline_deals(text: str) -> np.ndarray:
+    """Owner rows ``(n, 52)`` of every ``printoneline`` line of dealer's output ``text``."""
+    rows = [owners_from_oneline(m.group(0)) for m in ONELINE.finditer(text)]
+    return np.array(rows, dtype=np.int8).reshape(-1, 52)
+
+
+def oneline_hands(text: str) -> list[list[str]]:
+    """Each ``printoneline`` deal of ``text`` as its four dotted hands, N E S W."""
+    return [list(hands) for hands in ONELINE.findall(text)]
+
+
+def oneline_pbns(text: str) -> list[str]:
+    """The deals of dealer's ``printoneline`` lines as PBN strings from North."""
+    return ["N:" + " ".join(hands) for hands in oneline_hands(text)]
+
+
+def script_file(tmp_path: Path, text: str, name: str = "s.dl") -> str:
+    """A dealer script ``text`` written (UTF-8) as ``tmp_path/name``; its path."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def one_error(result: Result, pattern: str) -> None:
+    """The CLI ``result`` failed (exit 1) with one ``ddsbind: error:`` line on stderr matching ``pattern``."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ddsbind: error: "), result.stderr
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+def dealer_summary(text: str) -> tuple[int, int]:
+    """(generated, produced) from dealer's summary lines."""
+    generated = re.search(r"^Generated (\d+) hands$", text, re.M)
+    produced = re.search(r"^Produced (\d+) hands$", text, re.M)
+    assert generated and produced, text
+    return int(generated.group(1)), int(produced.group(1))
+
+
+# -- the database tests' reference database ------------------------------------------------------------------
+
+#: The database tests' reference database: COUNT deals of SEED, written REC bytes a record (ZRD).
+COUNT = 24
+SEED = 11
+REC = 23
+
+
+def make_ref(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An uninterrupted single-process ZRD database of COUNT deals of SEED (fixture ``ref`` makes it once a module)."""
+    from ddsbind import database as db
+
+    out = tmp_path_factory.mktemp("ref") / "ref.zrd"
+    db.generate(out, COUNT, SEED)
+    return out
+
+
+def copy_db(src: Path, dst: Path) -> Path:
+    """A copy of database ``src`` and its manifest as ``dst``."""
+    from ddsbind import database as db
+
+    dst.write_bytes(src.read_bytes())
+    db.manifest_path(dst).write_text(db.manifest_path(src).read_text())
+    return dst
+
+
+def wait_for(pred: Callable[[], bool], proc: subprocess.Popen[bytes] | None = None, timeout: float = 300.0) -> None:
+    """Poll ``pred`` until true; fail when ``proc`` exits first, or after ``timeout`` seconds (not a speed bound)."""
+    end = time.monotonic() + timeout
+    while not pred():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"generate exited ({proc.returncode}) before the condition held")
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.02)

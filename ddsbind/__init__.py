@@ -54,27 +54,12 @@ if TYPE_CHECKING:
     )
 
 # Names backed by DDS, imported on first use (PEP 562) so that ``import
-# ddsbind.formats`` and the deal/error classes work without loading DDS.
+# ddsbind.formats`` and the deal/error classes work without loading DDS: a
+# name of ``__all__`` not imported above comes from the module named here,
+# else from ``ddsbind.solver``.
 _NATIVE = {
     "DDSInfo": "ddsbind._binding",
     "dds_info": "ddsbind._binding",
-    **dict.fromkeys(
-        [
-            "DealerPar",
-            "Par",
-            "analyse_play",
-            "dd_score",
-            "dd_table",
-            "dd_tables",
-            "dd_tables_array",
-            "dealer_par",
-            "makes",
-            "par",
-            "solve_board",
-            "tricks",
-        ],
-        "ddsbind.solver",
-    ),
     "best_line": "ddsbind.play",
     "costly_cards": "ddsbind.play",
     "SolverPool": "ddsbind.pool",
@@ -96,18 +81,17 @@ def __getattr__(name: str) -> Any:
             version = "0+unknown"
         globals()["__version__"] = version
         return version
-    module = _NATIVE.get(name)
-    if module is None:
+    if name not in __all__:
         raise AttributeError(f"module 'ddsbind' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(_NATIVE.get(name, "ddsbind.solver")), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_NATIVE})
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [

@@ -116,17 +116,7 @@ class TableResult:
             "dd_result": self.dd_result,
             "cards_played": self.cards_played,
             "matchpoints": self.matchpoints,
-            "costly": [
-                {
-                    "index": c.index,
-                    "card": str(c.card),
-                    "seat": c.seat.name,
-                    "trick": c.trick,
-                    "cost": c.cost,
-                    "better": [str(b) for b in c.better],
-                }
-                for c in self.costly
-            ],
+            "costly": [c.to_json() for c in self.costly],
         }
 
 

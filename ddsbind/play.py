@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from ddsbind import _html, dll
 from ddsbind._marshal import decode_future, fill_deal, parse_plays, position
@@ -73,6 +73,17 @@ class CostlyCard:
     #: Declarer's double-dummy tricks before and after the card (``analyse_play``'s values).
     before: int
     after: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as JSON types (the match report's and the analysis board's shape; no ``before``/``after``)."""
+        return {
+            "index": self.index,
+            "card": str(self.card),
+            "seat": self.seat.name,
+            "trick": self.trick,
+            "cost": self.cost,
+            "better": [str(b) for b in self.better],
+        }
 
 
 @dataclass(frozen=True)

@@ -258,17 +258,7 @@ def create_app(
         trace, costly = await state.analyses.get((board.deal, id(g)), run)
         return {
             "trace": trace,
-            "costly": [
-                {
-                    "index": c.index,
-                    "card": str(c.card),
-                    "seat": c.seat.name,
-                    "trick": c.trick,
-                    "cost": c.cost,
-                    "better": [str(b) for b in c.better],
-                }
-                for c in costly
-            ],
+            "costly": [c.to_json() for c in costly],
         }
 
     async def asset(request: Request) -> Response:

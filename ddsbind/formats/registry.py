@@ -106,7 +106,8 @@ class Format:
         ``load(data, name) -> Records`` for a whole file's bytes (``name``
         for messages).
     dump : callable, optional
-        ``dump(Records) -> bytes``.
+        ``dump(Records) -> bytes``.  None with ``dump_part``: the one part
+        ``dump_part(records, 0, True)``.
     plays : bool
         Each record is a played game (auction, play), not just a deal.
     load_games : callable, optional
@@ -161,6 +162,12 @@ class Format:
     def fixed(self) -> bool:
         """True for fixed-size records (memory-mapped, chunked, appendable)."""
         return self.record_size is not None
+
+    def __post_init__(self) -> None:
+        # A format written part by part is written whole as its one part (``dump``'s docstring).
+        if self.dump is None and self.dump_part is not None:
+            part = self.dump_part
+            object.__setattr__(self, "dump", lambda r: part(r, 0, True))
 
     @property
     def readable(self) -> bool:
@@ -280,7 +287,8 @@ def _load_gib(data: bytes, name: str) -> Records:
     return Records(owners, tables)
 
 
-def _dump_gib(r: Records) -> bytes:
+def _dump_gib(r: Records, first: int, last: bool) -> bytes:
+    """GIB text of the records: a :attr:`Format.dump_part` whose parts each stand alone."""
     owners = as_owners(_need_owners(r, "gib"), full=True)
     tables = _tables_or_unknown(r)
     if np.any(tables > 13):
@@ -302,7 +310,8 @@ def _load_lin(data: bytes, name: str) -> Records:
     return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
 
 
-def _dump_lin(r: Records, first: int = 0) -> bytes:
+def _dump_lin(r: Records, first: int, last: bool) -> bytes:
+    """LIN text of the records, boards numbered from ``first + 1``."""
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
     boards = range(first + 1, first + 1 + len(deals))
     games = [
@@ -321,7 +330,8 @@ def _dump_lin(r: Records, first: int = 0) -> bytes:
 _PBN_HEAD = pbn.format_pbn([])
 
 
-def _dump_pbn(r: Records, first: int = 0) -> bytes:
+def _dump_pbn(r: Records, first: int, last: bool) -> bytes:
+    """PBN text of the records, boards numbered from ``first + 1``, the file's head only when ``first`` is 0."""
     owners = _need_owners(r, "pbn")
     text = pbn.format_pbn(
         deals_from_owners(owners), _known(r.tables), first_board=first + 1, dealer=r.dealer, vulnerable=r.vulnerable
@@ -386,7 +396,6 @@ register(
         deals=True,
         results=False,
         load=lambda data, name: Records(zbs.decode_diagrams(data)),
-        dump=lambda r: zbs.encode_diagrams(_need_owners(r, "zbs")).tobytes(),
         dump_part=lambda r, first, last: zbs.encode_diagrams(_need_owners(r, "zbs"), terminate=last).tobytes(),
     )
 )
@@ -397,8 +406,7 @@ register(
         deals=True,
         results=True,
         load=_load_pbn,
-        dump=_dump_pbn,
-        dump_part=lambda r, first, last: _dump_pbn(r, first),
+        dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
         holds_games=lambda data, name: pbngame.holds_games(data, name=name),
@@ -413,8 +421,7 @@ register(
         deals=True,
         results=True,
         load=_load_gib,
-        dump=_dump_gib,
-        dump_part=lambda r, first, last: _dump_gib(r),
+        dump_part=_dump_gib,
     )
 )
 register(
@@ -436,8 +443,7 @@ register(
         deals=True,
         results=False,
         load=_load_lin,
-        dump=_dump_lin,
-        dump_part=lambda r, first, last: _dump_lin(r, first),
+        dump_part=_dump_lin,
         plays=True,
         load_games=lambda data, name: lin.parse_lin(data, name=name),
         dump_games=lambda games: lin.format_lin(games).encode("utf-8"),

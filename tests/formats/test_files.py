@@ -185,3 +185,17 @@ def test_atomic_output_names_the_target_not_its_temporary_file(tmp_path, monkeyp
         out.write(b"data")
     assert str(full) in str(e.value) and ".part" not in str(e.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["zbs", "pbn", "gib", "lin"])
+def test_parts_written_one_by_one_join_to_the_whole_file(name):
+    """Without this, a large conversion written part by part could differ from the same file written whole."""
+    from ddsbind.dealer import deal_batch
+    from ddsbind.formats.registry import Records, get
+
+    fmt = get(name)
+    assert fmt.dump is not None and fmt.dump_part is not None
+    owners = deal_batch(7, 0, size=5)
+    tables = np.random.default_rng(7).integers(0, 14, (5, 5, 4), dtype=np.uint8)
+    parts = [fmt.dump_part(Records(owners[a:b], tables[a:b]), a, b == 5) for a, b in ((0, 2), (2, 3), (3, 5))]
+    assert b"".join(parts) == fmt.dump(Records(owners, tables))

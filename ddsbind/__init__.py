@@ -28,6 +28,7 @@ from ddsbind.errors import (
     ThreadsWarning,
     TruncatedPlayWarning,
 )
+from ddsbind.hand import Hand
 from ddsbind.results import DDTable, ScoredCard, Solutions
 from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
 
@@ -109,6 +110,7 @@ __all__ = [
     "DroppedDataWarning",
     "Error",
     "FormatError",
+    "Hand",
     "MissingExtraError",
     "Par",
     "PayoffTable",

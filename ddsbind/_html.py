@@ -102,6 +102,12 @@ def diagram(hands: Mapping[str, Sequence[str]], caption: str = "") -> str:
     )
 
 
+def hand(holdings: Sequence[str], caption: str = "") -> str:
+    """One hand on its own: its four holdings (spades first, ranks as text, empty for a void) under ``caption``."""
+    cap = f'<div class="ddsbind-caption" style="{_CAPTION}">{escape(caption)}</div>' if caption else ""
+    return f'{cap}<table class="ddsbind-deal" style="{_DIAGRAM}">{_ROW}{_hand("", holdings)}</tr></table>'
+
+
 def grid(kind: str, header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], caption: str = "") -> str:
     """A table with a header row and labelled rows; ``header`` and cells are HTML, ``caption`` text.
 

@@ -56,6 +56,8 @@ __all__ = [
     "Side",
     "Strain",
     "Vulnerability",
+    "hand_masks_text",
+    "hand_to_masks",
     "masks_to_owners",
     "masks_to_pbn",
     "owners_to_masks",
@@ -443,10 +445,13 @@ def masks_to_owners(masks: ArrayLike) -> NDArray[np.int8]:
 _PBN_RE = re.compile(r"^\s*([NESWnesw])\s*:\s*(.*?)\s*$", re.S)
 
 
-def _parse_pbn_hand(text: str, seat: Seat) -> list[int]:
+def _parse_pbn_hand(text: str, seat: Seat | None) -> list[int]:
+    """One hand's ``S.H.D.C`` text as four masks; errors name ``seat``, or the text itself for a hand on its own."""
+    label = f"hand {text!r}" if seat is None else f"hand {seat.name}"
     suits = text.split(".")
     if len(suits) != 4:
-        raise PBNError(f"hand {seat.name} {text!r} must have 4 suits separated by '.', found {len(suits)}")
+        whole = label if seat is None else f"{label} {text!r}"
+        raise PBNError(f"{whole} must have 4 suits separated by '.', found {len(suits)}")
     out = []
     for s, holding in enumerate(suits):
         mask = 0
@@ -456,13 +461,40 @@ def _parse_pbn_hand(text: str, seat: Seat) -> list[int]:
         for ch in h:
             rank = _RANK_OF_CHAR.get(ch)
             if rank is None:
-                raise PBNError(f"hand {seat.name}: {ch!r} in {SUITS[s]} {holding!r} is not a rank")
+                raise PBNError(f"{label}: {ch!r} in {SUITS[s]} {holding!r} is not a rank")
             bit = 1 << rank
             if mask & bit:
-                raise DuplicateCardsError(f"hand {seat.name} lists {SUITS[s]}{ch} twice")
+                raise DuplicateCardsError(f"{label} lists {SUITS[s]}{ch} twice")
             mask |= bit
         out.append(mask)
     return out
+
+
+def hand_to_masks(text: str) -> list[int]:
+    """One hand on its own, ``S.H.D.C`` as PBN writes a hand, as four ``remainCards`` masks (spades first).
+
+    Ranks ``AKQJT98765432`` (``10`` accepted for the ten), a void empty or
+    ``-``; at most 13 cards.  Raises ``PBNError`` (not four suits, a
+    character that is no rank), ``DuplicateCardsError`` (a card twice) or
+    ``CardCountError`` (more than 13 cards), each naming the hand.
+
+    Examples
+    --------
+    >>> hand_to_masks("A.-.-.2")
+    [16384, 0, 0, 4]
+    """
+    if not isinstance(text, str):
+        raise ArgumentError(f"a hand must be a string such as 'AKQ2.KJ4.T98.A32', got {type(text).__name__}")
+    masks = _parse_pbn_hand(text.strip(), None)
+    n = _holdings.hand_lengths([masks])[0]
+    if n > 13:
+        raise CardCountError(f"hand {text!r} holds {n} cards; at most 13")
+    return masks
+
+
+def hand_masks_text(masks: Sequence[int], void: str = "") -> str:
+    """One hand's four masks (S H D C) as ``S.H.D.C`` text, ranks ace first, ``void`` for an empty suit."""
+    return _hand_text(masks, void)
 
 
 def _holding_text(mask: int) -> str:
@@ -583,6 +615,11 @@ class Deal:
         cards, or a sequence of four card lists in DDS order N, E, S, W.
         Cards are ``Card`` objects or strings like ``"SA"``, ``"H10"``.
         """
+        if isinstance(hands, str):
+            raise InvalidArgumentError(
+                f"a deal needs four hands, got one string {hands!r:.60}: use ddsbind.Hand for one hand, "
+                "Deal.from_pbn for a PBN deal string"
+            )
         items = hands.items() if isinstance(hands, Mapping) else enumerate(hands)
         masks = [[0] * 4 for _ in range(4)]
         seen: dict[Card, Seat] = {}
@@ -590,6 +627,11 @@ class Deal:
         for seat_key, cards in items:
             seat = Seat.parse(seat_key)
             n_items += 1
+            if isinstance(cards, str):
+                raise InvalidArgumentError(
+                    f"hand {seat.name} is one string {cards!r:.60}, not a list of cards ('SA', 'HK', ...): "
+                    "use Deal.from_pbn for four hands' text, ddsbind.Hand for one hand"
+                )
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:

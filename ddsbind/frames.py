@@ -11,6 +11,8 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ddsbind._typing import TablesSolver
 from ddsbind.formats import dataframe
 from ddsbind.record import GameRecord
@@ -33,6 +35,9 @@ def read_dataframe(
     ``solve`` is True (DDS's solver), False (no double-dummy columns), or
     another :class:`~ddsbind._typing.TablesSolver`; the other parameters,
     the columns and the errors are :func:`ddsbind.formats.read_dataframe`'s.
+    Solved game records also get ``par`` (North-South's par score, the
+    dealer bidding first: DDS's ``DealerPar``; ``Par`` when the dealer is
+    unknown, ``Int64``) and ``par_contracts`` (the par contracts in words).
 
     Examples
     --------
@@ -43,4 +48,37 @@ def read_dataframe(
         from ddsbind.solver import dd_tables
 
         solve = dd_tables
-    return dataframe.read_dataframe(path_or_records, format=format, chunksize=chunksize, solve=solve or None)
+    frames = dataframe.read_dataframe(path_or_records, format=format, chunksize=chunksize, solve=solve or None)
+    if not solve:
+        return frames
+    if chunksize is None:
+        assert not isinstance(frames, Iterator)
+        return _with_par(frames)
+    assert isinstance(frames, Iterator)
+    return (_with_par(frame) for frame in frames)
+
+
+def _with_par(frame: pd.DataFrame) -> pd.DataFrame:
+    """Game records' frame with ``par`` (NS's score, dealer first) and ``par_contracts`` from its solved tables."""
+    if "dd_tricks" not in frame.columns:
+        return frame
+    import pandas
+
+    from ddsbind.solver import dealer_par, par
+
+    tables = frame[list(dataframe.TABLE_COLUMNS)].to_numpy(dtype=np.int64).reshape(-1, 5, 4)
+    scores: list[int] = []
+    words: list[str] = []
+    for table, dealer, vulnerable in zip(tables, frame["dealer"], frame["vulnerability"], strict=True):
+        if dealer is None:
+            p = par(table, vulnerable)
+            scores.append(p.score)
+            words.append(p.words())
+        else:
+            dp = dealer_par(table, dealer, vulnerable)
+            scores.append(dp.score)
+            words.append(dp.words())
+    out = frame.copy()
+    out["par"] = pandas.array(scores, dtype="Int64")
+    out["par_contracts"] = words
+    return out

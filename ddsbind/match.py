@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BoardReport", "SessionReport", "TableResult", "analyse_session"]
 
-_SEATS = ("North", "East", "South", "West")
-
 
 @dataclass(frozen=True)
 class TableResult:
@@ -288,25 +286,11 @@ def _game_lines(b: BoardReport, t: TableResult) -> list[str]:
     return [head, *("  " + line for line in _costly_lines(t))]
 
 
-def _ns_score(game: GameRecord) -> int | None:
-    """North-South's score of a game: 0 passed out, None when the result is unknown."""
-    if game.passed_out:
-        return 0
-    declarer_score = game.score()
-    if declarer_score is None or game.declarer is None:
-        return None
-    return declarer_score if game.declarer % 2 == 0 else -declarer_score
-
-
 def _contract_text(game: GameRecord) -> str | None:
     """The game's contract as PBN spells it (``"4HX"``, ``"3NT"``), ``"Pass"`` when passed out, None when unknown."""
     if game.passed_out:
         return "Pass"
     return None if game.contract is None else str(game.contract)
-
-
-def _players(game: GameRecord) -> dict[str, str]:
-    return {seat[0]: game.tags[seat] for seat in _SEATS if game.tags.get(seat)}
 
 
 def _team_names(games: Sequence[GameRecord]) -> tuple[str, str]:
@@ -374,11 +358,11 @@ def analyse_session(games: Sequence[GameRecord], *, progress: Progress | None = 
                 TableResult(
                     index=k + 1,
                     room=rooms[k] if teams else None,
-                    players=_players(g),
+                    players=g.players,
                     contract=_contract_text(g),
                     declarer=g.declarer,
                     result=g.result,
-                    score=_ns_score(g),
+                    score=g.ns_score(),
                     dd_result=None if trace is None else trace[0],
                     cards_played=len(g.play),
                     costly=list(costly),

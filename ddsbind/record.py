@@ -264,6 +264,20 @@ class GameRecord:
             return None
         return self.contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
 
+    @property
+    def players(self) -> dict[str, str]:
+        """The players the record names, seat letter (``"N"``...) -> name, from its North .. West tags."""
+        return {seat.name: self.tags[seat.full_name] for seat in Seat if self.tags.get(seat.full_name)}
+
+    def ns_score(self) -> int | None:
+        """North-South's score of the game (negative when East-West score): 0 passed out, None when unknown."""
+        if self.passed_out:
+            return 0
+        declarer_score = self.score()
+        if declarer_score is None or self.declarer is None:
+            return None
+        return declarer_score if self.declarer % 2 == 0 else -declarer_score
+
     def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyLike] = ()) -> str:
         """The game for notebooks: diagram (board, dealer, vulnerability), auction, result, the play trick by trick.
 

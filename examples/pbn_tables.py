@@ -16,15 +16,13 @@ import ddsbind
 from ddsbind.formats.pbn import read_pbn
 
 DEFAULT = Path(__file__).resolve().parent / "data" / "boards.pbn"
-#: PBN's [Vulnerable] values, as ddsbind.par names them.
-VULNERABLE = {"None": "none", "Love": "none", "-": "none", "NS": "ns", "EW": "ew", "All": "both", "Both": "both"}
 
 
 def main(path: Path) -> None:
     boards = read_pbn(path)
     tables = ddsbind.dd_tables([b.deal for b in boards])
     for board, table in zip(boards, tables, strict=True):
-        vul = VULNERABLE[board.tags.get("Vulnerable", "None")]
+        vul = ddsbind.Vulnerability.parse(board.tags.get("Vulnerable", "None"))  # prints None, NS, EW or All
         print(f"Board {board.tags.get('Board', '?')}: {board.deal.to_pbn()}")
         print(table)  # strains down, declarers N E S W across
         print(f"Par ({vul}): {' / '.join(ddsbind.par(table, vul).score_text)}")

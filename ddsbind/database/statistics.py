@@ -230,10 +230,10 @@ class Statistics:
                 "deals": k,
                 "dealers": {s: int((dealers == d).sum()) for d, s in enumerate(SEAT_LETTERS)},
                 "sacrifices": {
-                    v.name.lower(): {s: int(sac[dealers == d, int(v)].sum()) for d, s in enumerate(SEAT_LETTERS)}
+                    str(v): {s: int(sac[dealers == d, int(v)].sum()) for d, s in enumerate(SEAT_LETTERS)}
                     for v in Vulnerability
                 },
-                "sacrifice": None if not k else {v.name.lower(): float(sac[:, int(v)].mean()) for v in Vulnerability},
+                "sacrifice": None if not k else {str(v): float(sac[:, int(v)].mean()) for v in Vulnerability},
             },
         }
 
@@ -337,12 +337,12 @@ class DatabaseStats:
 
     @property
     def sacrifice(self) -> dict[str, float] | None:
-        """Vulnerability (``none``, ``both``, ``ns``, ``ew``) -> fraction of sampled deals whose par is a sacrifice."""
+        """Vulnerability (``None``, ``All``, ``NS``, ``EW``) -> fraction of sampled deals whose par is a sacrifice."""
         if not self.par_deals:
             return None
         assert self.statistics is not None
         sac = self.statistics.sacrifices
-        return {v.name.lower(): float(sac[:, int(v)].mean()) for v in Vulnerability}
+        return {str(v): float(sac[:, int(v)].mean()) for v in Vulnerability}
 
     def file_dict(self) -> dict[str, object]:
         """The file's facts as a JSON-ready dict."""

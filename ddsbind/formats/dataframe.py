@@ -16,12 +16,22 @@ Columns
   declarer, strains S H D C NT and declarers N E S W (``S_N, S_E, S_S, S_W,
   H_N, ..., NT_W``), pandas ``Int8`` with ``<NA>`` for an unknown result; for
   formats with results, and for game records.
-* Game records add ``board`` (``Int64``), ``dealer`` and ``declarer`` (seat
-  letters N E S W, ``None`` unknown or passed out), ``vulnerability`` (PBN's
-  ``None``, ``NS``, ``EW``, ``All``), ``contract`` (``"4HX"``, ``"Pass"``),
-  ``result`` (tricks declarer took, ``Int8``) and ``dd_tricks`` (the
-  tricks declarer takes double dummy in the contract's strain, ``Int8``;
-  ``<NA>`` passed out; with a solver only).
+* Game records add, one row per record (a board played in two rooms is
+  two rows): ``board`` (``Int64``), ``dealer`` and ``declarer`` (seat
+  letters N E S W, ``None`` unknown or passed out), ``vulnerability``
+  (``None``, ``NS``, ``EW``, ``All``: ``str(Vulnerability)``), ``room``
+  (the record's ``Room`` tag, ``"Open"`` or ``"Closed"`` in a team match;
+  ``None`` when it has none), ``north`` .. ``west`` (the players' names,
+  ``None`` unnamed), ``contract`` (``"4HX"``, ``"Pass"``), ``result``
+  (tricks declarer took, ``Int8``), ``score`` (North-South's score by the
+  Laws, negative when East-West score, 0 passed out, ``Int64``),
+  ``auction`` (the calls from the dealer, space-separated) and ``play``
+  (the cards in play order, ``"H4 H6 HK ..."``), ``None`` where the file
+  has none; with a solver, ``dd_tricks`` (the tricks declarer takes double
+  dummy in the contract's strain, ``Int8``; ``<NA>`` passed out) and the
+  twenty table columns.  :func:`ddsbind.read_dataframe` adds ``par``
+  (North-South's par score when the dealer bids first) and
+  ``par_contracts``.
 * ``hand-makes`` files add ``hand`` (the seat letter).
 """
 
@@ -36,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import TablesSolver
-from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Strain
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain
 from ddsbind.errors import FormatError, MissingExtraError
 from ddsbind.formats import files, registry
 from ddsbind.formats._dtypes import UNKNOWN
@@ -157,10 +167,15 @@ def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.
         "deal": [g.deal.to_pbn() for g in games],
         "board": pd.array([g.board for g in games], dtype="Int64"),
         "dealer": [letter(g.dealer) for g in games],
-        "vulnerability": [g.vulnerable.pbn for g in games],
+        "vulnerability": [str(g.vulnerable) for g in games],
+        "room": [g.tags.get("Room") or None for g in games],
+        **{seat.full_name.lower(): [g.players.get(seat.name) for g in games] for seat in Seat},
         "contract": [contract_text(g.contract, g.passed_out) or None for g in games],
         "declarer": [letter(g.declarer) for g in games],
         "result": pd.array([g.result for g in games], dtype="Int8"),
+        "score": pd.array([g.ns_score() for g in games], dtype="Int64"),
+        "auction": [" ".join(g.auction) or None for g in games],
+        "play": [" ".join(map(str, g.play)) or None for g in games],
     }
     if solve is not None:
         tables = np.stack([np.asarray(t) for t in solve([g.deal for g in games])]) if games else None

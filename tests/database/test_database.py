@@ -21,6 +21,7 @@ import pytest
 
 from ddsbind import database as db
 from ddsbind.database.generation import _lock
+from ddsbind.deal import Vulnerability
 from ddsbind.formats import dealnum, decode_zrd, iter_chunks, read_records
 from tests.support import COUNT, REC, SEED, cli, copy_db, wait_for
 
@@ -424,8 +425,20 @@ def test_info_statistics_agree_with_the_tables(ref):
     for level in range(1, 8):
         for side, best in enumerate((ns, ew)):
             assert np.allclose(res.makes[side, :, level - 1], (best >= level + 6).sum(axis=0) / COUNT)
-    assert res.sacrifice is not None and set(res.sacrifice) == {"none", "ns", "ew", "both"}
+    assert res.sacrifice is not None and set(res.sacrifice) == {"None", "NS", "EW", "All"}
     assert res.par_deals == COUNT
+
+
+def test_vulnerability_spelled_one_way(ref):
+    """Without this, stats' text, JSON and Python results would spell vulnerability two ways (none/both, None/All)."""
+    res = db.stats(ref)
+    words = [str(v) for v in Vulnerability]
+    assert words == ["None", "All", "NS", "EW"]
+    assert res.sacrifice is not None and list(res.sacrifice) == words
+    par = res.to_dict()["statistics"]["par"]  # type: ignore[index]
+    assert list(par["sacrifice"]) == words and list(par["sacrifices"]) == words
+    text = "\n".join(res.lines())
+    assert all(f"{w} " in text for w in words) and not any(w in text for w in (" none ", " both "))
 
 
 def test_stats_prints_the_database_and_info_prints_dds(ref, tmp_path):

@@ -20,6 +20,7 @@ import pytest
 
 from ddsbind import database as db
 from ddsbind.database.statistics import record_hash
+from ddsbind.deal import Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
 from tests.support import COUNT, REC, SEED, ask_dds, cli, copy_db, wait_for
@@ -255,11 +256,11 @@ def test_par_sample_is_the_records_of_smallest_hash_and_agrees_with_dds(ref, dds
     assert np.array_equal(st.par_keys, keys[order]) and np.array_equal(st.par_tables, tables[order])
     dealers = (keys[order] & np.uint64(3)).astype(int)
     assert st.par_dealers.tolist() == dealers.tolist()
-    assert s.sacrifice is not None and sorted(s.sacrifice) == ["both", "ew", "none", "ns"]
-    for vul in ("none", "both", "ns", "ew"):
+    assert s.sacrifice is not None and sorted(s.sacrifice) == ["All", "EW", "NS", "None"]
+    for vul in ("None", "All", "NS", "EW"):
         # Oracle: DDS's DealerPar called from C (tests/dds_solve_oracle.c); a doubled contract going down reads
         # like "4S*-EW-2".  DDS's vulnerability codes: 0 none, 1 both, 2 NS, 3 EW.
-        code = ("none", "both", "ns", "ew").index(vul)
+        code = int(Vulnerability.parse(vul))
         asks = [
             f"dealerpar {d} {code} " + " ".join(map(str, t.ravel()))
             for d, t in zip(dealers, tables[order], strict=True)

@@ -18,6 +18,7 @@ from ddsbind.errors import FormatError  # noqa: E402
 from ddsbind.formats import encode_zbd, read_dataframe, write_games  # noqa: E402
 from ddsbind.formats.dataframe import TABLE_COLUMNS, MissingExtraError, deal_strings  # noqa: E402
 from ddsbind.formats.lin import parse_lin  # noqa: E402
+from tests.support import REPO  # noqa: E402
 
 SUITED = "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432"
 
@@ -137,3 +138,46 @@ def test_importing_formats_does_not_import_pandas():
     code = "import sys, ddsbind.formats; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+GAME_COLUMNS = ["board", "dealer", "vulnerability", "north", "east", "south", "west"]
+GAME_COLUMNS += ["contract", "declarer", "result", "score", "auction", "play"]
+
+
+@pytest.mark.parametrize("name", ["club.pbn", "session.lin"])
+def test_game_files_fill_every_column_and_solve_as_dd_table(name):
+    """Without this, a hand-record or match file's frame would lack its boards' facts, or disagree with dd_table."""
+    from ddsbind.formats import read_games
+    from ddsbind.frames import read_dataframe as solved_frame
+
+    path = REPO / "examples" / "data" / name
+    games = read_games(path)
+    df = solved_frame(path)
+    assert len(df) == len(games) and not df[[*GAME_COLUMNS, "par", "par_contracts"]].isna().any().any()
+    for k, g in enumerate(games):
+        table = ddsbind.dd_table(g.deal)
+        assert [df[c].iloc[k] for c in TABLE_COLUMNS] == np.asarray(table).ravel().tolist()
+        assert df["par"].iloc[k] == ddsbind.dealer_par(table, g.dealer, g.vulnerable).score
+        assert df["auction"].iloc[k].split() == g.auction and df["play"].iloc[k].split() == [str(c) for c in g.play]
+    unsolved = solved_frame(path, solve=False)
+    assert "par" not in unsolved.columns and "S_N" not in unsolved.columns
+
+
+def test_club_file_worked_by_hand():
+    """Without this, a row could carry another seat's player, the other side's score or a room not in the file."""
+    df = ddsbind.read_dataframe(REPO / "examples" / "data" / "club.pbn", solve=False)
+    first = df.iloc[0]
+    assert (first["board"], first["dealer"], first["vulnerability"]) == (1, "N", "None")
+    players = ("Lindqvist", "Baptiste", "Moreau", "Okafor")
+    assert (first["north"], first["east"], first["south"], first["west"]) == players
+    # 5D by East (not vulnerable) making 12: 5 x 20 + 300 (game) + 20 (overtrick) = 420 to East-West.
+    assert (first["contract"], first["declarer"], first["result"], first["score"]) == ("5D", "E", 12, -420)
+    assert first["auction"].startswith("Pass 1D 1H 1S 2H 3C") and first["play"].startswith("H4 H6 HK H2")
+    assert df["room"].isna().all()
+
+
+def test_team_match_rows_name_their_rooms():
+    """Without this, a team match's two rows of a board could not be told apart (which room, which players)."""
+    df = ddsbind.read_dataframe(REPO / "examples" / "data" / "session.lin", solve=False)
+    assert list(df["room"][:2]) == ["Open", "Closed"] and list(df["board"][:2]) == [1, 1]
+    assert df["north"].iloc[0] != df["north"].iloc[1]

@@ -57,7 +57,7 @@ def test_pbn_tables(list100):
         assert np.array_equal(table, h.table)
     assert (tables[3][:, [1, 3]] == 12).all() and (tables[3][:, [0, 2]] == 1).all()
     pars = re.findall(r"^Par \((\w+)\): (.+)$", out, re.M)
-    assert [v for v, _ in pars] == ["none", "ns", "ew", "both"]
+    assert [v for v, _ in pars] == ["None", "NS", "EW", "All"]
     for (vul, text), table in zip(pars, tables, strict=True):
         assert text == " / ".join(ddsbind.par(table, vul).score_text)
 

@@ -262,6 +262,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind._validate",
             "ddsbind.deal",
             "ddsbind.game",
+            "ddsbind.hand",
             "ddsbind.hands",
             "ddsbind.prooftypes",
             "ddsbind.record",

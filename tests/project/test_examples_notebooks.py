@@ -58,7 +58,7 @@ def test_simulation_notebook():
     tables = np.array([np.asarray(t) for t in ddsbind.dd_tables(list(owners_to_masks(result.deals)))])
     nt_make = float(np.mean(tables[:, 4, 0] >= 9))
     spade_make = float(np.mean(tables[:, 0, 0] >= 10))
-    assert f"3NTN: makes {nt_make:.0%}" in text and f"4SN: makes {spade_make:.0%}" in text, text
+    assert f"3NT by N: makes {nt_make:.0%}" in text and f"4S by N: makes {spade_make:.0%}" in text, text
 
 
 @pytest.mark.slow

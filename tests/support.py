@@ -232,9 +232,9 @@ def one_error(result: Result, pattern: str) -> None:
 
 
 def dealer_summary(text: str) -> tuple[int, int]:
-    """(generated, produced) from dealer's summary lines."""
-    generated = re.search(r"^Generated (\d+) hands$", text, re.M)
-    produced = re.search(r"^Produced (\d+) hands$", text, re.M)
+    """(generated, produced) from dealer's summary lines (which may follow a printed hand on its line)."""
+    generated = re.search(r"Generated (\d+) hands", text)
+    produced = re.search(r"Produced (\d+) hands", text)
     assert generated and produced, text
     return int(generated.group(1)), int(produced.group(1))
 

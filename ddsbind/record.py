@@ -352,8 +352,7 @@ class GameRecord:
         held = PASSED_OUT if self.passed_out else self.contract
         if held is None:
             return
-        # A passed-out auction has no declarer: a Declarer tag beside it names nobody (BBO Helper writes "S").
-        if held != said or (by is not None and self.declarer is not None and self.declarer != by):
+        if held != said or (self.declarer is not None and self.declarer != by):
             raise FormatError(
                 f"the contract {contract_text(self.contract, self.passed_out)}"
                 f"{f' by {self.declarer.name}' if self.declarer is not None else ''} contradicts the auction, "

@@ -37,7 +37,7 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
 * ``mb|`` one call, in bidding order from the dealer: ``p`` pass, ``d``
   double, ``r`` redouble, ``1c`` .. ``7n`` (``n`` or ``nt`` notrump); a
   trailing ``!`` is an alert (``alerts``).  ``an|text|`` explains the call
-  before it: a note (``notes``, ``call_notes``).  The auction is checked by
+  before it: a note (``notes``, ``call_notes``); an empty ``an||`` alerts it.  The auction is checked by
   the rules (bids ascend, a double only of the opponents' bid, a redouble
   only of their double, nothing after the auction ended).
 * ``pc|`` one card (``SA``, ``h10``), in play order from the opening lead,
@@ -359,9 +359,12 @@ class _Reader:
                 elif tag == "an":
                     if not calls:
                         raise FormatError("an explanation before any call")
-                    n = max(notes, default=0) + 1
-                    notes[n] = value
-                    call_notes.setdefault(len(calls) - 1, []).append(n)
+                    if value.strip():
+                        n = max(notes, default=0) + 1
+                        notes[n] = value
+                        call_notes.setdefault(len(calls) - 1, []).append(n)
+                    else:  # an empty explanation alerts the call (BBO Helper reads it so)
+                        alerts.add(len(calls) - 1)
                 elif tag == "pc":
                     if claim is not None:
                         raise FormatError("a card after the claim")
@@ -550,7 +553,7 @@ def format_lin(games: Sequence[GameRecord]) -> str:
                 raise FormatError(f"LIN: {where}: LIN needs a dealer (or a board number to take it from)", index=k)
             dealer = board_dealer(g.board)
         said = contract_of_auction(dealer, g.auction)
-        held = (PASSED_OUT, None) if g.passed_out else (g.contract, g.declarer)  # passed out: no declarer
+        held = (PASSED_OUT if g.passed_out else g.contract, g.declarer)
         if held[0] is not None and said != held:
             wanted = contract_text(g.contract, g.passed_out)
             raise FormatError(

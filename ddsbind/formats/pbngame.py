@@ -294,6 +294,8 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         if not result.isdigit() or int(result) > 13:
             raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
         rec.result = int(result)
+    if rec.passed_out:  # no declarer, no tricks: BBO Helper writes [Declarer "S"] [Result "0"] beside "Pass"
+        rec.declarer = rec.result = None
     if "Auction" in values:
         opener = _seat_tag(values["Auction"], "Auction", g)
         if rec.dealer is not None and opener is not None and opener != rec.dealer:

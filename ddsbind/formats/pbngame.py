@@ -40,7 +40,8 @@ Specification (PBN 2.1, with our reading where noted)
   ``nt|``).
 * Notes: ``=n=`` after a call or a card refers to the game's
   ``[Note "n:text"]`` tag (the one tag that may repeat in a game, written
-  after the section it serves).  Kept in ``notes``, ``call_notes`` and
+  after the section it serves; one space after the colon, as BBO Helper
+  writes ``"1: Transfer"``, is not part of the text).  Kept in ``notes``, ``call_notes`` and
   ``card_notes``; a call with a note is an alerted call (``alerts``; an
   alert without explanation is written as an empty note), which is how
   LIN's alerts (``!`` and ``an|``) travel through PBN.
@@ -115,7 +116,7 @@ _CARD = re.compile(r"^([SHDC](?:10|[2-9TJQKA]))([!?]*)$", re.IGNORECASE)
 #: Tags whose values :class:`GameRecord` holds in its fields (written from them, not from ``tags``).
 _OWNED = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play", "Note")
 _NOTE_REF = re.compile(r"^=(\d+)=$")
-_NOTE = re.compile(r"^(\d+):(.*)$", re.DOTALL)
+_NOTE = re.compile(r"^(\d+): ?(.*)$", re.DOTALL)
 #: Tags that say a PBN game is a game record (bid or played), not only a deal.
 _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
 
@@ -293,6 +294,8 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         if not result.isdigit() or int(result) > 13:
             raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
         rec.result = int(result)
+    if rec.passed_out:  # no declarer, no tricks: BBO Helper writes [Declarer "S"] [Result "0"] beside "Pass"
+        rec.declarer = rec.result = None
     if "Auction" in values:
         opener = _seat_tag(values["Auction"], "Auction", g)
         if rec.dealer is not None and opener is not None and opener != rec.dealer:

@@ -25,8 +25,8 @@ from ddsbind.formats.pbngame import dump_games, format_games, holds_games, parse
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 PBN_FILES = ("bridgecomposer_utf8.pbn", "bba_results.pbn", "pbntools_play.pbn", "club_program.pbn")
-PBN_FILES += ("deepfinesse_ability.pbn",)
-LIN_FILES = ("tmpbn2linvg.lin", "bridgecomposer_vugraph.lin")
+PBN_FILES += ("deepfinesse_ability.pbn", "bbohelper.pbn", "csvtopbn.pbn", "xin2pbn.pbn")
+LIN_FILES = ("tmpbn2linvg.lin", "bridgecomposer_vugraph.lin", "bbohelper.lin")
 #: Every field of a game record LIN holds, commentary's place included.
 LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "commentary")
 LIN_FIELDS += ("commentary_at", "contract", "declarer", "result", "play", "tags")
@@ -72,7 +72,7 @@ def test_pbn_file_reads_and_comes_back_byte_for_byte(name):
     """Without this, a file one of these programs wrote would be refused, or changed by reading and writing it."""
     data = _read(name)
     boards = _quiet_pbn(data, name)
-    assert len(boards) >= 2 and all(b.deal.is_full for b in boards)
+    assert boards and all(b.deal.is_full for b in boards)  # xin2pbn writes one board a file
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResultsWarning)  # bba_results.pbn's board 12: its own test
         assert add_results(data, name)[0] == data  # nothing to add: checked and returned as it was
@@ -84,7 +84,7 @@ def test_pbn_file_reads_and_comes_back_byte_for_byte(name):
 def test_lin_file_comes_back_with_every_field_and_commentary_in_place(name):
     """Without this, a vugraph file read and written again would move commentary, players or rooms."""
     games = parse_lin(_read(name), name=name)
-    assert len(games) == 4
+    assert len(games) >= 3
     back = parse_lin(format_lin(games))
     assert [{f: getattr(g, f) for f in LIN_FIELDS} for g in back] == [
         {f: getattr(g, f) for f in LIN_FIELDS} for g in games

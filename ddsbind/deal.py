@@ -127,7 +127,18 @@ def format_member(member: IntEnum, word: str, spec: str) -> str:
     return format(word, spec)
 
 
-class Seat(IntEnum):
+class _BridgeEnum(IntEnum):
+    """The base of :class:`Seat`, :class:`Side`, :class:`Strain` and :class:`Vulnerability`.
+
+    ``format()`` gives the member's ``str()``, its bridge word, or DDS's number
+    for a numeric spec (:func:`format_member`).
+    """
+
+    def __format__(self, spec: str) -> str:
+        return format_member(self, str(self), spec)
+
+
+class Seat(_BridgeEnum):
     """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3."""
 
     N = 0
@@ -171,9 +182,6 @@ class Seat(IntEnum):
         """The seat's letter, ``"N"``, as bridge writes it (``int(seat)`` is DDS's number)."""
         return self.name
 
-    def __format__(self, spec: str) -> str:
-        return format_member(self, self.name, spec)
-
 
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
                for name in names}  # fmt: skip
@@ -182,7 +190,7 @@ _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"),
 _SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
 
 
-class Side(IntEnum):
+class Side(_BridgeEnum):
     """A side (partnership): NS=0 (North and South), EW=1 (East and West); ``seat % 2`` is its seat's side.
 
     The one spelling of a side in ddsbind: :meth:`Seat.side`, par's side
@@ -221,14 +229,11 @@ class Side(IntEnum):
         """``"NS"`` or ``"EW"``; ``int(side)`` is 0 or 1."""
         return self.name
 
-    def __format__(self, spec: str) -> str:
-        return format_member(self, self.name, spec)
-
 
 _STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
 
 
-class Strain(IntEnum):
+class Strain(_BridgeEnum):
     """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4."""
 
     S = 0
@@ -256,11 +261,8 @@ class Strain(IntEnum):
         """``"S"``, ``"H"``, ``"D"``, ``"C"`` or ``"NT"``, as bridge writes it (``int(strain)`` is DDS's number)."""
         return self.symbol
 
-    def __format__(self, spec: str) -> str:
-        return format_member(self, self.symbol, spec)
 
-
-class Vulnerability(IntEnum):
+class Vulnerability(_BridgeEnum):
     """Who is vulnerable, numbered as DDS numbers it: NONE=0, BOTH=1, NS=2, EW=3.
 
     The one spelling of vulnerability in ddsbind: PBN writes it ``None``,
@@ -293,9 +295,6 @@ class Vulnerability(IntEnum):
     def __str__(self) -> str:
         """PBN's spelling (:attr:`pbn`); ``int(vul)`` is DDS's number."""
         return self.pbn
-
-    def __format__(self, spec: str) -> str:
-        return format_member(self, self.pbn, spec)
 
     def is_vulnerable(self, who: Seat | Side | int | str) -> bool:
         """True when ``who``'s side is vulnerable: ``who`` a :class:`Side` (or ``"NS"``/``"EW"``) or a seat.

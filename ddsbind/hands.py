@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -331,6 +331,23 @@ class SuitCounts(Protocol):
     def losers(self) -> NDArray[np.int8]: ...
 
 
+class _Points:
+    """A read-only attribute of :class:`Hands`: its int16 :meth:`Hands.count` of ``weights``, per hand or by suit."""
+
+    def __init__(self, weights: tuple[int, ...], *, by_suit: bool = False) -> None:
+        self.weights = weights
+        self.by_suit = by_suit
+
+    @overload
+    def __get__(self, hands: None, owner: type | None = None) -> _Points: ...
+    @overload
+    def __get__(self, hands: Hands, owner: type | None = None) -> NDArray[np.int16]: ...
+    def __get__(self, hands: Hands | None, owner: type | None = None) -> _Points | NDArray[np.int16]:
+        if hands is None:
+            return self
+        return hands.count(self.weights, by_suit=self.by_suit).astype(np.int16, copy=False)
+
+
 class Hands:
     """A batch of deals and their hand evaluations as arrays, each computed once, on first use.
 
@@ -416,21 +433,10 @@ class Hands:
     def lengths(self) -> NDArray[np.int8]:
         return self.count((1,) * 13, by_suit=True).astype(np.int8)
 
-    @property
-    def hcp_by_suit(self) -> NDArray[np.int16]:
-        return self.count(HCP_WEIGHTS, by_suit=True).astype(np.int16, copy=False)
-
-    @property
-    def hcp(self) -> NDArray[np.int16]:
-        return self.count(HCP_WEIGHTS).astype(np.int16, copy=False)
-
-    @property
-    def controls_by_suit(self) -> NDArray[np.int16]:
-        return self.count(CONTROL_WEIGHTS, by_suit=True).astype(np.int16, copy=False)
-
-    @property
-    def controls(self) -> NDArray[np.int16]:
-        return self.count(CONTROL_WEIGHTS).astype(np.int16, copy=False)
+    hcp = _Points(HCP_WEIGHTS)
+    hcp_by_suit = _Points(HCP_WEIGHTS, by_suit=True)
+    controls = _Points(CONTROL_WEIGHTS)
+    controls_by_suit = _Points(CONTROL_WEIGHTS, by_suit=True)
 
     @functools.cached_property
     def _honours(self) -> tuple[NDArray[Any], ...]:

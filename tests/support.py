@@ -76,6 +76,22 @@ def python_c(code: str, cwd: Path = REPO, timeout: float = 300) -> subprocess.Co
     )
 
 
+def python_m(*args: object, cwd: Path = REPO, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``python -m ARGS`` (``"ddsbind", "table", ...``) in a child Python that imports the build under test.
+
+    Output captured as text; the exit status is the caller's to check.
+    """
+    return subprocess.run(
+        [sys.executable, "-m", *map(str, args)],
+        cwd=cwd,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 # -- DDS's reference hands; DDS asked from C; DDS's threads --------------------------------------------------
 
 #: Where DDS's reference hands are (None when missing): ``DDSBIND_REFERENCE``,

@@ -16,13 +16,15 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterator
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
 from ddsbind._typing import Progress
 from ddsbind.errors import Error
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
 
 
 class BridgeWord(click.ParamType):
@@ -197,6 +199,11 @@ def about(path: str | os.PathLike[str]) -> Iterator[None]:
 
 def _ignore(_done: int) -> None:
     """The progress callback where no bar is drawn."""
+
+
+def json_output(what: str) -> Callable[[_Command], _Command]:
+    """``--json`` (the parameter ``as_json``): the command prints ``what`` as one JSON document on stdout."""
+    return click.option("--json", "as_json", is_flag=True, help=f"{what} as one JSON document on stdout.")
 
 
 #: ``--quiet``: no progress bar, even on a terminal (the commands that read or write many records).

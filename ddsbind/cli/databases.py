@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, check_image, fail, one_file_each, progress
+from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, check_image, fail, json_output, one_file_each, progress
 
 
 @click.command()
@@ -46,7 +46,7 @@ def generate(out: str, count: int, seed: int, quiet: bool, **options: Any) -> No
     help="Records re-solved and compared (all if >= count).",
 )
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads.")
-@click.option("--json", "as_json", is_flag=True, help="The report as one JSON document on stdout.")
+@json_output("The report")
 @QUIET
 def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
@@ -77,7 +77,7 @@ def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bo
     show_default=True,
     help="Deals (the records of smallest hash) whose par is computed (0: none).",
 )
-@click.option("--json", "as_json", is_flag=True, help="The statistics as one JSON document on stdout.")
+@json_output("The statistics")
 @QUIET
 def stats(files: tuple[str, ...], plot: str | None, par_sample: int, as_json: bool, quiet: bool) -> None:
     """A database's count, checksum and double-dummy statistics; of several FILES (shards), merged.

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, one_file_each, progress
+from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, json_output, one_file_each, progress
 from ddsbind.deal import Vulnerability
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
@@ -146,7 +146,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Opening-lead table against e.g. 3NS: all the leader's cards scored by one search a deal "
     "(about a quarter of a DD table).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Only one JSON document on stdout (dealer's text left out).")
+@json_output("Only the reports (dealer's text left out)")
 @click.option("--csv", "as_csv", is_flag=True, help="Only the --contract or --lead table as CSV on stdout.")
 @click.option(
     "--plot",

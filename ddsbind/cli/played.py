@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, progress
+from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, json_output, progress
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Strain
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout, for machines.")
+@json_output("Every board's analysis")
 def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     """Per played board in FILE (PBN with play, LIN or ZRJ): the result, double dummy, and each costly card.
 
@@ -58,7 +58,7 @@ def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     default=None,
     help="Count 'value' for this seat's side. Default: the side not on lead to the current trick.",
 )
-@click.option("--json", "as_json", is_flag=True, help="The line as JSON, with every option and its score.")
+@json_output("The line, with every option and its score,")
 def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | None, as_json: bool) -> None:
     """The double-dummy best line from DEAL (a PBN deal string), one trick a row.
 

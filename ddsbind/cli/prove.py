@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ddsbind.cli._common import POSITIVE, SEAT, STRAIN, about, progress
+from ddsbind.cli._common import POSITIVE, SEAT, STRAIN, about, json_output, progress
 from ddsbind.deal import Side
 
 _SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
@@ -25,7 +25,7 @@ _SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
     show_default=True,
     help="Refuse a larger tree (an ending whose estimated tree is far larger is refused at once).",
 )
-@click.option("--json", "as_json", is_flag=True, help="The tree as one JSON document.")
+@json_output("The tree")
 @click.option("--text", "as_text", is_flag=True, help="The tree as indented tricks (the default).")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the tree file (binary) here.")
 @click.option("--read", "read", type=click.Path(exists=True, dir_okay=False), help="Print a stored tree file.")

@@ -14,15 +14,9 @@ import sys
 import pytest
 
 from ddsbind.cli import main
-from tests.support import REPO, child_env, cli
+from tests.support import REPO, child_env, cli, python_m
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
-
-
-def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ddsbind", *args], capture_output=True, text=True, timeout=timeout, check=False
-    )
 
 
 def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -48,7 +42,7 @@ _FAULTS = {
 def test_position_faults_are_one_line_from_every_command(command, fault):
     """`solve` and `line` refuse the same bad current trick the same way (before: `line` printed 14 tricks)."""
     args, pattern = _FAULTS[fault]
-    line = _one_error_line(_cli(command, FULL, *args))
+    line = _one_error_line(python_m("ddsbind", command, FULL, *args))
     assert re.search(pattern, line), line
 
 
@@ -56,7 +50,7 @@ def test_bad_deal_is_one_line_from_table_solve_and_line():
     bad = "N:AKQ... QJ... T9... 87.."
     for command, extra in [("table", []), ("solve", ["--trump", "S", "--leader", "N"]),
                            ("line", ["--trump", "S", "--leader", "N"])]:  # fmt: skip
-        line = _one_error_line(_cli(command, bad, *extra))
+        line = _one_error_line(python_m("ddsbind", command, bad, *extra))
         assert "4 suits" in line, (command, line)
 
 
@@ -153,6 +147,6 @@ def test_errors_name_boards_as_the_file_numbers_them(tmp_path, command: str) -> 
     bad = tmp_path / "bad.lin"
     bad.write_text(text.replace("pc|h8|pc|h6|", "pc|h8|pc|s6|"))  # the closed room's board 2: S revokes
     args = [command, str(bad)] + ([str(tmp_path / "out.pbn")] if command == "convert" else [])
-    line = _one_error_line(_cli(*args))
+    line = _one_error_line(python_m("ddsbind", *args))
     assert "board 4 of the file (Board 2, closed room)" in line and "S6 is a revoke" in line
     assert "record 3" not in line, line

@@ -14,7 +14,6 @@ import io
 import json
 import re
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import numpy as np
 import pytest
 
 from ddsbind.formats import decode_zrd, encode_zbd, encode_zrd
-from tests.support import ask_dds, cli, dealer_summary, oneline_pbns
+from tests.support import ask_dds, cli, dealer_summary, oneline_pbns, python_m
 
 RANKS = "23456789TJQKA"
 SEATS = "NESW"
@@ -318,9 +317,8 @@ def test_info_reports_the_dds_ddsbind_runs(dds_oracle, tmp_path):
     """ddsbind info names the DDS version, threads and cores that DDS's own GetDDSInfo reports from C."""
     (answer,) = ask_dds(dds_oracle, ["info"], tmp_path)
     major, minor, patch, threads, cores = map(int, answer[1:])
-    proc = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "info"], capture_output=True, text=True, check=True, timeout=120
-    )
+    proc = python_m("ddsbind", "info", timeout=120)
+    assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"DDS {major}.{minor}.{patch} (")
     assert f"threads: {threads} on {cores} cores" in proc.stdout
 

@@ -117,18 +117,21 @@ def test_deal_methods_count_a_deal_as_by_hand(seat, hcp, lengths, controls, lose
     )
 
 
+def _north_with_spades(holding: str) -> Deal:
+    """A deal whose North holds ``holding`` (ranks, ``"KQ2"``) in spades; every other card filled in, in order."""
+    cards = [f"S{r}" for r in holding]
+    north = [*cards, *[f"{s}{r}" for s in "HDC" for r in RANKS][: 13 - len(cards)]]
+    others = [c for c in (f"{s}{r}" for s in "SHDC" for r in RANKS) if c not in north]
+    return Deal.from_hands({"N": north, "E": others[:13], "S": others[13:26], "W": others[26:]})
+
+
 @pytest.mark.parametrize(
     ("holding", "losers"),
     [("K", 1), ("A", 0), ("Q2", 2), ("K2", 1), ("AK", 0), ("KQ2", 1), ("QJ2", 2), ("AQ432", 1), ("J", 1), ("", 0)],
 )
 def test_losers_follow_dealers_rule_suit_by_suit(holding, losers):
     """Singleton king a loser, doubleton queen two, voids none: dealer's rule, which scripts rely on."""
-    cards = [f"S{r}" for r in holding]
-    rest = [f"{s}{r}" for s in "HDC" for r in RANKS][: 13 - len(cards)]
-    masks_hand = [*cards, *rest]
-    others = [c for c in (f"{s}{r}" for s in "SHDC" for r in RANKS) if c not in masks_hand]
-    deal = Deal.from_hands({"N": masks_hand, "E": others[:13], "S": others[13:26], "W": others[26:]})
-    assert int(hands.losers(deal.owners(), by_suit=True)[0, 0]) == losers
+    assert int(hands.losers(_north_with_spades(holding).owners(), by_suit=True)[0, 0]) == losers
 
 
 def test_an_ending_counts_the_cards_still_held():
@@ -215,12 +218,7 @@ def test_ltc_counts_dealerv2s_half_losers_of_the_issue():
 )  # fmt: skip
 def test_ltc_suit_by_suit(holding, ltc):
     """Each suit's ltc is DealerV2's (oracle: its source's countltc cases): DealerV2 scripts select the same hands."""
-    cards = [f"S{r}" for r in holding]
-    rest = [f"{s}{r}" for s in "HDC" for r in RANKS][: 13 - len(cards)]
-    mine = [*cards, *rest]
-    others = [c for c in (f"{s}{r}" for s in "SHDC" for r in RANKS) if c not in mine]
-    deal = Deal.from_hands({"N": mine, "E": others[:13], "S": others[13:26], "W": others[26:]})
-    assert int(hands.ltc(deal.owners(), by_suit=True)[0, 0]) == ltc
+    assert int(hands.ltc(_north_with_spades(holding).owners(), by_suit=True)[0, 0]) == ltc
 
 
 # DealerV2's countltc, transcribed: each card weighs A 64, K 32, Q 16, J 8, T 4, lower 1, a missing

@@ -7,15 +7,13 @@ subprocess, so a regression fails one test instead of killing the run.
 from __future__ import annotations
 
 import functools
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import ddsbind
 from ddsbind import Card, Deal, Seat, Strain, dll, errors
-from tests.support import python_c
+from tests.support import python_c, python_m
 
 FULL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"
 
@@ -258,13 +256,7 @@ def test_table_of_uneven_hands_is_refused():
 
 def test_cli_table_of_an_ending(tmp_path):
     """`ddsbind table` of an ending prints the right table and says par needs a full deal."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "table", "N:AK... QJ... T9... 87..."],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-    )
+    proc = python_m("ddsbind", "table", "N:AK... QJ... T9... 87...", cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     rows = {line.split()[0]: line.split()[1:] for line in proc.stdout.splitlines() if line.strip()[:2] in
             ("NT", "S ", "H ", "D ", "C ")}  # fmt: skip

@@ -21,7 +21,7 @@ from ddsbind.errors import FormatError, InvalidArgumentError, TargetTooHighError
 from ddsbind.proof import Leaf, Node, ProofError, ProofTooLargeError, ProofTree, check_tree, prove
 from ddsbind.solver import solve_board
 from tests import minimax
-from tests.support import cli
+from tests.support import cli, python_m
 
 # The basic simple squeeze (the positional form every squeeze text opens with,
 # e.g. Clyde E. Love, "Bridge Squeezes Complete", 1959): West alone guards
@@ -447,15 +447,7 @@ def test_cli_errors_are_one_line(tmp_path):
 
 def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
     """Without this, `python -m ddsbind prove` on a deal of unequal hands could print a traceback."""
-    import subprocess
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--trump", "NT", "--leader", "S"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = python_m("ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--trump", "NT", "--leader", "S", timeout=300)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("ddsbind: error:")]
     assert len(errors) == 1 and "E=2" in errors[0], proc.stderr

@@ -23,7 +23,7 @@ from ddsbind.database.statistics import record_hash
 from ddsbind.deal import Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import decode_zrd
-from tests.support import COUNT, REC, SEED, ask_dds, cli, copy_db, wait_for
+from tests.support import COUNT, REC, SEED, ask_dds, cli, copy_db, python_m, wait_for
 
 
 def start_generate(out: Path, *flags: str) -> subprocess.Popen:
@@ -59,9 +59,7 @@ def test_verify_of_a_killed_run_says_unfinished_and_fails(tmp_path):
     out = tmp_path / "k.zrd"
     killed_run(out, 4)
     have = out.stat().st_size // REC
-    r = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "verify", str(out), "--sample", "2"], capture_output=True, text=True
-    )
+    r = python_m("ddsbind", "verify", out, "--sample", "2")
     assert r.returncode == 1, r.stdout + r.stderr
     assert f"unfinished run: {have} of {COUNT} records" in r.stderr and "--resume" in r.stderr, r.stderr
     assert f"all {have} deals equal those of seed {SEED}" in r.stdout

@@ -5,8 +5,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -19,7 +17,7 @@ from ddsbind.formats import RecordWriter, files, pbn, read_records, registry, zb
 from ddsbind.formats.checksums import checksum, checksum_bytes
 from ddsbind.formats.convert import convert
 from ddsbind.formats.registry import Format, Records
-from tests.support import DEAL0, DEAL1, RECORD0, RECORD1, cli
+from tests.support import DEAL0, DEAL1, RECORD0, RECORD1, cli, python_m
 
 
 def _owners(n: int, seed: int = 0) -> np.ndarray:
@@ -277,11 +275,7 @@ def test_convert_cli_error_has_no_traceback(tmp_path):
     """Without this, a bad input could show a Python traceback instead of one line."""
     p = tmp_path / "x.dds"
     p.write_text(f'NUMBER 1\nPBN 0 0 4 0 "{DEAL0}"\nTABLE {" ".join(["99999999999999999999999"] * 20)}\n')
-    res = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "convert", str(p), str(tmp_path / "x.zdd"), "--from", "dds"],
-        capture_output=True,
-        text=True,
-    )
+    res = python_m("ddsbind", "convert", p, tmp_path / "x.zdd", "--from", "dds")
     assert res.returncode == 1
     assert "Traceback" not in res.stderr and res.stderr.startswith("ddsbind: error:")
     assert not (tmp_path / "x.zdd").exists()

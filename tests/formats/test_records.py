@@ -109,15 +109,21 @@ ILLEGAL = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "why"), ILLEGAL)
-def test_illegal_auction_is_refused_naming_board_and_call(old, new, why):
-    """Without this, an impossible auction would be accepted and a contract invented from it."""
+def _damaged_vugraph_error(old: str, new: str) -> str:
+    """The one-line ``FormatError`` message of vugraph_final.lin with its first ``old`` replaced by ``new``."""
     text = (RECORDS / "vugraph_final.lin").read_text()
     assert old in text
     with pytest.raises(FormatError) as info:
         parse_lin(text.replace(old, new, 1), name="vugraph_final.lin")
     msg = str(info.value)
-    assert "\n" not in msg
+    assert "\n" not in msg, msg
+    return msg
+
+
+@pytest.mark.parametrize(("old", "new", "why"), ILLEGAL)
+def test_illegal_auction_is_refused_naming_board_and_call(old, new, why):
+    """Without this, an impossible auction would be accepted and a contract invented from it."""
+    msg = _damaged_vugraph_error(old, new)
     assert "vugraph_final.lin: board 1 of the file (Board 9, open room): tag mb|" in msg and why in msg
 
 
@@ -133,12 +139,8 @@ def test_illegal_auction_is_refused_naming_board_and_call(old, new, why):
 )
 def test_malformed_corpus_variant_is_one_line_naming_board_and_tag(old, new, tag):
     """Without this, a damaged board in a long vugraph file is reported without saying which one."""
-    text = (RECORDS / "vugraph_final.lin").read_text()
-    assert old in text
-    with pytest.raises(FormatError) as info:
-        parse_lin(text.replace(old, new, 1), name="vugraph_final.lin")
-    msg = str(info.value)
-    assert "\n" not in msg and "(Board " in msg and f"tag {tag}" in msg, msg
+    msg = _damaged_vugraph_error(old, new)
+    assert "(Board " in msg and f"tag {tag}" in msg, msg
 
 
 # --------------------------------------------------------------------------

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import REPO, child_env
+from tests.support import REPO, python_m
 
 
 def build_site(site: Path) -> Path:
     """Build the site into ``site`` as `make docs` does (warnings fail it); the build's folder."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=REPO,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = python_m("mkdocs", "build", "--strict", "--site-dir", site)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return site
 

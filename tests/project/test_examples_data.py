@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import warnings
 
 import pytest
 
 from ddsbind import cribbage
 from ddsbind.formats import read_games, write_games
-from tests.support import REPO, child_env
+from tests.support import REPO, python_m
 
 DATA = REPO / "examples" / "data"
 DEBIAN_DEALER = shutil.which("dealer") or "/usr/games/dealer"
@@ -74,14 +73,6 @@ def test_code64_record_round_trips():
 @pytest.mark.slow
 def test_sample_database_is_remade_by_its_command(tmp_path):
     """sample.zrd is exactly what `ddsbind generate sample.zrd --count 24 --seed 2026` makes."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "ddsbind", "generate", "sample.zrd", "--count", "24", "--seed", "2026"],
-        cwd=tmp_path,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = python_m("ddsbind", "generate", "sample.zrd", "--count", "24", "--seed", "2026", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "sample.zrd").read_bytes() == (DATA / "sample.zrd").read_bytes()

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
@@ -130,34 +130,79 @@ def format_member(member: IntEnum, word: str, spec: str) -> str:
 class _BridgeEnum(IntEnum):
     """The base of :class:`Seat`, :class:`Side`, :class:`Strain` and :class:`Vulnerability`.
 
-    ``format()`` gives the member's ``str()``, its bridge word, or DDS's number
-    for a numeric spec (:func:`format_member`).
+    Each subclass names its vocabulary in its class line (``names``: the
+    upper-case names it reads; ``numbers``: its numbering spelt out;
+    ``what``/``field``: how an error names the argument; ``error``: the
+    class raised) and inherits the one :meth:`parse`.  ``format()`` gives
+    the member's ``str()``, its bridge word, or DDS's number for a numeric
+    spec (:func:`format_member`).
     """
+
+    _names: ClassVar[Mapping[str, int]]
+    _numbers: ClassVar[str]
+    _what: ClassVar[str]
+    _field: ClassVar[str]
+    _error: ClassVar[type[DDSError]]
+
+    def __init_subclass__(
+        cls,
+        *,
+        names: Mapping[str, int],
+        numbers: str,
+        what: str,
+        field: str | None = None,
+        error: type[DDSError] = InvalidArgumentError,
+        **kwargs: object,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._names, cls._numbers, cls._what, cls._field, cls._error = names, numbers, what, field or what, error
+
+    @classmethod
+    def parse(
+        cls: type[_E], value: _E | int | str, what: str | None = None, *, error: type[DDSError] | None = None
+    ) -> _E:
+        """Accept a member, its DDS number, or one of its names (any case; ``"N-S"`` is ``"NS"``).
+
+        ``what`` names the argument in the error (the enum's own word by
+        default), ``error`` is the class raised (the enum's own unless the
+        caller knows DDS's code for the argument: :func:`ddsbind.game.parse_leader`
+        passes ``FirstWrongError``).  Nothing else is read: not ``True``, not
+        ``2.0``, not a member of another of these enums whatever its number.
+        """
+        spec: Any = cls
+        field = what or spec._field
+        raised = error or spec._error
+        return parse_member(
+            cls, value, spec._names, lambda m: raised(m, field=field), what or spec._what, spec._numbers
+        )
 
     def __format__(self, spec: str) -> str:
         return format_member(self, str(self), spec)
 
 
-class Seat(_BridgeEnum):
-    """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3."""
+_SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
+               for name in names}  # fmt: skip
+_SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
+_STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
+_VUL_NAMES = {
+    **dict.fromkeys(["NONE", "LOVE", "NEITHER", "O", "-", ""], 0),
+    **dict.fromkeys(["BOTH", "ALL", "B"], 1),
+    **dict.fromkeys(["NS", "NORTHSOUTH"], 2),
+    **dict.fromkeys(["EW", "EASTWEST"], 3),
+}
+
+
+class Seat(_BridgeEnum, names=_SEAT_NAMES, numbers="0=N 1=E 2=S 3=W", what="seat"):
+    """A seat, numbered as DDS numbers hands: N=0, E=1, S=2, W=3.
+
+    :meth:`parse` reads a ``Seat``, its DDS number or a letter or name
+    (``"N"``, ``"north"``).
+    """
 
     N = 0
     E = 1
     S = 2
     W = 3
-
-    @classmethod
-    def parse(
-        cls, value: Seat | int | str, what: str = "seat", *, error: type[DDSError] = InvalidArgumentError
-    ) -> Seat:
-        """Accept a ``Seat``, its DDS number 0..3, or a letter or name (``"N"``, ``"north"``).
-
-        ``what`` names the argument in the error, ``error`` is the class raised
-        (``InvalidArgumentError`` unless the caller knows DDS's code for the
-        argument: :func:`ddsbind.game.parse_leader` passes ``FirstWrongError``).
-        Nothing else is read as a seat: not ``True``, not ``2.0``, not ``"nonsense"``.
-        """
-        return parse_member(cls, value, _SEAT_NAMES, lambda m: error(m, field=what), what, "0=N 1=E 2=S 3=W")
 
     def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
@@ -183,14 +228,7 @@ class Seat(_BridgeEnum):
         return self.name
 
 
-_SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
-               for name in names}  # fmt: skip
-
-
-_SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
-
-
-class Side(_BridgeEnum):
+class Side(_BridgeEnum, names=_SIDE_NAMES, numbers="0=NS 1=EW", what="side"):
     """A side (partnership): NS=0 (North and South), EW=1 (East and West); ``seat % 2`` is its seat's side.
 
     The one spelling of a side in ddsbind: :meth:`Seat.side`, par's side
@@ -205,15 +243,6 @@ class Side(_BridgeEnum):
 
     NS = 0
     EW = 1
-
-    @classmethod
-    def parse(cls, value: Side | int | str, what: str = "side") -> Side:
-        """Accept a ``Side``, 0 (NS) or 1 (EW), or ``"NS"``/``"EW"`` (any case; ``"N-S"``, ``"E/W"``).
-
-        Raises ``InvalidArgumentError`` for anything else, a seat included
-        (``Seat.N.side`` is its side).
-        """
-        return parse_member(cls, value, _SIDE_NAMES, lambda m: InvalidArgumentError(m, field=what), what, "0=NS 1=EW")
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -230,27 +259,26 @@ class Side(_BridgeEnum):
         return self.name
 
 
-_STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
+class Strain(
+    _BridgeEnum,
+    names=_STRAIN_NAMES,
+    numbers="0=S 1=H 2=D 3=C 4=NT",
+    what="strain",
+    field="trump",
+    error=TrumpWrongError,
+):
+    """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4.
 
-
-class Strain(_BridgeEnum):
-    """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4."""
+    :meth:`parse` reads a ``Strain``, its DDS number or ``"S"``, ``"H"``,
+    ``"D"``, ``"C"``, ``"N"``/``"NT"``/``"notrump"``, and raises
+    ``TrumpWrongError`` for anything else (``True`` is not hearts).
+    """
 
     S = 0
     H = 1
     D = 2
     C = 3
     NT = 4
-
-    @classmethod
-    def parse(cls, value: Strain | int | str) -> Strain:
-        """Accept a ``Strain``, its DDS number 0..4, or ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"``.
-
-        Raises ``TrumpWrongError`` for anything else (``True`` is not hearts).
-        """
-        return parse_member(
-            cls, value, _STRAIN_NAMES, lambda m: TrumpWrongError(m, field="trump"), "strain", "0=S 1=H 2=D 3=C 4=NT"
-        )
 
     @property
     def symbol(self) -> str:
@@ -262,7 +290,9 @@ class Strain(_BridgeEnum):
         return self.symbol
 
 
-class Vulnerability(_BridgeEnum):
+class Vulnerability(
+    _BridgeEnum, names=_VUL_NAMES, numbers="0 none, 1 both, 2 NS, 3 EW", what="vulnerability", field="vulnerable"
+):
     """Who is vulnerable, numbered as DDS numbers it: NONE=0, BOTH=1, NS=2, EW=3.
 
     The one spelling of vulnerability in ddsbind: PBN writes it ``None``,
@@ -274,18 +304,6 @@ class Vulnerability(_BridgeEnum):
     BOTH = 1
     NS = 2
     EW = 3
-
-    @classmethod
-    def parse(cls, value: Vulnerability | int | str) -> Vulnerability:
-        """Accept a ``Vulnerability``, DDS's 0..3, or a name: none/love/-, both/all, ns, ew (any case)."""
-        return parse_member(
-            cls,
-            value,
-            _VUL_NAMES,
-            lambda m: InvalidArgumentError(m, field="vulnerable"),
-            "vulnerability",
-            "0 none, 1 both, 2 NS, 3 EW",
-        )
 
     @property
     def pbn(self) -> str:
@@ -328,14 +346,6 @@ class Vulnerability(_BridgeEnum):
     def sides(self) -> tuple[Side, ...]:
         """The vulnerable sides: ``()``, ``(Side.NS,)``, ``(Side.EW,)`` or both."""
         return tuple(s for s in Side if self.is_vulnerable(s))
-
-
-_VUL_NAMES = {
-    **dict.fromkeys(["NONE", "LOVE", "NEITHER", "O", "-", ""], 0),
-    **dict.fromkeys(["BOTH", "ALL", "B"], 1),
-    **dict.fromkeys(["NS", "NORTHSOUTH"], 2),
-    **dict.fromkeys(["EW", "EASTWEST"], 3),
-}
 
 
 @dataclass(frozen=True, order=True)

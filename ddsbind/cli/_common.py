@@ -48,7 +48,7 @@ class BridgeWord(click.ParamType):
 
         parse = {"seat": Seat.parse, "strain": Strain.parse, "vulnerability": Vulnerability.parse}[self.name]
         try:
-            return parse(value)  # type: ignore[operator]
+            return parse(value)  # type: ignore[arg-type]
         except Error:
             self.fail(f"{value!r} is not a {self.name} ({self._words})", param, ctx)
 

@@ -28,9 +28,9 @@ _Command = TypeVar("_Command", bound=Callable[..., Any])
 
 
 class BridgeWord(click.ParamType):
-    """A seat, strain or vulnerability read by the library's own ``parse``: one set of spellings everywhere.
+    """A seat, side, strain or vulnerability read by the library's own ``parse``: one set of spellings everywhere.
 
-    The value is the library's member (``Seat``, ``Strain``, ``Vulnerability``),
+    The value is the library's member (``Seat``, ``Side``, ``Strain``, ``Vulnerability``),
     whose ``str()`` is the bridge word; a bad spelling is click's usage error
     listing the spellings.
     """
@@ -43,18 +43,19 @@ class BridgeWord(click.ParamType):
         return f"[{self._words}]"
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
-        from ddsbind.deal import Seat, Strain
-        from ddsbind.game import Vulnerability
+        from ddsbind.deal import Seat, Side, Strain, Vulnerability
 
-        parse = {"seat": Seat.parse, "strain": Strain.parse, "vulnerability": Vulnerability.parse}[self.name]
+        kind = {"seat": Seat, "side": Side, "strain": Strain, "vulnerability": Vulnerability}[self.name]
         try:
-            return parse(value)  # type: ignore[arg-type]
+            return kind.parse(value)  # type: ignore[arg-type]
         except Error:
             self.fail(f"{value!r} is not a {self.name} ({self._words})", param, ctx)
 
 
 #: N/E/S/W or north/east/south/west, any case.
 SEAT = BridgeWord("seat", "N|E|S|W")
+#: NS/EW (N-S, E/W, northsouth), any case.
+SIDE = BridgeWord("side", "NS|EW")
 #: S/H/D/C, N/NT/notrump, any case.
 STRAIN = BridgeWord("strain", "S|H|D|C|NT")
 #: none/love/-, all/both/b, ns, ew (N-S, E-W), any case: the same words PBN and dealer scripts use.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import POSITIVE, SEAT, STRAIN, about, json_output, progress
-from ddsbind.deal import Side
+from ddsbind.cli._common import POSITIVE, SEAT, SIDE, STRAIN, about, json_output, progress
 
-_SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
+if TYPE_CHECKING:
+    from ddsbind.deal import Seat, Side, Strain
 
 
 @click.command()
@@ -17,7 +18,7 @@ _SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
 @click.option("--trump", type=STRAIN, help="Trump strain (NT for notrump).")
 @click.option("--leader", type=SEAT, help="The hand on lead to the first trick.")
 @click.option("--target", type=click.IntRange(min=0, max=13), help="Tricks to take. Default: the double-dummy value.")
-@click.option("--goodguys", type=_SIDE, help="The side that must take them. Default: the side on lead.")
+@click.option("--goodguys", type=SIDE, help="The side that must take them. Default: the side on lead.")
 @click.option(
     "--max-nodes",
     type=POSITIVE,
@@ -31,10 +32,10 @@ _SIDE = click.Choice([side.name for side in Side], case_sensitive=False)
 @click.option("--read", "read", type=click.Path(exists=True, dir_okay=False), help="Print a stored tree file.")
 def prove(
     deal: str | None,
-    trump: str | None,
-    leader: str | None,
+    trump: Strain | None,
+    leader: Seat | None,
     target: int | None,
-    goodguys: str | None,
+    goodguys: Side | None,
     max_nodes: int,
     as_json: bool,
     as_text: bool,
@@ -54,7 +55,8 @@ def prove(
     if sum((as_json, as_text, out is not None)) > 1:
         raise click.UsageError("give one of --json, --text and --out")
     if read is not None:
-        if deal is not None or trump or leader or target is not None or goodguys or out is not None:
+        given = (deal, trump, leader, target, goodguys, out)
+        if any(value is not None for value in given):
             raise click.UsageError("--read takes no DEAL, --trump, --leader, --target, --goodguys or --out")
         with about(read):
             tree = ProofTree.from_bytes(Path(read).read_bytes())

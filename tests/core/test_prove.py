@@ -432,6 +432,17 @@ def test_cli_prints_text_json_and_writes_and_reads_the_tree_file(tmp_path):
     assert r.exit_code == 0 and r.output == printed
 
 
+def test_cli_read_refuses_spade_trump_and_north_leader_too(tmp_path):
+    """Without this, `prove --read FILE --trump S` (or `--leader N`, both numbered 0) would be silently ignored."""
+    out = tmp_path / "squeeze.tree"
+    out.write_bytes(prove(SQUEEZE, "NT", "S", goodguys="NS").to_bytes())
+    for extra in (["--trump", "S"], ["--leader", "N"], ["--goodguys", "ns"], ["--target", "0"]):
+        r = cli("prove", "--read", out, *extra)
+        assert r.exit_code == 2 and "--read takes no DEAL" in r.output, extra
+    r = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S", "--goodguys", "NX")
+    assert r.exit_code == 2 and "NS|EW" in r.output
+
+
 def test_cli_errors_are_one_line(tmp_path):
     """Without this, a bad target or a corrupt tree file would print a traceback instead of one error line."""
     r = cli("prove", THROW_IN, "--trump", "NT", "--leader", "S", "--goodguys", "NS", "--target", "3")

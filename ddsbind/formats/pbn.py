@@ -77,7 +77,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
-from ddsbind.formats._common import atomic_output, decode_text
+from ddsbind.formats._common import atomic_output, decode_text, disagreements
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -829,6 +829,13 @@ def add_results(
     ends, the encoding (a UTF-8 file with a byte-order mark stays one).
     Without ``fill`` the file is checked and returned unchanged.
 
+    Results the file gives (Bridge Composer's, BBA's, Deep Finesse's
+    ``Ability``) go to ``fill`` as known entries; where its answer differs
+    (a checking filler solves every deal: ``convert --solve`` without
+    ``--trust-results``), the tags are rewritten with its answer and one
+    :class:`~ddsbind.errors.ResultsWarning` per board names the board, its
+    line and each entry (declarer, strain, the file's tricks and DDS's).
+
     The dealer is the game's ``Dealer`` (else the board's, by the 16-board
     cycle; else North), the vulnerability its ``Vulnerable`` (else the
     board's; else none).
@@ -861,6 +868,14 @@ def add_results(
     owners = np.stack([b.deal.owners() for b in boards])
     known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards]
     tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)
+    for (_, game, values), given, table in zip(with_deal, known, tables, strict=True):
+        wrong = disagreements(given, table)
+        if wrong:
+            where = f"{name}: line {game.spans['Deal'][0] + 1} (Board {values.get('Board', '?')})"
+            warnings.warn(
+                ResultsWarning(f"{where}: its results contradict the deal, DDS's written instead: {'; '.join(wrong)}"),
+                stacklevel=2,
+            )
     pars: Sequence[tuple[int, Sequence[str]]] = []
     if par is not None:
         dealers, vuls = zip(*(_dealer_vul(values) for _, _, values in with_deal), strict=True)

@@ -179,6 +179,7 @@ lint: setup
 bench: setup fetch-dds
 	$(PY) benchmarks/bench_binding.py
 	$(PY) benchmarks/bench_formats.py
+	$(PY) benchmarks/bench_reuse.py
 	$(PY) benchmarks/bench_generate.py --count 256
 	$(PY) benchmarks/bench_pool.py --limit 100 --repeat 1
 	$(PY) benchmarks/bench_gap.py --random 20

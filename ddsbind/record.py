@@ -170,9 +170,13 @@ class GameRecord:
         The game's commentary: PBN's ``{...}`` (and ``;``) text, LIN's ``nt|``.
     commentary_at : list of int
         Where each commentary stands: ``commentary[i]`` comes after
-        ``commentary_at[i]`` actions (calls, then cards, counted from the
-        dealer's first call); a commentary past the end of this list stands
-        after the game (LIN's ``nt|`` keeps its place; PBN's is after the game).
+        ``commentary_at[i]`` actions (calls, then cards in play order,
+        counted from the dealer's first call); a commentary past the end of
+        this list, or whose place is not ``0 .. len(auction) + len(play)``,
+        stands after the game (:meth:`commentary_places`).  LIN's ``nt|``
+        keeps its place; so does PBN's ``{...}`` written between the calls
+        of its Auction section or the cards of its Play section (PBN's
+        commentary among the tags stands after the game).
     alerts : set of int
         Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
         note on the call (an empty one when the alert has no explanation), so
@@ -235,6 +239,18 @@ class GameRecord:
     def leader(self) -> Seat | None:
         """The opening leader: declarer's left-hand opponent."""
         return None if self.declarer is None else self.declarer.next()
+
+    def commentary_places(self) -> list[int | None]:
+        """Where each commentary stands, as every format writes it: after that many actions, or None.
+
+        Actions are the calls, then the cards in play order; a place is
+        ``0 .. len(auction) + len(play)``.  None (after the game) for a
+        commentary past the end of :attr:`commentary_at` or whose place is
+        out of that range.
+        """
+        actions = len(self.auction) + len(self.play)
+        at = self.commentary_at
+        return [at[i] if i < len(at) and 0 <= at[i] <= actions else None for i in range(len(self.commentary))]
 
     def tricks(self) -> list[PlayedTrick]:
         """The play as tricks, each card checked by :class:`ddsbind.game.Play`.

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     help="Hand whose makes a hand-makes output stores.",
 )
 @click.option("--solve", is_flag=True, help="Fill in missing DD results by solving (each distinct deal once).")
+@click.option(
+    "--trust-results",
+    is_flag=True,
+    help="With --solve, keep the results the input gives without solving them again to check them.",
+)
 @click.option("--threads", type=POSITIVE, default=None, help="Solver threads for --solve.")
 @QUIET
 def convert(
@@ -39,6 +44,7 @@ def convert(
     dst_format: str | None,
     hand: int,
     solve: bool,
+    trust_results: bool,
     threads: int | None,
     quiet: bool,
 ) -> None:
@@ -56,9 +62,19 @@ def convert(
     play; what the target cannot hold (ZRD: board numbers, dealers,
     vulnerability; ZRJ: a long play) is named in one warning.  A record
     file is read a chunk at a time: memory does not grow with its size.
+
+    Results the input already gives (Bridge Composer's and BBA's tables,
+    Deep Finesse's Ability, a record file's known entries) are checked by
+    --solve: every deal is solved, and a board whose results contradict it
+    is named once on stderr with each wrong entry (declarer, strain, the
+    file's tricks and DDS's); DDS's answer is written.  Checking costs what
+    solving costs; --trust-results keeps the given results unchecked and
+    solves only what is missing.
     """
     from ddsbind.formats.convert import convert as run
 
+    if trust_results and not solve:
+        fail("--trust-results applies to --solve: nothing is solved without it")
     fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
     filler = None
     par = None
@@ -67,7 +83,9 @@ def convert(
             from ddsbind.database import TableFiller
 
             filler = TableFiller(
-                threads=threads, progress=stack.enter_context(progress("solving", unit="deal", quiet=quiet))
+                threads=threads,
+                progress=stack.enter_context(progress("solving", unit="deal", quiet=quiet)),
+                trust_results=trust_results,
             )
             par = _dealer_par
         tick = stack.enter_context(progress("converting", _records_in(src, fmts[0]), quiet=quiet))
@@ -83,7 +101,10 @@ def convert(
         )
     click.echo(f"{n} records written to {'standard output' if dst == '-' else dst}", err=dst == "-")
     if filler is not None:
-        click.echo(f"{filler.solved} deals solved, {filler.reused} records reused a solved deal", err=dst == "-")
+        checked = f", {filler.checked} records' given results checked" if filler.checked else ""
+        click.echo(
+            f"{filler.solved} deals solved, {filler.reused} records reused a solved deal{checked}", err=dst == "-"
+        )
 
 
 def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: Sequence[Vulnerability]) -> list:

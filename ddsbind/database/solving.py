@@ -122,9 +122,23 @@ class TableFiller:
     DDS order, uint8); it returns the tables with every unknown entry solved.
     Within a batch, repeats are found by :func:`ddsbind._marshal.distinct_deals`
     (the pool's own dedupe) and each distinct deal is solved once.  Across
-    batches, the tables of the last ``cache_size`` distinct deals used
-    (solved, or complete in the input) are remembered in a least-recently-used
-    map, and a deal found there is not solved again.
+    batches, the tables of the last ``cache_size`` distinct deals used are
+    remembered in a least-recently-used map, and a deal found there is not
+    solved again.
+
+    Results the input already gives (another program's tables, a record
+    file's known entries) are **checked** by default: every deal is solved
+    and the returned table is DDS's whole answer, so a wrong entry is
+    replaced, never carried on (the caller compares, naming the board:
+    :func:`ddsbind.formats._common.disagreements`).  No cheaper check is
+    sound: a table's only necessary condition is that each entry is 0..13
+    (tricks for N and for E as declarers come from different leads, and
+    the side on lead can take all thirteen tricks where the other lead
+    gives it none), so an entry is known right only by solving; and DDS
+    solves all twenty entries of a deal together faster than it could test
+    one.  With ``trust_results=True`` the given entries are kept as they
+    are and only unknown ones solved (a complete given table is not solved
+    at all): the fast path for files one trusts.
 
     Why an LRU of fixed size: a 10-million-deal input would otherwise keep
     every distinct deal's table in memory (gigabytes of Python objects),
@@ -139,21 +153,32 @@ class TableFiller:
     solved : int
         Distinct deals sent to the solver.
     reused : int
-        Records filled from a deal solved (or given complete) elsewhere.
+        Records filled from a deal solved (or, trusting, given complete) elsewhere.
+    checked : int
+        Records whose given results were solved again to check them (0 when trusting).
+    trust_results : bool
+        Keep given results unchecked (default False: check them).
     cache_size : int
         The most distinct deals remembered (default :data:`FILLER_CACHE`).
     """
 
     def __init__(
-        self, *, threads: int | None = None, progress: Progress | None = None, cache_size: int = FILLER_CACHE
+        self,
+        *,
+        threads: int | None = None,
+        progress: Progress | None = None,
+        cache_size: int = FILLER_CACHE,
+        trust_results: bool = False,
     ) -> None:
         if cache_size < 0:
             raise ValueError(f"cache_size must be >= 0, got {cache_size}")
         self.threads = threads
         self.progress = progress
         self.cache_size = cache_size
+        self.trust_results = trust_results
         self.solved = 0
         self.reused = 0
+        self.checked = 0
         # ZBD bytes of a deal -> its (5, 4) uint8 table bytes, least recently used first.
         self._known: OrderedDict[bytes, bytes] = OrderedDict()
 
@@ -180,10 +205,14 @@ class TableFiller:
         n = owners.shape[0]
         t = np.full((n, 5, 4), zdd.UNKNOWN, np.uint8) if tables is None else np.array(tables, dtype=np.uint8)
         keys = zbd.encode_zbd(owners)
-        complete = (t <= 13).all(axis=(1, 2))
-        for i in np.flatnonzero(complete).tolist():
-            self._remember(keys[i].tobytes(), t[i].tobytes())
-        need = np.flatnonzero(~complete)
+        if self.trust_results:
+            complete = (t <= 13).all(axis=(1, 2))
+            for i in np.flatnonzero(complete).tolist():
+                self._remember(keys[i].tobytes(), t[i].tobytes())
+            need = np.flatnonzero(~complete)
+        else:  # every deal solved: only DDS's answers are remembered and returned
+            self.checked += int((t <= 13).any(axis=(1, 2)).sum())
+            need = np.arange(n)
         if need.size == 0:
             return t
         masks = owners_to_masks(owners[need])
@@ -204,7 +233,7 @@ class TableFiller:
         self.solved += len(todo)
         self.reused += len(need) - len(todo)
         rows = t[need]
-        unknown = rows == zdd.UNKNOWN
-        rows[unknown] = full[inverse][unknown]
+        replace = rows == zdd.UNKNOWN if self.trust_results else np.ones_like(rows, dtype=bool)
+        rows[replace] = full[inverse][replace]
         t[need] = rows
         return t

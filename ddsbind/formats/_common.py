@@ -232,6 +232,32 @@ def decode_text(data: bytes, encoding: str, name: str) -> str:
 
 
 # --------------------------------------------------------------------------
+# Results a file gives, against the solver's
+
+
+def disagreements(given: ArrayLike, solved: ArrayLike) -> list[str]:
+    """Each entry of a table a file gives that the solver's table contradicts, in words.
+
+    ``given`` and ``solved`` are DDS-order ``(5, 4)`` tables (strains S H D C
+    NT, declarers N E S W); an entry of ``given`` above 13 is unknown and
+    never contradicts.  Entries are named declarer by declarer (N E S W),
+    strains NT S H D C: ``"N in NT: 9 given, 10 by DDS"``.  An empty list
+    when every known entry agrees.
+    """
+    from ddsbind.deal import SEAT_LETTERS, Strain
+
+    g = np.asarray(given).reshape(5, 4)
+    s = np.asarray(solved).reshape(5, 4)
+    out = []
+    for seat in range(4):
+        for strain in (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C):
+            theirs, ours = int(g[strain, seat]), int(s[strain, seat])
+            if theirs <= 13 and theirs != ours:
+                out.append(f"{SEAT_LETTERS[seat]} in {strain.symbol}: {theirs} given, {ours} by DDS")
+    return out
+
+
+# --------------------------------------------------------------------------
 # Output files: all or nothing
 
 

@@ -50,9 +50,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
-from ddsbind.errors import DroppedDataWarning, FormatError
+from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
-from ddsbind.formats._common import add_note, atomic_output
+from ddsbind.formats._common import add_note, atomic_output, disagreements
 from ddsbind.formats.pbn import ParFunc
 from ddsbind.formats.registry import Format, Records
 
@@ -64,6 +64,22 @@ def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -
         warnings.warn(
             DroppedDataWarning(f"{dfmt.name} cannot hold {os.fspath(src)}'s {', '.join(items)}: dropped"),
             stacklevel=3,
+        )
+
+
+def _warn_disagreements(
+    given: NDArray[np.uint8], filled: NDArray[np.uint8], first: int, src: str | os.PathLike[str]
+) -> None:
+    """One :class:`ResultsWarning` per record whose given results the filler's answer contradicts."""
+    known = given <= 13
+    for i in np.flatnonzero((known & (given != filled)).any(axis=(1, 2))).tolist():
+        wrong = "; ".join(disagreements(given[i], filled[i]))
+        warnings.warn(
+            ResultsWarning(
+                f"{os.fspath(src)}: record {first + i + 1}: its results contradict the deal, "
+                f"DDS's written instead: {wrong}"
+            ),
+            stacklevel=4,
         )
 
 
@@ -161,6 +177,10 @@ def convert(
         Once, naming what the target cannot hold and the input has (a PBN
         file's board numbers, dealers, vulnerability and other tags written
         to ZRD; a PBN file's Event or notes on cards written to LIN).
+    ResultsWarning
+        Once per record (per board, for PBN written in place) whose results
+        the input gives and ``fill``'s answer contradicts (a checking filler
+        solves every deal), naming each entry; ``fill``'s answer is written.
 
     On any failure ``dst`` is left as it was (absent, or unchanged) and the
     message says so.
@@ -211,9 +231,14 @@ def convert(
         chunk = min(chunk, TEXT_CHUNK)  # a text part is some hundreds of bytes a record, made in Python
 
     def batches() -> Iterator[Records]:
+        first = 0
         for b in read_batches(src, sfmt, chunk=chunk):
             if fill is not None and b.owners is not None:
-                b = Records(b.owners, fill(b.owners, b.tables), b.hand, b.makes)
+                filled = fill(b.owners, b.tables)
+                if b.tables is not None:
+                    _warn_disagreements(b.tables, filled, first, src)
+                b = Records(b.owners, filled, b.hand, b.makes)
+            first += len(b)
             yield b
 
     def tagged(r: Records) -> Records:

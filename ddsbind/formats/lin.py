@@ -577,9 +577,7 @@ def format_lin(games: Sequence[GameRecord]) -> str:
         out.append(_title(g, qx))
         out.append(f"sv|{_VUL_LETTER[g.vulnerable]}|")
         actions = len(g.auction) + len(g.play)
-        at = [min(a, actions) for a in g.commentary_at[: len(g.commentary)]]
-        at += [actions + 1] * (len(g.commentary) - len(at))  # no place: after the game
-
+        at = [actions + 1 if a is None else a for a in g.commentary_places()]  # None: after the game
         placed = list(zip(g.commentary, at, strict=True))
 
         def comments(place: int, placed: list[tuple[str, int]] = placed, k: int = k) -> list[str]:

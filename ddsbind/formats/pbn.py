@@ -77,7 +77,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
-from ddsbind.formats._common import atomic_output, decode_text
+from ddsbind.formats._common import atomic_output, decode_text, disagreements
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -375,6 +375,9 @@ class GameText:
     notes: list[str] = field(default_factory=list)
     #: The text of each ``{...}`` and ``;`` commentary in the game (or before it, after the previous one).
     commentary: list[str] = field(default_factory=list)
+    #: Where each commentary starts: ``(section, n)`` inside a :data:`PLACED` section after its first n
+    #: tokens (as the section's text splits on white space), or None (among the tags, before or after them).
+    places: list[tuple[str, int] | None] = field(default_factory=list)
 
     def names(self) -> set[str]:
         return {name for name, _, _ in self.tags}
@@ -382,13 +385,18 @@ class GameText:
 
 #: Tags that may repeat within one game (PBN 2.1's notes); any other repeated tag starts a new game.
 REPEATABLE = ("Note",)
+#: Sections whose commentary has a place among their tokens (:attr:`GameText.places`): a call's, a card's.
+PLACED = ("Auction", "Play")
 
 
-def _strip_commentary(line: str, in_brace: bool, found: list[str] | None = None) -> tuple[str, bool]:
+def _strip_commentary(
+    line: str, in_brace: bool, found: list[str] | None = None, starts: list[int] | None = None
+) -> tuple[str, bool]:
     """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open.
 
     With ``found``, each commentary's text is appended to it (a ``{`` still
-    open extends its last item, a line break included).
+    open extends its last item, a line break included); with ``starts``,
+    where each commentary that begins on this line stands in the line returned.
     """
     out = []
     in_quote = False
@@ -414,10 +422,14 @@ def _strip_commentary(line: str, in_brace: bool, found: list[str] | None = None)
             out.append(ch)
         elif ch == "{":
             in_brace = True
+            if starts is not None:
+                starts.append(len(out))
             out.append(" ")
             if found is not None:
                 found.append("")
         elif ch == ";":
+            if starts is not None:
+                starts.append(len(out))
             if found is not None:
                 found.append(line[i + 1 :].strip())
             break
@@ -445,6 +457,7 @@ def split_games(text: str, name: str) -> list[GameText]:
 
     board = ""  # the last Board tag read, to name the board in messages
     pending: list[str] = []  # commentary before the next game's first tag
+    pending_places: list[tuple[str, int] | None] = []
 
     def close(g: GameText) -> None:
         games.append(g)
@@ -467,13 +480,15 @@ def split_games(text: str, name: str) -> list[GameText]:
             if raw.startswith("%"):
                 continue
         was_open = in_brace
+        spots: list[tuple[str, int] | None] = []
         if was_open and pending:
-            found = [pending.pop()]  # the commentary still open
+            found, spots = [pending.pop()], [pending_places.pop()]  # the commentary still open
         elif was_open and game is not None and game.commentary:
-            found = [game.commentary.pop()]
+            found, spots = [game.commentary.pop()], [game.places.pop()]
         else:
             found = []
-        line, in_brace = _strip_commentary(raw, in_brace, found)
+        starts: list[int] = []
+        line, in_brace = _strip_commentary(raw, in_brace, found, starts)
         if in_brace and not was_open:
             brace_line = lineno
         if game is not None:
@@ -490,6 +505,7 @@ def split_games(text: str, name: str) -> list[GameText]:
             if game is None:
                 game = GameText(lineno, start=index, end=index + 1)
                 game.commentary, pending = pending, []
+                game.places, pending_places = pending_places, []
             value = _ESCAPED.sub(r"\1", m.group(2))
             game.tags.append((tag, value, lineno))
             if tag == "Board" and value != "#":
@@ -501,10 +517,18 @@ def split_games(text: str, name: str) -> list[GameText]:
                 game.spans[tag] = (index, index + 1)
             current = tag
             pos = m.end()
+        for start in starts:
+            section = game.sections.get(current) if game is not None and current in PLACED else None
+            if current is not None and section is not None and start >= pos:  # among the section's tokens
+                spots.append((current, len(" ".join(section).split()) + len(line[pos:start].split())))
+            else:
+                spots.append(None)
         if game is not None:
             game.commentary += found
+            game.places += spots
         else:
             pending += found
+            pending_places += spots
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
@@ -829,6 +853,13 @@ def add_results(
     ends, the encoding (a UTF-8 file with a byte-order mark stays one).
     Without ``fill`` the file is checked and returned unchanged.
 
+    Results the file gives (Bridge Composer's, BBA's, Deep Finesse's
+    ``Ability``) go to ``fill`` as known entries; where its answer differs
+    (a checking filler solves every deal: ``convert --solve`` without
+    ``--trust-results``), the tags are rewritten with its answer and one
+    :class:`~ddsbind.errors.ResultsWarning` per board names the board, its
+    line and each entry (declarer, strain, the file's tricks and DDS's).
+
     The dealer is the game's ``Dealer`` (else the board's, by the 16-board
     cycle; else North), the vulnerability its ``Vulnerable`` (else the
     board's; else none).
@@ -861,6 +892,14 @@ def add_results(
     owners = np.stack([b.deal.owners() for b in boards])
     known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards]
     tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)
+    for (_, game, values), given, table in zip(with_deal, known, tables, strict=True):
+        wrong = disagreements(given, table)
+        if wrong:
+            where = f"{name}: line {game.spans['Deal'][0] + 1} (Board {values.get('Board', '?')})"
+            warnings.warn(
+                ResultsWarning(f"{where}: its results contradict the deal, DDS's written instead: {'; '.join(wrong)}"),
+                stacklevel=2,
+            )
     pars: Sequence[tuple[int, Sequence[str]]] = []
     if par is not None:
         dealers, vuls = zip(*(_dealer_vul(values) for _, _, values in with_deal), strict=True)

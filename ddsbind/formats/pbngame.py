@@ -35,9 +35,20 @@ Specification (PBN 2.1, with our reading where noted)
   writes neither) are the ones the ended auction reaches; given, they must
   be those (``FormatError`` naming the board otherwise, as LIN's writer
   already refused).
-* Commentary: the text of each ``{...}`` (and ``;``) comment of a game is
-  kept in ``commentary`` (written anew after the game's sections; LIN's
-  ``nt|``).
+* Commentary (PBN 2.1 section 3.8; the place is our reading of its rule
+  that a commentary concerns the token before it): the text of each
+  ``{...}`` (and ``;``) comment of a game is kept in ``commentary``, LIN's
+  ``nt|``.  One written among the calls of the Auction section stands after
+  the calls before it (after ``AP``, the passes it stands for); one among
+  the cards of the Play section after the card whose token comes before it
+  (in play order: a row lists a trick by seat, so a comment at the end of a
+  row stands after that seat's card, the trick's last only when that seat
+  played last), after a ``-``/``*`` at the end of the play, and before a
+  section's first token before its first call or card.  That place is
+  ``commentary_at`` (:class:`~ddsbind.record.GameRecord`, LIN's too), and a
+  record written anew puts each commentary back at it; commentary among the
+  tags (or before the game's first tag) is the game's own, written anew
+  after the ``Result`` tag.
 * Notes: ``=n=`` after a call or a card refers to the game's
   ``[Note "n:text"]`` tag (the one tag that may repeat in a game, written
   after the section it serves; one space after the colon, as BBO Helper
@@ -271,7 +282,6 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     values.pop("Note", None)
     rec = GameRecord(deal=deal, tags=dict(values))
     rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
-    rec.commentary = list(game.commentary)
     for text_note in game.notes:
         m = _NOTE.match(text_note)
         if not m:
@@ -329,7 +339,45 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         rec.check_result()
     except FormatError as exc:
         raise FormatError(f"PBN: {exc}", index=g) from None
+    _place_commentary(rec, game, sections, g)
     return rec
+
+
+def _place_commentary(rec: GameRecord, game: pbn.GameText, sections: dict[str, list[str]], g: int) -> None:
+    """The game's commentary into ``rec``: what stands among the calls or cards at its place, the rest after.
+
+    A commentary after a call stands after that call (after ``AP``: after
+    the passes it stands for); one after a card's token in the Play section
+    stands after that card in play order (the section lists each trick by
+    seat, not in play order); one after a ``-`` or ``*`` after the last card
+    played; one before the first token of its section before its first call
+    or card.  ``commentary`` lists the placed ones first, by place (the
+    file's order at one place), then the others, the game's own, which
+    stand among the tags (:attr:`GameRecord.commentary_at`).
+    """
+    where: dict[int, int] = {}  # a card's index among the Play section's tokens -> its index in play order
+    if rec.play:
+        first = rec.leader
+        assert first is not None  # a play was read
+        k = 0
+        for number, trick in enumerate(rec.tricks()):
+            for j in range(len(trick.cards)):
+                where[4 * number + (trick.leader + j - first) % 4] = k
+                k += 1
+    placed: list[tuple[str, int]] = []
+    after: list[str] = []
+    for text, spot in zip(game.commentary, game.places, strict=True):
+        if spot is None:
+            after.append(text)
+        elif spot[0] == "Auction":
+            placed.append((text, len(_auction(sections.get("Auction", [])[: spot[1]], g)[0])))
+        else:
+            before, _ = _note_refs(sections.get("Play", [])[: spot[1]])
+            card = where.get(len(before) - 1) if before else -1
+            placed.append((text, len(rec.auction) + (len(rec.play) if card is None else card + 1)))
+    placed.sort(key=lambda item: item[1])  # in the order of the actions (a play row lists cards by seat)
+    rec.commentary = [text for text, _ in placed] + after
+    rec.commentary_at = [at for _, at in placed]
 
 
 def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
@@ -522,27 +570,52 @@ def _game_lines(rec: GameRecord) -> list[str]:
     out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
     call_notes, notes = _note_numbers(rec)
     written: set[int] = set()
+    spots, unplaced = _commentary_spots(rec)
+    out += unplaced  # among the tags, where a commentary reads back as the game's, not a call's or a card's
     if rec.auction and rec.dealer is not None:
         out.append(f'[Auction "{rec.dealer.name}"]')
         marks = rec.auction_marks or [0] * len(rec.auction)
         calls = [
-            c + _MARK_TEXT[m] + "".join(f" ={n}=" for n in call_notes.get(k, []))
+            _before(spots.pop(k, "")) + c + _MARK_TEXT[m] + "".join(f" ={n}=" for n in call_notes.get(k, []))
             for k, (c, m) in enumerate(zip(rec.auction, marks, strict=True))
         ]
+        calls[-1] += _after(spots.pop(len(rec.auction), ""))
         out += [" ".join(calls[k : k + 4]) for k in range(0, len(calls), 4)]
         out += _note_tags([n for k in sorted(call_notes) for n in call_notes[k]], notes, written)
     if rec.play:
-        out += _play_lines(rec)
+        out += _play_lines(rec, {at - len(rec.auction): text for at, text in spots.items()})
         out += _note_tags([n for k in sorted(rec.card_notes) for n in rec.card_notes[k]], notes, written)
     out += _note_tags(sorted(notes), notes, written)  # notes nothing refers to
-    for text in rec.commentary:
-        if "}" in text:
-            raise FormatError(f"PBN: commentary {text[:40]!r} holds a '}}', which would end it early")
-        out.append("{" + text + "}")
     return out
 
 
-def _play_lines(rec: GameRecord) -> list[str]:
+def _before(text: str) -> str:
+    return text + " " if text else ""
+
+
+def _after(text: str) -> str:
+    return " " + text if text else ""
+
+
+def _commentary_spots(rec: GameRecord) -> tuple[dict[int, str], list[str]]:
+    """The record's commentary as PBN text: ``{place: "{c} {d}"}`` for what stands among the calls or cards,
+    and the lines of the game's own (no place, or one no section written can hold: no auction, no play)."""
+    spots: dict[int, list[str]] = {}
+    after: list[str] = []
+    auction = bool(rec.auction) and rec.dealer is not None
+    for text, at in zip(rec.commentary, rec.commentary_places(), strict=True):
+        if "}" in text:
+            raise FormatError(f"PBN: commentary {text[:40]!r} holds a '}}', which would end it early")
+        in_play = at is not None and bool(rec.play) and at >= len(rec.auction)
+        if at is not None and (in_play or (auction and at <= len(rec.auction))):
+            spots.setdefault(at, []).append("{" + text + "}")
+        else:
+            after.append("{" + text + "}")
+    return {at: " ".join(texts) for at, texts in spots.items()}, after
+
+
+def _play_lines(rec: GameRecord, spots: dict[int, str]) -> list[str]:
+    """The Play section; ``spots[p]``: commentary after the first p cards in play order (p = 0: before any)."""
     first = rec.leader
     assert first is not None
     marks = rec.play_marks or [0] * len(rec.play)
@@ -552,9 +625,9 @@ def _play_lines(rec: GameRecord) -> list[str]:
         row = ["-"] * 4
         for j, c in enumerate(t.cards):
             refs = "".join(f" ={n}=" for n in rec.card_notes.get(k, []))
-            row[(t.leader + j - first) % 4] = str(c) + _MARK_TEXT[marks[k]] + refs
+            row[(t.leader + j - first) % 4] = str(c) + _MARK_TEXT[marks[k]] + refs + _after(spots.get(k + 1, ""))
             k += 1
-        lines.append(" ".join(row))
+        lines.append(_before(spots.get(0, "")) * (t.number == 1) + " ".join(row))
     if len(rec.play) < 52:
         lines.append("*")
     return lines

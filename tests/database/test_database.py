@@ -340,10 +340,13 @@ def test_table_filler_keeps_known_results_and_fills_unknown(ref):
     t = recs.tables[:4].copy()
     t[1, 2, 3] = 15
     t[3] = 15
-    f = db.TableFiller()
+    f = db.TableFiller(trust_results=True)
     got = f(recs.owners[:4], t)
     assert np.array_equal(got, recs.tables[:4])
     assert (f.solved, f.reused) == (2, 0)
+    checking = db.TableFiller()  # the default: given results solved again to check them
+    assert np.array_equal(checking(recs.owners[:4], t), recs.tables[:4])
+    assert (checking.solved, checking.checked) == (4, 3)
 
 
 # -- verify ----------------------------------------------------------------------------------

@@ -321,8 +321,12 @@ def test_convert_solve_again_changes_nothing(tmp_path):
     once, twice = tmp_path / "once.pbn", tmp_path / "twice.pbn"
     assert cli("convert", RECORDS / "club_deals.pbn", once, "--solve").exit_code == 0
     res = cli("convert", once, twice, "--solve")
-    assert res.exit_code == 0 and "0 deals solved" in res.output
+    assert res.exit_code == 0 and "4 records' given results checked" in res.output and "warning" not in res.output
     assert twice.read_bytes() == once.read_bytes()
+    trusted = tmp_path / "trusted.pbn"
+    res = cli("convert", once, trusted, "--solve", "--trust-results")
+    assert res.exit_code == 0 and "0 deals solved" in res.output
+    assert trusted.read_bytes() == once.read_bytes()
 
 
 def test_par_layout():

@@ -66,6 +66,14 @@ def test_bench_formats_short_run(tmp_path):
     assert len(rows) == 8 and "ZRD decode" in rows and "convert ZRD file -> ZBD" in rows, proc.stdout
 
 
+def test_bench_reuse_short_run(tmp_path):
+    """The three runs are timed and the checking run names the one wrong board (trusting keeps it)."""
+    proc = run_script(BENCHMARKS / "bench_reuse.py", 3, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^check \(the default\) +\d+\.\d\d +\d+\.\d\d +1 board named$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^CPU over the full solve: check \d+\.\d\d, trust \d+\.\d{3}$", proc.stdout, re.M), proc.stdout
+
+
 @needs_cc
 @pytest.mark.usefixtures("debian_dealer")
 def test_bench_dealer_short_run(tmp_path):

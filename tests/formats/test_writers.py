@@ -25,7 +25,7 @@ from ddsbind.formats.pbngame import dump_games, format_games, holds_games, parse
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 PBN_FILES = ("bridgecomposer_utf8.pbn", "bba_results.pbn", "pbntools_play.pbn", "club_program.pbn")
-PBN_FILES += ("deepfinesse_ability.pbn", "bbohelper.pbn", "csvtopbn.pbn", "xin2pbn.pbn")
+PBN_FILES += ("deepfinesse_ability.pbn", "bbohelper.pbn", "csvtopbn.pbn", "xin2pbn.pbn", "commentary_places.pbn")
 LIN_FILES = ("tmpbn2linvg.lin", "bridgecomposer_vugraph.lin", "bbohelper.lin")
 #: Every field of a game record LIN holds, commentary's place included.
 LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "commentary")

@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 #: Records per chunk read, checked and evaluated at a time.
-CHUNK = 1 << 17
+CHUNK = 1 << 16
 _DEAL = zbd.RECORD_SIZE  # 13
 _RESULT = zdd.RECORD_SIZE  # 10
 _RECORD = _DEAL + _RESULT  # 23, a ZRD record
@@ -409,13 +409,22 @@ class LibraryFrame(Frame):
 
     # The planner's questions, answered from the stored tables: nothing is ever solved or tracked.
 
+    def result(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[np.uint8]:
+        """The stored ``tricks(seat, strain)`` of the deals ``rows``, uint8: one nibble a record, read in place."""
+        if "all_tables" in self.__dict__:
+            return self.column(self.all_tables[:, strain], rows, seat).view(np.uint8)
+        byte, shift = zdd.result_nibble(strain, seat)
+        results = self.chunk.results
+        column = results[:, byte] if rows.size == self.hands.n else results[rows, byte]
+        return (column >> shift) & 15
+
     def tricks(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[np.int64]:
         """``tricks(seat, strain)`` of the deals ``rows``: the stored result."""
-        return self.tables_for(rows)[:, strain, seat].astype(np.int64)
+        return self.result(rows, strain, seat).astype(np.int64)
 
     def at_least(self, rows: NDArray[np.intp], strain: int, seat: int, need: int) -> NDArray[np.int64]:
         """``tricks(seat, strain) >= need`` of the deals ``rows`` (1 or 0), from the stored result."""
-        return (self.tables_for(rows)[:, strain, seat] >= need).astype(np.int64)
+        return (self.result(rows, strain, seat) >= need).astype(np.int64)
 
     def need(self, rows: NDArray[np.intp], pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> None:
         """Nothing to do: every result of a library record is stored."""
@@ -499,8 +508,6 @@ def library_batches(
         rows = np.arange(frame.hands.n, dtype=np.intp)
         if condition is not None:
             rows = rows[condition(frame, rows) != 0]
-        if script.uses_tricks and rows.size * 4 >= frame.hands.n:
-            _ = frame.all_tables  # decoded here on the worker, for the actions on the main thread
         return None, frame, rows
 
     size = chunk or CHUNK

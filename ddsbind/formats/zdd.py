@@ -41,6 +41,7 @@ __all__ = [
     "decode_zdd",
     "encode_zdd",
     "nibbles_from_tables",
+    "result_nibble",
     "tables_from_nibbles",
 ]
 
@@ -60,6 +61,16 @@ def tables_from_nibbles(recs: NDArray[np.uint8], out: NDArray[np.uint8] | None =
     """``(N, 10)`` ZDD bytes to ``(N, 5, 4)`` uint8 DDS tables; no validation."""
     nib = _SPLIT_LUT[recs].view(np.uint8)  # (N, 20) in Pavlicek order
     return order.dds_tables(nib, out=out)
+
+
+def result_nibble(strain: int, seat: int) -> tuple[int, int]:
+    """Where one result lives in a ZDD record: ``(byte, shift)``, the result being ``(byte >> shift) & 15``.
+
+    ``strain`` and ``seat`` are DDS's (strains S=0 H D C NT=4, declarers
+    N=0 E S W=3), as in :func:`tables_from_nibbles`'s tables.
+    """
+    at = int(order.TABLE_FROM_PAV[strain, seat])
+    return at // 2, 4 * (at % 2)
 
 
 def nibbles_from_tables(tables: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:

@@ -409,7 +409,7 @@ class LibraryFrame(Frame):
 
     # The planner's questions, answered from the stored tables: nothing is ever solved or tracked.
 
-    def result(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[np.uint8]:
+    def result(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[Any]:
         """The stored ``tricks(seat, strain)`` of the deals ``rows``, uint8: one nibble a record, read in place."""
         if "all_tables" in self.__dict__:
             return self.column(self.all_tables[:, strain], rows, seat).view(np.uint8)

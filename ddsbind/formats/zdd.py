@@ -36,6 +36,7 @@ __all__ = [
     "INVALID",
     "RECORD_SIZE",
     "UNKNOWN",
+    "any_over_13",
     "bad_tables",
     "check_records",
     "decode_zdd",
@@ -55,6 +56,8 @@ _SPLIT_LUT = ((_b & 15) | ((_b >> 4) << 8)).astype("<u2")
 #: byte -> True if either nibble is 14.
 _BAD_LUT = ((_b & 15) == INVALID) | ((_b >> 4) == INVALID)
 del _b
+_ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
+_NIBBLE_LOW_BITS = np.uint64(0x1111111111111111)
 
 
 def tables_from_nibbles(recs: NDArray[np.uint8], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
@@ -93,6 +96,24 @@ def bad_tables(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     if not flags.any():
         return np.zeros(recs.shape[0], dtype=bool)
     return flags.any(axis=1)
+
+
+def any_over_13(recs: NDArray[np.uint8]) -> bool:
+    """Whether any result nibble of ``(N, 10)`` ZDD bytes is 14 or 15, not a trick count; read in place.
+
+    A nibble over 13 has its three high bits set: each record is read as two
+    overlapping little-endian words (bytes 0..7 and 2..9, whatever the rows'
+    stride) and those bits are tested a word at a time.
+    """
+    if recs.ndim != 2 or recs.shape[1] != RECORD_SIZE or recs.dtype != np.uint8:
+        raise FormatError(f"ZDD records are (N, {RECORD_SIZE}) uint8, got {recs.dtype} {recs.shape}")
+    if recs.strides[1] != 1:
+        recs = np.ascontiguousarray(recs)
+    found = np.zeros(recs.shape[0], dtype=np.uint64)
+    for first in (0, RECORD_SIZE - 8):
+        w = recs[:, first : first + 8].view("<u8")[:, 0]
+        found |= (w >> _ONE) & (w >> _TWO) & (w >> _THREE)
+    return bool((found & _NIBBLE_LOW_BITS).any())
 
 
 def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:

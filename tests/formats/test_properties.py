@@ -30,6 +30,7 @@ from ddsbind.formats import (
     encode_zrj,
     gib,
     pbn,
+    zdd,
 )
 from ddsbind.formats.dealnum import D, numbers_from_ints
 
@@ -257,3 +258,17 @@ def test_full_deal_check_counts_each_seat(data, stride, swar):
         assert np.array_equal(zbd.bad_deals(rows[:, :13]), want)
     finally:
         _common.popcount = popcount
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), stride=st.sampled_from([10, 23]))
+def test_results_over_13_found_in_place(data, stride):
+    """Without this, a ZRD/ZDD result nibble 14 or 15 could slip past the check verify and library mode run."""
+    n = data.draw(st.integers(1, 5))
+    nibbles = data.draw(hnp.arrays(np.uint8, (n, 20), elements=st.integers(0, 13)))
+    bad = data.draw(st.none() | st.tuples(st.integers(0, n - 1), st.integers(0, 19), st.sampled_from([14, 15])))
+    if bad is not None:
+        nibbles[bad[0], bad[1]] = bad[2]
+    rows = np.zeros((n, stride), np.uint8)
+    rows[:, stride - 10 :] = nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)
+    assert zdd.any_over_13(rows[:, stride - 10 :]) is (bad is not None)

@@ -439,6 +439,14 @@ class Hands:
     def controls(self) -> NDArray[np.int16]:
         return self.count(CONTROL_WEIGHTS).astype(np.int16, copy=False)
 
+    def lengths_in(self, suit: int) -> NDArray[np.int8]:
+        """``(n, 4)`` int8: each seat's length in ``suit`` (S=0 H D C=3), ``lengths[:, :, suit]``.
+
+        What reads one suit asks here: a batch that counts from bytes
+        (library mode) then counts that suit alone.
+        """
+        return self.lengths[:, :, suit]
+
     @functools.cached_property
     def _honours(self) -> tuple[NDArray[Any], ...]:
         """Whether each suit holds its ace, king, queen, jack, ten: five ``(n, 4, 4)`` counts."""

@@ -190,7 +190,7 @@ class Compiler(Interpreter[Any, Any]):
             raise self.fail(number, f"a suit length is 0 .. 13, not {count}")
         suit = _SUITS[_singular(str(suit_token))]
         seat = int(_COMPASS[str(seat_token)])
-        return lambda f, rows: (f.column(f.hands.lengths[:, :, suit], rows, seat) == count).astype(np.int64)
+        return lambda f, rows: (f.column(f.hands.lengths_in(suit), rows, seat) == count).astype(np.int64)
 
     def pointcount(self, tree: lark.Tree[Any]) -> None:
         self.points = self.weights(list[Any](tree.children))
@@ -532,7 +532,7 @@ class Compiler(Interpreter[Any, Any]):
     def suit_call(self, tree: lark.Tree[Any]) -> Term:
         suit = _SUITS[_singular(str(tree.children[0]))]
         seat = int(_COMPASS[str(tree.children[1])])
-        expr: Expr = lambda f, rows: f.column(f.hands.lengths[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
+        expr: Expr = lambda f, rows: f.column(f.hands.lengths_in(suit), rows, seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 
     def shape_call(self, tree: lark.Tree[Any]) -> Term:

@@ -342,6 +342,8 @@ class LibraryHands(Hands):
         self.deals = deals
         self.n = int(deals.shape[0])
         self._counts = {}
+        self._one_suit: dict[int, NDArray[np.int8]] = {}
+        self._bits: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
 
     @functools.cached_property
     def owners(self) -> NDArray[np.int8]:  # type: ignore[override]
@@ -353,19 +355,33 @@ class LibraryHands(Hands):
         return suit_codes(self.owners)
 
     @functools.cached_property
-    def _suit_bits(self) -> tuple[tuple[NDArray[np.intp], NDArray[np.intp]], ...]:
-        """Per suit, the ZBD bits of its ranks A..8 and of its ranks 7..2, ``(n,)`` intp each (look-up indices)."""
-        low, high = (word.view(np.intp) for word in zbd.deal_words(self.deals))  # bits 0..63, bits 64..103
-        fields = (low, low >> 26, ((low >> 52) & 0xFFF) | (high << 12), high >> 14)
-        return tuple((f & _HIGH_MASK, (f >> _HIGH_BITS) & _LOW_MASK) for f in fields)
+    def _words(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The deals' bits 0..63 and 64..103 (:func:`ddsbind.formats.zbd.deal_words`), as intp views."""
+        low, high = zbd.deal_words(self.deals)
+        return low.view(np.intp), high.view(np.intp)
 
-    def _suit_sums(self, w: tuple[int, ...]) -> NDArray[np.uint32]:
-        """``(4, n)`` uint32 ``[suit, deal]``: byte ``seat`` of each word is that seat's sum of weights ``w``."""
-        out = np.zeros((4, self.n), dtype=np.uint32)
+    def _suit_bits(self, suit: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The ZBD bits of ``suit``'s ranks A..8 and of its ranks 7..2, ``(n,)`` intp each (look-up indices)."""
+        if suit not in self._bits:
+            low, high = self._words  # suits at bits 0, 26, 52 (across the two words) and 78
+            if suit == 0:
+                field = low
+            elif suit == 1:
+                field = low >> 26
+            elif suit == 2:
+                field = ((low >> 52) & 0xFFF) | (high << 12)
+            else:
+                field = high >> 14
+            self._bits[suit] = (field & _HIGH_MASK, (field >> _HIGH_BITS) & _LOW_MASK)
+        return self._bits[suit]
+
+    def _suit_sums(self, w: tuple[int, ...], suits: Sequence[int] = range(4)) -> NDArray[np.uint32]:
+        """``(len(suits), n)`` uint32 ``[suit, deal]``: byte ``seat`` of a word is that seat's sum of weights ``w``."""
+        out = np.zeros((len(suits), self.n), dtype=np.uint32)
         for lut, part in zip(_suit_luts(w), (0, 1), strict=True):
             if lut is not None:
-                for suit, bits in enumerate(self._suit_bits):
-                    out[suit] += lut.take(bits[part], mode="clip")  # in range by construction: no bounds checks
+                for row, suit in zip(out, suits, strict=True):
+                    row += lut.take(self._suit_bits(suit)[part], mode="clip")  # in range by construction
         return out
 
     def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
@@ -384,6 +400,14 @@ class LibraryHands(Hands):
         """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]`` (a view of the per-suit sums, not a copy)."""
         sums = self._suit_sums((1,) * 13)
         return sums.view(np.int8).reshape(4, self.n, 4).transpose(1, 2, 0)
+
+    def lengths_in(self, suit: int) -> NDArray[np.int8]:
+        """``(n, 4)`` int8: each seat's length in ``suit``, that suit alone counted (unless all four are)."""
+        if "lengths" in self.__dict__:
+            return self.lengths[:, :, suit]
+        if suit not in self._one_suit:
+            self._one_suit[suit] = self._suit_sums((1,) * 13, (suit,)).view(np.int8).reshape(self.n, 4)
+        return self._one_suit[suit]
 
 
 class LibraryFrame(Frame):

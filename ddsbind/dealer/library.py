@@ -28,8 +28,10 @@ For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
 reads the stored result (no solver is made, no DDS search runs), and
 :class:`LibraryHands` (a :class:`ddsbind.hands.Hands` built from the
 records) computes per-hand counts (``hcp``, suit lengths, controls,
-``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up tables,
-the deal's owner rows only when a function needs them.
+``pt0``..``pt9``...) straight from each suit's 26 bits of the ZBD bytes
+through :func:`ddsbind.hands.seat_table`'s tables, the deal's owner rows
+only when a function needs them; ``tricks()`` reads its one nibble of the
+stored results in place.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ parsing the script, opening the file):
 2. ``tricks``: the condition with ``tricks()``,
    ``hcp(north) + hcp(south) >= 25 && tricks(north, notrumps) >= 9``;
 3. ``frequency``: ``frequency`` of two expressions (combined HCP against
-   North's notrump tricks), every record counted.
+   North's notrump tricks), every record counted;
+4. ``issue``: issue #38's case, a condition (HCP and a spade fit), two
+   averages of stored results and a frequency, in one script.
 
 The package is byte-compiled first, as ``pip install`` leaves it.
 Records/s = records / wall seconds of the process; "per CPU second" divides
@@ -53,6 +55,10 @@ action average hcp(south)
 action average hcp(north)
 """,
     "frequency": """action frequency "hcp/nt" (hcp(north) + hcp(south), 15, 35, tricks(north, notrumps), 0, 13)
+""",
+    "issue": """condition hcp(north) + hcp(south) >= 20 && spades(north) + spades(south) >= 8
+action average "nt" tricks(north, notrumps), average "spades" tricks(north, spades),
+  frequency "hcp" (hcp(north) + hcp(south), 20, 40)
 """,
 }
 

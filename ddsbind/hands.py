@@ -68,6 +68,7 @@ __all__ = [
     "losers",
     "ltc",
     "quality",
+    "seat_table",
     "suit_lengths",
 ]
 
@@ -76,7 +77,8 @@ HCP_WEIGHTS = (4, 3, 2, 1)
 #: Controls per rank, ace first.
 CONTROL_WEIGHTS = (2, 1)
 
-_HIGH_RANKS = 7  # ranks A..8 in one look-up table (4**7 entries), 7..2 in another (4**6)
+#: Ranks A..8 in one look-up table of :func:`seat_table` (4**7 entries), 7..2 in another (4**6).
+HIGH_RANKS = 7
 _SEATS = np.arange(4, dtype=np.int8).reshape(1, 4, 1)
 
 
@@ -91,8 +93,13 @@ def _rows(owners: ArrayLike) -> tuple[NDArray[np.int8], tuple[int, ...]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
-    """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``."""
+def seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
+    """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``.
+
+    A code is :func:`suit_codes`'s (the DDS seat of the first rank in its
+    highest digit); ``weights`` are ints summing to at most 255.  Read-only,
+    ``(4**ranks,)`` uint32.
+    """
     codes = np.arange(4**ranks, dtype=np.int64)
     digits = (codes[:, None] >> (2 * np.arange(ranks - 1, -1, -1))) & 3  # owner of each rank, first rank first
     w = np.zeros(ranks, dtype=np.int64)
@@ -113,11 +120,11 @@ def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.int
     n = rows.shape[0]
     by_suit = rows.reshape(n, 4, 13)
     high = np.zeros((n, 4), dtype=np.intp)
-    for rank in range(_HIGH_RANKS):
+    for rank in range(HIGH_RANKS):
         high <<= 2
         high |= by_suit[:, :, rank]
     low = np.zeros((n, 4), dtype=np.intp)
-    for rank in range(_HIGH_RANKS, 13):
+    for rank in range(HIGH_RANKS, 13):
         low <<= 2
         low |= by_suit[:, :, rank]
     return high, low
@@ -169,9 +176,9 @@ def count_rows(
         # A byte per seat holds each suit's sum: one table look-up per suit gives all four seats.
         high, low = codes if codes is not None else suit_codes(rows)
         full = ints + (0,) * (13 - len(ints))
-        packed = _seat_table(full[:_HIGH_RANKS], _HIGH_RANKS)[high]
-        if any(full[_HIGH_RANKS:]):
-            packed += _seat_table(full[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
+        packed = seat_table(full[:HIGH_RANKS], HIGH_RANKS)[high]
+        if any(full[HIGH_RANKS:]):
+            packed += seat_table(full[HIGH_RANKS:], 13 - HIGH_RANKS)[low]
         by_seat = packed.view(np.uint8).reshape(n, 4, 4)  # [deal, suit, seat]: little-endian bytes
         return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
     # Weights too large or negative for a byte, or an ending with absent cards: rank by rank.
@@ -437,6 +444,14 @@ class Hands:
     hcp_by_suit = _Points(HCP_WEIGHTS, by_suit=True)
     controls = _Points(CONTROL_WEIGHTS)
     controls_by_suit = _Points(CONTROL_WEIGHTS, by_suit=True)
+
+    def lengths_in(self, suit: int) -> NDArray[np.int8]:
+        """``(n, 4)`` int8: each seat's length in ``suit`` (S=0 H D C=3), ``lengths[:, :, suit]``.
+
+        What reads one suit asks here: a batch that counts from bytes
+        (library mode) then counts that suit alone.
+        """
+        return self.lengths[:, :, suit]
 
     @functools.cached_property
     def _honours(self) -> tuple[NDArray[Any], ...]:

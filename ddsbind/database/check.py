@@ -25,10 +25,6 @@ FORMATS = ("zrd", "zbd")
 #: Bytes a record of each database format.
 RECORD = {f: files.RECORD_SIZES[f] for f in FORMATS}
 _DEAL = RECORD["zbd"]
-_BYTES = np.arange(256)
-#: Byte -> True when either of its nibbles is over 13 (not a trick count).
-_OVER_13 = ((_BYTES & 15) > 13) | ((_BYTES >> 4) > 13)
-del _BYTES
 
 
 def database_format(path: Path, what: str = "a database is") -> str:
@@ -79,11 +75,11 @@ def find_fault(recs: NDArray[np.uint8], start: int, fmt: str, seed: int | None =
     bad = torn.copy()
     tables = None
     if fmt == "zrd":
-        results = np.ascontiguousarray(recs[:, _DEAL:])
-        # A byte holding a nibble over 13 is rare: one look-up pass over all of them decides, the
-        # records' tables are decoded only when one is found.
-        if _OVER_13.take(results).any():
-            tables = zdd.tables_from_nibbles(results)
+        results = recs[:, _DEAL:]
+        # A nibble over 13 is rare: one pass over the results in place decides, the records' tables
+        # are decoded only when one is found.
+        if zdd.any_over_13(results):
+            tables = zdd.tables_from_nibbles(np.ascontiguousarray(results))
             bad |= (tables > 13).any(axis=(1, 2))
     diff = None
     if seed is not None:

@@ -190,7 +190,7 @@ class Compiler(Interpreter[Any, Any]):
             raise self.fail(number, f"a suit length is 0 .. 13, not {count}")
         suit = _SUITS[_singular(str(suit_token))]
         seat = int(_COMPASS[str(seat_token)])
-        return lambda f, rows: (f.column(f.hands.lengths[:, :, suit], rows, seat) == count).astype(np.int64)
+        return lambda f, rows: (f.column(f.hands.lengths_in(suit), rows, seat) == count).astype(np.int64)
 
     def pointcount(self, tree: lark.Tree[Any]) -> None:
         self.points = self.weights(list[Any](tree.children))
@@ -461,15 +461,18 @@ class Compiler(Interpreter[Any, Any]):
             terms = [part.make() for part in parts]
 
             def logic(f: Frame, rows: NDArray[np.intp]) -> Array:
-                out = np.full(rows.size, 1 if want else 0, dtype=np.int64)
-                open_ = np.arange(rows.size)
+                # The positions still open (None: all of them, the first term reading ``rows`` as given).
+                open_: NDArray[np.intp] | None = None
                 for term in terms:
-                    value = term(f, rows[open_]) != 0
-                    decided = ~value if want else value
-                    out[open_[decided]] = 0 if want else 1
-                    open_ = open_[~decided]
+                    value = term(f, rows if open_ is None else rows[open_]) != 0
+                    undecided = value if want else ~value
+                    open_ = np.flatnonzero(undecided) if open_ is None else open_[undecided]
                     if open_.size == 0:
                         break
+                assert open_ is not None  # terms is never empty
+                # Rows still open passed every term of a && chain, or failed every term of a || chain.
+                out = np.full(rows.size, 0 if want else 1, dtype=np.int64)
+                out[open_] = 1 if want else 0
                 return out
 
             return logic
@@ -529,7 +532,7 @@ class Compiler(Interpreter[Any, Any]):
     def suit_call(self, tree: lark.Tree[Any]) -> Term:
         suit = _SUITS[_singular(str(tree.children[0]))]
         seat = int(_COMPASS[str(tree.children[1])])
-        expr: Expr = lambda f, rows: f.column(f.hands.lengths[:, :, suit], rows, seat).astype(np.int64)  # noqa: E731
+        expr: Expr = lambda f, rows: f.column(f.hands.lengths_in(suit), rows, seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 
     def shape_call(self, tree: lark.Tree[Any]) -> Term:

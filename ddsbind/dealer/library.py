@@ -28,8 +28,10 @@ For the dealer language a chunk is a :class:`LibraryFrame`: ``tricks()``
 reads the stored result (no solver is made, no DDS search runs), and
 :class:`LibraryHands` (a :class:`ddsbind.hands.Hands` built from the
 records) computes per-hand counts (``hcp``, suit lengths, controls,
-``pt0``..``pt9``...) straight from the ZBD bytes by byte look-up tables,
-the deal's owner rows only when a function needs them.
+``pt0``..``pt9``...) straight from each suit's 26 bits of the ZBD bytes
+through :func:`ddsbind.hands.seat_table`'s tables, the deal's owner rows
+only when a function needs them; ``tricks()`` reads its one nibble of the
+stored results in place.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from ddsbind.dealer.language import Expr, Frame, Script, Solver
 from ddsbind.errors import DatabaseError, FormatError
 from ddsbind.formats import files, order, zbd, zdd
 from ddsbind.formats.files import naming
-from ddsbind.hands import Hands, suit_codes
+from ddsbind.hands import HIGH_RANKS, Hands, seat_table, suit_codes
 
 __all__ = [
     "CHUNK",
@@ -65,7 +67,7 @@ __all__ = [
 ]
 
 #: Records per chunk read, checked and evaluated at a time.
-CHUNK = 1 << 17
+CHUNK = 1 << 16
 _DEAL = zbd.RECORD_SIZE  # 13
 _RESULT = zdd.RECORD_SIZE  # 10
 _RECORD = _DEAL + _RESULT  # 23, a ZRD record
@@ -281,53 +283,44 @@ def iter_library(
 # The dealer language over a chunk
 
 
-@functools.lru_cache(maxsize=1)
-def _byte_seats() -> NDArray[np.uint8]:
-    """``(256, 4)``: the DDS seats of the four cards a ZBD byte holds (card ``4k + j`` at bits ``2j``)."""
-    codes = (np.arange(256, dtype=np.uint8)[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint8)) & np.uint8(3)
-    return order.dds_seats(codes)
+# A suit of a ZBD deal is 26 consecutive bits of its 104 (card ``13 * suit + rank``, the ace first,
+# at bits ``2 * card``): ranks A..8 in its low 14 bits, 7..2 in the 12 above.
+_HIGH_BITS = 2 * HIGH_RANKS
+_HIGH_MASK = (1 << _HIGH_BITS) - 1
+_LOW_MASK = (1 << (26 - _HIGH_BITS)) - 1
 
 
-@functools.lru_cache(maxsize=64)
-def _count_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint64], NDArray[np.uint64]], ...]:
-    """Per ZBD byte holding a weighted card: ``(byte, low, high)``, two ``(256,)`` uint64 tables.
+@functools.lru_cache(maxsize=2)
+def _hands_codes(ranks: int) -> NDArray[np.intp]:
+    """ZBD's bits of ``ranks`` consecutive cards of a suit -> :func:`ddsbind.hands.suit_codes`'s code of them.
 
-    Together the sixteen bytes of ``low`` and ``high`` are the byte's counts
-    ``[seat, suit]`` (little-endian: byte ``4 * seat + suit``).
+    ZBD puts the first card in the lowest two bits, as a Pavlicek seat;
+    ``suit_codes`` puts it in the highest digit, as a DDS seat.
     """
-    seats = _byte_seats()
-    out = []
-    for byte in range(_DEAL):
-        table = np.zeros((256, 4, 4), dtype=np.uint8)
-        for j in range(4):
-            card = 4 * byte + j
-            weight = weights[card % 13]
-            if weight:
-                table[np.arange(256), seats[:, j], card // 13] += np.uint8(weight)
-        if table.any():
-            words = np.ascontiguousarray(table.reshape(256, 16)).view("<u8")
-            out.append((byte, np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1])))
-    return tuple(out)
+    bits = np.arange(4**ranks, dtype=np.intp)
+    codes = np.zeros_like(bits)
+    for r in range(ranks):
+        seats = order.dds_seats((bits >> (2 * r)) & 3).astype(np.intp)
+        codes |= seats << (2 * (ranks - 1 - r))
+    return codes
 
 
 @functools.lru_cache(maxsize=64)
-def _total_luts(weights: tuple[int, ...]) -> tuple[tuple[int, NDArray[np.uint32]], ...]:
-    """Per ZBD byte holding a weighted card: ``(byte, (256,) uint32)`` of per-seat sums, seat ``h`` in byte ``h``."""
-    seats = _byte_seats()
-    out = []
-    for byte in range(_DEAL):
-        table = np.zeros((256, 4), dtype=np.uint8)
-        for j in range(4):
-            weight = weights[(4 * byte + j) % 13]
-            if weight:
-                table[np.arange(256), seats[:, j]] += np.uint8(weight)
-        if table.any():
-            out.append((byte, np.ascontiguousarray(table).view("<u4").reshape(256)))
-    return tuple(out)
+def _suit_luts(weights: tuple[int, ...]) -> tuple[NDArray[np.uint32] | None, NDArray[np.uint32] | None]:
+    """:func:`ddsbind.hands.seat_table` of 13 weights, indexed by a suit's ZBD bits: ranks A..8, then 7..2.
+
+    Each entry holds the suit's weighted sum of each DDS seat in byte
+    ``seat``; a part whose weights are all 0 is None.
+    """
+    high, low = weights[:HIGH_RANKS], weights[HIGH_RANKS:]
+    return (
+        seat_table(high, HIGH_RANKS)[_hands_codes(HIGH_RANKS)] if any(high) else None,
+        seat_table(low, 13 - HIGH_RANKS)[_hands_codes(13 - HIGH_RANKS)] if any(low) else None,
+    )
 
 
 def _weights(weights: Sequence[float]) -> tuple[int, ...] | None:
-    """13 weights (ace first), or None when they are no bytes: a fraction, or a per-byte sum that could overflow."""
+    """13 weights (ace first), or None when they are no bytes: a fraction, or a suit's sum past 255."""
     if any(isinstance(x, float) and not x.is_integer() for x in weights):
         return None
     w = tuple(int(x) for x in weights)[:13]
@@ -340,17 +333,19 @@ def _weights(weights: Sequence[float]) -> tuple[int, ...] | None:
 class LibraryHands(Hands):
     """:class:`ddsbind.hands.Hands` of a chunk of ZBD records, counted from the bytes.
 
-    :meth:`count` and ``lengths`` sum byte look-up tables over the ZBD bytes
-    that hold weighted cards (seven bytes for ``hcp``); ``owners`` (needed by
-    ``hascard``, printing and unusual weights) is decoded the first time it
-    is asked for.
+    The counts (:meth:`count`, ``lengths``, ``hcp``...) read each suit's
+    bits of the records in place and look them up in
+    :func:`ddsbind.hands.seat_table`'s tables (re-indexed once for ZBD's
+    bit order), two look-ups per suit; ``owners`` (needed by ``hascard``,
+    printing and unusual weights) is decoded the first time it is asked for.
     """
 
     def __init__(self, deals: NDArray[np.uint8]) -> None:
         self.deals = deals
         self.n = int(deals.shape[0])
-        self._columns: NDArray[np.uint8] | None = None
         self._counts = {}
+        self._one_suit: dict[int, NDArray[np.int8]] = {}
+        self._bits: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
 
     @functools.cached_property
     def owners(self) -> NDArray[np.int8]:  # type: ignore[override]
@@ -361,42 +356,60 @@ class LibraryHands(Hands):
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
         return suit_codes(self.owners)
 
-    def column(self, byte: int) -> NDArray[np.uint8]:
-        """Byte ``byte`` (0..12) of every deal, contiguous (look-ups through a strided column are slow).
+    @functools.cached_property
+    def _words(self) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The deals' bits 0..63 and 64..103 (:func:`ddsbind.formats.zbd.deal_words`), as intp views."""
+        low, high = zbd.deal_words(self.deals)
+        return low.view(np.intp), high.view(np.intp)
 
-        The look-ups index with these bytes (``lut[column]``): ``take`` would first convert all of them
-        to ``intp``, eight times the memory.
-        """
-        if self._columns is None:
-            self._columns = np.ascontiguousarray(self.deals.T)
-        return self._columns[byte]
+    def _suit_bits(self, suit: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The ZBD bits of ``suit``'s ranks A..8 and of its ranks 7..2, ``(n,)`` intp each (look-up indices)."""
+        if suit not in self._bits:
+            low, high = self._words  # suits at bits 0, 26, 52 (across the two words) and 78
+            if suit == 0:
+                field = low
+            elif suit == 1:
+                field = low >> 26
+            elif suit == 2:
+                field = ((low >> 52) & 0xFFF) | (high << 12)
+            else:
+                field = high >> 14
+            self._bits[suit] = (field & _HIGH_MASK, (field >> _HIGH_BITS) & _LOW_MASK)
+        return self._bits[suit]
+
+    def _suit_sums(self, w: tuple[int, ...], suits: Sequence[int] = range(4)) -> NDArray[np.uint32]:
+        """``(len(suits), n)`` uint32 ``[suit, deal]``: byte ``seat`` of a word is that seat's sum of weights ``w``."""
+        out = np.zeros((len(suits), self.n), dtype=np.uint32)
+        for lut, part in zip(_suit_luts(w), (0, 1), strict=True):
+            if lut is not None:
+                for row, suit in zip(out, suits, strict=True):
+                    row += lut.take(self._suit_bits(suit)[part], mode="clip")  # in range by construction
+        return out
 
     def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
-        """A count from the bytes' look-up tables when its weights fit a byte, else :class:`Hands`'s."""
+        """A count from the records' bits when its weights fit a byte a suit, else :class:`Hands`'s."""
         w = _weights(weights)
         if w is None or (not by_suit and 4 * sum(w) > 255):
             return super()._count(weights, by_suit)
+        sums = self._suit_sums(w)
         if by_suit:
-            return self._byte_counts(w).astype(np.int16)
-        acc = np.zeros(self.n, dtype=np.uint32)
-        for byte, lut in _total_luts(w):
-            acc += lut[self.column(byte)]
-        return acc.view(np.uint8).reshape(self.n, 4).astype(np.int16)
-
-    def _byte_counts(self, w: tuple[int, ...]) -> NDArray[np.uint8]:
-        """``(n, 4, 4)`` uint8 counts ``[deal, seat, suit]`` of weights ``w`` (13, summing to at most 255)."""
-        acc = np.zeros((self.n, 2), dtype="<u8")
-        low, high = acc[:, 0], acc[:, 1]
-        for byte, low_lut, high_lut in _count_luts(w):
-            column = self.column(byte)
-            low += low_lut[column]
-            high += high_lut[column]
-        return acc.view(np.uint8).reshape(self.n, 4, 4)
+            return sums.view(np.uint8).reshape(4, self.n, 4).transpose(1, 2, 0).astype(np.int16)
+        total = sums[0] + sums[1] + sums[2] + sums[3]  # a hand's sum fits its byte too (4 suits * 255 / 4)
+        return total.view(np.uint8).reshape(self.n, 4).astype(np.int16)
 
     @functools.cached_property
     def lengths(self) -> NDArray[np.int8]:
-        """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]``."""
-        return self._byte_counts((1,) * 13).view(np.int8)
+        """``(n, 4, 4)`` int8 suit lengths ``[deal, seat, suit]`` (a view of the per-suit sums, not a copy)."""
+        sums = self._suit_sums((1,) * 13)
+        return sums.view(np.int8).reshape(4, self.n, 4).transpose(1, 2, 0)
+
+    def lengths_in(self, suit: int) -> NDArray[np.int8]:
+        """``(n, 4)`` int8: each seat's length in ``suit``, that suit alone counted (unless all four are)."""
+        if "lengths" in self.__dict__:
+            return self.lengths[:, :, suit]
+        if suit not in self._one_suit:
+            self._one_suit[suit] = self._suit_sums((1,) * 13, (suit,)).view(np.int8).reshape(self.n, 4)
+        return self._one_suit[suit]
 
 
 class LibraryFrame(Frame):
@@ -422,13 +435,22 @@ class LibraryFrame(Frame):
 
     # The planner's questions, answered from the stored tables: nothing is ever solved or tracked.
 
+    def result(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[Any]:
+        """The stored ``tricks(seat, strain)`` of the deals ``rows``, uint8: one nibble a record, read in place."""
+        if "all_tables" in self.__dict__:
+            return self.column(self.all_tables[:, strain], rows, seat).view(np.uint8)
+        byte, shift = zdd.result_nibble(strain, seat)
+        results = self.chunk.results
+        column = results[:, byte] if rows.size == self.hands.n else results[rows, byte]
+        return (column >> shift) & 15
+
     def tricks(self, rows: NDArray[np.intp], strain: int, seat: int) -> NDArray[np.int64]:
         """``tricks(seat, strain)`` of the deals ``rows``: the stored result."""
-        return self.tables_for(rows)[:, strain, seat].astype(np.int64)
+        return self.result(rows, strain, seat).astype(np.int64)
 
     def at_least(self, rows: NDArray[np.intp], strain: int, seat: int, need: int) -> NDArray[np.int64]:
         """``tricks(seat, strain) >= need`` of the deals ``rows`` (1 or 0), from the stored result."""
-        return (self.tables_for(rows)[:, strain, seat] >= need).astype(np.int64)
+        return (self.result(rows, strain, seat) >= need).astype(np.int64)
 
     def need(self, rows: NDArray[np.intp], pairs: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> None:
         """Nothing to do: every result of a library record is stored."""
@@ -512,8 +534,6 @@ def library_batches(
         rows = np.arange(frame.hands.n, dtype=np.intp)
         if condition is not None:
             rows = rows[condition(frame, rows) != 0]
-        if script.uses_tricks and rows.size * 4 >= frame.hands.n:
-            _ = frame.all_tables  # decoded here on the worker, for the actions on the main thread
         return None, frame, rows
 
     size = chunk or CHUNK

@@ -382,7 +382,8 @@ def run(
                         result.counts[i] += np.bincount(first, minlength=b[1] - b[0] + 3)
                     else:
                         second = _bin(action.exprs[1](frame, rows), b[2], b[3])
-                        np.add.at(result.counts[i], (first, second), 1)
+                        table = result.counts[i]  # cells counted as one flat bincount: several times add.at's speed
+                        table += np.bincount(first * table.shape[1] + second, minlength=table.size).reshape(table.shape)
                 elif action.kind in ("csvrpt", "printrpt", "export"):
                     stream = csv if action.kind == "csvrpt" else export if action.kind == "export" else None
                     lines = _report_lines(action, frame, rows)

@@ -116,17 +116,54 @@ def end_of_list(recs: NDArray[np.uint8]) -> int:
 # Full deals as owner arrays: the one check every deal-holding format uses.
 
 _LANES = np.array([0, 8, 16, 24], dtype=np.uint32)
+_EVEN = np.uint64(0x5555555555555555)  # the low bit of every 2-bit seat of a word
+_ONE, _TWO, _FOUR, _CARRY = (np.uint64(x) for x in (1, 2, 4, 24))
 
 
-def _count_lut() -> NDArray[np.uint32]:
-    # byte of four 2-bit seats -> word whose byte h counts the seats equal to h
-    seats = (np.arange(256, dtype=np.uint32)[:, None] >> np.array([0, 2, 4, 6], dtype=np.uint32)) & np.uint32(3)
-    return (np.uint32(1) << (seats << np.uint32(3))).sum(axis=1, dtype=np.uint32)
+def _popcount_swar(words: NDArray[np.uint64]) -> NDArray[np.uint8]:
+    """Set bits of each word, for a numpy without ``bitwise_count`` (before 2.0): the classic bit-slice sum."""
+    x = words - ((words >> _ONE) & _EVEN)
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> _TWO) & np.uint64(0x3333333333333333))
+    x = (x + (x >> _FOUR)) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.uint8)
 
 
-#: Packed byte of four 2-bit seats -> the four seats' counts, one per byte of a ``uint32``.
-COUNT_LUT = _count_lut()
-_FULL = np.uint32(0x0D0D0D0D)
+#: Set bits of each ``uint64`` (numpy's own from 2.0 on).
+popcount: Callable[[NDArray[np.uint64]], NDArray[np.uint8]] = getattr(np, "bitwise_count", _popcount_swar)
+
+
+def deal_words(packed: NDArray[np.uint8]) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
+    """``(N, 13)`` packed deals (card ``4k + j`` at bits ``2j`` of byte ``k``) as two ``uint64`` per deal.
+
+    The first word holds bytes 0..7 (cards 0..31 at bits ``2 * card``), the
+    second bytes 8..12 in its low 40 bits (card ``32 + c`` at bits ``2c``):
+    read in place from the rows (unaligned views), whatever their stride.
+    """
+    if packed.dtype != np.uint8 or packed.ndim != 2 or packed.shape[1] != 13:
+        raise FormatError(f"packed deals are (N, 13) uint8, got {packed.dtype} {packed.shape}")
+    if packed.strides[1] != 1:
+        packed = np.ascontiguousarray(packed)
+    low = packed[:, :8].view("<u8")[:, 0]
+    high = packed[:, 5:].view("<u8")[:, 0] >> _CARRY  # bytes 5..12, less the three already in ``low``
+    return low, high
+
+
+def not_full(packed: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    """True for rows of :func:`pack_seats` bytes (or ZBD bytes) that do not give each seat 13 cards.
+
+    Each seat is a 2-bit code, so a deal is full when each of the four codes
+    appears 13 times among its 52 cards: 26 cards with the low bit set (codes
+    1 and 3), 26 with the high bit (2 and 3) and 13 with both.  Three
+    population counts of the two words of :func:`deal_words` decide, in
+    place on the records; whichever order a format gives the seats, the
+    counts are the same.
+    """
+    low, high = deal_words(packed)
+    low_half, high_half = low >> _ONE, high >> _ONE
+    odd = popcount(low & _EVEN) + popcount(high & _EVEN)
+    even = popcount(low_half & _EVEN) + popcount(high_half & _EVEN)
+    both = popcount(low & low_half & _EVEN) + popcount(high & high_half & _EVEN)
+    return (odd != 26) | (even != 26) | (both != 13)
 
 
 def pack_seats(owners: NDArray[np.int8]) -> NDArray[np.uint8]:
@@ -137,22 +174,6 @@ def pack_seats(owners: NDArray[np.int8]) -> NDArray[np.uint8]:
     o = np.ascontiguousarray(owners, dtype=np.int8)
     words = o.view(np.uint8).reshape(o.shape[0], 13, 4).view("<u4")[..., 0]  # byte j of word k = card 4k+j
     return ((words | (words >> 6) | (words >> 12) | (words >> 18)) & np.uint32(0xFF)).astype(np.uint8)
-
-
-def not_full(packed: NDArray[np.uint8], lut: NDArray[np.uint32] = COUNT_LUT) -> NDArray[np.bool_]:
-    """True for rows of :func:`pack_seats` bytes that do not give each seat 13 cards.
-
-    ``lut`` maps a byte to its four seat counts; a codec whose bytes hold
-    seats in another order passes :data:`COUNT_LUT` composed with its
-    byte translation (one lookup a byte either way).
-    """
-    # One contiguous row of bytes per position, summed a position at a time: a table look-up on a
-    # contiguous row and a running sum are several times faster than a (N, 13) gather and a row sum.
-    positions = np.ascontiguousarray(packed.T, dtype=np.intp)  # take is slow on uint8 indices
-    total = np.zeros(packed.shape[0], dtype=np.uint32)
-    for row in positions:
-        total += lut.take(row)
-    return total != _FULL
 
 
 def _hand_lengths(row: NDArray[np.int8]) -> str:

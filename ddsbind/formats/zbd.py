@@ -28,9 +28,9 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import owners_to_masks
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import (
-    COUNT_LUT,
     OnError,
     checked_records,
+    deal_words,
     full_deals_packed,
     not_full,
     pack_seats,
@@ -40,6 +40,7 @@ __all__ = [
     "RECORD_SIZE",
     "bad_deals",
     "check_records",
+    "deal_words",
     "decode_zbd",
     "encode_zbd",
     "owners_from_zbd",
@@ -65,8 +66,6 @@ def _luts() -> tuple[NDArray[np.uint32], NDArray[np.uint8], NDArray[np.uint8]]:
 
 
 _OWNER_LUT, _DDS_BYTE, _PAV_BYTE = _luts()
-#: ZBD byte -> how many of its 4 cards each DDS hand holds (byte h of the word = hand h).
-_COUNT_LUT = COUNT_LUT[_DDS_BYTE]
 
 
 def owners_from_zbd(recs: NDArray[np.uint8], out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
@@ -82,7 +81,7 @@ def owners_from_zbd(recs: NDArray[np.uint8], out: NDArray[np.int8] | None = None
 
 def bad_deals(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     """True for ``(N, 13)`` ZBD records that do not give each hand 13 cards."""
-    return not_full(recs, _COUNT_LUT)
+    return not_full(recs)
 
 
 def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:

@@ -36,11 +36,13 @@ __all__ = [
     "INVALID",
     "RECORD_SIZE",
     "UNKNOWN",
+    "any_over_13",
     "bad_tables",
     "check_records",
     "decode_zdd",
     "encode_zdd",
     "nibbles_from_tables",
+    "result_nibble",
     "tables_from_nibbles",
 ]
 
@@ -54,12 +56,24 @@ _SPLIT_LUT = ((_b & 15) | ((_b >> 4) << 8)).astype("<u2")
 #: byte -> True if either nibble is 14.
 _BAD_LUT = ((_b & 15) == INVALID) | ((_b >> 4) == INVALID)
 del _b
+_ONE, _TWO, _THREE = np.uint64(1), np.uint64(2), np.uint64(3)
+_NIBBLE_LOW_BITS = np.uint64(0x1111111111111111)
 
 
 def tables_from_nibbles(recs: NDArray[np.uint8], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
     """``(N, 10)`` ZDD bytes to ``(N, 5, 4)`` uint8 DDS tables; no validation."""
     nib = _SPLIT_LUT[recs].view(np.uint8)  # (N, 20) in Pavlicek order
     return order.dds_tables(nib, out=out)
+
+
+def result_nibble(strain: int, seat: int) -> tuple[int, int]:
+    """Where one result lives in a ZDD record: ``(byte, shift)``, the result being ``(byte >> shift) & 15``.
+
+    ``strain`` and ``seat`` are DDS's (strains S=0 H D C NT=4, declarers
+    N=0 E S W=3), as in :func:`tables_from_nibbles`'s tables.
+    """
+    at = int(order.TABLE_FROM_PAV[strain, seat])
+    return at // 2, 4 * (at % 2)
 
 
 def nibbles_from_tables(tables: NDArray[np.integer], out: NDArray[np.uint8] | None = None) -> NDArray[np.uint8]:
@@ -82,6 +96,24 @@ def bad_tables(recs: NDArray[np.uint8]) -> NDArray[np.bool_]:
     if not flags.any():
         return np.zeros(recs.shape[0], dtype=bool)
     return flags.any(axis=1)
+
+
+def any_over_13(recs: NDArray[np.uint8]) -> bool:
+    """Whether any result nibble of ``(N, 10)`` ZDD bytes is 14 or 15, not a trick count; read in place.
+
+    A nibble over 13 has its three high bits set: each record is read as two
+    overlapping little-endian words (bytes 0..7 and 2..9, whatever the rows'
+    stride) and those bits are tested a word at a time.
+    """
+    if recs.ndim != 2 or recs.shape[1] != RECORD_SIZE or recs.dtype != np.uint8:
+        raise FormatError(f"ZDD records are (N, {RECORD_SIZE}) uint8, got {recs.dtype} {recs.shape}")
+    if recs.strides[1] != 1:
+        recs = np.ascontiguousarray(recs)
+    found = np.zeros(recs.shape[0], dtype=np.uint64)
+    for first in (0, RECORD_SIZE - 8):
+        w = recs[:, first : first + 8].view("<u8")[:, 0]
+        found |= (w >> _ONE) & (w >> _TWO) & (w >> _THREE)
+    return bool((found & _NIBBLE_LOW_BITS).any())
 
 
 def check_records(recs: NDArray[np.uint8]) -> tuple[NDArray[np.bool_], str]:

@@ -140,6 +140,34 @@ action average "hcp" hcp(north) + hcp(south), average "nt" tricks(south, notrump
     assert np.array_equal(result.counts[3], want2)
 
 
+@pytest.mark.parametrize(
+    "weights",
+    [(1,) * 13, (4, 3, 2, 1), (2, 1), (0, 0, 0, 0, 1), (0,) * 8 + (1, 1, 5), (9,) * 13, (60, 50), (300, 1), (4.5, 3)],
+)
+def test_counts_from_the_bytes_equal_hands_of_the_owners(library_file, weights) -> None:
+    """Every count library mode reads from the ZBD bytes (per hand and per suit) equals Hands' count of the owners."""
+    path, owners, _ = library_file
+    chunk = next(lib.Library(path, count=3000).chunks(3000))
+    ours, theirs = lib.LibraryHands(chunk.deals), lib.Hands(owners[:3000])
+    for by_suit in (False, True):
+        got, want = ours.count(weights, by_suit=by_suit), theirs.count(weights, by_suit=by_suit)
+        assert got.shape == want.shape and np.array_equal(got, want), (weights, by_suit)
+    assert np.array_equal(ours.lengths, theirs.lengths)
+    assert np.array_equal(ours.shape_codes, theirs.shape_codes)
+
+
+def test_tricks_read_in_place_equal_the_decoded_tables(library_file) -> None:
+    """tricks() of every strain and declarer, on all rows and on a few, equals the record's decoded table."""
+    path, _, tables = library_file
+    chunk = next(lib.Library(path, count=1000).chunks(1000))
+    frame = lib.LibraryFrame(chunk, parse("action average hcp(north)"))
+    every, few = np.arange(1000), np.array([3, 17, 999])
+    for strain in range(5):
+        for seat in range(4):
+            assert np.array_equal(frame.tricks(every, strain, seat), tables[:1000, strain, seat])
+            assert np.array_equal(frame.at_least(few, strain, seat, 7), tables[few, strain, seat] >= 7)
+
+
 LANGUAGE = """condition shape(north, any 4333 + any 5332) && hcp(north) >= 12 && !hascard(east, AS)
   && losers(south) <= 8 && controls(north, spades) >= 0 && c13(west) > 20 && top3(east, hearts) < 3
   && pt0(south) + tens(north) >= 1 && (tricks(east, clubs) > 5 ? clubs(east) >= 2 : diamonds(west) < 6)

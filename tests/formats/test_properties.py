@@ -30,6 +30,7 @@ from ddsbind.formats import (
     encode_zrj,
     gib,
     pbn,
+    zdd,
 )
 from ddsbind.formats.dealnum import D, numbers_from_ints
 
@@ -231,3 +232,43 @@ def test_valid_deals_random_results_decode_right_or_format_error(data, which):
         encode_zbd(o[None]).tobytes() + data.draw(st.binary(min_size=size - 13, max_size=size - 13)) for o in owners
     )
     _accepted_is_right(which, blob)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), stride=st.sampled_from([13, 16, 23]), swar=st.booleans())
+def test_full_deal_check_counts_each_seat(data, stride, swar):
+    """Without this, a ZBD record not giving each hand 13 cards could pass the check (or a sound one be refused),
+    whatever the records' stride, with numpy's popcount or the fallback for numpy before 2.0."""
+    from ddsbind.formats import _common, zbd
+
+    owners = data.draw(deals(max_n=6))
+    packed = encode_zbd(owners).reshape(-1, 13) if len(owners) else np.zeros((0, 13), np.uint8)
+    flips = data.draw(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 255)), max_size=len(packed)))
+    packed = packed.copy()
+    for row, (byte, value) in enumerate(flips):
+        packed[row, byte] = value
+    rows = np.zeros((len(packed), stride), np.uint8)
+    rows[:, :13] = packed
+    seats = zbd.owners_from_zbd(packed)
+    want = np.array([any((row == h).sum() != 13 for h in range(4)) for row in seats], dtype=bool)
+    popcount = _common.popcount
+    try:
+        if swar:
+            _common.popcount = _common._popcount_swar
+        assert np.array_equal(zbd.bad_deals(rows[:, :13]), want)
+    finally:
+        _common.popcount = popcount
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), stride=st.sampled_from([10, 23]))
+def test_results_over_13_found_in_place(data, stride):
+    """Without this, a ZRD/ZDD result nibble 14 or 15 could slip past the check verify and library mode run."""
+    n = data.draw(st.integers(1, 5))
+    nibbles = data.draw(hnp.arrays(np.uint8, (n, 20), elements=st.integers(0, 13)))
+    bad = data.draw(st.none() | st.tuples(st.integers(0, n - 1), st.integers(0, 19), st.sampled_from([14, 15])))
+    if bad is not None:
+        nibbles[bad[0], bad[1]] = bad[2]
+    rows = np.zeros((n, stride), np.uint8)
+    rows[:, stride - 10 :] = nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)
+    assert zdd.any_over_13(rows[:, stride - 10 :]) is (bad is not None)

@@ -123,6 +123,15 @@ def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.int
     return high, low
 
 
+def _per_hand(by_suit: NDArray[Any]) -> NDArray[Any]:
+    """``(..., 4)`` totals of ``(..., 4, 4)`` counts per suit."""
+    # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
+    total = by_suit[..., 0].copy()
+    for suit in (1, 2, 3):
+        total += by_suit[..., suit]
+    return total
+
+
 def _key(weights: Sequence[float]) -> tuple[float, ...]:
     """``weights`` as a hashable tuple: integers as ``int``, any fraction kept as ``float`` (never truncated)."""
     try:
@@ -173,7 +182,7 @@ def count_rows(
         if any(full[_HIGH_RANKS:]):
             packed += _seat_table(full[_HIGH_RANKS:], 13 - _HIGH_RANKS)[low]
         by_seat = packed.view(np.uint8).reshape(n, 4, 4)  # [deal, suit, seat]: little-endian bytes
-        return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
+        return by_seat.transpose(0, 2, 1).astype(np.int16, order="C")
     # Weights too large or negative for a byte, or an ending with absent cards: rank by rank.
     dtype = np.int64 if bound > np.iinfo(np.int32).max else np.int32 if wide else np.int16
     result = np.zeros((n, 4, 4), dtype=dtype)
@@ -381,8 +390,8 @@ class Hands:
         if counts is not None:  # the cached properties and counts, already known
             self.__dict__["lengths"] = counts.lengths
             self.__dict__["losers_by_suit"] = counts.losers
-            self._counts[(_key(HCP_WEIGHTS), True)] = counts.hcp
-            self._counts[(_key(CONTROL_WEIGHTS), True)] = counts.controls
+            self._counts[(HCP_WEIGHTS, True)] = counts.hcp  # both weights already in _key's form
+            self._counts[(CONTROL_WEIGHTS, True)] = counts.controls
 
     def __len__(self) -> int:
         return self.n
@@ -397,19 +406,47 @@ class Hands:
         int16 unless the sums may pass its range (then int32 or int64),
         float64 for fractional weights; each count is computed once per batch.
         """
+        given = (weights, by_suit)
+        try:
+            return self._counts[given]  # these very weights asked before: no checking them again
+        except (KeyError, TypeError):  # not yet, or weights that are no tuple
+            pass
         key = (_key(weights), by_suit)
         if key not in self._counts:
             self._counts[key] = self._count(key[0], by_suit)
+        if isinstance(weights, tuple):
+            self._counts[given] = self._counts[key]
         return self._counts[key]
+
+    def count_at(self, rows: NDArray[np.intp], weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
+        """:meth:`count` of the deals ``rows`` only: ``(len(rows), 4)``, or ``(len(rows), 4, 4)`` with ``by_suit``.
+
+        From the batch's count when it is made (per suit, for a count per
+        hand); else, when ``rows`` are under a quarter of the batch (the
+        deals a condition accepted), for those deals alone and not kept;
+        else the whole batch's, kept.  A subclass that counts its own way
+        (library mode's byte tables) always counts the whole batch.
+        """
+        if rows.size == self.n:
+            return self.count(weights, by_suit=by_suit)
+        known = self._known(weights, by_suit)
+        if known is not None:
+            return known[rows]
+        suits = None if by_suit else self._known(weights, True)
+        if suits is not None:
+            return _per_hand(suits[rows])
+        if 4 * rows.size < self.n and type(self)._count is Hands._count:
+            counts = count_rows(self.owners[rows], _key(weights))
+            return counts if by_suit else _per_hand(counts)
+        return self.count(weights, by_suit=by_suit)[rows]
+
+    def _known(self, weights: Sequence[float], by_suit: bool) -> NDArray[Any] | None:
+        """The count already made for these very weights, or None."""
+        return self._counts.get((weights, by_suit)) if isinstance(weights, tuple) else None
 
     def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         if not by_suit:
-            out = self.count(weights, by_suit=True)
-            # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
-            total = out[..., 0].copy()
-            for suit in (1, 2, 3):
-                total += out[..., suit]
-            return total
+            return _per_hand(self.count(weights, by_suit=True))
         return count_rows(self.owners, weights, self._codes)
 
     @functools.cached_property

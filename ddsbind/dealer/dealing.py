@@ -35,8 +35,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +44,9 @@ from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Card
 from ddsbind.dealer import kernel
 from ddsbind.errors import DealerError
 from ddsbind.hands import Hands
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "BATCH",
@@ -378,13 +380,22 @@ _R = TypeVar("_R")
 def ordered_map(function: Callable[[_T], _R], items: Iterable[_T], threads: int | None) -> Iterator[_R]:
     """``function`` over ``items`` on ``threads`` threads (``None``: one per core), results in input order.
 
-    At most ``2 * threads`` items run ahead of the result last yielded;
-    stopping early cancels those not yet started.
+    The first item runs on the calling thread and the threads start only
+    when a second result is asked for: a run that stops after one batch
+    (``produce 1``) deals nothing ahead and starts no thread.  Then at most
+    ``2 * threads`` items run ahead of the result last yielded; stopping
+    early cancels those not yet started.
     """
     workers = threads if threads is not None else (os.cpu_count() or 1)
+    items = iter(items)
+    for item in items:
+        yield function(item)
+        break
     if workers == 1:
         yield from map(function, items)
         return
+    from concurrent.futures import ThreadPoolExecutor  # with logging, a few ms of start-up a one-thread run skips
+
     pending: collections.deque[Future[_R]] = collections.deque()
     with ThreadPoolExecutor(max_workers=workers) as executor:
         try:

@@ -400,6 +400,8 @@ def run(
                 out.write("".join("".join(t) for t in texts))
             for stream, per_deal in files.values():  # csvrpt/export files: deal by deal, in action order
                 stream.write("".join("".join(t) for t in per_deal))
+            if result.produced >= wanted:
+                break  # before asking for the next batch: a run that is done deals nothing more
     finally:
         if pool is not None:
             pool.close()

@@ -356,7 +356,7 @@ class Hands:
         DDS seat holding each card (module docstring).
     counts : SuitCounts, optional
         The batch's suit lengths, points, controls and losers when already
-        known (:func:`ddsbind.dealer.dealing.deal_hands`: the compiled
+        known (:func:`ddsbind.dealer.dealing.deal_batch`: the compiled
         dealing kernel counts them as it deals); not checked against
         ``owners``.
     hcp, controls, losers : ndarray, shape (n, 4)

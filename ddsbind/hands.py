@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -219,7 +220,7 @@ def count(owners: ArrayLike, weights: Sequence[float], *, by_suit: bool = True) 
     rows, shape = _rows(owners)
     out = count_rows(rows, weights)
     if not by_suit:
-        out = out.sum(axis=2, dtype=out.dtype)
+        out = _per_hand(out)
         return out.reshape((*shape, 4))
     return out.reshape((*shape, 4, 4))
 
@@ -406,16 +407,15 @@ class Hands:
         int16 unless the sums may pass its range (then int32 or int64),
         float64 for fractional weights; each count is computed once per batch.
         """
-        given = (weights, by_suit)
-        try:
-            return self._counts[given]  # these very weights asked before: no checking them again
-        except (KeyError, TypeError):  # not yet, or weights that are no tuple
-            pass
+        known = self._known(weights, by_suit)  # these very weights asked before: no checking them again
+        if known is not None:
+            return known
         key = (_key(weights), by_suit)
         if key not in self._counts:
             self._counts[key] = self._count(key[0], by_suit)
-        if isinstance(weights, tuple):
-            self._counts[given] = self._counts[key]
+        with contextlib.suppress(TypeError):  # kept under the weights as given too, when they can be hashed
+            if isinstance(weights, tuple):
+                self._counts[(weights, by_suit)] = self._counts[key]
         return self._counts[key]
 
     def count_at(self, rows: NDArray[np.intp], weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
@@ -442,7 +442,12 @@ class Hands:
 
     def _known(self, weights: Sequence[float], by_suit: bool) -> NDArray[Any] | None:
         """The count already made for these very weights, or None."""
-        return self._counts.get((weights, by_suit)) if isinstance(weights, tuple) else None
+        if not isinstance(weights, tuple):
+            return None
+        try:
+            return self._counts.get((weights, by_suit))
+        except TypeError:  # a weight that cannot be hashed
+            return None
 
     def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         if not by_suit:
@@ -480,7 +485,7 @@ class Hands:
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
-        return self.losers_by_suit.sum(axis=2, dtype=np.int8)
+        return _per_hand(self.losers_by_suit)
 
     @functools.cached_property
     def ltc_by_suit(self) -> NDArray[np.int16]:
@@ -488,7 +493,7 @@ class Hands:
 
     @functools.cached_property
     def ltc(self) -> NDArray[np.int16]:
-        return self.ltc_by_suit.sum(axis=2, dtype=np.int16)
+        return _per_hand(self.ltc_by_suit)
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:

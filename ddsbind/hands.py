@@ -91,6 +91,17 @@ def _rows(owners: ArrayLike) -> tuple[NDArray[np.int8], tuple[int, ...]]:
     return np.ascontiguousarray(a.reshape(-1, 52), dtype=np.int8), a.shape[:-1]
 
 
+def _kernel_rows(owners: ArrayLike) -> bool:
+    """Whether ``owners`` has the form of the dealing kernel's output: a C-contiguous ``(n, 52)`` int8 array."""
+    return (
+        isinstance(owners, np.ndarray)
+        and owners.dtype == np.int8
+        and owners.ndim == 2
+        and owners.shape[1] == 52
+        and owners.flags.c_contiguous
+    )
+
+
 @functools.lru_cache(maxsize=64)
 def _seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
     """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``."""
@@ -359,7 +370,8 @@ class Hands:
         The batch's suit lengths, points, controls and losers when already
         known (:func:`ddsbind.dealer.dealing.deal_batch`: the compiled
         dealing kernel counts them as it deals); not checked against
-        ``owners``.
+        ``owners``, and an ``(n, 52)`` int8 ``owners`` given with them is
+        taken as whole deals, not checked either.
     hcp, controls, losers : ndarray, shape (n, 4)
         Per hand.
     lengths : ndarray, shape (n, 4, 4), int8
@@ -382,9 +394,14 @@ class Hands:
     """
 
     def __init__(self, owners: ArrayLike, counts: SuitCounts | None = None) -> None:
-        rows, shape = _rows(owners)
-        if len(shape) != 1:
-            raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
+        #: Whole deals for certain: the dealing kernel's rows, given with the counts it made of them.
+        self._dealt = counts is not None and _kernel_rows(owners)
+        if self._dealt:
+            rows = np.asarray(owners)  # not scanned again for values outside -1..3 (two passes a batch)
+        else:
+            rows, shape = _rows(owners)
+            if len(shape) != 1:
+                raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
         self.owners = rows
         self.n = rows.shape[0]
         self._counts: dict[tuple[tuple[float, ...], bool], NDArray[Any]] = {}
@@ -399,7 +416,7 @@ class Hands:
 
     @functools.cached_property
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
-        return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
+        return suit_codes(self.owners) if self._dealt or self.n == 0 or self.owners.min() >= 0 else None
 
     def count(self, weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
         """:func:`count` of the batch: any weights per rank, ace first; per hand, or ``(n, 4, 4)`` with ``by_suit``.

@@ -10,7 +10,6 @@ textual ``$1`` .. ``$9``, applied before parsing.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import os
 import re
 from typing import Any
@@ -24,7 +23,10 @@ __all__ = ["parse_tree", "substitute_parameters", "unknown_call"]
 
 @functools.lru_cache(maxsize=1)
 def _grammar() -> str:
-    return importlib.resources.files("ddsbind.dealer").joinpath("dealer.lark").read_text(encoding="utf-8")
+    # Beside this module: the package holds compiled modules, so it is never imported from a zip file (and
+    # importlib.resources would cost every start-up its readers, zipfile among them).
+    with open(os.path.join(os.path.dirname(__file__), "dealer.lark"), encoding="utf-8") as handle:
+        return handle.read()
 
 
 @functools.lru_cache(maxsize=1)

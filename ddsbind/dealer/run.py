@@ -439,8 +439,8 @@ def _tallies(script: Script, frame: Frame, rows: NDArray[np.intp]) -> Tallies:
                 tally = np.bincount(first, minlength=b[1] - b[0] + 3)
             else:
                 second = _bin(action.exprs[1](frame, rows), b[2], b[3])
-                tally = np.zeros(_counts_shape(action), dtype=np.int64)
-                np.add.at(tally, (first, second), 1)
+                shape = _counts_shape(action)  # cells counted as one flat bincount: several times add.at's speed
+                tally = np.bincount(first * shape[1] + second, minlength=shape[0] * shape[1]).reshape(shape)
         out.append(tally)
     return out
 

@@ -195,5 +195,5 @@ bench: setup fetch-dds
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png
-	rm -rf $(VENV) $(VENV_SOURCE) $(VENV_WHEEL) dist build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o
+	rm -rf $(VENV) $(VENV_SOURCE) $(VENV_WHEEL) dist build *.egg-info ddsbind/_dds*.so ddsbind/_dds.c ddsbind/_dds.o ddsbind/_dealkernel*.so ddsbind/_dealkernel.c ddsbind/_dealkernel.o
 	rm -rf benchmarks/dds_driver benchmarks/.dds_driver.dds $(CACHE_BENCH)

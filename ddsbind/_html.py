@@ -11,11 +11,18 @@ a test can find it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 
 from ddsbind._holdings import SEAT_LETTERS, SUIT_SYMBOLS, SUITS
 
 __all__ = ["auction", "card", "diagram", "grid", "hands_of_pbn", "short_card", "suit_symbol"]
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """:func:`html.escape`, imported on first use: ``html`` loads its entity table (a few ms of every start-up)."""
+    import html
+
+    return html.escape(text, quote)
+
 
 _COLOURS = ("#000000", "#c8102e", "#c8102e", "#000000")
 # Every table sets what notebook style sheets change (JupyterLab right-aligns cells, stripes rows, centres

@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Sequence
 from typing import Any, Protocol, overload
@@ -92,6 +93,17 @@ def _rows(owners: ArrayLike) -> tuple[NDArray[np.int8], tuple[int, ...]]:
     return np.ascontiguousarray(a.reshape(-1, 52), dtype=np.int8), a.shape[:-1]
 
 
+def _kernel_rows(owners: ArrayLike) -> bool:
+    """Whether ``owners`` has the form of the dealing kernel's output: a C-contiguous ``(n, 52)`` int8 array."""
+    return (
+        isinstance(owners, np.ndarray)
+        and owners.dtype == np.int8
+        and owners.ndim == 2
+        and owners.shape[1] == 52
+        and owners.flags.c_contiguous
+    )
+
+
 @functools.lru_cache(maxsize=64)
 def seat_table(weights: tuple[int, ...], ranks: int) -> NDArray[np.uint32]:
     """For every base-4 code of ``ranks`` cards' owners, each seat's weighted sum in byte ``seat``.
@@ -128,6 +140,15 @@ def suit_codes(rows: NDArray[np.int8]) -> tuple[NDArray[np.intp], NDArray[np.int
         low <<= 2
         low |= by_suit[:, :, rank]
     return high, low
+
+
+def _per_hand(by_suit: NDArray[Any]) -> NDArray[Any]:
+    """``(..., 4)`` totals of ``(..., 4, 4)`` counts per suit."""
+    # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
+    total = by_suit[..., 0].copy()
+    for suit in (1, 2, 3):
+        total += by_suit[..., suit]
+    return total
 
 
 def _key(weights: Sequence[float]) -> tuple[float, ...]:
@@ -180,7 +201,7 @@ def count_rows(
         if any(full[HIGH_RANKS:]):
             packed += seat_table(full[HIGH_RANKS:], 13 - HIGH_RANKS)[low]
         by_seat = packed.view(np.uint8).reshape(n, 4, 4)  # [deal, suit, seat]: little-endian bytes
-        return np.ascontiguousarray(by_seat.transpose(0, 2, 1)).astype(np.int16)
+        return by_seat.transpose(0, 2, 1).astype(np.int16, order="C")
     # Weights too large or negative for a byte, or an ending with absent cards: rank by rank.
     dtype = np.int64 if bound > np.iinfo(np.int32).max else np.int32 if wide else np.int16
     result = np.zeros((n, 4, 4), dtype=dtype)
@@ -217,7 +238,7 @@ def count(owners: ArrayLike, weights: Sequence[float], *, by_suit: bool = True) 
     rows, shape = _rows(owners)
     out = count_rows(rows, weights)
     if not by_suit:
-        out = out.sum(axis=2, dtype=out.dtype)
+        out = _per_hand(out)
         return out.reshape((*shape, 4))
     return out.reshape((*shape, 4, 4))
 
@@ -371,9 +392,10 @@ class Hands:
         DDS seat holding each card (module docstring).
     counts : SuitCounts, optional
         The batch's suit lengths, points, controls and losers when already
-        known (:func:`ddsbind.dealer.dealing.deal_hands`: the compiled
+        known (:func:`ddsbind.dealer.dealing.deal_batch`: the compiled
         dealing kernel counts them as it deals); not checked against
-        ``owners``.
+        ``owners``, and an ``(n, 52)`` int8 ``owners`` given with them is
+        taken as whole deals, not checked either.
     hcp, controls, losers : ndarray, shape (n, 4)
         Per hand.
     lengths : ndarray, shape (n, 4, 4), int8
@@ -396,24 +418,29 @@ class Hands:
     """
 
     def __init__(self, owners: ArrayLike, counts: SuitCounts | None = None) -> None:
-        rows, shape = _rows(owners)
-        if len(shape) != 1:
-            raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
+        #: Whole deals for certain: the dealing kernel's rows, given with the counts it made of them.
+        self._dealt = counts is not None and _kernel_rows(owners)
+        if self._dealt:
+            rows = np.asarray(owners)  # not scanned again for values outside -1..3 (two passes a batch)
+        else:
+            rows, shape = _rows(owners)
+            if len(shape) != 1:
+                raise InvalidArgumentError(f"a batch is (n, 52) owner rows, got shape {(*shape, 52)}")
         self.owners = rows
         self.n = rows.shape[0]
         self._counts: dict[tuple[tuple[float, ...], bool], NDArray[Any]] = {}
         if counts is not None:  # the cached properties and counts, already known
             self.__dict__["lengths"] = counts.lengths
             self.__dict__["losers_by_suit"] = counts.losers
-            self._counts[(_key(HCP_WEIGHTS), True)] = counts.hcp
-            self._counts[(_key(CONTROL_WEIGHTS), True)] = counts.controls
+            self._counts[(HCP_WEIGHTS, True)] = counts.hcp  # both weights already in _key's form
+            self._counts[(CONTROL_WEIGHTS, True)] = counts.controls
 
     def __len__(self) -> int:
         return self.n
 
     @functools.cached_property
     def _codes(self) -> tuple[NDArray[np.intp], NDArray[np.intp]] | None:
-        return suit_codes(self.owners) if self.n == 0 or self.owners.min() >= 0 else None
+        return suit_codes(self.owners) if self._dealt or self.n == 0 or self.owners.min() >= 0 else None
 
     def count(self, weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
         """:func:`count` of the batch: any weights per rank, ace first; per hand, or ``(n, 4, 4)`` with ``by_suit``.
@@ -421,19 +448,51 @@ class Hands:
         int16 unless the sums may pass its range (then int32 or int64),
         float64 for fractional weights; each count is computed once per batch.
         """
+        known = self._known(weights, by_suit)  # these very weights asked before: no checking them again
+        if known is not None:
+            return known
         key = (_key(weights), by_suit)
         if key not in self._counts:
             self._counts[key] = self._count(key[0], by_suit)
+        with contextlib.suppress(TypeError):  # kept under the weights as given too, when they can be hashed
+            if isinstance(weights, tuple):
+                self._counts[(weights, by_suit)] = self._counts[key]
         return self._counts[key]
+
+    def count_at(self, rows: NDArray[np.intp], weights: Sequence[float], *, by_suit: bool = False) -> NDArray[Any]:
+        """:meth:`count` of the deals ``rows`` only: ``(len(rows), 4)``, or ``(len(rows), 4, 4)`` with ``by_suit``.
+
+        From the batch's count when it is made (per suit, for a count per
+        hand); else, when ``rows`` are under a quarter of the batch (the
+        deals a condition accepted), for those deals alone and not kept;
+        else the whole batch's, kept.  A subclass that counts its own way
+        (library mode's byte tables) always counts the whole batch.
+        """
+        if rows.size == self.n:
+            return self.count(weights, by_suit=by_suit)
+        known = self._known(weights, by_suit)
+        if known is not None:
+            return known[rows]
+        suits = None if by_suit else self._known(weights, True)
+        if suits is not None:
+            return _per_hand(suits[rows])
+        if 4 * rows.size < self.n and type(self)._count is Hands._count:
+            counts = count_rows(self.owners[rows], _key(weights))
+            return counts if by_suit else _per_hand(counts)
+        return self.count(weights, by_suit=by_suit)[rows]
+
+    def _known(self, weights: Sequence[float], by_suit: bool) -> NDArray[Any] | None:
+        """The count already made for these very weights, or None."""
+        if not isinstance(weights, tuple):
+            return None
+        try:
+            return self._counts.get((weights, by_suit))
+        except TypeError:  # a weight that cannot be hashed
+            return None
 
     def _count(self, weights: tuple[float, ...], by_suit: bool) -> NDArray[Any]:
         if not by_suit:
-            out = self.count(weights, by_suit=True)
-            # Four column additions: numpy's sum over a last axis of 4 is about 8 times slower.
-            total = out[..., 0].copy()
-            for suit in (1, 2, 3):
-                total += out[..., suit]
-            return total
+            return _per_hand(self.count(weights, by_suit=True))
         return count_rows(self.owners, weights, self._codes)
 
     @functools.cached_property
@@ -464,7 +523,7 @@ class Hands:
 
     @functools.cached_property
     def losers(self) -> NDArray[np.int8]:
-        return self.losers_by_suit.sum(axis=2, dtype=np.int8)
+        return _per_hand(self.losers_by_suit)
 
     @functools.cached_property
     def ltc_by_suit(self) -> NDArray[np.int16]:
@@ -472,7 +531,7 @@ class Hands:
 
     @functools.cached_property
     def ltc(self) -> NDArray[np.int16]:
-        return self.ltc_by_suit.sum(axis=2, dtype=np.int16)
+        return _per_hand(self.ltc_by_suit)
 
     @functools.cached_property
     def holding(self) -> NDArray[np.bool_]:

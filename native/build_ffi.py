@@ -15,9 +15,11 @@ Which DDS, decided by :func:`choose_dds`:
 So ``pip install .`` works on a machine without libdds, and the default
 (the system library wherever it is installed) is unchanged.
 
-Whichever DDS, ddsbind's own dealing kernel (``native/dealkernel.c``, its
-cdef ``native/dealkernel.h``; plain C99, no DDS) is compiled into the same
-module, with ``-O3``.
+ddsbind's own dealing kernel (``native/dealkernel.c``, its cdef
+``native/dealkernel.h``; plain C99, no DDS) is a module of its own,
+``ddsbind._dealkernel`` (:data:`kernelbuilder`), compiled with ``-O3`` and
+linked to nothing: dealing never loads DDS (loading libdds, its C++ runtime
+and its exit guard was a tenth of a small dealer script's start-up).
 
 With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
 the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
@@ -61,10 +63,15 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 ffibuilder = FFI()
 ffibuilder.cdef((HERE / "dds_api.h").read_text())
-# ddsbind's own dealing kernel, compiled into the same extension whichever DDS it uses.
-ffibuilder.cdef((HERE / "dealkernel.h").read_text())
-KERNEL_SOURCES = [os.path.relpath(HERE / "dealkernel.c", HERE.parent)]
-KERNEL_HEADER = "#include <stdint.h>\n" + (HERE / "dealkernel.h").read_text()
+#: The dealing kernel's own module: plain C, no DDS (setuptools takes paths relative to setup.py's folder).
+kernelbuilder = FFI()
+kernelbuilder.cdef((HERE / "dealkernel.h").read_text())
+kernelbuilder.set_source(
+    "ddsbind._dealkernel",
+    "#include <stdint.h>\n" + (HERE / "dealkernel.h").read_text(),
+    sources=[os.path.relpath(HERE / "dealkernel.c", HERE.parent)],
+    extra_compile_args=["-O3"],
+)
 
 GLUE = r"""
 #include <stdio.h>
@@ -160,7 +167,7 @@ def _source_config(tree: Path) -> dict:
     flags += os.environ.get("DDS_CXXFLAGS", "").split()
     return {
         # setuptools takes only paths relative to setup.py's folder.
-        "sources": KERNEL_SOURCES + [os.path.relpath(p, HERE.parent) for p in src],
+        "sources": [os.path.relpath(p, HERE.parent) for p in src],
         "include_dirs": [str(include)],
         "define_macros": macros,
         "extra_compile_args": flags,
@@ -248,7 +255,6 @@ def _configure() -> dict:
     how, tree = choose_dds(os.environ, system_dds_found, FETCH_CACHE / "source")
     if how == "system":
         return {
-            "sources": KERNEL_SOURCES,
             "extra_compile_args": ["-O3"],
             "libraries": ["dds"],
             "header": "#include <dds/dll.h>\n",
@@ -271,9 +277,10 @@ def _configure() -> dict:
 _cfg = _configure()
 ffibuilder.set_source(
     "ddsbind._dds",
-    _cfg["header"] + KERNEL_HEADER + _cfg["glue"],
+    _cfg["header"] + _cfg["glue"],
     **{k: v for k, v in _cfg.items() if k not in ("header", "glue")},
 )
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)
+    kernelbuilder.compile(verbose=True)

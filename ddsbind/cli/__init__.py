@@ -12,38 +12,49 @@ the error boundary and progress bars are :mod:`~ddsbind.cli._common`'s.
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from ddsbind.cli import databases, dealer, files, played, solving
 from ddsbind.cli._common import Group
-from ddsbind.cli.board import board
-from ddsbind.cli.cribbage import cribbage
-from ddsbind.cli.prove import prove
 
 __all__ = ["main"]
 
+#: Each command's module (``ddsbind.cli.<module>``, the command its attribute of the same name),
+#: imported when the command runs or help lists it: ``ddsbind dealer`` loads nothing of ``convert``.
+COMMANDS = {
+    "table": "solving",
+    "solve": "solving",
+    "info": "solving",
+    "demo": "solving",
+    "generate": "databases",
+    "verify": "databases",
+    "stats": "databases",
+    "convert": "files",
+    "checksum": "files",
+    "analyse": "played",
+    "line": "played",
+    "prove": "prove",
+    "cribbage": "cribbage",
+    "dealer": "dealer",
+    "board": "board",
+}
 
-@click.group(cls=Group)
+
+class _Commands(Group):
+    """The program's group, whose commands are imported from :data:`COMMANDS` on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module = importlib.import_module(f"ddsbind.cli.{COMMANDS[cmd_name]}")
+            self.add_command(getattr(module, cmd_name), cmd_name)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="ddsbind")
 def main() -> None:
     """Double-dummy bridge analysis with DDS, and Pavlicek's deal formats."""
-
-
-for _command in (
-    solving.table,
-    solving.solve,
-    solving.info,
-    solving.demo,
-    databases.generate,
-    databases.verify,
-    databases.stats,
-    files.convert,
-    files.checksum,
-    played.analyse,
-    played.line,
-    prove,
-    cribbage,
-    dealer.dealer,
-    board,
-):
-    main.add_command(_command)

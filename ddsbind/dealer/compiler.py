@@ -522,11 +522,11 @@ class Compiler(Interpreter[Any, Any]):
             number = int(word[2]) if word.startswith("pt") else _ALIASES[word]
             weights, most = (lambda f: f.altcounts[number]), sum((self.alts or DEFAULT_ALTCOUNTS)[number])
         if suit is None:
-            expr = lambda f, rows: f.column(f.hands.count(weights(f)), rows, seat).astype(np.int64)  # noqa: E731
+            expr = lambda f, rows: f.hands.count_at(rows, weights(f))[:, seat].astype(np.int64)  # noqa: E731
         else:
-            expr = lambda f, rows: f.column(  # noqa: E731
-                f.hands.count(weights(f), by_suit=True)[:, :, suit], rows, seat
-            ).astype(np.int64)
+            expr = lambda f, rows: f.hands.count_at(rows, weights(f), by_suit=True)[:, seat, suit].astype(  # noqa: E731
+                np.int64
+            )
         return Term(0, 4 * most, lambda: expr)
 
     def suit_call(self, tree: lark.Tree[Any]) -> Term:

@@ -35,8 +35,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +45,9 @@ from ddsbind.dealer import kernel
 from ddsbind.errors import DealerError
 from ddsbind.hands import Hands
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
 __all__ = [
     "BATCH",
     "DEALER_VERSION",
@@ -53,9 +55,9 @@ __all__ = [
     "Hands",
     "Predeal",
     "check_generator",
+    "counts_room",
     "deal_batch",
     "deal_batches",
-    "deal_hands",
 ]
 
 #: Deals per batch: the unit of reproducibility (deal ``i`` of a run is row ``i % BATCH`` of batch ``i // BATCH``).
@@ -204,6 +206,7 @@ def deal_batch(
     size: int = BATCH,
     swap: int = 0,
     generator: str = kernel.DEFAULT_GENERATOR,
+    counts: kernel.Counts | None = None,
 ) -> NDArray[np.int8]:
     """Batch ``batch`` of ``seed``: owner rows ``(size, 52)`` int8 (DDS seats N=0 E=1 S=2 W=3).
 
@@ -217,66 +220,58 @@ def deal_batch(
     East, South and West, North in place), the batch still ``size`` rows;
     predealt cards move with their hands, as in dealer.
 
+    ``counts`` (:func:`counts_room`) is filled with the deals' suit lengths,
+    high-card points, controls and losers, counted by the compiled kernel in
+    the pass that deals (measured about 6 times cheaper than counting lengths
+    and points from the owner rows afterwards); give them to
+    :class:`~ddsbind.hands.Hands` with the rows.
+
+    Raises
+    ------
+    DealerError
+        A bad seed, generator, size or swap; ``counts`` for deals the kernel does not deal.
+
     Examples
     --------
     >>> owners = deal_batch(1, 0, size=2)
     >>> owners.shape, np.bincount(owners[0]).tolist()
     ((2, 52), [13, 13, 13, 13])
     """
-    return _deal(seed, batch, predeal, size, swap, generator, counted=False)[0]
-
-
-def deal_hands(
-    seed: int,
-    batch: int,
-    predeal: Predeal | None = None,
-    size: int = BATCH,
-    swap: int = 0,
-    generator: str = kernel.DEFAULT_GENERATOR,
-) -> Hands:
-    """:func:`deal_batch`'s deals as :class:`Hands`, hand counts made while dealing by the kernel.
-
-    The compiled kernel counts suit lengths, high-card points, controls and
-    losers in the pass that deals (measured about 6 times cheaper than
-    counting lengths and points from the owner rows afterwards); other
-    generators and swapping count afterwards.
-    """
-    return Hands(*_deal(seed, batch, predeal, size, swap, generator, counted=True))
-
-
-def _deal(
-    seed: int, batch: int, predeal: Predeal | None, size: int, swap: int, generator: str, counted: bool
-) -> tuple[NDArray[np.int8], kernel.Counts | None]:
-    """:func:`deal_batch`, and the kernel's hand counts when ``counted`` and the kernel deals (else None)."""
     seed = check_seed(seed)
     generator = check_generator(generator)
     if not 0 <= size <= BATCH:
         raise DealerError(f"batch size must be 0 .. {BATCH}, got {size}")
     if swap not in SWAPS:
         raise DealerError(f"swap must be 0, 2 or 3, got {swap!r}")
+    if counts is not None and (counts_room(size, swap, generator) is None or counts.lengths.shape[0] != size):
+        raise DealerError(f"counts are made while dealing {size} deals by {kernel.SHUFFLE} without swapping only")
     if swap:
         arrangements = SWAPS[swap]
         base = deal_batch(seed, batch, predeal, -(-size // len(arrangements)), generator=generator)
         # Row j of the base gives rows j*k .. j*k+k-1: owner o of a card becomes arrangement[o].
-        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy(), None
+        return arrangements[:, base].transpose(1, 0, 2).reshape(-1, 52)[:size].copy()
     predeal = predeal or Predeal()
     free = predeal.free_cards
     if generator == kernel.SHUFFLE:
-        counts = kernel.Counts.empty(size) if counted else None
-        return kernel.deal_rows(seed, batch * BATCH, size, predeal.owners, free, predeal.free_slots, counts), counts
+        return kernel.deal_rows(seed, batch * BATCH, size, predeal.owners, free, predeal.free_slots, counts)
     m = free.size
     out = np.empty((size, 52), dtype=np.int8)
     out[:] = predeal.owners
     if m == 0 or size == 0:
-        return out, None
+        return out
     perm = _permutations(seed, batch, size, m)
     # Free slot p belongs to the seat whose block of slots holds it: count the block ends at or below p.
     ends = np.cumsum(np.bincount(predeal.free_slots, minlength=4))[:3].astype(np.uint8)
     seats = (perm >= ends[0]).view(np.int8) + (perm >= ends[1]).view(np.int8) + (perm >= ends[2]).view(np.int8)
     if m == 52:
-        return seats, None
+        return seats
     out[:, free] = seats
-    return out, None
+    return out
+
+
+def counts_room(size: int, swap: int = 0, generator: str = kernel.DEFAULT_GENERATOR) -> kernel.Counts | None:
+    """Room for :func:`deal_batch` to count ``size`` deals in, or None where it cannot (swapping, the sort recipe)."""
+    return kernel.Counts.empty(size) if generator == kernel.SHUFFLE and not swap else None
 
 
 def _permutations(seed: int, batch: int, size: int, m: int) -> NDArray[np.uint8]:
@@ -378,13 +373,22 @@ _R = TypeVar("_R")
 def ordered_map(function: Callable[[_T], _R], items: Iterable[_T], threads: int | None) -> Iterator[_R]:
     """``function`` over ``items`` on ``threads`` threads (``None``: one per core), results in input order.
 
-    At most ``2 * threads`` items run ahead of the result last yielded;
-    stopping early cancels those not yet started.
+    The first item runs on the calling thread and the threads start only
+    when a second result is asked for: a run that stops after one batch
+    (``produce 1``) deals nothing ahead and starts no thread.  Then at most
+    ``2 * threads`` items run ahead of the result last yielded; stopping
+    early cancels those not yet started.
     """
     workers = threads if threads is not None else (os.cpu_count() or 1)
+    items = iter(items)
+    for item in items:
+        yield function(item)
+        break
     if workers == 1:
         yield from map(function, items)
         return
+    from concurrent.futures import ThreadPoolExecutor  # with logging, a few ms of start-up a one-thread run skips
+
     pending: collections.deque[Future[_R]] = collections.deque()
     with ThreadPoolExecutor(max_workers=workers) as executor:
         try:

@@ -17,8 +17,9 @@ recipe that would deal anything differently gets a new name.
   Philox, keys sorted per deal; :mod:`ddsbind.dealer.dealing`), kept
   selectable so that runs made with it can be dealt again.
 
-The compiled module is loaded on the first deal, not at import: library
-mode (:mod:`ddsbind.dealer.library`) never loads DDS.
+The kernel is its own compiled module, ``ddsbind._dealkernel`` (plain C,
+linked to nothing), loaded on the first deal, not at import: dealing never
+loads DDS, and library mode (:mod:`ddsbind.dealer.library`) loads neither.
 
 Databases made by ``ddsbind generate`` use neither: their recipe is
 :mod:`ddsbind.database.recipe`, named in their manifests.
@@ -104,7 +105,7 @@ def deal_rows(
     ndarray, shape (count, 52), int8
         Owner rows, DDS seats, card ``13 * suit + 14 - rank`` (suits S H D C).
     """
-    from ddsbind._binding import ffi, lib
+    from ddsbind._dealkernel import ffi, lib
 
     m = int(cards.size)
     out = np.empty((count, 52), dtype=np.int8)
@@ -137,7 +138,7 @@ def philox_blocks(seed: int, counter: int, blocks: int) -> NDArray[np.uint64]:
     counts up.  For checking the kernel's generator against an independent
     implementation (numpy's :class:`numpy.random.Philox`).
     """
-    from ddsbind._binding import ffi, lib
+    from ddsbind._dealkernel import ffi, lib
 
     out = np.empty((blocks, 4), dtype=np.uint64)
     words = [(counter >> (64 * i)) & _MASK64 for i in range(4)]

@@ -22,8 +22,9 @@ from ddsbind.dealer.dealing import (
     batch_sizes,
     check_generator,
     check_seed,
+    counts_room,
+    deal_batch,
     deal_batches,
-    deal_hands,
     ordered_map,
 )
 from ddsbind.dealer.kernel import DEFAULT_GENERATOR
@@ -333,7 +334,7 @@ def run(
             batches: Iterator[Filtered] = library_batches(lib, script, total, threads, seed=seed, solver=solver)
         else:
             batches = _filtered_batches(script, seed, total, threads, client, deals, solver, lazy, swap, generator)
-        for _owners, frame, rows in batches:
+        for tallied, frame, rows in batches:
             if result.produced >= wanted:
                 break
             if time_limit is not None and result.produced == 0 and time.perf_counter() - started > time_limit:
@@ -342,7 +343,8 @@ def run(
             hands = frame.hands
             if rows is None:
                 rows = _accept_in_chunks(script, frame, wanted - result.produced, solve_chunk)
-            rows = rows[: wanted - result.produced]
+            if rows.size > wanted - result.produced:
+                rows, tallied = rows[: wanted - result.produced], None  # the worker tallied every row passing
             full = result.produced + rows.size >= wanted and rows.size > 0
             generated_here = int(rows[-1]) + 1 if full else hands.n
             result.generated += generated_here
@@ -370,21 +372,13 @@ def run(
             if out is not None and script.prints:
                 texts = [[] for _ in range(rows.size)]
             files: dict[int, tuple[TextIO, list[list[str]]]] = {}
-            for i, action in enumerate(script.actions):
-                if action.kind == "average":
-                    result.sums[i] += _exact_sum(action.exprs[0](frame, rows))
-                elif action.kind == "evalcontract":
-                    result.counts[i] += np.bincount(action.exprs[0](frame, rows), minlength=14)
-                elif action.kind == "frequency":
-                    b = action.bounds
-                    first = _bin(action.exprs[0](frame, rows), b[0], b[1])
-                    if len(b) == 2:
-                        result.counts[i] += np.bincount(first, minlength=b[1] - b[0] + 3)
-                    else:
-                        second = _bin(action.exprs[1](frame, rows), b[2], b[3])
-                        table = result.counts[i]  # cells counted as one flat bincount: several times add.at's speed
-                        table += np.bincount(first * table.shape[1] + second, minlength=table.size).reshape(table.shape)
-                elif action.kind in ("csvrpt", "printrpt", "export"):
+            for i, tally in enumerate(tallied if tallied is not None else _tallies(script, frame, rows)):
+                if isinstance(tally, int):
+                    result.sums[i] += tally
+                elif tally is not None:
+                    result.counts[i] += tally
+            for action in script.actions:
+                if action.kind in ("csvrpt", "printrpt", "export"):
                     stream = csv if action.kind == "csvrpt" else export if action.kind == "export" else None
                     lines = _report_lines(action, frame, rows)
                     target = texts if stream is None else files.setdefault(id(stream), (stream, []))[1]
@@ -401,6 +395,8 @@ def run(
                 out.write("".join("".join(t) for t in texts))
             for stream, per_deal in files.values():  # csvrpt/export files: deal by deal, in action order
                 stream.write("".join("".join(t) for t in per_deal))
+            if result.produced >= wanted:
+                break  # before asking for the next batch: a run that is done deals nothing more
     finally:
         if pool is not None:
             pool.close()
@@ -419,22 +415,60 @@ def _plans(frame: Frame) -> bool:
     return frame.solver is not None and frame.solver.table_from > 0
 
 
-Filtered = tuple[NDArray[np.int8] | None, Frame, NDArray[np.intp] | None]
+#: What the statistic actions add up from a batch, one item per action in order: an average's exact sum,
+#: a frequency's or evalcontract's counts, None for an action that adds up nothing.
+Tallies = list[int | NDArray[np.int64] | None]
+#: A batch as :func:`run` takes it: the tallies of every row passing (None: not made yet), its frame, and
+#: the rows passing the condition (None: not tested yet, for a condition calling ``tricks()``).
+Filtered = tuple[Tallies | None, Frame, NDArray[np.intp] | None]
+
+
+def _tallies(script: Script, frame: Frame, rows: NDArray[np.intp]) -> Tallies:
+    """The statistic actions' sums and counts over the deals ``rows`` of ``frame``."""
+    out: Tallies = []
+    for action in script.actions:
+        tally: int | NDArray[np.int64] | None = None
+        if action.kind == "average":
+            tally = _exact_sum(action.exprs[0](frame, rows))
+        elif action.kind == "evalcontract":
+            tally = np.bincount(action.exprs[0](frame, rows), minlength=14)
+        elif action.kind == "frequency":
+            b = action.bounds
+            first = _bin(action.exprs[0](frame, rows), b[0], b[1])
+            if len(b) == 2:
+                tally = np.bincount(first, minlength=b[1] - b[0] + 3)
+            else:
+                second = _bin(action.exprs[1](frame, rows), b[2], b[3])
+                shape = _counts_shape(action)  # cells counted as one flat bincount: several times add.at's speed
+                tally = np.bincount(first * shape[1] + second, minlength=shape[0] * shape[1]).reshape(shape)
+        out.append(tally)
+    return out
 
 
 def _filter(
     script: Script, solver: Solver | None, lazy: bool, owners: NDArray[np.int8] | Hands, seed: int = 0, first: int = 0
 ) -> Filtered:
-    """A batch (deals ``first ..`` of the run), its frame, and the rows passing the condition (None when ``lazy``)."""
+    """A batch (deals ``first ..`` of the run): the tallies of its rows passing, its frame, and those rows.
+
+    Made where the batch was dealt (a worker thread), so that the main
+    thread only adds up; nothing is tallied when ``lazy`` (the rows are
+    tested later, a chunk at a time) or when the actions read ``tricks()``
+    (solved on the main thread's pool), or when an action fails on one of
+    them (the run may stop before that deal).
+    """
     hands = owners if isinstance(owners, Hands) else Hands(owners)
-    owners = hands.owners
     frame = Frame(hands, solver, script.pointcount, script.altcounts, seed, first)
     if lazy:
-        return owners, frame, None
+        return None, frame, None
     rows = np.arange(frame.hands.n, dtype=np.intp)
     if script.condition is not None:
         rows = rows[script.condition(frame, rows) != 0]
-    return owners, frame, rows
+    if script.uses_tricks:
+        return None, frame, rows
+    try:
+        return _tallies(script, frame, rows), frame, rows
+    except DealerError:  # a deal past the run's last may divide by zero: the main thread decides, on the rows it takes
+        return None, frame, rows
 
 
 def _library_source(
@@ -489,7 +523,8 @@ def _filtered_batches(
         return
 
     def job(item: tuple[int, int]) -> Filtered:
-        hands = deal_hands(seed, item[0], script.predeal, item[1], swap, generator)
+        counts = counts_room(item[1], swap, generator)
+        hands = Hands(deal_batch(seed, item[0], script.predeal, item[1], swap, generator, counts), counts)
         return _filter(script, solver, lazy, hands, seed, item[0] * BATCH)
 
     yield from ordered_map(job, batch_sizes(total), threads if total > BATCH else 1)

@@ -10,7 +10,7 @@ textual ``$1`` .. ``$9``, applied before parsing.
 from __future__ import annotations
 
 import functools
-import importlib.resources
+import os
 import re
 from typing import Any
 
@@ -22,8 +22,16 @@ __all__ = ["parse_tree", "substitute_parameters", "unknown_call"]
 
 
 @functools.lru_cache(maxsize=1)
+def _grammar() -> str:
+    # Beside this module: the package holds compiled modules, so it is never imported from a zip file (and
+    # importlib.resources would cost every start-up its readers, zipfile among them).
+    with open(os.path.join(os.path.dirname(__file__), "dealer.lark"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+@functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
-    grammar = importlib.resources.files("ddsbind.dealer").joinpath("dealer.lark").read_text(encoding="utf-8")
+    grammar = _grammar()
     # lark keeps the analysed grammar in a cache file, and a fresh process loads it instead of building
     # the LALR tables again (most of a small script's start-up otherwise).  The file is in the user's
     # own cache folder, not the shared temporary one: lark unpickles it.  lark checks the grammar's
@@ -35,7 +43,6 @@ def _parser() -> lark.Lark:
 
 def _grammar_cache() -> str | None:
     """``$XDG_CACHE_HOME/ddsbind/dealer-grammar.lark`` (default ``~/.cache``), or None when it cannot be made."""
-    import os
     import sys
 
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -126,11 +133,86 @@ def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) 
 
 
 def parse_tree(text: str, source: str = "<script>") -> lark.Tree[Any]:
-    """lark's tree of a script (``text`` without a byte-order mark); :class:`DealerError` on a syntax error."""
+    """lark's tree of a script (``text`` without a byte-order mark); :class:`DealerError` on a syntax error.
+
+    A script parsed before is read from the tree cache (:func:`_cached_tree`).
+    """
+    path = _tree_path(text)
+    tree = _cached_tree(path)
+    if tree is not None:
+        return tree
     try:
-        return _parser().parse(text)
+        tree = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(text, exc, source) from None
+    _store_tree(path, tree)
+    return tree
+
+
+#: Trees kept in the cache; past it, the oldest file goes when a new one is written.
+TREES_KEPT = 256
+
+
+def _tree_path(text: str) -> str | None:
+    """The tree cache's file for ``text``: named by a hash of lark's and Python's versions, the grammar and the text.
+
+    Loading lark's analysed grammar and compiling its lexer's expressions is
+    most of a small script's start-up after numpy (measured 35-45 ms of
+    0.23 s); a script run again (a simulation repeated, a benchmark) reads
+    its tree instead, in under a millisecond.  The folder is the grammar
+    cache's, in the user's own cache (the files are unpickled).  None when
+    there is no such folder.
+    """
+    import hashlib
+    import sys
+
+    folder = _grammar_cache()
+    if folder is None:
+        return None
+    key = hashlib.sha256()
+    for part in (lark.__version__, "{}.{}".format(*sys.version_info[:2]), _grammar(), text):
+        key.update(part.encode("utf-8", errors="surrogatepass") + b"\0")
+    return os.path.join(os.path.dirname(folder), "dealer-trees", key.hexdigest() + ".pickle")
+
+
+def _cached_tree(path: str | None) -> lark.Tree[Any] | None:
+    """The tree stored at ``path``, or None when there is none (or it cannot be read: it is parsed again)."""
+    import pickle
+
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            tree = pickle.load(handle)
+    except Exception:  # missing, damaged or from an incompatible lark: parsed again
+        return None
+    return tree if isinstance(tree, lark.Tree) else None
+
+
+def _store_tree(path: str | None, tree: lark.Tree[Any]) -> None:
+    """Write ``tree`` to ``path`` (atomically), dropping the oldest trees past :data:`TREES_KEPT`; errors ignored."""
+    import pickle
+    import tempfile
+
+    if path is None:
+        return
+    try:
+        data = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+    except RecursionError:  # a tree nested deeper than pickle goes (a thousand-term expression): not kept
+        return
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+        names = [os.path.join(folder, name) for name in os.listdir(folder)]
+        if len(names) > TREES_KEPT:
+            names.sort(key=os.path.getmtime)
+            for name in names[: len(names) - TREES_KEPT]:
+                os.remove(name)
+    except OSError:
+        return
 
 
 _PARAMETER = re.compile(r"\$([0-9])")

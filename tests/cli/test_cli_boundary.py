@@ -150,3 +150,20 @@ def test_errors_name_boards_as_the_file_numbers_them(tmp_path, command: str) -> 
     line = _one_error_line(python_m("ddsbind", *args))
     assert "board 4 of the file (Board 2, closed room)" in line and "S6 is a revoke" in line
     assert "record 3" not in line, line
+
+
+def test_every_command_is_listed_and_loads_on_first_use():
+    """`ddsbind --help` lists every command and each one runs: none lost by importing them only when used."""
+    import importlib
+
+    import click
+
+    from ddsbind.cli import COMMANDS
+
+    listing = cli("--help").output
+    for name, module in COMMANDS.items():
+        command = getattr(importlib.import_module(f"ddsbind.cli.{module}"), name)
+        assert isinstance(command, click.Command) and command.name == name
+        assert main.get_command(click.Context(main), name) is command
+        assert f"  {name} " in listing
+    assert cli("no-such-command").exit_code == 2

@@ -320,3 +320,25 @@ def test_ltc_docstring_summary_agrees_with_every_case():
     """The rule the docs state in words gives every case of LTC_TOPS: a reader working ltc by hand gets DealerV2's."""
     assert len(hands.LTC_TOPS) == 1 + 6 + 16 + 26  # a void, and every top-card pattern of 1, 2 and 3 cards
     assert {tops: _summary_rule(tops) for tops in hands.LTC_TOPS} == hands.LTC_TOPS
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    keep=st.floats(0.0, 1.0),
+    weights=st.sampled_from([(4, 3, 2, 1), (2, 1), (1, 1, 1, 1, 1), (6, 4, 2, 1), (0, 0, 0, 0, 1), (3, 2, 1)]),
+    counted=st.booleans(),
+)
+def test_counts_of_some_deals_are_those_of_the_whole_batch(seed: int, keep: float, weights, counted: bool) -> None:
+    """A count read for the deals a condition kept equals the whole batch's count of them: actions see true counts."""
+    from ddsbind.dealer.dealing import counts_room
+
+    room = counts_room(200) if counted else None
+    owners = deal_batch(seed, 0, size=200, counts=room)
+    batch, plain = Hands(owners, room), Hands(owners)
+    rows = np.flatnonzero(np.random.default_rng(seed).random(200) < keep)
+    for by_suit in (False, True):
+        expected = plain.count(weights, by_suit=by_suit)[rows]
+        got = batch.count_at(rows, weights, by_suit=by_suit)
+        assert np.array_equal(got, expected) and got.dtype == expected.dtype
+        assert np.array_equal(batch.count(weights, by_suit=by_suit)[rows], expected)  # and afterwards, cached

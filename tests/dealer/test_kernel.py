@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from ddsbind import hands
 from ddsbind.dealer import BATCH, DealerError, Hands, Predeal, deal_batch, deal_batches, parse, run
-from ddsbind.dealer.dealing import deal_hands
+from ddsbind.dealer.dealing import counts_room
 from ddsbind.dealer.kernel import DEFAULT_GENERATOR, GENERATORS, SHUFFLE, SORT, Counts, deal_rows, philox_blocks
 from ddsbind.hands import CONTROL_WEIGHTS, HCP_WEIGHTS
 
@@ -103,7 +103,8 @@ def test_counts_made_while_dealing_are_the_deals_counts(seed: int, first: int, p
     assert np.array_equal(counts.hcp, hands.hcp(owners, by_suit=True))
     assert np.array_equal(counts.controls, hands.controls(owners, by_suit=True))
     assert np.array_equal(counts.losers, hands.losers(owners, by_suit=True))
-    batch = deal_hands(seed % 2**64, 3, predeal, size=30)
+    room = counts_room(30)
+    batch = Hands(deal_batch(seed % 2**64, 3, predeal, size=30, counts=room), room)
     plain = Hands(batch.owners)  # counted afterwards, by numpy
     assert np.array_equal(batch.lengths, plain.lengths) and batch.lengths.dtype == plain.lengths.dtype
     assert np.array_equal(batch.losers, plain.losers) and batch.losers.dtype == plain.losers.dtype
@@ -113,6 +114,14 @@ def test_counts_made_while_dealing_are_the_deals_counts(seed: int, first: int, p
             assert np.array_equal(batch.count(weights, by_suit=by_suit), plain.count(weights, by_suit=by_suit))
             assert batch.count(weights, by_suit=by_suit).dtype == plain.count(weights, by_suit=by_suit).dtype
         assert np.array_equal(batch.count(weights), plain.count(weights, by_suit=True).sum(axis=2))
+
+
+def test_counts_are_refused_where_the_kernel_does_not_count():
+    """Counts asked of swapped deals, the sort recipe or the wrong size are one clear error, never stale numbers."""
+    assert counts_room(30, swap=2) is None and counts_room(30, generator=SORT) is None
+    for swap, generator, size in ((2, SHUFFLE, 30), (0, SORT, 30), (0, SHUFFLE, 29)):
+        with pytest.raises(DealerError, match="counts are made while dealing"):
+            deal_batch(1, 0, size=size, swap=swap, generator=generator, counts=Counts.empty(30))
 
 
 @given(seed=st.integers(0, 2**128 - 1), d=st.integers(0, 2**40), predeal=predeals)

@@ -328,3 +328,35 @@ def test_shape_accepts_exactly_the_hands_the_manual_describes(pattern: str) -> N
         expected = any(fits(p) for p in itertools.permutations(lengths)) if any_order else fits(lengths)
         assert accepted == expected, (pattern, lengths)
     assert got.any() or pattern == "4333"
+
+
+def test_a_script_parsed_again_is_read_from_the_tree_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repeated script starts fast from its cached tree, and a damaged or foreign cache never changes what runs."""
+    from ddsbind.dealer import syntax
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = "condition hcp(north) >= 15 && shape(north, any 4333)\naction average hcp(south)\n"
+    first = syntax.parse_tree(text)
+    path = syntax._tree_path(text)
+    assert path is not None and Path(path).is_file()
+    Path(path).write_bytes(b"not a pickle")  # damaged: parsed again, and stored again
+    assert syntax.parse_tree(text) == first
+    assert syntax._cached_tree(path) == first
+    monkeypatch.setattr(syntax, "_parser", None)  # a cached script never reaches the parser
+    assert syntax.parse_tree(text) == first
+    assert [a.kind for a in parse(text).actions] == ["average"]
+    with pytest.raises(TypeError):  # a script never seen does reach it
+        syntax.parse_tree(text + "produce 3\n")
+
+
+def test_the_tree_cache_keeps_the_newest_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree cache cannot fill the disk: past its limit the oldest trees are dropped."""
+    from ddsbind.dealer import syntax
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(syntax, "TREES_KEPT", 3)
+    for n in range(5):
+        syntax.parse_tree(f"generate {n + 1}\n")
+    folder = Path(str(syntax._tree_path("generate 1\n"))).parent
+    assert len(list(folder.iterdir())) == 3
+    assert syntax._cached_tree(syntax._tree_path("generate 5\n")) is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -115,6 +116,7 @@ def shard_bytes(seed: int, start: int, stop: int, format: str, threads: int | No
 FILLER_CACHE = 1 << 18
 
 
+@dataclass(eq=False, kw_only=True)
 class TableFiller:
     """Fills unknown DD results (15), solving each distinct deal once while it is remembered.
 
@@ -162,25 +164,19 @@ class TableFiller:
         The most distinct deals remembered (default :data:`FILLER_CACHE`).
     """
 
-    def __init__(
-        self,
-        *,
-        threads: int | None = None,
-        progress: Progress | None = None,
-        cache_size: int = FILLER_CACHE,
-        trust_results: bool = False,
-    ) -> None:
-        if cache_size < 0:
-            raise ValueError(f"cache_size must be >= 0, got {cache_size}")
-        self.threads = threads
-        self.progress = progress
-        self.cache_size = cache_size
-        self.trust_results = trust_results
-        self.solved = 0
-        self.reused = 0
-        self.checked = 0
-        # ZBD bytes of a deal -> its (5, 4) uint8 table bytes, least recently used first.
-        self._known: OrderedDict[bytes, bytes] = OrderedDict()
+    threads: int | None = None
+    progress: Progress | None = None
+    cache_size: int = FILLER_CACHE
+    trust_results: bool = False
+    solved: int = field(default=0, init=False)
+    reused: int = field(default=0, init=False)
+    checked: int = field(default=0, init=False)
+    #: ZBD bytes of a deal -> its (5, 4) uint8 table bytes, least recently used first.
+    _known: OrderedDict[bytes, bytes] = field(default_factory=OrderedDict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.cache_size < 0:
+            raise ValueError(f"cache_size must be >= 0, got {self.cache_size}")
 
     def __len__(self) -> int:
         """How many distinct deals' tables are remembered now (at most ``cache_size``)."""

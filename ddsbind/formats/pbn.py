@@ -70,7 +70,6 @@ import re
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO
 
 import numpy as np
@@ -119,13 +118,15 @@ _BOM = b"\xef\xbb\xbf"
 _CHARSET = re.compile(rb"^%\s*Content-type:[^\n]*?charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE | re.MULTILINE)
 
 
-def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str:
+def pbn_encoding(data: bytes | bytearray | memoryview | IO[bytes], name: str = "PBN") -> str:
     """The encoding of a PBN file's bytes, as a Python codec name.
 
     ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
     ``%Content-type ... charset=X`` line declares (``FormatError`` for a
     charset Python does not know); else ``"utf-8"`` when the bytes are valid
     UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
+    An open binary file is read from where it stands a block at a time,
+    and put back there.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
         return _file_encoding(data, name)

@@ -240,7 +240,7 @@ def decode_text(data: bytes, encoding: str, name: str, first_line: int = 1) -> s
 TEXT_BLOCK = 1 << 20
 
 
-def text_pieces(f: IO[bytes], encoding: str, name: str, *, block: int = TEXT_BLOCK) -> Iterator[str]:
+def text_pieces(f: IO[bytes], encoding: str, name: str, *, block: int | None = None) -> Iterator[str]:
     """The text of the binary file ``f`` from where it stands, decoded a block of bytes at a time.
 
     Each piece ends in a line feed but the last, which holds what follows
@@ -249,12 +249,14 @@ def text_pieces(f: IO[bytes], encoding: str, name: str, *, block: int = TEXT_BLO
     order, are the whole text's lines.  Memory is a block and the longest
     line, whatever the file's size.  A byte not valid in ``encoding`` raises
     the ``FormatError`` :func:`decode_text` raises for the whole text (the
-    same line and column).  An encoding in which a line feed is not the
+    same line and column).  ``block`` is bytes a read, :data:`TEXT_BLOCK`
+    when None.  An encoding in which a line feed is not the
     byte 0x0a (UTF-16, UTF-32) is decoded whole, as one piece.
     """
     if "\n".encode(encoding, "replace") != b"\n" or "\n\n".encode(encoding, "replace") != b"\n\n":
         yield decode_text(f.read(), encoding, name)
         return
+    block = block or TEXT_BLOCK
     line = 1
     held: list[bytes] = []  # the bytes after the last line feed read so far
     while True:

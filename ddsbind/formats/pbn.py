@@ -77,8 +77,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _dtypes, order
-from ddsbind.formats._common import TEXT_BLOCK, atomic_output, decode_text, text_pieces
+from ddsbind.formats import _common, _dtypes, order
+from ddsbind.formats._common import atomic_output, decode_text, text_pieces
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -164,7 +164,7 @@ def _file_encoding(f: IO[bytes], name: str) -> str:
         valid, ascii_only = True, True
         held: list[bytes] = []  # the bytes after the last line feed read so far: a line not yet searched
         while True:
-            data = f.read(TEXT_BLOCK)
+            data = f.read(_common.TEXT_BLOCK)
             if valid and data:
                 try:
                     utf8.decode(data)

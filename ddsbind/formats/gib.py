@@ -137,8 +137,9 @@ def _batches(lines: Iterable[str], name: str, chunk: int) -> Iterator[tuple[NDAr
         owners.append(deal.owners())
         tables.append(table)
         if len(owners) == chunk:
-            yield np.stack(owners), np.stack(tables)
+            batch = np.stack(owners), np.stack(tables)
             owners, tables = [], []
+            yield batch
     if owners:
         yield np.stack(owners), np.stack(tables)
 

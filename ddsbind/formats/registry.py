@@ -294,7 +294,9 @@ def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
 
 def _read_dealt(boards: Iterable[pbn.PBNBoard | ddsref.ReferenceHand], chunk: int) -> Iterator[Records]:
     for part in batched(boards, chunk):
-        yield _dealt(part)
+        records = _dealt(part)
+        del part  # the boards go before the next batch is read: memory is one batch's
+        yield records
 
 
 def _load_pbn(data: bytes, name: str) -> Records:

@@ -13,11 +13,17 @@ seconds and CPU seconds.  The commands:
   par sample of 1000 records of smallest hash);
 * ``convert`` ZRD to ZBD, ZDD and hand-makes (the record formats, chunked),
   and ZRD to GIB and PBN over the first ``--text`` records (the text
-  formats write each deal from Python: a hundred thousand records a second
-  at most, so a smaller slice);
+  formats write and read each deal in Python: some thousands to a hundred
+  thousand records a second, so a smaller slice);
+* text inputs: the PBN and GIB files those conversions wrote, ``convert``
+  each back to ZRD, and
+  ``read_dataframe(chunksize=2**14)`` of the PBN file: read a chunk of
+  deals at a time from the open file, so their peak RSS, like the rest,
+  does not grow with the file;
 * ``read_dataframe(chunksize=2**16)`` over every record (needs pandas);
 * library mode: ``dealer SCRIPT -L FILE --contract 3NS --contract 4SN
-  --json -o OUT.zrd`` (every record accepted, counted and written);
+  --json -o OUT.zrd`` (every record accepted, counted and written), and
+  ``-o OUT.pbn`` over the first ``--text`` records (PBN written part by part);
 * ``generate --resume`` of a ZBD database of ``--generate`` deals whose run
   was cut to its first half (a stopped run: the records on disk are
   re-checked against the seed, then the rest is made).
@@ -159,14 +165,22 @@ def main(argv: list[str] | None = None) -> int:
         for fmt in ("gib", "pbn"):
             target = str(work / f"out.{fmt}")
             rows.append((f"convert zrd -> {fmt}", [*py, "convert", str(text), target, "--quiet"], min(args.text, n)))
+        for fmt in ("gib", "pbn"):  # text inputs: the files just written, read back
+            source, target = str(work / f"out.{fmt}"), str(work / f"back_{fmt}.zrd")
+            rows.append((f"convert {fmt} -> zrd", [*py, "convert", source, target, "--quiet"], min(args.text, n)))
         try:
             import pandas  # noqa: F401
 
             rows.append(("read_dataframe(chunksize)", [sys.executable, "-c", frame_code, str(big)], n))
+            text_frames = frame_code.replace("1 << 16", "1 << 14")
+            pbn = str(work / "out.pbn")
+            rows.append(("read_dataframe(pbn, chunksize)", [sys.executable, "-c", text_frames, pbn], min(args.text, n)))
         except ImportError:
             print("read_dataframe: skipped (pandas is not installed)")
         library = [*py, "dealer", str(script), "-L", str(big), "--contract", "3NS", "--contract", "4SN", "--json"]
         rows.append(("dealer -L --contract --json -o", [*library, "-o", str(work / "lib.zrd")], n))
+        library_text = [*py, "dealer", str(script), "-L", str(text), "--json", "-o", str(work / "lib.pbn")]
+        rows.append(("dealer -L --json -o pbn", library_text, min(args.text, n)))
         worst = 0.0
         for name, cmd, count in rows:
             wall, cpu, rss, others = measured(cmd)

@@ -372,7 +372,7 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
 
     documents = o["as_json"] or o["as_csv"]
     out = None if documents else sys.stdout
-    stream = _LibraryStream.for_run(o)
+    stream = _LibraryStream.for_run(o, script)
     keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"]) and stream is None
     options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
     if o["generator"] is not None:
@@ -416,41 +416,51 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
 
 
 class _LibraryStream:
-    """Library mode's accepted records written (``-o`` of a record format) and counted (``--contract``) as they come.
+    """Library mode's accepted records written (``-o``) and counted (``--contract``) as they come.
 
     Nothing is kept: memory stays a batch's, however many records are
-    accepted.  The output is written atomically (all or nothing).
+    accepted.  A record format is appended batch by batch, PBN, GIB, LIN and
+    ZBS written part by part (the same bytes as written whole, from the kept
+    deals); the output is written atomically (all or nothing).
     """
 
-    def __init__(self, o: dict[str, Any]) -> None:
+    def __init__(self, o: dict[str, Any], script: Any) -> None:
         from ddsbind.dealer import statistics
 
         self.o = o
+        self.script = script
         self.tally = (
             statistics.ContractTally(o["contracts"], o["vul"], makes_only=o["makes_only"]) if o["contracts"] else None
         )
         self.writer: Any = None
 
     @classmethod
-    def for_run(cls, o: dict[str, Any]) -> _LibraryStream | None:
-        """A stream for a library run whose output (if any) is a record format; None otherwise (deals are kept)."""
+    def for_run(cls, o: dict[str, Any], script: Any) -> _LibraryStream | None:
+        """A stream for a library run whose output (if any) can be written a batch at a time; else None (kept)."""
         if o["solved_library"] is None or not (o["output"] or o["contracts"]):
             return None
         if o["output"]:
             from ddsbind.formats import registry
 
             fmt = registry.guess(o["output"], o["to_format"], role="output")
-            if not fmt.fixed or fmt.encode is None:
-                return None  # a text output is written whole, from the deals kept
-        return cls(o)
+            if not (fmt.fixed and fmt.encode is not None) and fmt.dump_part is None:
+                return None  # DDS's reference text counts its deals first: written whole, from the deals kept
+        return cls(o, script)
 
     def __enter__(self) -> _LibraryStream:
         if self.o["output"]:
+            from ddsbind.dealer.files import DealWriter
             from ddsbind.formats.files import RecordWriter
             from ddsbind.formats.registry import guess
 
             fmt = guess(self.o["output"], self.o["to_format"], role="output")
-            self.writer = RecordWriter(self.o["output"], fmt.name, atomic=True).__enter__()
+            if fmt.fixed:
+                self.writer = RecordWriter(self.o["output"], fmt.name, atomic=True).__enter__()
+            else:
+                script = self.script
+                self.writer = DealWriter(
+                    self.o["output"], fmt.name, dealer=script.dealer, vulnerable=script.vulnerable
+                ).__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -459,9 +469,13 @@ class _LibraryStream:
 
     def __call__(self, owners: Any, tables: Any) -> None:
         if self.writer is not None:
+            from ddsbind.dealer.files import DealWriter
             from ddsbind.formats.registry import Records
 
-            self.writer.write_records(Records(owners, None if tables is None else tables.astype("uint8")))
+            if isinstance(self.writer, DealWriter):
+                self.writer.write(owners, tables)
+            else:
+                self.writer.write_records(Records(owners, None if tables is None else tables.astype("uint8")))
         if self.tally is not None:
             from ddsbind.dealer import statistics
 

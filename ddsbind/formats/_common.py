@@ -6,9 +6,9 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Literal
+from typing import IO, TYPE_CHECKING, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ddsbind.deal import Deal
 
 OnError = Literal["raise", "skip", "raw"]
+_T = TypeVar("_T")
 _ON_ERROR = ("raise", "skip", "raw")
 
 
@@ -241,15 +242,71 @@ def deals_from_owners(owners: NDArray[np.int8], base: int = 0) -> list[Deal]:
 # Text input
 
 
-def decode_text(data: bytes, encoding: str, name: str) -> str:
-    """``data`` decoded, or ``FormatError`` naming ``name``, the line and the column of the first bad byte."""
+def decode_text(data: bytes, encoding: str, name: str, first_line: int = 1) -> str:
+    """``data`` decoded, or ``FormatError`` naming ``name``, the line and the column of the first bad byte.
+
+    ``first_line`` is the file's line number of ``data``'s first line (a
+    piece of a file read in parts, :func:`text_pieces`).
+    """
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + first_line
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         bad = data[exc.start : exc.start + 1].hex()
         raise FormatError(f"{name}: line {line}, column {col}: byte 0x{bad} is not {encoding} text") from None
+
+
+#: Bytes read at a time from a text file (:func:`text_pieces`).
+TEXT_BLOCK = 1 << 20
+
+
+def text_pieces(f: IO[bytes], encoding: str, name: str, *, block: int | None = None) -> Iterator[str]:
+    """The text of the binary file ``f`` from where it stands, decoded a block of bytes at a time.
+
+    Each piece ends in a line feed but the last, which holds what follows
+    the file's last line feed (an empty string when it ends in one): joined,
+    the pieces are the whole text, and ``piece.splitlines()`` of each, in
+    order, are the whole text's lines.  Memory is a block and the longest
+    line, whatever the file's size.  A byte not valid in ``encoding`` raises
+    the ``FormatError`` :func:`decode_text` raises for the whole text (the
+    same line and column).  ``block`` is bytes a read, :data:`TEXT_BLOCK`
+    when None.  An encoding in which a line feed is not the
+    byte 0x0a (UTF-16, UTF-32) is decoded whole, as one piece.
+    """
+    if "\n".encode(encoding, "replace") != b"\n" or "\n\n".encode(encoding, "replace") != b"\n\n":
+        yield decode_text(f.read(), encoding, name)
+        return
+    block = block or TEXT_BLOCK
+    line = 1
+    held: list[bytes] = []  # the bytes after the last line feed read so far
+    while True:
+        data = f.read(block)
+        if not data:
+            break
+        cut = data.rfind(b"\n") + 1
+        if not cut:
+            held.append(data)
+            continue
+        piece = b"".join([*held, data[:cut]])
+        held = [data[cut:]]
+        yield decode_text(piece, encoding, name, line)
+        line += piece.count(b"\n")
+    yield decode_text(b"".join(held), encoding, name, line)
+
+
+def batched(items: Iterable[_T], n: int) -> Iterator[list[_T]]:
+    """Lists of ``n`` items of ``items`` in order (the last may be shorter; none empty)."""
+    if n < 1:
+        raise FormatError("chunk must be at least 1 record")
+    part: list[_T] = []
+    for item in items:
+        part.append(item)
+        if len(part) == n:
+            yield part
+            part = []
+    if part:
+        yield part
 
 
 # --------------------------------------------------------------------------

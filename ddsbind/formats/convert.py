@@ -26,13 +26,15 @@ every output takes what it can hold:
 * ``zbs`` holds diagrams: writing one as a full-deal format requires full
   deals (the error names the record).
 
-Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), and an
-output that can be written part by part (the fixed-size formats, and PBN,
-GIB, LIN and ZBS through :attr:`Format.dump_part
+Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), PBN,
+GIB, DDS and ZBS inputs a chunk of :data:`TEXT_CHUNK` records at a time
+from the open file (:attr:`Format.read <ddsbind.formats.registry.Format>`),
+and an output that can be written part by part (the fixed-size formats,
+and PBN, GIB, LIN and ZBS through :attr:`Format.dump_part
 <ddsbind.formats.registry.Format>`) is written as they come: memory does
-not grow with the file.  Whole-file inputs (the text formats, ZBS) are
-read whole, and DDS's reference layout (its first line counts the deals)
-is made whole before it is written.
+not grow with the file.  LIN inputs, game records and PBN to PBN are read
+whole, and DDS's reference layout (its first line counts the deals) is made
+whole before it is written.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -87,7 +89,8 @@ def _warn_disagreements(
 #: bytes a record, so memory stays some tens of megabytes whatever the file's size.
 CHUNK = 1 << 18
 
-#: Records per part written to a text format (PBN, GIB, LIN): its text, built deal by deal, stays small.
+#: Records per part written to a text format (PBN, GIB, LIN) or read from one: its text, and the boards
+#: read, built deal by deal, stay small.
 TEXT_CHUNK = 1 << 14
 
 #: Names of the formats convert reads or writes.
@@ -95,10 +98,21 @@ FORMATS = tuple(f.name for f in registry.formats())
 
 
 def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUNK) -> Iterator[Records]:
-    """Yield :class:`Records` batches of a file: chunks of a fixed-size file, or the whole file once."""
+    """Yield :class:`Records` batches of a file, ``chunk`` records at most each.
+
+    Chunks of a fixed-size file, and of a text file its format reads a chunk
+    at a time (:attr:`Format.read <ddsbind.formats.registry.Format>`: PBN,
+    GIB, DDS, ZBS): memory is one chunk's whatever the file's size.  A
+    format read whole (LIN) gives the whole file once.
+    """
     if fmt.fixed:
         for c in files.iter_chunks(path, fmt.name, chunk=chunk):
             yield Records(c.owners, c.tables, c.hand, c.makes)
+    elif fmt.read is not None:
+        if chunk < 1:
+            raise FormatError("chunk must be at least 1 record")
+        with open(path, "rb") as f:
+            yield from fmt.read(f, os.fspath(path), chunk)
     elif fmt.load is not None:
         yield fmt.load(Path(path).read_bytes(), os.fspath(path))
     else:
@@ -225,10 +239,11 @@ def convert(
         raise FormatError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
 
     if sfmt.extras is not None:
-        _warn_dropped(sfmt.extras(Path(src).read_bytes(), os.fspath(src)), src, dfmt)
+        with open(src, "rb") as f:
+            _warn_dropped(sfmt.extras(f, os.fspath(src)), src, dfmt)
 
-    if not dfmt.fixed:
-        chunk = min(chunk, TEXT_CHUNK)  # a text part is some hundreds of bytes a record, made in Python
+    if not dfmt.fixed or not sfmt.fixed:
+        chunk = min(chunk, TEXT_CHUNK)  # a text record is some hundreds of bytes, read or made in Python
 
     def batches() -> Iterator[Records]:
         first = 0
@@ -267,8 +282,8 @@ def convert(
                 if progress is not None:
                     progress(recs.shape[0])
             return total
-        if dfmt.dump_part is not None and sfmt.fixed:
-            # Part by part: a large record file into a text format in the memory of one batch.
+        if dfmt.dump_part is not None and (sfmt.fixed or sfmt.read is not None):
+            # Part by part: a large file into a text format in the memory of one batch.
             first = 0
             pending: Records | None = None
             for batch in batches():

@@ -48,8 +48,9 @@ from numpy.typing import NDArray
 from ddsbind._typing import TablesSolver
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain
 from ddsbind.errors import FormatError, MissingExtraError
-from ddsbind.formats import files, registry
+from ddsbind.formats import registry
 from ddsbind.formats._dtypes import UNKNOWN
+from ddsbind.formats.convert import read_batches
 from ddsbind.formats.registry import Records
 from ddsbind.record import GameRecord, contract_text
 
@@ -194,7 +195,10 @@ def _holds_games(path: str | os.PathLike[str], fmt: registry.Format) -> bool:
         return False
     if fmt.plays:
         return True
-    return fmt.holds_games is not None and fmt.holds_games(Path(path).read_bytes(), os.fspath(path))
+    if fmt.holds_games is None:
+        return False
+    with open(path, "rb") as f:
+        return fmt.holds_games(f, os.fspath(path))
 
 
 def _slices(n: int, chunksize: int) -> Iterator[slice]:
@@ -219,21 +223,17 @@ def _frames(
         games = fmt.load_games(Path(source).read_bytes(), os.fspath(source))
         for sl in _slices(len(games), chunksize):
             yield _games_frame(games[sl], solve)
-    elif fmt.fixed:
-        for c in files.iter_chunks(source, fmt.name, chunk=chunksize):
-            yield _records_frame(Records(c.owners, c.tables, c.hand, c.makes), fmt)
-    elif fmt.load is not None:
-        r = fmt.load(Path(source).read_bytes(), os.fspath(source))
-        for sl in _slices(len(r), chunksize):
-            part = Records(
-                None if r.owners is None else r.owners[sl],
-                None if r.tables is None else r.tables[sl],
-                None if r.hand is None else r.hand[sl],
-                None if r.makes is None else r.makes[sl],
-            )
-            yield _records_frame(part, fmt)
     else:
-        raise FormatError(f"{fmt.name} files cannot be read")
+        # A chunk at a time (record files; PBN, GIB, DDS, ZBS text), or the whole file once (LIN), cut to size.
+        for r in read_batches(source, fmt, chunk=chunksize):
+            for sl in _slices(len(r), chunksize):
+                part = Records(
+                    None if r.owners is None else r.owners[sl],
+                    None if r.tables is None else r.tables[sl],
+                    None if r.hand is None else r.hand[sl],
+                    None if r.makes is None else r.makes[sl],
+                )
+                yield _records_frame(part, fmt)
 
 
 def read_dataframe(
@@ -253,9 +253,10 @@ def read_dataframe(
     format : str, optional
         The file's format; guessed from the extension when None.
     chunksize : int, optional
-        Rows per frame: then an iterator of DataFrames, and a fixed-size
-        record file (ZBD, ZRD, ...) is read a chunk at a time (memory stays
-        that of one chunk).  None: one DataFrame of every record.
+        Rows per frame: then an iterator of DataFrames, and a file of
+        fixed-size records (ZBD, ZRD, ...) or of PBN, GIB, DDS or ZBS deals
+        is read a chunk at a time (memory stays that of one chunk; LIN and
+        game records are read whole).  None: one DataFrame of every record.
     solve : TablesSolver, optional
         For game records, the solver of their deals (:func:`ddsbind.dd_tables`):
         adds ``dd_tricks`` and the twenty table columns.  None (or False)

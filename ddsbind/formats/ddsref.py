@@ -29,25 +29,28 @@ line number.  The writer emits ``NUMBER``, ``PBN`` and, where known,
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from os import PathLike, fspath
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats._common import atomic_output, decode_text
+from ddsbind.formats._common import atomic_output, text_pieces
 
 __all__ = [
     "Future",
     "ReferenceHand",
     "find_reference_dir",
     "format_reference",
+    "iter_reference",
     "parse_reference",
     "read_reference",
     "write_reference",
@@ -112,17 +115,23 @@ def read_reference(source: str | PathLike[str] | Iterable[str]) -> list[Referenc
 def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file") -> list[ReferenceHand]:
     """:func:`read_reference` of a file's bytes (UTF-8) or lines; ``name`` is used in error messages."""
     if isinstance(data, bytes | bytearray | memoryview):
-        lines = decode_text(bytes(data), "utf-8", name).splitlines()
-    else:
-        lines = list(data)
-    hands: list[ReferenceHand] = []
+        return list(iter_reference(io.BytesIO(data), name=name))
+    return list(_hands(data))
+
+
+def iter_reference(f: IO[bytes], *, name: str = "reference file") -> Iterator[ReferenceHand]:
+    """:func:`parse_reference` of an open file (UTF-8), hand by hand: memory is a block of text and one hand.
+
+    Errors are :func:`parse_reference`'s (the same line numbers), raised when
+    the reading reaches them; the ``NUMBER`` line's count is checked at the end.
+    """
+    return _hands(line for piece in text_pieces(f, "utf-8", name) for line in piece.splitlines())
+
+
+def _hands(lines: Iterable[str]) -> Iterator[ReferenceHand]:
+    count = 0
     current: dict | None = None
     declared: int | None = None
-
-    def flush() -> None:
-        if current is not None:
-            hands.append(ReferenceHand(**current))
-
     for lineno, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
@@ -137,7 +146,9 @@ def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file"
             declared = number[0] if number else None
             continue
         if key == "PBN":
-            flush()
+            if current is not None:
+                yield ReferenceHand(**current)
+                count += 1
             if len(args) != 5:
                 raise FormatError(f"line {lineno}: PBN needs dealer vul trump first deal, got {args!r}")
             dealer, vul, trump, first = _ints(args[:4], lineno, "PBN")
@@ -186,10 +197,11 @@ def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file"
             current["trace"] = tuple(vals[1:])
         else:
             raise FormatError(f"line {lineno}: unknown keyword {key!r}")
-    flush()
-    if declared is not None and declared != len(hands):
-        raise FormatError(f"NUMBER says {declared} hands, the file has {len(hands)}")
-    return hands
+    if current is not None:
+        yield ReferenceHand(**current)
+        count += 1
+    if declared is not None and declared != count:
+        raise FormatError(f"NUMBER says {declared} hands, the file has {count}")
 
 
 def format_reference(

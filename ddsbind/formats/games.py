@@ -79,4 +79,7 @@ def carries_games(src: str | os.PathLike[str], sfmt: Format, dfmt: Format) -> bo
         return False
     if sfmt.plays or dfmt.plays:
         return True
-    return sfmt.holds_games is not None and sfmt.holds_games(Path(src).read_bytes(), os.fspath(src))
+    if sfmt.holds_games is None:
+        return False
+    with open(src, "rb") as f:
+        return sfmt.holds_games(f, os.fspath(src))

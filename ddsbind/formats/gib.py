@@ -21,9 +21,11 @@ Specification
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -31,9 +33,9 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import order
-from ddsbind.formats._common import atomic_output
+from ddsbind.formats._common import atomic_output, text_pieces
 
-__all__ = ["format_gib", "format_gib_line", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
+__all__ = ["format_gib", "format_gib_line", "iter_gib", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
 
 _HEX = "0123456789abcdef"
 
@@ -96,17 +98,50 @@ def parse_gib(data: bytes | str, *, name: str = "GIB") -> tuple[NDArray[np.int8]
     Blank lines are skipped; a bad line raises ``FormatError`` naming ``name``
     and its 1-based line number (``index`` is the 0-based line index).
     """
-    text = bytes(data).decode("latin-1") if isinstance(data, bytes | bytearray | memoryview) else data
+    if isinstance(data, str):
+        lines: Iterable[str] = data.splitlines()
+    else:
+        lines = _lines(io.BytesIO(data), name)
+    parts = list(_batches(lines, name, max(len(data), 1)))
+    if not parts:
+        return np.zeros((0, 52), np.int8), np.zeros((0, 5, 4), np.uint8)
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate([o for o, _ in parts]), np.concatenate([t for _, t in parts])
+
+
+def iter_gib(
+    f: IO[bytes], *, name: str = "GIB", chunk: int = 1 << 14
+) -> Iterator[tuple[NDArray[np.int8], NDArray[np.uint8]]]:
+    """:func:`parse_gib` of an open file, ``chunk`` deals at a time: owners ``(n, 52)`` and tables ``(n, 5, 4)``.
+
+    Memory is one chunk's and a block of text, whatever the file's size;
+    errors are :func:`parse_gib`'s (the same line numbers), raised when the
+    reading reaches them.
+    """
+    return _batches(_lines(f, name), name, chunk)
+
+
+def _lines(f: IO[bytes], name: str) -> Iterator[str]:
+    """The lines (``str.splitlines``) of a GIB file's bytes (ISO-8859-1), a block at a time."""
+    for piece in text_pieces(f, "latin-1", name):
+        yield from piece.splitlines()
+
+
+def _batches(lines: Iterable[str], name: str, chunk: int) -> Iterator[tuple[NDArray[np.int8], NDArray[np.uint8]]]:
     owners, tables = [], []
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(lines):
         if not line.strip():
             continue
         deal, table = parse_gib_line(line, i, name=name)
         owners.append(deal.owners())
         tables.append(table)
-    if not owners:
-        return np.zeros((0, 52), np.int8), np.zeros((0, 5, 4), np.uint8)
-    return np.stack(owners), np.stack(tables)
+        if len(owners) == chunk:
+            batch = np.stack(owners), np.stack(tables)
+            owners, tables = [], []
+            yield batch
+    if owners:
+        yield np.stack(owners), np.stack(tables)
 
 
 def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:

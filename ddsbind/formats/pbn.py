@@ -64,20 +64,21 @@ Specification (our reading, with sources)
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 import warnings
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _dtypes, order
-from ddsbind.formats._common import atomic_output, decode_text, disagreements
+from ddsbind.formats import _common, _dtypes, order
+from ddsbind.formats._common import atomic_output, decode_text, disagreements, text_pieces
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -117,26 +118,24 @@ _BOM = b"\xef\xbb\xbf"
 _CHARSET = re.compile(rb"^%\s*Content-type:[^\n]*?charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE | re.MULTILINE)
 
 
-def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str:
+def pbn_encoding(data: bytes | bytearray | memoryview | IO[bytes], name: str = "PBN") -> str:
     """The encoding of a PBN file's bytes, as a Python codec name.
 
     ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
     ``%Content-type ... charset=X`` line declares (``FormatError`` for a
     charset Python does not know); else ``"utf-8"`` when the bytes are valid
     UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
+    An open binary file is read from where it stands a block at a time,
+    and put back there.
     """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        return _file_encoding(data, name)
     raw = bytes(data)
     if raw.startswith(_BOM):
         return "utf-8-sig"
     declared = _CHARSET.search(raw)
     if declared:
-        charset = declared.group(1).decode("ascii")
-        try:
-            return codecs.lookup(charset).name
-        except LookupError:
-            raise FormatError(
-                f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know"
-            ) from None
+        return _declared(declared, name)
     if not raw.isascii():
         try:
             raw.decode("utf-8")
@@ -144,6 +143,72 @@ def pbn_encoding(data: bytes | bytearray | memoryview, name: str = "PBN") -> str
             return "latin-1"
         return "utf-8"
     return "latin-1"
+
+
+def _declared(declared: re.Match[bytes], name: str) -> str:
+    charset = declared.group(1).decode("ascii")
+    try:
+        return codecs.lookup(charset).name
+    except LookupError:
+        raise FormatError(f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know") from None
+
+
+def _file_encoding(f: IO[bytes], name: str) -> str:
+    """:func:`pbn_encoding` of an open file's bytes from where it stands, read a block at a time (then put back)."""
+    start = f.tell()
+    try:
+        if f.read(len(_BOM)) == _BOM:
+            return "utf-8-sig"
+        f.seek(start)
+        utf8 = codecs.getincrementaldecoder("utf-8")()
+        valid, ascii_only = True, True
+        held: list[bytes] = []  # the bytes after the last line feed read so far: a line not yet searched
+        while True:
+            data = f.read(_common.TEXT_BLOCK)
+            if valid and data:
+                try:
+                    utf8.decode(data)
+                except UnicodeDecodeError:
+                    valid = False
+            ascii_only = ascii_only and data.isascii()
+            cut = data.rfind(b"\n") + 1 if data else len(data)
+            if data and not cut:
+                held.append(data)
+                continue
+            declared = _CHARSET.search(b"".join([*held, data[:cut]]))
+            if declared:
+                return _declared(declared, name)
+            held = [data[cut:]]
+            if not data:
+                break
+        if valid:
+            try:
+                utf8.decode(b"", final=True)
+            except UnicodeDecodeError:
+                valid = False
+        return "latin-1" if ascii_only or not valid else "utf-8"
+    finally:
+        f.seek(start)
+
+
+def pbn_lines(f: IO[bytes], name: str = "PBN") -> Iterator[str]:
+    """The lines of an open PBN file (``text.split("\\n")`` of :func:`decode_pbn` of its bytes), read a block at a time.
+
+    The encoding is :func:`pbn_encoding`'s, found first by a pass over the
+    bytes (which needs no more memory than a block); a byte-order mark is
+    dropped.  Memory is a block and the longest line, whatever the file's size.
+    """
+    encoding = pbn_encoding(f, name)
+    if encoding == "utf-8-sig":
+        f.read(len(_BOM))
+        encoding = "utf-8"
+    held = ""
+    for piece in text_pieces(f, encoding, name):
+        lines = piece.split("\n")
+        lines[0] = held + lines[0]
+        held = lines.pop()
+        yield from lines
+    yield held
 
 
 def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") -> str:
@@ -442,14 +507,18 @@ def _strip_commentary(
 
 
 def split_games(text: str, name: str) -> list[GameText]:
-    """Split PBN text into games, keeping each tag's line number.
+    """Split PBN text into games, keeping each tag's line number (:func:`iter_games` of its lines)."""
+    return list(iter_games(text.split("\n"), name))
+
+
+def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
+    """The games of PBN text given line by line (``text.split("\\n")``), each as soon as it ends.
 
     Games are separated by empty lines; a tag that repeats within a game
     starts a new game too (files that omit the empty line).  Text outside
     any tag, a ``{`` never closed and control bytes raise ``FormatError``
-    with the line number.
+    with the line number, when the reading reaches them.
     """
-    games: list[GameText] = []
     game: GameText | None = None
     current: str | None = None
     in_brace = False
@@ -459,13 +528,10 @@ def split_games(text: str, name: str) -> list[GameText]:
     pending: list[str] = []  # commentary before the next game's first tag
     pending_places: list[tuple[str, int] | None] = []
 
-    def close(g: GameText) -> None:
-        games.append(g)
-
     def at(lineno: int) -> str:
         return f"line {lineno}" + (f" (after Board {board})" if board else "")
 
-    for index, raw in enumerate(text.split("\n")):
+    for index, raw in enumerate(lines):
         lineno = index + 1
         raw = raw.removesuffix("\r")
         bad = _NOT_TEXT.search(raw)
@@ -474,7 +540,7 @@ def split_games(text: str, name: str) -> list[GameText]:
         if not in_brace:
             if not raw.strip():
                 if game is not None:
-                    close(game)
+                    yield game
                 game, current = None, None
                 continue
             if raw.startswith("%"):
@@ -500,7 +566,7 @@ def split_games(text: str, name: str) -> list[GameText]:
                 raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
             if game is not None and tag in game.names() and tag not in REPEATABLE:
-                close(game)  # no empty line before this game
+                yield game  # no empty line before this game
                 game = None
             if game is None:
                 game = GameText(lineno, start=index, end=index + 1)
@@ -540,8 +606,7 @@ def split_games(text: str, name: str) -> list[GameText]:
     if in_brace:
         raise FormatError(f"{name}: {at(brace_line)}: '{{' commentary is never closed")
     if game is not None:
-        close(game)
-    return games
+        yield game
 
 
 def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[str, str]]:
@@ -553,7 +618,11 @@ def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[
     tag raises ``FormatError`` naming the line.  A repeated tag (``Note``)
     keeps its first value here.
     """
-    out: list[dict[str, str]] = []
+    return [values for _, values in with_values(games, name)]
+
+
+def with_values(games: Iterable[GameText], name: str = "PBN") -> Iterator[tuple[GameText, dict[str, str]]]:
+    """Each game with its :func:`inherited_values`, game by game (the reading of ``#`` for a stream of games)."""
     previous: dict[str, str] = {}
     for g, game in enumerate(games):
         values: dict[str, str] = {}
@@ -565,9 +634,8 @@ def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[
                     raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
                 value = previous[tag]
             values[tag] = value
-        out.append(values)
+        yield game, values
         previous = values
-    return out
 
 
 def set_tags(
@@ -641,15 +709,23 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
         tag, a ``Deal "#"`` with no earlier deal to inherit, text that is
         not a tag, a ``{`` never closed, or bytes that are not text.
     """
-    text = decode_pbn(text, name)
-    boards: list[PBNBoard] = []
-    games = split_games(text, name)
-    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
-        lines = {tag: lineno for tag, _, lineno in reversed(game.tags)}
+    if isinstance(text, str):
+        return list(iter_boards(text.removeprefix("\ufeff").split("\n"), name=name))
+    return list(iter_boards(pbn_lines(io.BytesIO(text), name), name=name))
+
+
+def iter_boards(lines: Iterable[str], *, name: str = "PBN") -> Iterator[PBNBoard]:
+    """:func:`parse_pbn` of text given line by line (:func:`pbn_lines` of a file): each board as it is read.
+
+    Memory is one game's, whatever the file's size; errors are
+    :func:`parse_pbn`'s, raised when the reading reaches them.
+    """
+    for g, (game, values) in enumerate(with_values(iter_games(lines, name), name)):
+        lines_of = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
         if deal_text is None:
             continue
-        where = f"{name}: line {lines['Deal']}"
+        where = f"{name}: line {lines_of['Deal']}"
         try:
             deal = read_deal(deal_text)
         except FormatError as exc:
@@ -660,13 +736,13 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
         except FormatError as exc:
             board = values.get("Board", "?")
             warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=2)
-        boards.append(PBNBoard(deal=deal, table=table, tags=values))
-    return boards
+        yield PBNBoard(deal=deal, table=table, tags=values)
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
     """Read a PBN file (ISO-8859-1, or UTF-8 after a byte-order mark) into :class:`PBNBoard` s."""
-    return parse_pbn(Path(path).read_bytes(), name=os.fspath(path))
+    with open(path, "rb") as f:
+        return list(iter_boards(pbn_lines(f, os.fspath(path)), name=os.fspath(path)))
 
 
 def format_pbn(
@@ -946,15 +1022,18 @@ _CARRIED = ("Deal", "DoubleDummyTricks", "OptimumResultTable", "Ability")
 _EXTRA_WORDS = {"Board": "board numbers", "Dealer": "dealers", "Vulnerable": "vulnerability"}
 
 
-def extras(data: bytes | str, name: str = "PBN") -> list[str]:
+def extras(data: bytes | str | IO[bytes], name: str = "PBN") -> list[str]:
     """What a PBN file holds beyond deals and double-dummy results, in words (for a warning when dropped).
 
     ``"board numbers"``, ``"dealers"``, ``"vulnerability"``, ``"auctions and
     play"``, and ``"other tags (Event, ...)"`` naming up to three of them.
     """
-    games = split_games(decode_pbn(data, name), name)
+    if isinstance(data, str):
+        lines: Iterable[str] = data.removeprefix("\ufeff").split("\n")
+    else:
+        lines = pbn_lines(io.BytesIO(data) if isinstance(data, bytes) else data, name)
     names: list[str] = []
-    for game in games:
+    for game in iter_games(lines, name):
         if "Deal" in game.names():
             names += [t for t, _, _ in game.tags if t not in names]
     out = [words for tag, words in _EXTRA_WORDS.items() if tag in names]

@@ -95,9 +95,11 @@ cards **in play order** from the opening lead.  Each card is checked as
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import IO
 
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError
@@ -259,15 +261,19 @@ def _play(
     return plays, marks, card_notes
 
 
-def holds_games(text: str | bytes, *, name: str = "PBN") -> bool:
+def holds_games(text: str | bytes | IO[bytes], *, name: str = "PBN") -> bool:
     """True when PBN text holds a game record: a game with a Contract, Declarer, Result, Auction or Play tag set.
 
     Only the tags are read (no deal is parsed), so a file of bare deals
-    (even partial ones) answers False.
+    (even partial ones) answers False.  An open binary file is read line by
+    line (:func:`ddsbind.formats.pbn.pbn_lines`) up to the first game record.
     """
-    games = pbn.split_games(pbn.decode_pbn(text, name), name)
-    every = pbn.inherited_values(games, name)
-    return any(values.get(tag, "").strip() not in ("", "?") for values in every for tag in _GAME_TAGS)
+    if isinstance(text, str):
+        lines: Iterable[str] = text.removeprefix("\ufeff").split("\n")
+    else:
+        lines = pbn.pbn_lines(io.BytesIO(text) if isinstance(text, bytes) else text, name)
+    every = pbn.with_values(pbn.iter_games(lines, name), name)
+    return any(values.get(tag, "").strip() not in ("", "?") for _, values in every for tag in _GAME_TAGS)
 
 
 def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:

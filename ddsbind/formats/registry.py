@@ -13,7 +13,10 @@ Two kinds of entry:
   validation, ``encode`` turns arrays into records (validating its input).
   Files of them are memory-mapped and read in chunks (:mod:`.files`).
 * **whole files** (``record_size`` None: text, or variable-length words):
-  ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes.
+  ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes;
+  ``read``, where a format has it, reads an open file a chunk of records
+  at a time (PBN, GIB, DDS's reference text, ZBS), so that a reader of a
+  large file holds one chunk, not the file.
 
 A format that can also carry played games (auction and play, as
 :class:`~ddsbind.record.GameRecord`) has ``load_games`` and
@@ -30,9 +33,10 @@ NT x hands N E S W, 15 = unknown).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,7 +44,7 @@ from numpy.typing import NDArray
 from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
-from ddsbind.formats._common import OnError, apply_on_error, as_owners, deals_from_owners
+from ddsbind.formats._common import OnError, apply_on_error, as_owners, batched, deals_from_owners
 from ddsbind.record import GameRecord
 
 __all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
@@ -115,7 +119,7 @@ class Format:
     dump_games : callable, optional
         ``dump_games(games) -> bytes``.
     holds_games : callable, optional
-        ``holds_games(data, name) -> bool``: whether a whole file's bytes hold
+        ``holds_games(file, name) -> bool``: whether an open binary file holds
         game records (for a format whose files may hold bare deals instead);
         None when every file of a games format holds games (``plays``).
     annotate : callable, optional
@@ -124,12 +128,17 @@ class Format:
         else kept; used when converting a file of this format to itself
         (:func:`ddsbind.formats.pbn.add_results`).
     extras : callable, optional
-        ``extras(data, name) -> list of str``: what a file holds beyond deals
+        ``extras(file, name) -> list of str``: what an open binary file holds beyond deals
         and results, in words (``"board numbers"``, ``"dealers"``, ...): what a
         conversion deal by deal drops, said once as a warning.
     unheld : callable, optional
         ``unheld(games) -> list of str``: what of these game records this
         format cannot hold, in words; said once as a warning when writing them.
+    read : callable, optional
+        ``read(file, name, chunk) -> iterator of Records``: an open binary
+        file read from where it stands, at most ``chunk`` records a batch
+        (none empty): what ``load`` gives of its bytes, in memory of one
+        batch.  None: the format is read whole (``load``).
     dump_part : callable, optional
         ``dump_part(records, first, last) -> bytes``: records ``first ..``
         of a file written part by part, ``last`` for the final part; the
@@ -150,13 +159,14 @@ class Format:
     plays: bool = False
     load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
     dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
-    holds_games: Callable[[bytes, str], bool] | None = field(default=None, repr=False)
+    holds_games: Callable[[IO[bytes], str], bool] | None = field(default=None, repr=False)
     annotate: Callable[[bytes, str, pbn.Fill | None, pbn.ParFunc | None], tuple[bytes, int]] | None = field(
         default=None, repr=False
     )
-    extras: Callable[[bytes, str], list[str]] | None = field(default=None, repr=False)
+    extras: Callable[[IO[bytes], str], list[str]] | None = field(default=None, repr=False)
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
+    read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -273,18 +283,34 @@ def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
     return handmakes.encode_hand_makes(owners, hand, makes)
 
 
-def _load_pbn(data: bytes, name: str) -> Records:
-    boards = pbn.parse_pbn(data, name=name)
+def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
+    """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
     if all(b.table is None for b in boards):
         return Records(owners)
-    tables = np.stack([np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards])
-    return Records(owners, tables.astype(np.uint8))
+    unknown = np.full((5, 4), _dtypes.UNKNOWN, np.uint8)
+    return Records(owners, np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards]))
+
+
+def _read_dealt(boards: Iterable[pbn.PBNBoard | ddsref.ReferenceHand], chunk: int) -> Iterator[Records]:
+    for part in batched(boards, chunk):
+        records = _dealt(part)
+        del part  # the boards go before the next batch is read: memory is one batch's
+        yield records
+
+
+def _load_pbn(data: bytes, name: str) -> Records:
+    return _dealt(pbn.parse_pbn(data, name=name))
 
 
 def _load_gib(data: bytes, name: str) -> Records:
     owners, tables = gib.parse_gib(data, name=name)
     return Records(owners, tables)
+
+
+def _read_gib(f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+    for owners, tables in gib.iter_gib(f, name=name, chunk=chunk):
+        yield Records(owners, tables)
 
 
 def _dump_gib(r: Records, first: int, last: bool) -> bytes:
@@ -297,12 +323,7 @@ def _dump_gib(r: Records, first: int, last: bool) -> bytes:
 
 
 def _load_dds(data: bytes, name: str) -> Records:
-    hands = ddsref.parse_reference(data, name=name)
-    owners = np.stack([h.deal.owners() for h in hands]) if hands else np.zeros((0, 52), np.int8)
-    if all(h.table is None for h in hands):
-        return Records(owners)
-    unknown = np.full((5, 4), _dtypes.UNKNOWN, np.uint8)
-    return Records(owners, np.stack([unknown if h.table is None else h.table.astype(np.uint8) for h in hands]))
+    return _dealt(ddsref.parse_reference(data, name=name))
 
 
 def _load_lin(data: bytes, name: str) -> Records:
@@ -396,6 +417,7 @@ register(
         deals=True,
         results=False,
         load=lambda data, name: Records(zbs.decode_diagrams(data)),
+        read=lambda f, name, chunk: (Records(o) for o in zbs.read_diagrams(f, chunk=chunk)),
         dump_part=lambda r, first, last: zbs.encode_diagrams(_need_owners(r, "zbs"), terminate=last).tobytes(),
     )
 )
@@ -406,12 +428,13 @@ register(
         deals=True,
         results=True,
         load=_load_pbn,
+        read=lambda f, name, chunk: _read_dealt(pbn.iter_boards(pbn.pbn_lines(f, name), name=name), chunk),
         dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
-        holds_games=lambda data, name: pbngame.holds_games(data, name=name),
+        holds_games=lambda f, name: pbngame.holds_games(f, name=name),
         annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
-        extras=lambda data, name: pbn.extras(data, name),
+        extras=lambda f, name: pbn.extras(f, name),
     )
 )
 register(
@@ -421,6 +444,7 @@ register(
         deals=True,
         results=True,
         load=_load_gib,
+        read=_read_gib,
         dump_part=_dump_gib,
     )
 )
@@ -431,6 +455,7 @@ register(
         deals=True,
         results=True,
         load=_load_dds,
+        read=lambda f, name, chunk: _read_dealt(ddsref.iter_reference(f, name=name), chunk),
         dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
             "ascii"
         ),
@@ -447,7 +472,7 @@ register(
         plays=True,
         load_games=lambda data, name: lin.parse_lin(data, name=name),
         dump_games=lambda games: lin.format_lin(games).encode("utf-8"),
-        extras=lambda data, name: lin.extras(lin.parse_lin(data, name=name)),
+        extras=lambda f, name: lin.extras(lin.parse_lin(f.read(), name=name)),
         unheld=lin.unheld,
     )
 )

@@ -35,7 +35,9 @@ card SA..C2 (N=0 E=1 S=2 W=3), -1 for an unused card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
+from typing import IO
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -122,11 +124,16 @@ def decode_suits(
     return digits.astype(np.uint8), (w & np.uint64(1)).astype(bool)
 
 
+def _truncated(nbytes: int) -> FormatError:
+    """The error for a list of ``nbytes`` bytes, not a whole number of words."""
+    n = nbytes // 4
+    return FormatError(f"truncated ZBS word: {nbytes % 4} bytes", index=n, offset=4 * n)
+
+
 def _as_words(words: ArrayLike | bytes) -> NDArray[np.uint32]:
     if isinstance(words, bytes | bytearray | memoryview):
         if len(words) % 4:
-            n = len(words) // 4
-            raise FormatError(f"truncated ZBS word: {len(words) % 4} bytes", index=n, offset=4 * n)
+            raise _truncated(len(words))
         return np.frombuffer(words, dtype="<u4")
     w = np.asarray(words)
     if w.dtype == np.uint8:
@@ -208,16 +215,62 @@ def decode_diagrams(words: ArrayLike | bytes, *, reverse: bool = False) -> NDArr
     nulls = np.flatnonzero(w == 0)
     if nulls.size:
         w = w[: nulls[0]]
-    digits, flags = decode_suits(w, reverse=reverse)
+    return _groups(w, 0, reverse)
+
+
+def read_diagrams(f: IO[bytes], *, chunk: int = 1 << 18, reverse: bool = False) -> Iterator[NDArray[np.int8]]:
+    """:func:`decode_diagrams` of an open file's bytes, ``chunk`` words at a time: ``(G, 52)`` owners per read.
+
+    Memory is one read's, whatever the file's size; errors are
+    :func:`decode_diagrams`'s, with the word's index and byte offset in the
+    file, raised when the reading reaches them (a group of more than 4 words
+    at its fifth word).
+    """
+    if chunk < 1:
+        raise FormatError("chunk must be at least 1 word")
+    start = f.tell()
+    size = f.seek(0, os.SEEK_END) - start
+    f.seek(start)
+    if size % 4:
+        raise _truncated(size)
+    base = 0  # file index of held[0]
+    held = np.zeros(0, np.uint32)  # words of a group not yet ended
+    while True:
+        data = f.read(4 * chunk)
+        w = np.concatenate([held, np.frombuffer(data, "<u4")])
+        nulls = np.flatnonzero(w == 0)
+        done = not data or bool(nulls.size)
+        if nulls.size:
+            w = w[: nulls[0]]
+        ends = np.flatnonzero((w & 1) == 0)
+        cut = w.shape[0] if done else int(ends[-1]) + 1 if ends.size else 0
+        if cut:
+            out = _groups(w[:cut], base, reverse)
+            if out.shape[0]:
+                yield out
+        held, base = w[cut:], base + cut
+        if held.shape[0] > 4:  # a group longer than any: its fifth word is wrong whatever follows
+            _groups(held[:5], base, reverse, open_end=True)
+        if done:
+            return
+
+
+def _groups(w: NDArray[np.uint32], base: int, reverse: bool, *, open_end: bool = False) -> NDArray[np.int8]:
+    """Diagrams of whole words before the null word, the first ``base`` words into the file.
+
+    ``open_end``: the words stop inside a group that goes on (not an error).
+    """
+    digits, flags = decode_suits(w, reverse=reverse, base=base)
     n = w.shape[0]
-    if n and flags[-1]:
-        raise FormatError("ZBS list ends inside a group (last word has its flag set)", index=n - 1, offset=4 * (n - 1))
+    if n and flags[-1] and not open_end:
+        i = base + n - 1
+        raise FormatError("ZBS list ends inside a group (last word has its flag set)", index=i, offset=4 * i)
     ends = ~flags
     group = np.cumsum(ends, dtype=np.intp) - ends  # group number of each word
     starts = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1]) if n else np.zeros(0, dtype=np.intp)
     pos = np.arange(n) - starts[group] if n else np.zeros(0, dtype=np.intp)
     if n and pos.max() > 3:
-        i = int(np.argmax(pos > 3))
+        i = base + int(np.argmax(pos > 3))
         raise FormatError("ZBS group has more than 4 suits", index=i, offset=4 * i)
     g = int(ends.sum())
     seats = np.where(digits > 0, order.dds_seats(np.maximum(digits, 1) - 1).astype(np.int8), np.int8(-1))

@@ -108,6 +108,10 @@ if len(sys.argv) > 4:  # one command over one file, for a process's own peak (ru
     sys.stdout = open(os.devnull, "w")
     commands[sys.argv[4]](Path(sys.argv[2]))
     sys.exit(0)
+"""
+
+#: The end of a probe: each of its ``commands`` over ``tiny`` (a warm-up), ``small`` and ``large``, measured.
+MEASURE = r"""
 found = {}
 stdout = sys.stdout
 sys.stdout = open(os.devnull, "w")
@@ -146,18 +150,23 @@ def block() -> np.ndarray:
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
 def test_peak_memory_of_each_command_does_not_grow_with_the_file(tmp_path, block):
     """Without this, a command could hold the whole file (a map's pages, every record) and fail on 100M deals."""
-    small = tiled(tmp_path / "small.zrd", N, block)
-    large = tiled(tmp_path / "large.zrd", 2 * N, block)
+    _assert_flat(
+        PROBE, tmp_path, tiled(tmp_path / "small.zrd", N, block), tiled(tmp_path / "large.zrd", 2 * N, block), 9
+    )
+
+
+def _assert_flat(probe: str, tmp_path: Path, small: Path, large: Path, commands: int) -> None:
+    """Run ``probe`` (then :data:`MEASURE`) over two files; each command's peaks over the larger within 10%."""
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path), str(small), str(large)],
+        [sys.executable, "-c", probe + MEASURE, str(tmp_path), str(small), str(large)],
         capture_output=True,
         text=True,
         check=False,
-        timeout=600,
+        timeout=1200,
     )
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout.splitlines()[-1])
-    assert len(found) == 9
+    assert len(found) == commands
     for name, ((rss_n, traced_n), (rss_2n, traced_2n)) in found.items():
         assert rss_2n <= max(rss_n * 1.1, rss_n + 256), (name, "RSS kB", rss_n, rss_2n)
         assert traced_2n <= max(traced_n * 1.1, traced_n + 64), (name, "traced kB", traced_n, traced_2n)
@@ -314,3 +323,188 @@ def test_text_outputs_written_part_by_part_equal_the_whole_file(tmp_path, block,
     empty.write_bytes(b"")
     convert(empty, tmp_path / f"empty.{target}", dst_format=target, chunk=7)
     assert (tmp_path / f"empty.{target}").read_bytes() == fmt.dump(registry.Records(np.zeros((0, 52), np.int8)))
+
+
+#: Text inputs (issue 38): the commands :data:`MEASURE` measures over PBN, GIB, DDS and ZBS files of the records of a
+#: small and a large ZRD file, read 256 records and 16 kB of text at a time; and library mode's PBN output.
+TEXT_PROBE = r"""
+import json, os, sys, tracemalloc
+from pathlib import Path
+
+work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+tiny = work / "tiny.zrd"
+CHUNK = 256
+
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1])
+
+from ddsbind.cli import main
+from ddsbind.dealer import library
+from ddsbind.formats import _common, read_dataframe
+from ddsbind.formats.convert import convert
+
+_common.TEXT_BLOCK = 1 << 14
+library.CHUNK = CHUNK
+tiny.write_bytes(small.read_bytes()[: 23 * 3 * CHUNK])
+files = {}
+for fmt in ("pbn", "gib", "dds", "zbs"):
+    for zrd in (tiny, small, large):
+        files[fmt, zrd] = zrd.with_suffix(f".{fmt}")
+        convert(zrd, files[fmt, zrd], dst_format=fmt)
+script = work / "all.dl"
+script.write_text("condition hcp(north) >= 10\naction average hcp(north)\n")
+
+def converted(fmt, target):
+    def run(path):
+        out = work / f"out.{target}"
+        out.unlink(missing_ok=True)
+        convert(files[fmt, path], out, src_format=fmt, dst_format=target, chunk=CHUNK)
+    return run
+
+def frames(fmt):
+    return lambda path: sum(len(f) for f in read_dataframe(files[fmt, path], format=fmt, chunksize=CHUNK))
+
+def dealer(path):
+    out = work / "lib.pbn"
+    out.unlink(missing_ok=True)
+    main(["dealer", str(script), "-L", str(path), "--json", "-o", str(out), "--threads", "1"], standalone_mode=False)
+    sys.stdout.flush()
+
+commands = {f"convert {fmt} -> zrd": converted(fmt, "zrd") for fmt in ("pbn", "gib", "dds", "zbs")}
+commands["convert gib -> pbn"] = converted("gib", "pbn")
+commands["read_dataframe pbn"] = frames("pbn")
+commands["read_dataframe gib"] = frames("gib")
+commands["dealer -L -o pbn"] = dealer
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
+def test_peak_memory_of_text_inputs_does_not_grow_with_the_file(tmp_path, block):
+    """Without this, converting or framing a large PBN, GIB, DDS or ZBS file could read it whole and run out of RAM."""
+    # The large PBN file is 580 kB bigger (its boards in memory several MB): reading it whole shows.
+    small, large = tiled(tmp_path / "small.zrd", 1500, block), tiled(tmp_path / "large.zrd", 3000, block)
+    _assert_flat(TEXT_PROBE, tmp_path, small, large, 8)
+
+
+def _mixed_pbn(block: np.ndarray) -> bytes:
+    """PBN text of 40 deals, results on boards 11..30 only, in UTF-8 with a byte-order mark and an Event."""
+    from ddsbind.formats.pbn import format_pbn
+    from ddsbind.formats.zrd import decode_zrd
+
+    owners, tables = decode_zrd(block[:40].tobytes())
+    tables[:10] = 15
+    tables[30:] = 15
+    text = format_pbn(owners, tables).replace('[Board "', '[Event "Rôti"]\n[Board "')
+    return b"\xef\xbb\xbf" + text.encode("utf-8")
+
+
+@pytest.mark.parametrize("source", ["pbn", "gib", "dds", "zbs"])
+@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs", "zrd"])
+def test_text_inputs_read_in_chunks_convert_to_the_whole_file_output(tmp_path, block, source, target):
+    """Without this, a text file read a chunk at a time could convert to other bytes than the file read whole."""
+    import warnings
+
+    from ddsbind.errors import FormatError
+    from ddsbind.formats import registry
+    from ddsbind.formats.convert import convert
+
+    src = tmp_path / f"in.{source}"
+    if source == "pbn":
+        src.write_bytes(_mixed_pbn(block))
+    else:
+        convert(tiled(tmp_path / "in.zrd", 40, block), src, dst_format=source)
+    sfmt, dfmt = registry.get(source), registry.get(target)
+    assert sfmt.load is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = sfmt.load(src.read_bytes(), str(src))
+        records = registry.Records(whole.owners, whole.tables, hand=np.zeros(len(whole), np.uint8))
+        try:
+            if dfmt.dump is not None:
+                want = dfmt.dump(records)
+            else:
+                assert dfmt.encode is not None
+                want = dfmt.encode(records).tobytes()
+        except FormatError as exc:  # gib from deals without complete results: refused whole and in chunks
+            with pytest.raises(FormatError, match=str(exc).split(": ")[-1][:30]):
+                convert(src, tmp_path / "refused", src_format=source, dst_format=target, chunk=7)
+            return
+        if source == target == "pbn":
+            want = src.read_bytes()  # PBN to PBN keeps the file as it is
+        for chunk in (1, 7, 1000):
+            out = tmp_path / f"out{chunk}.{target}"
+            assert convert(src, out, src_format=source, dst_format=target, chunk=chunk) == len(whole)
+            assert out.read_bytes() == want, chunk
+        assert read_dataframe_rows(src, source, 7) == len(whole)
+
+
+def read_dataframe_rows(path: Path, fmt: str, chunk: int) -> int:
+    """Rows of ``read_dataframe(path, chunksize=chunk)``, each frame at most ``chunk`` rows."""
+    pytest.importorskip("pandas")
+    from ddsbind.formats import read_dataframe
+
+    sizes = [len(f) for f in read_dataframe(path, format=fmt, chunksize=chunk)]
+    assert all(0 < s <= chunk for s in sizes)
+    return sum(sizes)
+
+
+@pytest.mark.parametrize("errors", ["bad deal", "bad byte", "unclosed brace"])
+def test_text_read_in_chunks_names_the_line_the_whole_file_names(tmp_path, block, errors):
+    """Without this, a PBN error far into a large file read in blocks could name the wrong line or board."""
+    from ddsbind.errors import FormatError
+    from ddsbind.formats import _common, pbn
+    from ddsbind.formats.convert import convert
+
+    text = _mixed_pbn(block)[3:].decode("utf-8")
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith('[Deal "') and i > 300)
+    if errors == "bad deal":
+        lines[at] = lines[at].replace("N:", "N:A", 1)
+        data = "\n".join(lines).encode("utf-8")
+    elif errors == "bad byte":  # the Event of the board at line `at`: a byte UTF-8 has not
+        raw = [line.encode("utf-8") for line in lines]
+        raw[at - 4] = raw[at - 4].replace(b"R\xc3\xb4ti", b"R\xffti")
+        data = b"%Content-type: text/x-pbn; charset=UTF-8\n" + b"\n".join(raw)
+    else:
+        lines[at] += " {open"
+        data = "\n".join(lines).encode("utf-8")
+    src = tmp_path / "bad.pbn"
+    src.write_bytes(data)
+    with pytest.raises(FormatError) as whole:  # the text decoded whole, then parsed
+        pbn.parse_pbn(pbn.decode_pbn(data, str(src)), name=str(src))
+    old = _common.TEXT_BLOCK
+    _common.TEXT_BLOCK = 100  # blocks that end mid-line, mid-character
+    try:
+        with pytest.raises(FormatError) as streamed:
+            convert(src, tmp_path / "out.zrd", chunk=3)
+    finally:
+        _common.TEXT_BLOCK = old
+    assert str(streamed.value).split("; ")[0] == str(whole.value).split("; ")[0]
+    line = at - 2 if errors == "bad byte" else at + 1  # the Event 3 lines up, after a header line
+    assert f"line {line}" in str(streamed.value)
+
+
+def test_library_mode_writes_text_output_part_by_part_as_the_kept_deals_would_be(tmp_path, block, monkeypatch):
+    """Without this, `dealer -L LIB -o deals.pbn` streaming its output could write other bytes than before."""
+    from ddsbind.dealer import library
+    from ddsbind.dealer.files import write_deals
+    from ddsbind.formats.zrd import decode_zrd
+    from ddsbind.hands import hcp
+    from tests.support import cli
+
+    path = tiled(tmp_path / "lib.zrd", 600, block)
+    owners, tables = decode_zrd(path.read_bytes())
+    keep = hcp(owners)[:, 0] >= 12
+    script = tmp_path / "s.dl"
+    script.write_text("condition hcp(north) >= 12\ndealer east\nvulnerable ns\naction average hcp(north)\n")
+    monkeypatch.setattr(library, "CHUNK", 64)  # many batches, some with no deal accepted
+    for fmt in ("pbn", "gib", "lin", "zbs"):
+        out = tmp_path / f"out.{fmt}"
+        res = cli("dealer", script, "-L", path, "-o", out, "--threads", "1", "--contract", "3NS")
+        assert res.exit_code == 0, res.output
+        want = tmp_path / f"want.{fmt}"
+        write_deals(want, owners[keep], tables[keep], dealer="E", vulnerable="NS")
+        assert out.read_bytes() == want.read_bytes(), fmt

@@ -21,6 +21,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.ddsbind-installed
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
 PYTEST_ARGS ?= --durations=12
+# The suite runs on every core at once (pytest-xdist, `-n`): on CI's 2 cores
+# about half the time of one process.  The tests marked `serial` (those that
+# measure how much of the CPU a Python thread gets beside DDS) run after, on
+# their own: a second worker beside them would measure nothing.
+PYTEST_WORKERS ?= auto
+PYTEST := pytest -n $(PYTEST_WORKERS)
 
 DDS_CACHE   := .cache/dds
 CACHE_BENCH := .cache/bench-dds
@@ -107,14 +113,16 @@ docs-serve: setup
 test: setup test-deps fetch-dds oracles
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest $(PYTEST_ARGS)
+	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m $(PYTEST) -m "not serial" $(PYTEST_ARGS)
+	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest -m serial $(PYTEST_ARGS)
 
 # The developer's loop: the same checks without the tests marked slow.
 check: setup test-deps fetch-dds oracles
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m $(PYTEST) -m "not slow and not serial" $(PYTEST_ARGS)
+	DDSBIND_EXPECT_DDS="$(if $(DDS_SOURCE_DIR),source tree,system library)" $(PY) -m pytest -m "serial and not slow" $(PYTEST_ARGS)
 
 # The upstream 2.9.0 release compiled into the extension (a regular, not an
 # editable, install: the compiled module of .venv lives in the checkout).
@@ -132,7 +140,9 @@ test-source: system-deps test-deps
 	$(MAKE) $(STAMP_SOURCE)
 	@PYTHONSAFEPATH=1 DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) $(VENV_SOURCE)/bin/python tests/oracles.py
 	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
-	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/project/test_wheel.py $(PYTEST_ARGS)
+	  $(VENV_SOURCE)/bin/python -m $(PYTEST) --import-mode=append --ignore=tests/project/test_wheel.py -m "not serial" $(PYTEST_ARGS)
+	PYTHONSAFEPATH=1 DDSBIND_EXPECT_DDS="source tree" DDS_SOURCE_DIR=$(CURDIR)/$(DDS_TREE) \
+	  $(VENV_SOURCE)/bin/python -m pytest --import-mode=append --ignore=tests/project/test_wheel.py -m serial $(PYTEST_ARGS)
 
 # The wheel's test alone (`make test` runs it too; `make test-source` leaves
 # it out, the wheel being built from the same release either way): builds

@@ -7,7 +7,13 @@ import threading
 import time
 from collections.abc import Callable
 
+import pytest
+
 from ddsbind import dll
+
+# They measure how much of the CPU the main thread gets: `make test` runs them apart from its parallel
+# (pytest-xdist) run, with no other worker's tests competing for the cores.
+pytestmark = pytest.mark.serial
 
 
 def held_limit() -> float:

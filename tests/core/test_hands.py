@@ -22,7 +22,7 @@ from ddsbind.deal import Deal, Seat
 from ddsbind.dealer.dealing import Hands, deal_batch
 from ddsbind.dealer.language import Frame, parse
 from ddsbind.errors import InvalidArgumentError
-from tests.support import owners_from_oneline
+from tests.support import owners_from_onelines
 
 DEALER = shutil.which("dealer") or "/usr/games/dealer"
 SEATS = ("north", "east", "south", "west")
@@ -49,8 +49,9 @@ def test_counts_equal_debian_dealers_on_100000_deals(tmp_path: Path) -> None:
     out = subprocess.run([DEALER, "-s", "11", str(script)], capture_output=True, text=True, check=True).stdout
     lines = [line for line in out.splitlines() if " n " in line]
     assert len(lines) == n
-    numbers = np.array([line.split(" n ", 1)[0].split() for line in lines], dtype=np.int16).reshape(n, 4, 15)
-    owners = np.stack([owners_from_oneline("n " + line.split(" n ", 1)[1]) for line in lines])
+    printed_numbers, printed_deals = zip(*(line.split(" n ", 1) for line in lines), strict=True)
+    numbers = np.loadtxt(printed_numbers, dtype=np.int16).reshape(n, 4, 15)
+    owners = owners_from_onelines(["n " + deal for deal in printed_deals])
     assert (np.bincount(owners.ravel(), minlength=4) == 13 * n).all()
     per_suit = numbers[:, :, 3:].reshape(n, 4, 4, 3)  # [deal, seat, suit, (hcp, controls, losers)]
     np.testing.assert_array_equal(hands.hcp(owners), numbers[:, :, 0])

@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from ddsbind.cli import main
 from ddsbind.formats.games import read_games, write_games
-from ddsbind.match import analyse_session
+from ddsbind.match import SessionReport, analyse_session
 from ddsbind.scoring import imps
 from tests.support import REPO
 
@@ -26,9 +27,15 @@ HAND_SCORES = [(-400, -430), (680, 650), (-50, 420), (-100, 300)]
 HAND_IMPS = [1, 1, -10, -9]
 
 
-def test_team_match_imps_equal_the_wbf_scale_over_hand_scores():
+@pytest.fixture(scope="module")
+def session_report() -> SessionReport:
+    """The sample match's report, analysed once (every card of every board solved) for the tests that read it."""
+    return analyse_session(read_games(SESSION))
+
+
+def test_team_match_imps_equal_the_wbf_scale_over_hand_scores(session_report):
     """A team player's match score: each board's two rooms, their scores, the swing and the running total are right."""
-    report = analyse_session(read_games(SESSION))
+    report = session_report
     assert report.kind == "teams" and report.teams == ("Lions", "Tigers")
     assert [b.board for b in report.boards] == [1, 2, 3, 4]
     assert [tuple(t.score for t in b.tables) for b in report.boards] == HAND_SCORES
@@ -46,13 +53,10 @@ def test_team_match_imps_equal_the_wbf_scale_over_hand_scores():
     assert first.par_score == -400  # 3NT by East or West, nobody vulnerable
 
 
-def test_team_match_from_pbn_with_both_rooms_is_the_same(tmp_path):
+def test_team_match_from_pbn_with_both_rooms_is_the_same(tmp_path, session_report):
     """The same match as PBN (Room tags) gives the same report as its LIN."""
     write_games(tmp_path / "session.pbn", read_games(SESSION))
-    assert (
-        analyse_session(read_games(tmp_path / "session.pbn")).to_json()
-        == analyse_session(read_games(SESSION)).to_json()
-    )
+    assert analyse_session(read_games(tmp_path / "session.pbn")).to_json() == session_report.to_json()
 
 
 def test_pairs_session_gets_matchpoints():
@@ -96,11 +100,11 @@ def test_a_board_in_one_room_has_no_swing():
     assert "  no swing: the file lacks one room's result" in report.lines()
 
 
-def test_team_match_html_in_notebooks():
+def test_team_match_html_in_notebooks(session_report):
     """A notebook shows the match as a table: one row a room of a board, the swing and match score on its last row."""
     from tests.core.test_report_html import _cells
 
-    page = _cells(analyse_session(read_games(SESSION))._repr_html_())
+    page = _cells(session_report._repr_html_())
     assert page.captions == ["Lions v Tigers: 2 - 19 IMPs"]
     rows = sorted({row for kind, row, _ in page.cells if kind == "session"})
     assert len(rows) == 8

@@ -44,8 +44,9 @@ def _traces_through_records(hands) -> None:
     via_pbn = parse_games(format_games(games))
     via_zrj = [zrj_to_game(p) for p in decode_zrj(encode_zrj([game_to_zrj(g) for g in via_pbn]))]
     want = [list(h.trace) for h in hands]
-    for name, records in (("PBN", via_pbn), ("ZRJ", via_zrj)):
-        got = analyse_plays(_jobs(records))
+    # One call for both: a played deal that reads back the same from both formats is analysed once.
+    both = analyse_plays(_jobs(via_pbn) + _jobs(via_zrj))
+    for name, got in (("PBN", both[: len(hands)]), ("ZRJ", both[len(hands) :])):
         bad = [i for i, (a, b) in enumerate(zip(got, want, strict=True)) if a != b]
         assert not bad, f"{name}: hands {bad[:10]} differ from their TRACE lines"
 
@@ -110,12 +111,18 @@ def test_best_line_options_score_every_legal_card(list100):
     assert step.card.rank == min(c.rank for o in step.options if o.score == best for c in o.cards)
 
 
-def test_costly_cards_really_cost_what_they_say(list100):
+@pytest.fixture(scope="module")
+def costly_one_by_one(list100) -> list[list]:
+    """``costly_cards`` of list100's first 40 plays, each deal alone, computed once for the tests below."""
+    return [costly_cards(h.deal, h.trump, h.first, h.play) for h in list100[:40]]
+
+
+def test_costly_cards_really_cost_what_they_say(list100, costly_one_by_one):
     """Without this, a card named as a mistake might not lose a trick, or lose a different number."""
     seen = 0
-    for h in list100[:40]:
+    for h, costly in zip(list100[:40], costly_one_by_one, strict=True):
         plays = _cards(h.play)
-        for cc in costly_cards(h.deal, h.trump, h.first, h.play):
+        for cc in costly:
             seen += 1
             trace_k = h.trace[cc.index] - h.trace[cc.index + 1]
             assert (cc.before, cc.after) == (h.trace[cc.index], h.trace[cc.index + 1])
@@ -134,11 +141,11 @@ def test_costly_cards_really_cost_what_they_say(list100):
     assert seen > 10  # list100's plays are real enough to hold mistakes
 
 
-def test_costly_cards_batch_equals_one_by_one(list100):
+def test_costly_cards_batch_equals_one_by_one(list100, costly_one_by_one):
     """Without this, analysing a whole file could give other costly cards than analysing each deal."""
     hands = list100[:30]
     batch = costly_cards_batch([(h.deal, h.trump, h.first, h.play) for h in hands])
-    assert batch == [costly_cards(h.deal, h.trump, h.first, h.play) for h in hands]
+    assert batch == costly_one_by_one[:30]
 
 
 def test_costly_cards_refuses_malformed_play(list100):

@@ -14,7 +14,7 @@ import pytest
 
 from ddsbind.dealer import DealerError, Predeal, parse, run
 from tests import oracles, support
-from tests.support import oneline_deals, owners_from_oneline
+from tests.support import oneline_deals, owners_from_onelines
 
 DEALER = str(oracles.find("dealer"))
 needs_dealer = pytest.mark.usefixtures("debian_dealer")  # a missing dealer fails these tests (tests/oracles.py)
@@ -130,7 +130,7 @@ def test_tricks_equal_dd_tables_on_printed_deals(tmp_path: Path) -> None:
     code, out, err = cli(str(path), "-s", "4", "--threads", "2")
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if ln.startswith("n ")]
-    deals = np.array([owners_from_oneline(ln) for ln in lines], dtype=np.int8)
+    deals = owners_from_onelines(lines)
     values = [int(ln.split()[-1]) for ln in lines]
     tables = np.asarray(dd_tables_array(owners_to_masks(deals)))
     assert values == (tables[:, 4, 2].astype(int) * 100 + tables[:, 1, 1]).tolist()

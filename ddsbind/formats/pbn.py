@@ -63,7 +63,6 @@ Specification (our reading, with sources)
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 import re
@@ -77,8 +76,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _common, _dtypes, order
-from ddsbind.formats._common import atomic_output, decode_text, disagreements, text_pieces
+from ddsbind.formats import _dtypes, order
+from ddsbind.formats._common import atomic_output, disagreements
+from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -111,137 +111,6 @@ TagUpdate = tuple[str, Sequence[str]] | None
 _RESULT_STRAINS = [int(s) for s in order.dds_strains(np.arange(5))]
 #: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
 _DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_STRAINS)
-_BOM = b"\xef\xbb\xbf"
-
-
-#: ``%Content-type: text/x-pbn; charset=UTF-8`` (Bridge Composer's header line): the declared encoding.
-_CHARSET = re.compile(rb"^%\s*Content-type:[^\n]*?charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE | re.MULTILINE)
-
-
-def pbn_encoding(data: bytes | bytearray | memoryview | IO[bytes], name: str = "PBN") -> str:
-    """The encoding of a PBN file's bytes, as a Python codec name.
-
-    ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
-    ``%Content-type ... charset=X`` line declares (``FormatError`` for a
-    charset Python does not know); else ``"utf-8"`` when the bytes are valid
-    UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
-    An open binary file is read from where it stands a block at a time,
-    and put back there.
-    """
-    if not isinstance(data, bytes | bytearray | memoryview):
-        return _file_encoding(data, name)
-    raw = bytes(data)
-    if raw.startswith(_BOM):
-        return "utf-8-sig"
-    declared = _CHARSET.search(raw)
-    if declared:
-        return _declared(declared, name)
-    if not raw.isascii():
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return "latin-1"
-        return "utf-8"
-    return "latin-1"
-
-
-def _declared(declared: re.Match[bytes], name: str) -> str:
-    charset = declared.group(1).decode("ascii")
-    try:
-        return codecs.lookup(charset).name
-    except LookupError:
-        raise FormatError(f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know") from None
-
-
-def _file_encoding(f: IO[bytes], name: str) -> str:
-    """:func:`pbn_encoding` of an open file's bytes from where it stands, read a block at a time (then put back)."""
-    start = f.tell()
-    try:
-        if f.read(len(_BOM)) == _BOM:
-            return "utf-8-sig"
-        f.seek(start)
-        utf8 = codecs.getincrementaldecoder("utf-8")()
-        valid, ascii_only = True, True
-        held: list[bytes] = []  # the bytes after the last line feed read so far: a line not yet searched
-        while True:
-            data = f.read(_common.TEXT_BLOCK)
-            if valid and data:
-                try:
-                    utf8.decode(data)
-                except UnicodeDecodeError:
-                    valid = False
-            ascii_only = ascii_only and data.isascii()
-            cut = data.rfind(b"\n") + 1 if data else len(data)
-            if data and not cut:
-                held.append(data)
-                continue
-            declared = _CHARSET.search(b"".join([*held, data[:cut]]))
-            if declared:
-                return _declared(declared, name)
-            held = [data[cut:]]
-            if not data:
-                break
-        if valid:
-            try:
-                utf8.decode(b"", final=True)
-            except UnicodeDecodeError:
-                valid = False
-        return "latin-1" if ascii_only or not valid else "utf-8"
-    finally:
-        f.seek(start)
-
-
-def pbn_lines(f: IO[bytes], name: str = "PBN") -> Iterator[str]:
-    """The lines of an open PBN file (``text.split("\\n")`` of :func:`decode_pbn` of its bytes), read a block at a time.
-
-    The encoding is :func:`pbn_encoding`'s, found first by a pass over the
-    bytes (which needs no more memory than a block); a byte-order mark is
-    dropped.  Memory is a block and the longest line, whatever the file's size.
-    """
-    encoding = pbn_encoding(f, name)
-    if encoding == "utf-8-sig":
-        f.read(len(_BOM))
-        encoding = "utf-8"
-    held = ""
-    for piece in text_pieces(f, encoding, name):
-        lines = piece.split("\n")
-        lines[0] = held + lines[0]
-        held = lines.pop()
-        yield from lines
-    yield held
-
-
-def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") -> str:
-    """PBN text of a file's bytes, in the encoding :func:`pbn_encoding` finds (a byte-order mark dropped).
-
-    A ``str`` is returned without a leading byte-order mark.  Bytes that are
-    not valid in the encoding the file declares raise ``FormatError`` naming
-    ``name``, the line and the column.
-    """
-    if isinstance(data, str):
-        return data.removeprefix("\ufeff")
-    raw = bytes(data)
-    encoding = pbn_encoding(raw, name)
-    if encoding == "utf-8-sig":
-        return decode_text(raw[len(_BOM) :], "utf-8", name)
-    return decode_text(raw, encoding, name)
-
-
-def encode_pbn(text: str, encoding: str | None = None) -> bytes:
-    """A file's bytes for PBN ``text``, in ``encoding`` (a file's :func:`pbn_encoding`, to write it back as read).
-
-    Without ``encoding`` (or when the text holds a character the encoding
-    cannot): ISO-8859-1 when the text fits, else a byte-order mark and UTF-8.
-    """
-    if encoding is not None:
-        try:
-            return text.encode(encoding)
-        except UnicodeEncodeError:
-            pass
-    try:
-        return text.encode("latin-1")
-    except UnicodeEncodeError:
-        return _BOM + text.encode("utf-8")
 
 
 @dataclass

@@ -27,7 +27,7 @@ import pytest
 import ddsbind
 from tests.support import REPO, threads_dds_configures
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]  # serial: both tests share one `make wheel` in the checkout
 
 DDS_TREE = REPO / ".cache" / "dds" / "source"
 

@@ -62,17 +62,6 @@ def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return x ^ (x >> np.uint64(31))
 
 
-def _any_over_13(results: NDArray[np.uint8]) -> bool:
-    """Whether any nibble of ``results`` is 14 or 15 (bits 1, 2 and 3 set), eight bytes at a time."""
-    flat = results.reshape(-1)
-    whole = flat.size // 8 * 8
-    x = flat[:whole].view("<u8")
-    ones = np.uint64(0x1111111111111111)
-    if ((x >> np.uint64(1)) & (x >> np.uint64(2)) & (x >> np.uint64(3)) & ones).any():
-        return True
-    return bool(_OVER_13.take(flat[whole:]).any())
-
-
 def _marginal(joint: NDArray[np.int64], seats: tuple[int, ...]) -> NDArray[np.int64]:
     """Counts of ``joint`` (5, 16, 16, 16, 16) by strain and the results of Pavlicek ``seats`` (in that order)."""
     keep = [4 - k for k in seats]
@@ -133,7 +122,7 @@ class Statistics:
         each side's best, without decoding a table.
         """
         results = np.ascontiguousarray(results)
-        if _any_over_13(results):
+        if zdd.any_over_13(results):
             known = ~_OVER_13.take(results).any(axis=1)
             results, raw = results[known], raw[known]
         words = results.view("<u2").T.copy()  # (5, n): Pavlicek strain p, nibble k = Pavlicek seat k

@@ -14,12 +14,15 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, json_output, one_file_each, progress
 from ddsbind.deal import Vulnerability
+
+if TYPE_CHECKING:
+    from ddsbind.dealer.files import DealWriter
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
 SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
@@ -432,7 +435,7 @@ class _LibraryStream:
         self.tally = (
             statistics.ContractTally(o["contracts"], o["vul"], makes_only=o["makes_only"]) if o["contracts"] else None
         )
-        self.writer: Any = None
+        self.writer: DealWriter | None = None
 
     @classmethod
     def for_run(cls, o: dict[str, Any], script: Any) -> _LibraryStream | None:
@@ -443,24 +446,18 @@ class _LibraryStream:
             from ddsbind.formats import registry
 
             fmt = registry.guess(o["output"], o["to_format"], role="output")
-            if not (fmt.fixed and fmt.encode is not None) and fmt.dump_part is None:
+            if fmt.encode is None and fmt.dump_part is None:
                 return None  # DDS's reference text counts its deals first: written whole, from the deals kept
         return cls(o, script)
 
     def __enter__(self) -> _LibraryStream:
         if self.o["output"]:
             from ddsbind.dealer.files import DealWriter
-            from ddsbind.formats.files import RecordWriter
-            from ddsbind.formats.registry import guess
 
-            fmt = guess(self.o["output"], self.o["to_format"], role="output")
-            if fmt.fixed:
-                self.writer = RecordWriter(self.o["output"], fmt.name, atomic=True).__enter__()
-            else:
-                script = self.script
-                self.writer = DealWriter(
-                    self.o["output"], fmt.name, dealer=script.dealer, vulnerable=script.vulnerable
-                ).__enter__()
+            script = self.script
+            self.writer = DealWriter(
+                self.o["output"], self.o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable
+            ).__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -469,13 +466,7 @@ class _LibraryStream:
 
     def __call__(self, owners: Any, tables: Any) -> None:
         if self.writer is not None:
-            from ddsbind.dealer.files import DealWriter
-            from ddsbind.formats.registry import Records
-
-            if isinstance(self.writer, DealWriter):
-                self.writer.write(owners, tables)
-            else:
-                self.writer.write_records(Records(owners, None if tables is None else tables.astype("uint8")))
+            self.writer.write(owners, tables)
         if self.tally is not None:
             from ddsbind.dealer import statistics
 

@@ -108,6 +108,11 @@ def reference_file(name: str) -> Path:
     return path
 
 
+#: The hands of list1000 whose TABLE lines the pool checks; the batch functions check the rest, so the
+#: suite solves each of the 1000 tables once (tests/core/test_pool.py and test_reference.py).
+LIST1000_POOL_TABLES = range(500, 1000)
+
+
 def threads_dds_configures(cores: int) -> int | None:
     """How many threads DDS 2.9's ``SetResources`` runs on this machine with ``cores`` cores; None when unsure.
 

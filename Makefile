@@ -24,9 +24,10 @@ PYTEST_ARGS ?= --durations=12
 # The suite runs on every core at once (pytest-xdist, `-n`): on CI's 2 cores
 # about half the time of one process.  The tests marked `serial` (those that
 # measure how much of the CPU a Python thread gets beside DDS) run after, on
-# their own: a second worker beside them would measure nothing.
+# their own: a second worker beside them would measure nothing.  `loadgroup`
+# keeps each `xdist_group` on one worker (the wheel's tests share one build).
 PYTEST_WORKERS ?= auto
-PYTEST := pytest -n $(PYTEST_WORKERS)
+PYTEST := pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 DDS_CACHE   := .cache/dds
 CACHE_BENCH := .cache/bench-dds

@@ -332,6 +332,8 @@ def _strip_commentary(
     open extends its last item, a line break included); with ``starts``,
     where each commentary that begins on this line stands in the line returned.
     """
+    if not in_brace and "{" not in line and ";" not in line:
+        return line, False  # most lines: nothing to strip, every character kept as the loop would
     out = []
     in_quote = False
     i = 0

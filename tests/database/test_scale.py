@@ -384,8 +384,8 @@ commands["dealer -L -o pbn"] = dealer
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
 def test_peak_memory_of_text_inputs_does_not_grow_with_the_file(tmp_path, block):
     """Without this, converting or framing a large PBN, GIB, DDS or ZBS file could read it whole and run out of RAM."""
-    # The large PBN file is 580 kB bigger (its boards in memory several MB): reading it whole shows.
-    small, large = tiled(tmp_path / "small.zrd", 1500, block), tiled(tmp_path / "large.zrd", 3000, block)
+    # The large PBN file is 310 kB bigger (its boards in memory some MB, traced): reading it whole shows.
+    small, large = tiled(tmp_path / "small.zrd", 800, block), tiled(tmp_path / "large.zrd", 1600, block)
     _assert_flat(TEXT_PROBE, tmp_path, small, large, 8)
 
 

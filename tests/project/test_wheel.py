@@ -27,7 +27,9 @@ import pytest
 import ddsbind
 from tests.support import REPO, threads_dds_configures
 
-pytestmark = [pytest.mark.slow, pytest.mark.serial]  # serial: both tests share one `make wheel` in the checkout
+#: One xdist worker runs the module (`make test` distributes by ``loadgroup``): its tests share one `make wheel`
+#: in the checkout, which two workers would run at once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 DDS_TREE = REPO / ".cache" / "dds" / "source"
 

@@ -24,10 +24,11 @@ PYTEST_ARGS ?= --durations=12
 # The suite runs on every core at once (pytest-xdist, `-n`): on CI's 2 cores
 # about half the time of one process.  The tests marked `serial` (those that
 # measure how much of the CPU a Python thread gets beside DDS) run after, on
-# their own: a second worker beside them would measure nothing.  `loadgroup`
-# keeps each `xdist_group` on one worker (the wheel's tests share one build).
+# their own: a second worker beside them would measure nothing.  What several
+# tests share (the wheel, the docs site) is built once a run
+# (tests/support.py: built_once).
 PYTEST_WORKERS ?= auto
-PYTEST := pytest -n $(PYTEST_WORKERS) --dist loadgroup
+PYTEST := pytest -n $(PYTEST_WORKERS)
 
 DDS_CACHE   := .cache/dds
 CACHE_BENCH := .cache/bench-dds

@@ -142,3 +142,15 @@ def searches(monkeypatch):
 
     monkeypatch.setattr(dll, "solve_board", counting)
     return seen
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """Debian's chromium, headless, driven by Playwright (never a browser of its own): one a test process."""
+    chromium = oracles.require("chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(chromium))
+        yield b
+        b.close()

@@ -9,8 +9,10 @@ pytest's default import mode and under ``make test-source``'s ``--import-mode=ap
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -106,6 +108,28 @@ def reference_file(name: str) -> Path:
     if not path.is_file():
         pytest.fail(f"{path} is missing from the reference hands in {REFERENCE}")
     return path
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """A folder ``build`` fills once for the whole run, shared by every pytest-xdist worker.
+
+    The first worker to ask builds it while the others wait on a file lock
+    (``fcntl.flock``), then all read the same folder: the wheel and the docs
+    site are built once, whichever workers their tests land on.  A build
+    that fails leaves nothing behind, so the next asker builds (and fails) again.
+    """
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    root = tmp_path_factory.getbasetemp().parent / f"shared-{run}" if run else tmp_path_factory.getbasetemp() / "shared"
+    root.mkdir(exist_ok=True)
+    folder, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
 
 
 #: The hands of list1000 whose TABLE lines the pool checks; the batch functions check the rest, so the

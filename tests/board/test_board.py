@@ -31,7 +31,6 @@ from ddsbind.board.app import BoardServer
 from ddsbind.cli import main
 from ddsbind.formats import read_games
 from ddsbind.game import trick_winner
-from tests import oracles
 from tests.support import REPO
 
 SESSION = REPO / "examples" / "data" / "session.lin"
@@ -322,17 +321,6 @@ def test_the_cli_refuses_a_port_in_use_in_one_line():
 
 
 # -- the page in a real browser --------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    chromium = oracles.require("chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(chromium))
-        yield b
-        b.close()
 
 
 @pytest.fixture

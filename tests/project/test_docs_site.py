@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.support import REPO, python_m
-
-
-def build_site(site: Path) -> Path:
-    """Build the site into ``site`` as `make docs` does (warnings fail it); the build's folder."""
-    proc = python_m("mkdocs", "build", "--strict", "--site-dir", site)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return site
+from tests.support import REPO
 
 
 @pytest.mark.slow
-def test_site_builds_strict(tmp_path):
+def test_site_builds_strict(site):
     """A broken link, a page left out of the nav or a docstring the API reference cannot read fails the build."""
-    site = build_site(tmp_path / "site")
     api = (site / "reference" / "api" / "index.html").read_text()
     for name in ("ddsbind.dd_table", "ddsbind.SolverPool", "ddsbind.Deal.from_pbn", "ddsbind.prove"):
         assert f'id="{name}"' in api, name  # the whole public API, from the docstrings

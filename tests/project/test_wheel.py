@@ -25,11 +25,9 @@ from pathlib import Path
 import pytest
 
 import ddsbind
-from tests.support import REPO, threads_dds_configures
+from tests.support import REPO, built_once, threads_dds_configures
 
-#: One xdist worker runs the module (`make test` distributes by ``loadgroup``): its tests share one `make wheel`
-#: in the checkout, which two workers would run at once.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
+pytestmark = pytest.mark.slow
 
 DDS_TREE = REPO / ".cache" / "dds" / "source"
 
@@ -130,42 +128,47 @@ def _run(cmd: list[str], hide: list[str] | None, **kw: object) -> subprocess.Com
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`make wheel`'s wheel (or DDSBIND_WHEEL's)."""
+    """`make wheel`'s wheel (or DDSBIND_WHEEL's), built once for the run: `make wheel` builds in the checkout."""
     given = os.environ.get("DDSBIND_WHEEL")
     if given:
         return Path(given).resolve()
     if not (DDS_TREE / "include" / "dll.h").is_file():
         pytest.skip("DDS's source release not fetched (run `make fetch-dds`): nothing to build the wheel from")
-    dist = tmp_path_factory.mktemp("dist")
-    base = BASE_PYTHON
-    res = subprocess.run(
-        ["make", "-C", str(REPO), "wheel", f"DIST={dist}", f"PYTHON={base}"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert res.returncode == 0, f"make wheel failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
-    (built,) = dist.glob("ddsbind-*.whl")
+
+    def build(dist: Path) -> None:
+        res = subprocess.run(
+            ["make", "-C", str(REPO), "wheel", f"DIST={dist}", f"PYTHON={BASE_PYTHON}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert res.returncode == 0, f"make wheel failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
+
+    (built,) = built_once(tmp_path_factory, "dist", build).glob("ddsbind-*.whl")
     return built
 
 
 @pytest.fixture(scope="module")
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str] | None]:
-    """A fresh venv with the wheel installed (no compiler, no system DDS in reach where they can be hidden)."""
-    home = tmp_path_factory.mktemp("home")
-    venv = home / "venv"
-    base = BASE_PYTHON
-    subprocess.run([str(base), "-m", "venv", str(venv)], check=True, env=_clean_env(home), cwd=home)
+    """A fresh venv with the wheel installed (no compiler, no system DDS in reach where they can be hidden).
+
+    Made once for the run, like the wheel.
+    """
     hide = _system_files() if _can_hide() else None
-    # Only wheels, so pip could not build anything even if a compiler were at hand.
-    res = _run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--only-binary=:all:", str(wheel)],
-        hide,
-        env=_clean_env(home),
-        cwd=home,
-    )
-    assert res.returncode == 0, f"pip install of {wheel.name} failed:\n{res.stdout}\n{res.stderr}"
-    return venv, hide
+
+    def build(home: Path) -> None:
+        venv = home / "venv"
+        subprocess.run([str(BASE_PYTHON), "-m", "venv", str(venv)], check=True, env=_clean_env(home), cwd=home)
+        # Only wheels, so pip could not build anything even if a compiler were at hand.
+        res = _run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--only-binary=:all:", str(wheel)],
+            hide,
+            env=_clean_env(home),
+            cwd=home,
+        )
+        assert res.returncode == 0, f"pip install of {wheel.name} failed:\n{res.stdout}\n{res.stderr}"
+
+    return built_once(tmp_path_factory, "wheel-home", build) / "venv", hide
 
 
 def test_wheel_is_manylinux_and_needs_no_libdds(wheel: Path, tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -283,7 +283,11 @@ def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
     return handmakes.encode_hand_makes(owners, hand, makes)
 
 
-def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
+#: A board of a text format: a deal and maybe its double-dummy table.
+_Board = pbn.PBNBoard | ddsref.ReferenceHand
+
+
+def _dealt(boards: Sequence[_Board]) -> Records:
     """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
     if all(b.table is None for b in boards):
@@ -292,15 +296,35 @@ def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
     return Records(owners, np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards]))
 
 
-def _read_dealt(boards: Iterable[pbn.PBNBoard | ddsref.ReferenceHand], chunk: int) -> Iterator[Records]:
+def _read_dealt(boards: Iterable[_Board], chunk: int) -> Iterator[Records]:
     for part in batched(boards, chunk):
         records = _dealt(part)
         del part  # the boards go before the next batch is read: memory is one batch's
         yield records
 
 
-def _load_pbn(data: bytes, name: str) -> Records:
-    return _dealt(pbn.parse_pbn(data, name=name))
+def _boards_format(
+    name: str,
+    extensions: tuple[str, ...],
+    parse: Callable[..., Sequence[_Board]],
+    iterate: Callable[[IO[bytes], str], Iterable[_Board]],
+    **more: Any,
+) -> Format:
+    """A format of boards, each a deal and maybe its double-dummy table (PBN, DDS's reference text).
+
+    Its files hold deals and results, read whole (``parse(data, name=name)``)
+    or a chunk of boards at a time (``iterate(file, name)``); ``more`` are
+    the format's other :class:`Format` fields (writing, games, extras).
+    """
+    return Format(
+        name,
+        extensions,
+        deals=True,
+        results=True,
+        load=lambda data, file_name: _dealt(parse(data, name=file_name)),
+        read=lambda f, file_name, chunk: _read_dealt(iterate(f, file_name), chunk),
+        **more,
+    )
 
 
 def _load_gib(data: bytes, name: str) -> Records:
@@ -320,10 +344,6 @@ def _dump_gib(r: Records, first: int, last: bool) -> bytes:
     if np.any(tables > 13):
         raise FormatError("gib text needs complete double-dummy results; the input lacks some (solve first)")
     return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
-
-
-def _load_dds(data: bytes, name: str) -> Records:
-    return _dealt(ddsref.parse_reference(data, name=name))
 
 
 def _load_lin(data: bytes, name: str) -> Records:
@@ -422,13 +442,11 @@ register(
     )
 )
 register(
-    Format(
+    _boards_format(
         "pbn",
         (".pbn",),
-        deals=True,
-        results=True,
-        load=_load_pbn,
-        read=lambda f, name, chunk: _read_dealt(pbn.iter_boards(pbn.pbn_lines(f, name), name=name), chunk),
+        pbn.parse_pbn,
+        lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name),
         dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
@@ -449,13 +467,11 @@ register(
     )
 )
 register(
-    Format(
+    _boards_format(
         "dds",
         (),
-        deals=True,
-        results=True,
-        load=_load_dds,
-        read=lambda f, name, chunk: _read_dealt(ddsref.iter_reference(f, name=name), chunk),
+        ddsref.parse_reference,
+        lambda f, name: ddsref.iter_reference(f, name=name),
         dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
             "ascii"
         ),

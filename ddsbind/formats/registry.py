@@ -303,28 +303,31 @@ def _read_dealt(boards: Iterable[_Board], chunk: int) -> Iterator[Records]:
         yield records
 
 
-def _boards_format(
+def _results_text(
     name: str,
     extensions: tuple[str, ...],
-    parse: Callable[..., Sequence[_Board]],
-    iterate: Callable[[IO[bytes], str], Iterable[_Board]],
+    load: Callable[[bytes, str], Records],
+    read: Callable[[IO[bytes], str, int], Iterator[Records]],
     **more: Any,
 ) -> Format:
-    """A format of boards, each a deal and maybe its double-dummy table (PBN, DDS's reference text).
+    """A text format of deals and their double-dummy results (PBN, GIB, DDS's reference text).
 
-    Its files hold deals and results, read whole (``parse(data, name=name)``)
-    or a chunk of boards at a time (``iterate(file, name)``); ``more`` are
-    the format's other :class:`Format` fields (writing, games, extras).
+    Read whole (``load``) or a chunk of records at a time (``read``);
+    ``more`` are the format's other :class:`Format` fields (writing, games, extras).
     """
-    return Format(
-        name,
-        extensions,
-        deals=True,
-        results=True,
-        load=lambda data, file_name: _dealt(parse(data, name=file_name)),
-        read=lambda f, file_name, chunk: _read_dealt(iterate(f, file_name), chunk),
-        **more,
-    )
+    return Format(name, extensions, deals=True, results=True, load=load, read=read, **more)
+
+
+def _boards(parse: Callable[..., Sequence[_Board]]) -> Callable[[bytes, str], Records]:
+    """A :attr:`Format.load` of a text of boards: ``parse(data, name=name)`` gives the boards."""
+    return lambda data, name: _dealt(parse(data, name=name))
+
+
+def _board_chunks(
+    iterate: Callable[[IO[bytes], str], Iterable[_Board]],
+) -> Callable[[IO[bytes], str, int], Iterator[Records]]:
+    """A :attr:`Format.read` of a text of boards: ``iterate(file, name)`` gives them one by one."""
+    return lambda f, name, chunk: _read_dealt(iterate(f, name), chunk)
 
 
 def _load_gib(data: bytes, name: str) -> Records:
@@ -442,11 +445,11 @@ register(
     )
 )
 register(
-    _boards_format(
+    _results_text(
         "pbn",
         (".pbn",),
-        pbn.parse_pbn,
-        lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name),
+        _boards(pbn.parse_pbn),
+        _board_chunks(lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name)),
         dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
@@ -455,23 +458,13 @@ register(
         extras=lambda f, name: pbn.extras(f, name),
     )
 )
+register(_results_text("gib", (".gib",), _load_gib, _read_gib, dump_part=_dump_gib))
 register(
-    Format(
-        "gib",
-        (".gib",),
-        deals=True,
-        results=True,
-        load=_load_gib,
-        read=_read_gib,
-        dump_part=_dump_gib,
-    )
-)
-register(
-    _boards_format(
+    _results_text(
         "dds",
         (),
-        ddsref.parse_reference,
-        lambda f, name: ddsref.iter_reference(f, name=name),
+        _boards(ddsref.parse_reference),
+        _board_chunks(lambda f, name: ddsref.iter_reference(f, name=name)),
         dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
             "ascii"
         ),

@@ -3,7 +3,9 @@
 This is the one model of play in ddsbind.  The solver's input checks, the
 play analysis, the game-record formats (PBN, ZRJ) and the proof trees all
 play cards through :class:`Play` and ask :func:`trick_winner` who won, so a
-rule lives here and nowhere else.  No DDS import.
+rule lives here and nowhere else.  No DDS import.  A played deal as a
+value (a position and the cards played from it, checked once) is a
+:class:`CardPlay`: the one input of the double-dummy play analysis.
 
 Conventions (DDS's): seats 0=N 1=E 2=S 3=W (:class:`~ddsbind.deal.Seat`),
 strains 0=S 1=H 2=D 3=C 4=NT (:class:`~ddsbind.deal.Strain`); vulnerability

@@ -28,6 +28,7 @@ from ddsbind.errors import (
     ThreadsWarning,
     TruncatedPlayWarning,
 )
+from ddsbind.game import CardPlay
 from ddsbind.hand import Hand
 from ddsbind.results import DDTable, ScoredCard, Solutions
 from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
@@ -98,6 +99,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "Call",
     "Card",
+    "CardPlay",
     "Contract",
     "ContractError",
     "DDSError",

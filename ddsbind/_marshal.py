@@ -19,7 +19,9 @@ ranks 2..14; ``remainCards[hand][suit]`` bit ``r`` for rank ``r``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ParamSpec, Protocol, TypeVar, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
@@ -28,10 +30,13 @@ from ddsbind import _holdings, dll, game
 from ddsbind._binding import CData, ffi
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import ArgumentError, CardCountError, DDSError, InvalidArgumentError
+from ddsbind.game import CardPlay, as_deal
 from ddsbind.results import Position, ScoredCard, Solutions
 
 __all__ = [
+    "CardPlayFunction",
     "as_deal",
+    "card_play_call",
     "check_table_deals",
     "decode_future",
     "distinct_deals",
@@ -41,6 +46,7 @@ __all__ = [
     "new_deal",
     "parse_plays",
     "position",
+    "read_card_play",
     "table_masks",
     "text",
 ]
@@ -61,17 +67,6 @@ def decode_future(fut: CData) -> Solutions:
 
 
 # -- positions ------------------------------------------------------------------------
-
-
-def as_deal(deal: object) -> Deal:
-    """A :class:`Deal` from a ``Deal``, a PBN string or a ``(4, 4)`` mask array; ``ArgumentError`` otherwise."""
-    if isinstance(deal, Deal):
-        return deal
-    if isinstance(deal, str):
-        return Deal.from_pbn(deal)
-    if isinstance(deal, np.ndarray | list | tuple):
-        return Deal(deal)
-    raise ArgumentError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
 
 
 def position(
@@ -97,6 +92,53 @@ def position(
         exc.function = exc.function or function
         raise
     return Position(d, strain, leader, tuple(trick))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class CardPlayFunction(Protocol[P, R_co]):
+    """A function of a :class:`~ddsbind.game.CardPlay`, called with one or with ``CardPlay``'s arguments."""
+
+    @overload
+    def __call__(self, played: CardPlay, /) -> R_co: ...
+    @overload
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R_co: ...
+
+
+def read_card_play(function: str, *args: Any, make: Callable[..., CardPlay] = CardPlay, **kwargs: Any) -> CardPlay:
+    """``make(*args, **kwargs)`` (a :class:`~ddsbind.game.CardPlay`), its faults raised with ``function`` set."""
+    try:
+        return make(*args, **kwargs)
+    except DDSError as exc:
+        exc.function = exc.function or function
+        raise
+
+
+def card_play_call(
+    make: Callable[P, CardPlay], function: str
+) -> Callable[[Callable[[CardPlay], R]], CardPlayFunction[P, R]]:
+    """Let an analysis of a :class:`~ddsbind.game.CardPlay` be called with one or with its arguments.
+
+    ``analysis(CardPlay(deal, strain, leader, plays))`` and ``analysis(deal,
+    strain, leader, plays)`` are the same call: the arguments are read by
+    ``make`` (``CardPlay``), its faults raised with ``function`` (the DDS
+    function the analysis calls) set, as every entry point raises them.
+    """
+
+    def wrap(analysis: Callable[[CardPlay], R]) -> CardPlayFunction[P, R]:
+        @functools.wraps(analysis)
+        def call(*args: Any, **kwargs: Any) -> R:
+            given = [*args, *kwargs.values()] if set(kwargs) <= {"played"} else ()
+            if len(given) == 1 and isinstance(given[0], CardPlay):
+                return analysis(given[0])
+            return analysis(read_card_play(function, *args, make=make, **kwargs))
+
+        return call
+
+    return wrap
 
 
 def parse_plays(plays: str | Iterable[Card | str], *, function: str) -> list[Card]:

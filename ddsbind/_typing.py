@@ -5,15 +5,14 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, cast
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from ddsbind.deal import Deal
 
-P = ParamSpec("P")
-R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: A progress callback: called with the number of units (records, deals)
 #: finished since its last call.  Its return value is ignored, so a tqdm
@@ -21,7 +20,7 @@ R = TypeVar("R")
 Progress: TypeAlias = Callable[[int], object]
 
 
-def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def renamed(**old_names: str) -> Callable[[F], F]:
     """Accept a public function's former keyword names (``trump=`` for ``strain=``), with a DeprecationWarning.
 
     ``renamed(trump="strain", first="leader")`` maps each old keyword to its
@@ -29,9 +28,9 @@ def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     argument given twice.
     """
 
-    def wrap(function: Callable[P, R]) -> Callable[P, R]:
+    def wrap(function: F) -> F:
         @functools.wraps(function)
-        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        def call(*args: Any, **kwargs: Any) -> Any:
             given = [(old, new) for old, new in old_names.items() if old in kwargs]
             for old, new in given:
                 if new in kwargs:
@@ -44,7 +43,7 @@ def renamed(**old_names: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
                 warnings.warn(f"{name}({was}) is now {name}({now})", DeprecationWarning, stacklevel=2)
             return function(*args, **kwargs)
 
-        return call
+        return cast(F, call)  # the same call, keywords renamed
 
     return wrap
 

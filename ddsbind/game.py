@@ -3,7 +3,9 @@
 This is the one model of play in ddsbind.  The solver's input checks, the
 play analysis, the game-record formats (PBN, ZRJ) and the proof trees all
 play cards through :class:`Play` and ask :func:`trick_winner` who won, so a
-rule lives here and nowhere else.  No DDS import.
+rule lives here and nowhere else.  No DDS import.  A played deal as a
+value (a position and the cards played from it, checked once) is a
+:class:`CardPlay`: the one input of the double-dummy play analysis.
 
 Conventions (DDS's): seats 0=N 1=E 2=S 3=W (:class:`~ddsbind.deal.Seat`),
 strains 0=S 1=H 2=D 3=C 4=NT (:class:`~ddsbind.deal.Strain`); vulnerability
@@ -25,9 +27,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ddsbind import _holdings
 from ddsbind.deal import SUITS, Card, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import (
+    ArgumentError,
     CardCountError,
     DDSError,
     DuplicateCardsError,
@@ -38,9 +43,11 @@ from ddsbind.errors import (
 )
 
 __all__ = [
+    "CardPlay",
     "Play",
     "PlayedTrick",
     "Vulnerability",
+    "as_deal",
     "check_current_trick",
     "check_trick_cards",
     "check_trick_lengths",
@@ -52,6 +59,17 @@ __all__ = [
 ]
 
 _ORDINAL = ("1st", "2nd", "3rd", "4th")
+
+
+def as_deal(deal: object) -> Deal:
+    """A :class:`Deal` from a ``Deal``, a PBN string or a ``(4, 4)`` mask array; ``ArgumentError`` otherwise."""
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, str):
+        return Deal.from_pbn(deal)
+    if isinstance(deal, np.ndarray | list | tuple):
+        return Deal(deal)
+    raise ArgumentError(f"a deal must be a Deal, a PBN string or a (4, 4) mask array, got {type(deal).__name__}")
 
 
 def parse_leader(value: Seat | int | str) -> Seat:
@@ -374,3 +392,92 @@ def play_out(
     p = Play(deal, trump, leader, current_trick)
     p.play_all(cards)
     return p.all_tricks()
+
+
+@dataclass(frozen=True, init=False)
+class CardPlay:
+    """The play of a deal: a position (cards held, strain, leader, trick in progress) and the cards played from it.
+
+    The one input of the double-dummy play analysis: :func:`ddsbind.analyse_play`,
+    :func:`ddsbind.costly_cards`, :func:`ddsbind.best_line` and the batch functions of
+    :mod:`ddsbind.play` take one (or its arguments, as they always did), and
+    :attr:`ddsbind.record.GameRecord.card_play` is a game record's.  Every card is
+    played out by :class:`Play` on construction, so a ``CardPlay`` always holds a
+    legal play; it compares and hashes by value.
+
+    Parameters
+    ----------
+    deal : Deal, PBN string or (4, 4) masks
+        The cards held when the play starts (the current trick's cards are not in it).
+    strain : Strain, 0..4 or name
+    leader : Seat, 0..3 or name
+        The hand that led the current trick, or leads the first trick
+        (DDS's ``first``); declarer sits to its right.
+    plays : str or cards
+        The cards played, in play order: ``"C4CACJ"`` (as DDS's reference
+        files write them), ``"C4 CA C10"``, ``"C4,CA"`` or a list of cards.
+    current_trick : str or cards
+        Up to 3 cards already on the trick when the play starts, in play order from ``leader``.
+
+    Raises
+    ------
+    ArgumentError
+        ``deal`` is not a deal.
+    TrumpWrongError, FirstWrongError
+        A bad strain or leader.
+    PlayedCardError, DuplicateCardsError, CardCountError, SuitOrRankError, PlayFaultError
+        A bad current trick, as :func:`ddsbind.solve_board` refuses it.
+    PlayFaultError
+        A card of ``plays`` that is not a card, not held by the seat to play,
+        or a revoke; ``.index`` is its 0-based position in ``plays``.
+
+    Examples
+    --------
+    >>> p = CardPlay("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765", "S", "E", "CA C8 C5 C2")
+    >>> p.declarer.name, p.plays[0], p.replayed().to_play.name
+    ('N', Card('CA'), 'E')
+    """
+
+    deal: Deal
+    strain: Strain
+    leader: Seat
+    #: The cards played after ``current_trick``, in play order.
+    plays: tuple[Card, ...]
+    current_trick: tuple[Card, ...]
+
+    def __init__(
+        self,
+        deal: Deal | str | Sequence[Sequence[int]],
+        strain: Strain | int | str,
+        leader: Seat | int | str,
+        plays: str | Iterable[Card | str] = (),
+        current_trick: str | Iterable[Card | str] = (),
+    ) -> None:
+        start = as_deal(deal)
+        table = Play(start, strain, leader, current_trick)
+        cards = parse_cards(plays)
+        for name, value in (
+            ("deal", start),
+            ("strain", table.trump),
+            ("leader", table.leader),
+            ("plays", tuple(cards)),
+            ("current_trick", tuple(table.current)),
+        ):
+            object.__setattr__(self, name, value)
+        table.play_all(cards)
+
+    @property
+    def declarer(self) -> Seat:
+        """The seat to the leader's right: the analysis counts tricks for its side."""
+        return self.leader.next(3)
+
+    @property
+    def from_opening_lead(self) -> bool:
+        """True when the play starts at the opening lead: a full deal and no trick in progress."""
+        return self.deal.is_full and not self.current_trick
+
+    def replayed(self) -> Play:
+        """A :class:`Play` at the position the play reaches: every card of ``plays`` played out."""
+        table = Play(self.deal, self.strain, self.leader, self.current_trick)
+        table.play_all(self.plays)
+        return table

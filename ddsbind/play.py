@@ -26,17 +26,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ddsbind import _html, dll
-from ddsbind._marshal import decode_future, fill_deal, parse_plays, position
+from ddsbind._marshal import card_play_call, decode_future, fill_deal, position, read_card_play
 from ddsbind._typing import Progress, renamed
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
-from ddsbind.game import Play
+from ddsbind.game import CardPlay, Play
 from ddsbind.results import Position, Solutions
 from ddsbind.solver import analyse_play, solve_board
 
 __all__ = [
     "BestLine",
     "CardOption",
+    "CardPlay",
     "CostlyCard",
     "CostlyCards",
     "GameAnalysis",
@@ -51,8 +52,9 @@ __all__ = [
     "solve_positions",
 ]
 
-#: One played deal for the batch functions: (deal, trump, first, plays).
-PlayJob = tuple[Deal | str, Strain | int | str, Seat | int | str, str | Iterable[Card | str]]
+#: One played deal for the batch functions: a :class:`~ddsbind.game.CardPlay` from the opening
+#: lead, or its arguments ``(deal, strain, leader, plays)``.
+PlayJob = CardPlay | tuple[Deal | str, Strain | int | str, Seat | int | str, str | Iterable[Card | str]]
 
 
 @dataclass(frozen=True)
@@ -147,13 +149,7 @@ class GameRecord(Protocol):
     """What :func:`analyse_game` reads of a played game (:class:`ddsbind.formats.GameRecord` has it all)."""
 
     @property
-    def deal(self) -> Deal: ...
-    @property
-    def trump(self) -> Strain | None: ...
-    @property
-    def leader(self) -> Seat | None: ...
-    @property
-    def play(self) -> list[Card]: ...
+    def card_play(self) -> CardPlay: ...
     def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyCard] = ()) -> str: ...
 
 
@@ -208,52 +204,37 @@ def analyse_game(game: GameRecord) -> GameAnalysis:
     PlayFaultError
         A card of the play not held, or a revoke.
     """
-    if game.trump is None or game.leader is None:
-        raise InvalidArgumentError("the game has no contract and declarer to analyse (passed out or unknown)")
-    trace = analyse_play(game.deal, game.trump, game.leader, game.play)
-    costly = costly_cards_batch([(game.deal, game.trump, game.leader, game.play)], traces=[trace])[0]
+    played = game.card_play
+    trace = analyse_play(played)
+    costly = costly_cards_batch([played], traces=[trace])[0]
     return GameAnalysis(game, trace, CostlyCards(costly))
 
 
-def _played_deal(
-    deal: Deal | str, trump: Strain | int | str, first: Seat | int | str, plays: str | Iterable[Card | str]
-) -> tuple[Deal, Strain, Seat, list[Card]]:
-    """A played deal parsed and played out with :class:`ddsbind.game.Play`: every check, one class per fault.
-
-    The deal must be full (the play starts at the opening lead).  A fault in
-    the play is a ``PlayFaultError`` at ``.at(i, "play")``.
-    """
-    fn = "AnalysePlayBin"
-    pos = position(deal, trump, first, function=fn)
-    if not pos.deal.is_full:
-        raise PlayFaultError("a played deal needs the full deal (13 cards each), before the opening lead", function=fn)
-    cards = parse_plays(plays, function=fn)
-    try:
-        Play(pos.deal, pos.trump, pos.leader).play_all(cards)
-    except DDSError as exc:
-        exc.function = exc.function or fn
-        raise
-    return pos.deal, pos.trump, pos.leader, cards
+def _from_opening_lead(played: CardPlay) -> CardPlay:
+    """``played``, checked to start at the opening lead (a full deal, no trick in progress) as traces do."""
+    if not played.from_opening_lead:
+        raise PlayFaultError(
+            "a played deal needs the full deal (13 cards each), before the opening lead", function="AnalysePlayBin"
+        )
+    return played
 
 
 _Pending = tuple[int, Card, Seat, int, int, int, int]  # CostlyCard's fields but ``better``
 
 
-def _find_costly(
-    deal: Deal, trump: Strain, first: Seat, cards: list[Card], trace: Sequence[int]
-) -> list[tuple[_Pending, Position]]:
+def _find_costly(played: CardPlay, trace: Sequence[int]) -> list[tuple[_Pending, Position]]:
     """The cards after which the trace moved against their side, each with the position before it."""
-    declarer_side = (first + 3) % 2
+    declarer_side = played.declarer.side
     out: list[tuple[_Pending, Position]] = []
-    table = Play(deal, trump, first)
-    for k, card in enumerate(cards):
+    table = Play(played.deal, played.strain, played.leader)
+    for k, card in enumerate(played.plays):
         if k + 1 >= len(trace):
             break  # DDS does not value the last trick's cards: each hand holds one card
         seat = table.to_play
         delta = trace[k] - trace[k + 1]
         cost = delta if seat % 2 == declarer_side else -delta
         if cost > 0:
-            before = Position(table.deal(), trump, table.leader, tuple(table.current))
+            before = Position(table.deal(), table.trump, table.leader, tuple(table.current))
             out.append(((k, card, seat, table.trick_number, cost, trace[k], trace[k + 1]), before))
         table.play(card)
     return out
@@ -299,24 +280,19 @@ def solve_positions(positions: Sequence[Position]) -> list[Solutions]:
 
 
 @renamed(trump="strain", first="leader")
-def costly_cards(
-    deal: Deal | str,
-    strain: Strain | int | str,
-    leader: Seat | int | str,
-    plays: str | Iterable[Card | str],
-) -> CostlyCards:
+@card_play_call(CardPlay, "AnalysePlayBin")
+def costly_cards(played: CardPlay) -> CostlyCards:
     """Every card that changed the double-dummy result, in play order.
 
     Parameters
     ----------
-    deal : Deal or PBN string
-        The full deal before the opening lead.
-    strain : Strain, 0..4 or name
-    leader : Seat, 0..3 or name
-        The opening leader (declarer is the seat to its right).
-    plays : str or cards
-        ``"C4CACJ..."``, ``"C4 CA C10"``, ``"C4,CA,CJ"`` or a list of cards, in
-        play order from the opening lead.
+    played : CardPlay, or its arguments
+        The play from the opening lead: ``costly_cards(CardPlay(deal, strain,
+        leader, plays))`` or ``costly_cards(deal, strain, leader, plays)``,
+        with ``deal`` the full deal before the opening lead, ``leader`` the
+        opening leader (declarer is the seat to its right), ``plays``
+        ``"C4CACJ..."``, ``"C4 CA C10"``, ``"C4,CA,CJ"`` or a list of cards,
+        in play order from the opening lead.
 
     Returns
     -------
@@ -332,20 +308,26 @@ def costly_cards(
         A card not held by the seat to play, a revoke, more than 52 cards;
         the message names the card and its position.
     """
-    d, t, f, cards = _played_deal(deal, strain, leader, plays)
-    found = _find_costly(d, t, f, cards, analyse_play(d, t, f, cards))
-    return CostlyCards(_with_better(p, solve_board(pos[0], t, pos[2], current_trick=pos[3])) for p, pos in found)
+    found = _find_costly(_from_opening_lead(played), analyse_play(played))
+    return CostlyCards(_with_better(p, solve_board(d, t, f, current_trick=trick)) for p, (d, t, f, trick) in found)
 
 
-def _prepare(jobs: Sequence[PlayJob]) -> list[tuple[Deal, Strain, Seat, list[Card]]]:
-    """Every job parsed and played out; a fault keeps its class, with ``.index`` the job's (``"deal"``)."""
+def _prepare(jobs: Sequence[PlayJob]) -> list[CardPlay]:
+    """Every job read and played out; a fault keeps its class, with ``.index`` the job's (``"deal"``)."""
     out = []
     for i, job in enumerate(jobs):
         try:
-            if not isinstance(job, tuple | list) or len(job) != 4:
-                raise InvalidArgumentError(f"a played deal is (deal, trump, first, plays), got {job!r:.80}")
-            out.append(_played_deal(*job))
+            if isinstance(job, CardPlay):
+                played = job
+            elif isinstance(job, tuple | list) and len(job) == 4:
+                played = CardPlay(*job)
+            else:
+                raise InvalidArgumentError(
+                    f"a played deal is a CardPlay or (deal, strain, leader, plays), got {job!r:.80}"
+                )
+            out.append(_from_opening_lead(played))
         except DDSError as exc:
+            exc.function = exc.function or "AnalysePlayBin"
             raise exc.at(i, "deal") from None
     return out
 
@@ -362,8 +344,8 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
 
     Parameters
     ----------
-    jobs : sequence of (deal, trump, first, plays)
-        As the arguments of :func:`ddsbind.analyse_play` (full deals).
+    jobs : sequence of CardPlay or (deal, strain, leader, plays)
+        Plays from the opening lead, as :func:`ddsbind.analyse_play` takes them (full deals).
     progress : callable, optional
         Called with the number of deals finished after each DDS call.
 
@@ -375,11 +357,8 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
     prepared = _prepare(jobs)
     # A played deal repeated exactly (same deal, trump, leader and cards) is
     # analysed once and its trace copied: records of a session repeat boards.
-    first: dict[tuple[bytes, int, int, tuple[tuple[int, int], ...]], int] = {}
-    which = [
-        first.setdefault((d.remain_cards.tobytes(), int(t), int(f), tuple((c.suit, c.rank) for c in cards)), len(first))
-        for d, t, f, cards in prepared
-    ]
+    first: dict[CardPlay, int] = {}
+    which = [first.setdefault(played, len(first)) for played in prepared]
     distinct = [-1] * len(first)
     for i, k in enumerate(which):
         if distinct[k] < 0:
@@ -394,8 +373,9 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
         chunk = distinct[start : start + step]
         bo.noOfBoards = plays.noOfBoards = len(chunk)
         for i, j in enumerate(chunk):
-            d, t, f, cards = prepared[j]
-            fill_deal(bo.deals[i], Position(d, t, f, ()))
+            played = prepared[j]
+            cards = played.plays
+            fill_deal(bo.deals[i], Position(played.deal, played.strain, played.leader, ()))
             bo.target[i], bo.solutions[i], bo.mode[i] = -1, 1, 1
             tr = plays.plays[i]
             tr.number = len(cards)
@@ -423,7 +403,7 @@ def costly_cards_batch(
 ) -> list[list[CostlyCard]]:
     """:func:`costly_cards` for many played deals: traces in batches (:func:`analyse_plays`).
 
-    ``jobs`` holds ``(deal, trump, first, plays)`` per deal; the result is
+    ``jobs`` holds a :class:`~ddsbind.game.CardPlay` (or ``(deal, strain, leader, plays)``) per deal; the result is
     one list of :class:`CostlyCard` per deal, in input order.  ``traces``,
     when given, are :func:`analyse_plays`'s answer for the same jobs (not
     recomputed).  ``progress`` is called with the number of deals whose
@@ -431,10 +411,10 @@ def costly_cards_batch(
     """
     prepared = _prepare(jobs)
     if traces is None:
-        traces = analyse_plays([(d, t, f, c) for d, t, f, c in prepared], progress=progress)
+        traces = analyse_plays(prepared, progress=progress)
     elif len(traces) != len(prepared):
         raise InvalidArgumentError(f"{len(prepared)} played deals but {len(traces)} traces", field="traces")
-    found = [_find_costly(d, t, f, c, tr) for (d, t, f, c), tr in zip(prepared, traces, strict=True)]
+    found = [_find_costly(played, tr) for played, tr in zip(prepared, traces, strict=True)]
     sols = iter(solve_positions([pos for per_deal in found for _, pos in per_deal]))
     return [[_with_better(p, next(sols)) for p, _ in per_deal] for per_deal in found]
 
@@ -446,9 +426,9 @@ def _lowest(options: Iterable[CardOption]) -> Card:
 
 @renamed(trump="strain", first="leader")
 def best_line(
-    deal: Deal | str,
-    strain: Strain | int | str,
-    leader: Seat | int | str,
+    deal: CardPlay | Deal | str,
+    strain: Strain | int | str | None = None,
+    leader: Seat | int | str | None = None,
     current_trick: str | Iterable[Card | str] = (),
 ) -> BestLine:
     """The double-dummy best line from a position, played out to the end.
@@ -459,8 +439,12 @@ def best_line(
 
     Parameters
     ----------
-    deal : Deal or PBN string
-        The cards still held (cards already on the current trick are not in it).
+    deal : CardPlay, Deal or PBN string
+        A :class:`~ddsbind.game.CardPlay`: the line starts where its play
+        stands, and declarer is the seat to the right of its ``leader``
+        (``strain``, ``leader`` and ``current_trick`` are then not given).
+        Or the cards still held (cards already on the current trick are not
+        in it), with:
     strain : Strain, 0..4 or name
     leader : Seat, 0..3 or name
         The hand that led the current trick (or leads the next one).
@@ -486,9 +470,14 @@ def best_line(
         The line is played out by :class:`ddsbind.game.Play`, so it never
         replays a card nor runs past the last trick.
     """
-    pos = position(deal, strain, leader, current_trick, function="SolveBoard")
-    table = Play(pos.deal, pos.trump, pos.leader, pos.trick)
-    declarer_side = (pos.leader + 3) % 2
+    if isinstance(deal, CardPlay):
+        if strain is not None or leader is not None or current_trick:
+            raise InvalidArgumentError("best_line of a CardPlay takes no strain, leader or current trick: it has them")
+        played = deal
+    else:
+        played = read_card_play("SolveBoard", deal, strain, leader, current_trick=current_trick)
+    table = played.replayed()
+    declarer_side = played.declarer.side
     tricks = BestLine()
     steps: list[LineStep] = []
     value: int | None = None

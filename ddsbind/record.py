@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import ContractError, DDSError, FormatError
-from ddsbind.game import PlayedTrick, Vulnerability, play_out
+from ddsbind.errors import ContractError, DDSError, FormatError, InvalidArgumentError
+from ddsbind.game import CardPlay, PlayedTrick, Vulnerability, play_out
 from ddsbind.scoring import Call, Contract
 
 __all__ = [
@@ -239,6 +239,18 @@ class GameRecord:
     def leader(self) -> Seat | None:
         """The opening leader: declarer's left-hand opponent."""
         return None if self.declarer is None else self.declarer.next()
+
+    @property
+    def card_play(self) -> CardPlay:
+        """The play from the opening lead, as the play analysis takes it (:func:`ddsbind.costly_cards`).
+
+        Raises ``InvalidArgumentError`` for a game without contract and
+        declarer (passed out, or unknown), and ``PlayFaultError`` (with
+        ``.index``) for a card of the play not held or a revoke.
+        """
+        if self.trump is None or self.leader is None:
+            raise InvalidArgumentError("the game has no contract and declarer to analyse (passed out or unknown)")
+        return CardPlay(self.deal, self.trump, self.leader, self.play)
 
     def commentary_places(self) -> list[int | None]:
         """Where each commentary stands, as every format writes it: after that many actions, or None.

@@ -24,22 +24,22 @@ from ddsbind import dll
 from ddsbind._binding import CData
 from ddsbind._marshal import (
     as_deal,
+    card_play_call,
     check_table_deals,
     decode_future,
     distinct_deals,
     hand_lengths,
     int_view,
     new_deal,
-    parse_plays,
     position,
     table_masks,
     text,
 )
 from ddsbind._typing import Progress, renamed
 from ddsbind.deal import SUIT_SYMBOLS, Card, Deal, Seat, Side, Strain
-from ddsbind.errors import DDSError, InvalidArgumentError, PlayFaultError
-from ddsbind.game import Vulnerability
-from ddsbind.results import DDTable, ScoredCard, Solutions
+from ddsbind.errors import DDSError, InvalidArgumentError
+from ddsbind.game import CardPlay, Vulnerability
+from ddsbind.results import DDTable, Position, ScoredCard, Solutions
 from ddsbind.scoring import Contract, DealerParContract, score
 
 __all__ = [
@@ -535,22 +535,18 @@ def dd_score(
 
 
 @renamed(trump="strain", first="leader")
-def analyse_play(
-    deal: Deal | str,
-    strain: Strain | int | str,
-    leader: Seat | int | str,
-    plays: str | Iterable[Card | str],
-    current_trick: str | Iterable[Card | str] = (),
-) -> list[int]:
+@card_play_call(CardPlay, "AnalysePlayBin")
+def analyse_play(played: CardPlay) -> list[int]:
     """Double-dummy tricks before the first card and after each card played (``AnalysePlayBin``).
 
+    Called with a :class:`~ddsbind.game.CardPlay`, or with its arguments:
+    ``analyse_play(deal, strain, leader, plays, current_trick=())``.
     ``plays`` is a string of cards (``"C4CACJ..."`` as in the reference
     files' PLAY lines, or separated: ``"C4 CA CJ"``, ``"C4,CA,C10"``) or a
-    list of cards, starting
-    with the next card of the trick led by ``leader``.  The values are tricks
-    for declarer's side (declarer sits to the right of ``leader``, the leader
-    of the current trick), counted from the start of the current trick:
-    always ``len(plays) + 1`` values.
+    list of cards, starting with the next card of the trick led by
+    ``leader``.  The values are tricks for declarer's side (declarer sits to
+    the right of ``leader``, the leader of the current trick), counted from
+    the start of the current trick: always ``len(plays) + 1`` values.
 
     With cards already on the current trick (``current_trick``, in play
     order from ``leader``; the deal no longer holds them), the answer is
@@ -563,9 +559,7 @@ def analyse_play(
     player to play, or a revoke, with ``.index`` its 0-based position in
     ``plays``; a bad position raises as :func:`solve_board` does.
     """
-    pos = position(deal, strain, leader, current_trick, function="AnalysePlayBin")
-    cards = parse_plays(plays, function="AnalysePlayBin")
-    d, leader, trick = pos.deal, pos.leader, list(pos.trick)
+    d, leader, trick = played.deal, played.leader, played.current_trick
     if trick:
         # DDS's AnalysePlay starts its values at the current trick's lead; hand the trick's
         # cards back to their players and play them out, so every position is DDS's own.
@@ -573,10 +567,8 @@ def analyse_play(
         for k, c in enumerate(trick):
             masks[leader.next(k), c.suit] |= 1 << c.rank
         d = Deal(masks)
-    cards = [*trick, *cards]
-    if len(cards) > 52:
-        raise PlayFaultError(f"{len(cards)} cards in the play; at most 52", function="AnalysePlayBin")
-    dl = new_deal(pos._replace(deal=d, trick=()))
+    cards = [*trick, *played.plays]
+    dl = new_deal(Position(d, played.strain, leader, ()))
     trace = dll.playTraceBin(number=len(cards))
     for i, c in enumerate(cards):
         trace.suit[i] = c.suit

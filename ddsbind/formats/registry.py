@@ -36,7 +36,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -283,7 +283,11 @@ def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
     return handmakes.encode_hand_makes(owners, hand, makes)
 
 
-def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
+#: A board of a text format: a deal and maybe its double-dummy table.
+_Board = pbn.PBNBoard | ddsref.ReferenceHand
+
+
+def _dealt(boards: Sequence[_Board]) -> Records:
     """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
     if all(b.table is None for b in boards):
@@ -292,15 +296,38 @@ def _dealt(boards: Sequence[pbn.PBNBoard | ddsref.ReferenceHand]) -> Records:
     return Records(owners, np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards]))
 
 
-def _read_dealt(boards: Iterable[pbn.PBNBoard | ddsref.ReferenceHand], chunk: int) -> Iterator[Records]:
+def _read_dealt(boards: Iterable[_Board], chunk: int) -> Iterator[Records]:
     for part in batched(boards, chunk):
         records = _dealt(part)
         del part  # the boards go before the next batch is read: memory is one batch's
         yield records
 
 
-def _load_pbn(data: bytes, name: str) -> Records:
-    return _dealt(pbn.parse_pbn(data, name=name))
+def _results_text(
+    name: str,
+    extensions: tuple[str, ...],
+    load: Callable[[bytes, str], Records],
+    read: Callable[[IO[bytes], str, int], Iterator[Records]],
+    **more: Any,
+) -> Format:
+    """A text format of deals and their double-dummy results (PBN, GIB, DDS's reference text).
+
+    Read whole (``load``) or a chunk of records at a time (``read``);
+    ``more`` are the format's other :class:`Format` fields (writing, games, extras).
+    """
+    return Format(name, extensions, deals=True, results=True, load=load, read=read, **more)
+
+
+def _boards(parse: Callable[..., Sequence[_Board]]) -> Callable[[bytes, str], Records]:
+    """A :attr:`Format.load` of a text of boards: ``parse(data, name=name)`` gives the boards."""
+    return lambda data, name: _dealt(parse(data, name=name))
+
+
+def _board_chunks(
+    iterate: Callable[[IO[bytes], str], Iterable[_Board]],
+) -> Callable[[IO[bytes], str, int], Iterator[Records]]:
+    """A :attr:`Format.read` of a text of boards: ``iterate(file, name)`` gives them one by one."""
+    return lambda f, name, chunk: _read_dealt(iterate(f, name), chunk)
 
 
 def _load_gib(data: bytes, name: str) -> Records:
@@ -320,10 +347,6 @@ def _dump_gib(r: Records, first: int, last: bool) -> bytes:
     if np.any(tables > 13):
         raise FormatError("gib text needs complete double-dummy results; the input lacks some (solve first)")
     return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
-
-
-def _load_dds(data: bytes, name: str) -> Records:
-    return _dealt(ddsref.parse_reference(data, name=name))
 
 
 def _load_lin(data: bytes, name: str) -> Records:
@@ -422,13 +445,11 @@ register(
     )
 )
 register(
-    Format(
+    _results_text(
         "pbn",
         (".pbn",),
-        deals=True,
-        results=True,
-        load=_load_pbn,
-        read=lambda f, name, chunk: _read_dealt(pbn.iter_boards(pbn.pbn_lines(f, name), name=name), chunk),
+        _boards(pbn.parse_pbn),
+        _board_chunks(lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name)),
         dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
@@ -437,25 +458,13 @@ register(
         extras=lambda f, name: pbn.extras(f, name),
     )
 )
+register(_results_text("gib", (".gib",), _load_gib, _read_gib, dump_part=_dump_gib))
 register(
-    Format(
-        "gib",
-        (".gib",),
-        deals=True,
-        results=True,
-        load=_load_gib,
-        read=_read_gib,
-        dump_part=_dump_gib,
-    )
-)
-register(
-    Format(
+    _results_text(
         "dds",
         (),
-        deals=True,
-        results=True,
-        load=_load_dds,
-        read=lambda f, name, chunk: _read_dealt(ddsref.iter_reference(f, name=name), chunk),
+        _boards(ddsref.parse_reference),
+        _board_chunks(lambda f, name: ddsref.iter_reference(f, name=name)),
         dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
             "ascii"
         ),

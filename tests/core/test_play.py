@@ -161,3 +161,83 @@ def test_costly_cards_refuses_malformed_play(list100):
         costly_cards_batch([(h.deal, h.trump, h.first, h.play), (h.deal, h.trump, h.first, [plays[1]])])
     # The batch keeps the position of the bad deal (``.index``), not only a prefix in the message.
     assert (info.value.item, info.value.index) == ("deal", 1)
+
+
+# -- CardPlay: the one type of a played deal ----------------------------------------------
+
+
+def test_card_play_reads_every_spelling_to_one_value(list100):
+    """Without this, one play written as text or as cards would be two played deals (no dedupe, no ==)."""
+    h = list100[0]
+    cards = _cards(h.play)
+    a = ddsbind.CardPlay(h.deal.to_pbn(), Strain(h.trump).symbol, Seat(h.first).name, h.play)
+    b = ddsbind.CardPlay(h.deal, int(h.trump), int(h.first), " ".join(str(c) for c in cards))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert (a.deal, a.strain, a.leader, a.plays, a.current_trick) == (h.deal, h.trump, h.first, tuple(cards), ())
+    assert a.declarer == Seat((h.first + 3) % 4) and a.from_opening_lead
+    assert a != ddsbind.CardPlay(h.deal, h.trump, h.first, cards[:-1])
+
+
+def test_card_play_refuses_an_illegal_play_when_made(list100):
+    """Without this, a CardPlay could hold a card not held or a revoke, met later by each analysis or never."""
+    h = list100[0]
+    plays = _cards(h.play)
+    with pytest.raises(PlayFaultError, match=r"is not held by E") as info:
+        ddsbind.CardPlay(h.deal, h.trump, h.first, [plays[0], plays[2]])
+    assert (info.value.item, info.value.index) == ("play", 1)
+    with pytest.raises(PlayFaultError, match="revoke"):
+        ddsbind.CardPlay(h.deal, h.trump, h.first, [plays[0], next(c for c in h.deal.hand("E") if c.suit != 3)])
+    with pytest.raises(ddsbind.errors.ArgumentError):
+        ddsbind.CardPlay(42, h.trump, h.first)
+    with pytest.raises(ddsbind.errors.FirstWrongError):
+        ddsbind.CardPlay(h.deal, h.trump, "X")
+
+
+def test_analyses_take_a_card_play_or_its_arguments_alike(list100):
+    """Without this, a CardPlay (or a game record's) could answer otherwise than the arguments users always gave."""
+    h = list100[4]
+    played = ddsbind.CardPlay(h.deal, h.trump, h.first, h.play)
+    assert ddsbind.analyse_play(played) == ddsbind.analyse_play(h.deal, h.trump, h.first, h.play) == list(h.trace)
+    assert ddsbind.analyse_play(played=played) == list(h.trace)
+    assert ddsbind.costly_cards(played) == costly_cards(h.deal, h.trump, h.first, h.play)
+    game = _record(h)
+    assert game.card_play == played
+    assert analyse_plays([played, (h.deal, h.trump, h.first, h.play)]) == [list(h.trace)] * 2
+    assert costly_cards_batch([game.card_play]) == [costly_cards(played)]
+    # A play with a trick in progress, as analyse_play took it: the trick's cards come off the deal.
+    cards = _cards(h.play)
+    after = ddsbind.Deal.from_pbn(h.deal.to_pbn())
+    masks = after.remain_cards.astype(int)
+    for c in cards[:2]:
+        masks[h.deal.holder(c), c.suit] &= ~(1 << c.rank)
+    mid = ddsbind.CardPlay(ddsbind.Deal(masks), h.trump, h.first, cards[2:6], current_trick=cards[:2])
+    assert ddsbind.analyse_play(mid) == list(h.trace)[2:7] and not mid.from_opening_lead
+    with pytest.raises(PlayFaultError, match="full deal"):
+        ddsbind.costly_cards(mid)
+
+
+def test_best_line_of_a_card_play_starts_where_the_play_stands(list100):
+    """Without this, best_line of a played deal would restart from the lead instead of continuing from the last card."""
+    h = list100[3]
+    cards = _cards(h.play)
+    played = ddsbind.CardPlay(h.deal, h.trump, h.first, cards[:10])
+    table = played.replayed()
+    assert (table.trick_number, list(table.current)) == (3, cards[8:10])
+    got = best_line(played)
+    there = best_line(table.deal(), h.trump, table.leader, current_trick=table.current)
+    assert [(t.cards, t.steps) for t in got] == [(t.cards, t.steps) for t in there]
+    assert got[0].number == 3 and got[0].cards[:2] == tuple(cards[8:10])
+    # Values count for the CardPlay's declarer (the opening leader's right), not the trick leader's right.
+    same_side = played.declarer.side == table.leader.next(3).side
+    assert [t.value for t in got] == [t.value if same_side else 14 - t.number - t.value for t in there]
+    won = sum(1 for t in got if t.winner.side == played.declarer.side)
+    assert won == got[0].value
+    with pytest.raises(ddsbind.errors.InvalidArgumentError, match="takes no strain"):
+        best_line(played, h.trump)
+
+
+def test_a_passed_out_game_has_no_card_play():
+    """Without this, analysing a passed-out game would fail with an unclear error, or analyse nothing silently."""
+    game = GameRecord(ddsbind.Deal.random(1), dealer=Seat.N, auction=["Pass"] * 4, passed_out=True)
+    with pytest.raises(ddsbind.errors.InvalidArgumentError, match="no contract and declarer"):
+        _ = game.card_play

@@ -93,6 +93,10 @@ CHUNK = 1 << 18
 #: read, built deal by deal, stay small.
 TEXT_CHUNK = 1 << 14
 
+#: Game records per batch read and written game by game (PBN games, LIN, ZRJ): a record with its auction,
+#: play and source text is some kilobytes in Python.
+GAME_CHUNK = 1 << 10
+
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
 
@@ -219,6 +223,10 @@ def convert(
                 f"{os.fspath(src)} holds game records, and {dfmt.name} files cannot hold double-dummy results: "
                 "solving (--solve) applies to a target that can (pbn)"
             )
+        if fill is None and sfmt.read_games is not None and dfmt.write_games is not None:
+            n, dropped = games.convert_games(src, dst, sfmt, dfmt, chunk=min(chunk, GAME_CHUNK), progress=progress)
+            _warn_dropped(dropped, src, dfmt)
+            return n
         records = games.read_games(src, sfmt.name)
         if dfmt.unheld is not None:
             _warn_dropped(dfmt.unheld(records), src, dfmt)

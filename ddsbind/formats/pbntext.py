@@ -165,7 +165,7 @@ def write_text(parts: Iterable[str], out: IO[bytes], encoding: str | None = None
                         again.close()
         spool.write(encoder.encode("", final=True))
         spool.seek(0)
-        shutil.copyfileobj(spool, out)
+        shutil.copyfileobj(spool, out, _common.TEXT_BLOCK)
 
 
 def _recoded(spool: IO[bytes], old: str, encoder: codecs.IncrementalEncoder, new: IO[bytes]) -> bool:

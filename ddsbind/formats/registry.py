@@ -15,15 +15,16 @@ Two kinds of entry:
 * **whole files** (``record_size`` None: text, or variable-length words):
   ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes;
   ``read``, where a format has it, reads an open file a chunk of records
-  at a time (PBN, GIB, DDS's reference text, ZBS), so that a reader of a
-  large file holds one chunk, not the file.
+  at a time (PBN, GIB, DDS's reference text, LIN, ZBS), so that a reader
+  of a large file holds one chunk, not the file.
 
 A format that can also carry played games (auction and play, as
 :class:`~ddsbind.record.GameRecord`) has ``load_games`` and
 ``dump_games``; ``plays`` marks the formats whose records *are* played games
 (ZRJ), and ``holds_games`` tells whether a file of a format that may hold
 either (PBN) holds game records, so that converting game records into a
-format that holds them keeps auction and play (:mod:`.games`).
+format that holds them keeps auction and play (:mod:`.games`);
+``read_games``/``write_games`` do the same a batch of records at a time.
 
 Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
 (DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
@@ -341,10 +342,9 @@ def _load_lin(data: bytes, name: str) -> Records:
 
 
 def _read_lin(f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
-    for part in batched(lin.iter_lin(f, name), chunk):
-        owners = np.stack([g.deal.owners() for g in part])
-        del part  # the records go before the next batch is read
-        yield Records(owners)
+    # Each game record (auction, play, tags: kilobytes) goes as soon as its deal is taken.
+    for part in batched((g.deal.owners() for g in lin.iter_lin(f, name)), chunk):
+        yield Records(np.stack(part))
 
 
 def _dump_lin(r: Records, first: int, last: bool) -> bytes:

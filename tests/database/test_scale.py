@@ -43,11 +43,6 @@ import numpy as np
 work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 CHUNK = 1024
 
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key):
-            return int(line.split()[1])
-
 from ddsbind.database import generation, stats, verify
 from ddsbind.dealer import library
 from ddsbind.formats import read_dataframe
@@ -112,6 +107,11 @@ if len(sys.argv) > 4:  # one command over one file, for a process's own peak (ru
 
 #: The end of a probe: each of its ``commands`` over ``tiny`` (a warm-up), ``small`` and ``large``, measured.
 MEASURE = r"""
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1])
+
 found = {}
 stdout = sys.stdout
 sys.stdout = open(os.devnull, "w")
@@ -335,11 +335,6 @@ work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 tiny = work / "tiny.zrd"
 CHUNK = 256
 
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key):
-            return int(line.split()[1])
-
 from ddsbind.cli import main
 from ddsbind.dealer import library
 from ddsbind.formats import _common, read_dataframe
@@ -512,7 +507,7 @@ def test_library_mode_writes_text_output_part_by_part_as_the_kept_deals_would_be
 
 
 #: Game-record files (issue 38): LIN, PBN game records and ZRJ files of the same boards (the records corpus's
-#: LIN files, tiled), each converted to the other game formats and to a deal format, 16 records a batch and 4 kB
+#: LIN files, tiled), each converted to the other game formats and to a deal format, 4 records a batch and 4 kB
 #: of text a read.
 GAME_PROBE = r"""
 import json, os, sys, tracemalloc, warnings
@@ -522,11 +517,6 @@ warnings.simplefilter("ignore")  # what ZRJ or LIN cannot hold of the boards: sa
 work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 tiny = work / "tiny.lin"
 CHUNK = 4
-
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key):
-            return int(line.split()[1])
 
 from ddsbind.formats import _common, lin
 from ddsbind.formats.convert import convert

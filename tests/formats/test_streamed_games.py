@@ -207,3 +207,27 @@ def test_text_written_in_parts_is_encoded_as_the_whole_text(parts, encoding, mon
     out = io.BytesIO()
     write_text(parts, out, encoding)
     assert out.getvalue() == encode_pbn("".join(parts), encoding)
+
+
+@pytest.mark.filterwarnings("ignore::ddsbind.errors.ResultsWarning")  # BBA's garbage table entry: said by the reader
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_frames_of_game_files_read_in_chunks_are_those_of_the_records_read_whole(small_blocks, path):
+    """Without this, read_dataframe(chunksize=) of a large game file would hold it whole, or give other rows."""
+    pd = pytest.importorskip("pandas")
+    from ddsbind.formats import dataframe, read_dataframe
+
+    fmt = registry.by_extension(path)
+    assert fmt is not None and fmt.load_games is not None
+    if not dataframe._holds_games(path, fmt):  # a file of bare deals: read as deals (test_scale.py)
+        assert sum(len(p) for p in read_dataframe(path, chunksize=2)) == len(read_dataframe(path))
+        return
+    try:
+        whole = fmt.load_games(path.read_bytes(), str(path))
+    except FormatError as exc:
+        with pytest.raises(FormatError, match="^" + str(exc)[:30]):
+            list(read_dataframe(path, chunksize=2))
+        return
+    parts = list(read_dataframe(path, chunksize=2))
+    assert len(parts) == -(-len(whole) // 2)
+    for k, part in enumerate(parts):
+        pd.testing.assert_frame_equal(part, dataframe._games_frame(whole[2 * k : 2 * k + 2], None))

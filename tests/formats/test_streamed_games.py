@@ -10,6 +10,7 @@ whole-file functions (``load_games``/``dump_games``, ``load``/``dump``) give.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 from ddsbind.errors import FormatError
 from ddsbind.formats import _common, games, lin, registry
 from ddsbind.formats.convert import convert
+from ddsbind.record import GameRecord
 
 RECORDS = Path(__file__).parent.parent / "data" / "records"
 CORPUS = sorted(RECORDS.glob("*.lin")) + sorted(RECORDS.glob("*.pbn"))
@@ -231,3 +233,34 @@ def test_frames_of_game_files_read_in_chunks_are_those_of_the_records_read_whole
     assert len(parts) == -(-len(whole) // 2)
     for k, part in enumerate(parts):
         pd.testing.assert_frame_equal(part, dataframe._games_frame(whole[2 * k : 2 * k + 2], None))
+
+
+def test_mangled_lin_files_read_as_a_stream_give_the_records_or_error_of_the_whole_text(monkeypatch):
+    """Without this, LIN read a block at a time could split a pair, a comment or a board otherwise than whole text."""
+    import io
+    import random
+
+    texts = [p.read_text("utf-8") for p in sorted(RECORDS.glob("*.lin"))]
+    bits = ["|", "\n", "%", "md|", " ", "\r\n", "|md|", "nt|md|", "pn|A,B|", "x", "% c\n", "st||", "ah|Board 3|", "é"]
+
+    def outcome(read: Callable[[], list[GameRecord]]) -> tuple[object, ...]:
+        try:
+            got = read()
+        except FormatError as exc:
+            return ("error", str(exc), exc.index, exc.offset)
+        return tuple((g.deal, g.auction, g.play, g.tags, g.commentary, g.commentary_at, g.result, g.board) for g in got)
+
+    rng = random.Random(38)
+    kinds = set()
+    for _ in range(150):
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 4)):  # a few pieces inserted or cut anywhere
+            i = rng.randrange(len(text) + 1)
+            text = text[:i] + rng.choice(bits) + text[i:] if rng.random() < 0.5 else text[:i] + text[i + 3 :]
+        data = text.encode("utf-8") if rng.random() < 0.8 else text.encode("latin-1", "replace")
+        want = outcome(lambda data=data: lin.parse_lin(data, name="f.lin"))
+        monkeypatch.setattr(lin, "TEXT_BLOCK", rng.choice([1, 2, 3, 7, 50]))
+        monkeypatch.setattr(lin, "_KEEP", rng.choice([0, 1, 5, 100]))
+        assert outcome(lambda data=data: list(lin.iter_lin(io.BytesIO(data), "f.lin"))) == want, text
+        kinds.add(want[0] == "error")
+    assert kinds == {True, False}  # both records and errors were compared

@@ -158,7 +158,7 @@ class _Board:
 
 #: Text read before it is dropped from :func:`_pairs`' buffer (characters): slicing stays rare.
 _KEEP = 1 << 16
-#: A deal pair as :func:`_where` counts them in the text before a position.
+#: A deal pair, as a message counts the deals before a position ("board 3 of the file": the third deal before it).
 _MD = re.compile(r"(?:^|\|)\s*md\|", re.IGNORECASE)
 
 
@@ -168,7 +168,7 @@ def _pairs(pieces: Iterable[str], name: str) -> Iterator[_Pair]:
     The text read whole is one piece; a file, its blocks decoded
     (:func:`iter_lin`).  Memory is a piece and the longest pair.  Text that
     is no pair raises ``FormatError`` naming its character offset in the
-    whole text and the board before it (:func:`_where`).
+    whole text and the board before it (the deals :data:`_MD` finds before it).
     """
     it = iter(pieces)
     buf = ""  # the text from character `base` on; when base > 0 it starts with the '|' ending a pair
@@ -192,7 +192,7 @@ def _pairs(pieces: Iterable[str], name: str) -> Iterator[_Pair]:
     while True:
         if pos >= len(buf) and (done or not more()):
             break
-        if pos > _KEEP and buf[pos - 1] == "|":  # drop what is read, counting its deals as _where would
+        if pos > _KEEP and buf[pos - 1] == "|":  # drop what is read, counting its deals as where() would
             last = -1
             for m in _MD.finditer(buf, scan, pos):
                 deals, last = deals + 1, m.end()

@@ -24,6 +24,10 @@ seconds and CPU seconds.  The commands:
 * library mode: ``dealer SCRIPT -L FILE --contract 3NS --contract 4SN
   --json -o OUT.zrd`` (every record accepted, counted and written), and
   ``-o OUT.pbn`` over the first ``--text`` records (PBN written part by part);
+* game records: a LIN file of ``--games`` boards (the tests' hand-record
+  corpus tiled: auctions, alerts, commentary, full plays and claims),
+  ``convert`` to PBN and to ZRJ, and the PBN and ZRJ files written back to
+  LIN (read and written a batch of records at a time);
 * ``generate --resume`` of a ZBD database of ``--generate`` deals whose run
   was cut to its first half (a stopped run: the records on disk are
   re-checked against the seed, then the rest is made).
@@ -35,7 +39,7 @@ both.  ``others`` is how many cores other processes kept busy meanwhile.
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_scale.py                       # 20,000,000 records
-    .venv/bin/python benchmarks/bench_scale.py --records 2000000 --generate 200000   # a short run
+    .venv/bin/python benchmarks/bench_scale.py --records 2000000 --generate 200000 --games 2000  # a short run
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--records", type=int, default=20_000_000, help="records in the ZRD file")
     ap.add_argument("--text", type=int, default=200_000, help="records converted to the text formats")
     ap.add_argument("--generate", type=int, default=2_000_000, help="deals of the database --resume finishes")
+    ap.add_argument("--games", type=int, default=20_000, help="boards of the LIN file of game records")
     ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()), help="where the files go (not the repo)")
     return ap.parse_args(argv)
 
@@ -127,6 +132,20 @@ def codec_speeds(path: Path) -> tuple[float, float]:
     return n / best_decode, n / best_read
 
 
+def game_file(path: Path, boards: int) -> tuple[Path, int]:
+    """A LIN file of about ``boards`` boards: the tests' LIN hand records (game records with play), tiled."""
+    corpus = Path(__file__).resolve().parent.parent / "tests" / "data" / "records"
+    from ddsbind.formats.lin import parse_lin
+
+    texts = [p.read_text("utf-8").rstrip("\n") + "\n" for p in sorted(corpus.glob("*.lin"))]
+    per = sum(len(parse_lin(t)) for t in texts)
+    copies = max(1, boards // per)
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(copies):
+            f.write("".join(texts))
+    return path, copies * per
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench_scale_", dir=args.dir))
@@ -181,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("dealer -L --contract --json -o", [*library, "-o", str(work / "lib.zrd")], n))
         library_text = [*py, "dealer", str(script), "-L", str(text), "--json", "-o", str(work / "lib.pbn")]
         rows.append(("dealer -L --json -o pbn", library_text, min(args.text, n)))
+        lin, boards = game_file(work / "games.lin", args.games)
+        rows.append(("convert lin -> pbn", [*py, "convert", str(lin), str(work / "games.pbn"), "--quiet"], boards))
+        rows.append(("convert lin -> zrj", [*py, "convert", str(lin), str(work / "games.zrj"), "--quiet"], boards))
+        for fmt in ("pbn", "zrj"):  # the game files just written, back to LIN
+            source, target = str(work / f"games.{fmt}"), str(work / f"back_{fmt}.lin")
+            rows.append((f"convert {fmt} games -> lin", [*py, "convert", source, target, "--quiet"], boards))
         worst = 0.0
         for name, cmd, count in rows:
             wall, cpu, rss, others = measured(cmd)

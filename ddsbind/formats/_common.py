@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import sys
@@ -41,10 +42,15 @@ def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: s
     if arr.ndim == 2 and arr.shape[1] == size:
         return arr
     flat = arr.reshape(-1)
-    n, rest = divmod(flat.size, size)
+    check_whole(flat.size, size, what)
+    return flat.reshape(flat.size // size, size)
+
+
+def check_whole(nbytes: int, size: int, what: str) -> None:
+    """``FormatError`` naming the truncated record and its byte offset unless ``nbytes`` holds whole records."""
+    n, rest = divmod(nbytes, size)
     if rest:
         raise FormatError(f"truncated {what} record: {rest} bytes where {size} are needed", index=n, offset=n * size)
-    return flat.reshape(n, size)
 
 
 def check_on_error(on_error: str) -> None:
@@ -259,6 +265,30 @@ def decode_text(data: bytes, encoding: str, name: str, first_line: int = 1) -> s
 
 #: Bytes read at a time from a text file (:func:`text_pieces`).
 TEXT_BLOCK = 1 << 20
+
+
+class Utf8Check:
+    """Whether bytes fed a block at a time (split anywhere) are valid UTF-8, and whether all are ASCII.
+
+    The one pass over a file's bytes that text readers decide its encoding
+    by (PBN's :func:`~ddsbind.formats.pbntext.pbn_encoding`, LIN's
+    :func:`~ddsbind.formats.lin.lin_encoding`): memory is a block.
+    """
+
+    def __init__(self) -> None:
+        self._utf8 = codecs.getincrementaldecoder("utf-8")()
+        self.valid = True
+        self.ascii = True
+
+    def feed(self, data: bytes, final: bool = False) -> bool:
+        """Take the next bytes (``final`` after the last); returns :attr:`valid` so far."""
+        self.ascii = self.ascii and data.isascii()
+        if self.valid:
+            try:
+                self._utf8.decode(data, final=final)
+            except UnicodeDecodeError:
+                self.valid = False
+        return self.valid
 
 
 def text_pieces(f: IO[bytes], encoding: str, name: str, *, block: int | None = None) -> Iterator[str]:

@@ -27,14 +27,17 @@ every output takes what it can hold:
   deals (the error names the record).
 
 Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), PBN,
-GIB, DDS and ZBS inputs a chunk of :data:`TEXT_CHUNK` records at a time
+GIB, DDS, LIN and ZBS inputs a chunk of :data:`TEXT_CHUNK` records at a time
 from the open file (:attr:`Format.read <ddsbind.formats.registry.Format>`),
 and an output that can be written part by part (the fixed-size formats,
 and PBN, GIB, LIN and ZBS through :attr:`Format.dump_part
 <ddsbind.formats.registry.Format>`) is written as they come: memory does
-not grow with the file.  LIN inputs, game records and PBN to PBN are read
-whole, and DDS's reference layout (its first line counts the deals) is made
-whole before it is written.
+not grow with the file.  Game records (PBN games, LIN, ZRJ into a format
+that holds them) go a batch of :data:`GAME_CHUNK` records at a time
+(:func:`ddsbind.formats.games.convert_games`), the bytes those of the file
+read and written whole; with ``fill`` (solving into PBN) they are read
+whole.  PBN to PBN is read whole, and DDS's reference layout (its first
+line counts the deals) is made whole before it is written.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -92,6 +95,10 @@ CHUNK = 1 << 18
 #: Records per part written to a text format (PBN, GIB, LIN) or read from one: its text, and the boards
 #: read, built deal by deal, stay small.
 TEXT_CHUNK = 1 << 14
+
+#: Game records per batch read and written game by game (PBN games, LIN, ZRJ): a record with its auction,
+#: play and source text is some kilobytes in Python.
+GAME_CHUNK = 1 << 10
 
 #: Names of the formats convert reads or writes.
 FORMATS = tuple(f.name for f in registry.formats())
@@ -219,6 +226,10 @@ def convert(
                 f"{os.fspath(src)} holds game records, and {dfmt.name} files cannot hold double-dummy results: "
                 "solving (--solve) applies to a target that can (pbn)"
             )
+        if fill is None and sfmt.read_games is not None and dfmt.write_games is not None:
+            n, dropped = games.convert_games(src, dst, sfmt, dfmt, chunk=min(chunk, GAME_CHUNK), progress=progress)
+            _warn_dropped(dropped, src, dfmt)
+            return n
         records = games.read_games(src, sfmt.name)
         if dfmt.unheld is not None:
             _warn_dropped(dfmt.unheld(records), src, dfmt)

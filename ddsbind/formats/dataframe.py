@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -219,12 +218,12 @@ def _frames(
         return
     fmt = registry.guess(source, format)
     if _holds_games(source, fmt):
-        assert fmt.load_games is not None
-        games = fmt.load_games(Path(source).read_bytes(), os.fspath(source))
-        for sl in _slices(len(games), chunksize):
-            yield _games_frame(games[sl], solve)
+        assert fmt.read_games is not None
+        with open(source, "rb") as f:  # a batch of game records at a time
+            for games in fmt.read_games(f, os.fspath(source), chunksize):
+                yield _games_frame(games, solve)
     else:
-        # A chunk at a time (record files; PBN, GIB, DDS, ZBS text), or the whole file once (LIN), cut to size.
+        # A chunk at a time (record files; PBN, GIB, DDS, LIN, ZBS text), cut to size.
         for r in read_batches(source, fmt, chunk=chunksize):
             for sl in _slices(len(r), chunksize):
                 part = Records(
@@ -254,9 +253,9 @@ def read_dataframe(
         The file's format; guessed from the extension when None.
     chunksize : int, optional
         Rows per frame: then an iterator of DataFrames, and a file of
-        fixed-size records (ZBD, ZRD, ...) or of PBN, GIB, DDS or ZBS deals
-        is read a chunk at a time (memory stays that of one chunk; LIN and
-        game records are read whole).  None: one DataFrame of every record.
+        fixed-size records (ZBD, ZRD, ...), of PBN, GIB, DDS or ZBS deals or
+        of game records (PBN, LIN, ZRJ) is read a chunk at a time (memory
+        stays that of one chunk).  None: one DataFrame of every record.
     solve : TablesSolver, optional
         For game records, the solver of their deals (:func:`ddsbind.dd_tables`):
         adds ``dd_tricks`` and the twenty table columns.  None (or False)

@@ -14,16 +14,17 @@ deal: game records in, and a format that holds them out.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
 from ddsbind.formats._common import atomic_output
 from ddsbind.formats.registry import Format
 from ddsbind.record import GameRecord
 
-__all__ = ["carries_games", "game_formats", "read_games", "write_games"]
+__all__ = ["carries_games", "convert_games", "game_formats", "read_games", "write_games"]
 
 
 def game_formats() -> tuple[Format, ...]:
@@ -83,3 +84,63 @@ def carries_games(src: str | os.PathLike[str], sfmt: Format, dfmt: Format) -> bo
         return False
     with open(src, "rb") as f:
         return sfmt.holds_games(f, os.fspath(src))
+
+
+class _Unheld:
+    """What a target cannot hold of game records seen batch by batch: its ``unheld`` of them all, in words.
+
+    ``unheld`` words what any of the records has (a flag, or a tag name
+    among the first few): a record that changes nothing of the words of
+    those kept so far changes nothing of the words of all, so only the few
+    records that did are kept, not the file.
+    """
+
+    def __init__(self, unheld: Callable[[Sequence[GameRecord]], list[str]]) -> None:
+        self.unheld = unheld
+        self.kept: list[GameRecord] = []
+        self.words: list[str] = unheld([])
+
+    def add(self, games: Sequence[GameRecord]) -> None:
+        if self.unheld([*self.kept, *games]) == self.words:
+            return
+        for g in games:
+            words = self.unheld([*self.kept, g])
+            if words != self.words:
+                self.kept.append(g)
+                self.words = words
+
+
+def convert_games(
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
+    sfmt: Format,
+    dfmt: Format,
+    *,
+    chunk: int,
+    progress: Progress | None = None,
+) -> tuple[int, list[str]]:
+    """Game records of ``src`` written to ``dst`` in ``dfmt``, ``chunk`` records at a time.
+
+    Returns the number written and what of them ``dfmt`` cannot hold, in
+    words (for the caller's one warning).  The bytes are ``dfmt``'s
+    ``dump_games`` of every record of ``src`` read whole, and the errors
+    those of reading or writing it whole; memory is a batch of records,
+    whatever the file's size.  ``dst`` is written whole or not at all
+    (:func:`ddsbind.formats._common.atomic_output`).
+    """
+    assert sfmt.read_games is not None and dfmt.write_games is not None
+    dropped = _Unheld(dfmt.unheld) if dfmt.unheld is not None else None
+    read_games = sfmt.read_games
+
+    def batches() -> Iterator[list[GameRecord]]:
+        with open(src, "rb") as f:
+            for games in read_games(f, os.fspath(src), chunk):
+                if dropped is not None:
+                    dropped.add(games)
+                yield games
+                if progress is not None:
+                    progress(len(games))
+
+    with atomic_output(dst) as out:
+        n = dfmt.write_games(batches(), out)
+    return n, dropped.words if dropped is not None else []

@@ -78,7 +78,7 @@ from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _dtypes, order
 from ddsbind.formats._common import atomic_output, disagreements
-from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines
+from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines, write_text
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
 
@@ -94,6 +94,7 @@ __all__ = [
     "pbn_encoding",
     "read_pbn",
     "write_pbn",
+    "write_text",
 ]
 
 #: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.

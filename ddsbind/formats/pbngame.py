@@ -97,8 +97,9 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import IO
 
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
@@ -117,7 +118,7 @@ from ddsbind.record import (
 )
 from ddsbind.scoring import Contract
 
-__all__ = ["GameRecord", "dump_games", "format_games", "holds_games", "parse_games"]
+__all__ = ["GameRecord", "dump_games", "format_games", "holds_games", "iter_game_records", "parse_games", "write_games"]
 
 #: PBN 2.1's suffix annotations (its section 3.10, after PGN's NAGs 1..6), as marks: the first three as ZRJ's
 #: punctuation bits hold them (our reading), the rest after.
@@ -400,13 +401,54 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
         claim), a call after the auction ended, or a Result the play
         contradicts, naming the game (``index``), the play's position and the card.
     """
-    out: list[GameRecord] = []
     encoding = None if isinstance(text, str) else pbn.pbn_encoding(text, name)
-    decoded = pbn.decode_pbn(text, name)
-    games = pbn.split_games(decoded, name)
-    lines = decoded.split("\n")
-    chunk_start = 0
-    for g, (game, values) in enumerate(zip(games, pbn.inherited_values(games, name), strict=True)):
+    return list(_game_records(pbn.decode_pbn(text, name).split("\n"), name, encoding))
+
+
+def iter_game_records(f: IO[bytes], name: str = "PBN") -> Iterator[GameRecord]:
+    """:func:`parse_games` of an open binary file, game by game: memory is a block and a game, not the file.
+
+    The encoding is found by one pass over the bytes
+    (:func:`ddsbind.formats.pbn.pbn_encoding`), then the lines are read a
+    block at a time (:func:`ddsbind.formats.pbn.pbn_lines`); each record
+    keeps the text it was read from, as :func:`parse_games` does, so that
+    :func:`format_games` of the records gives the file back.  Errors are
+    :func:`parse_games`'s, raised when the reading reaches them.
+    """
+    encoding = pbn.pbn_encoding(f, name)
+    yield from _game_records(pbn.pbn_lines(f, name, encoding), name, encoding)
+
+
+class _Kept:
+    """Lines of a text read once, kept from line ``first`` on (the text of the record being read)."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        self.first = 0
+        self.lines: list[str] = []
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self._lines:
+            self.lines.append(line)
+            yield line
+
+    def take(self, end: int) -> str:
+        """The lines from ``first`` to ``end`` joined, and dropped: ``first`` becomes ``end``."""
+        text = "\n".join(self.lines[: end - self.first])
+        del self.lines[: end - self.first]
+        self.first = end
+        return text
+
+
+def _game_records(lines: Iterable[str], name: str, encoding: str | None) -> Iterator[GameRecord]:
+    """The game records of PBN text given line by line, each with its source text (:class:`_Source`).
+
+    A record is yielded when the next is read (or the text ends), so that
+    the last one gets the text after it (``tail``).
+    """
+    kept = _Kept(lines)
+    held: GameRecord | None = None
+    for g, (game, values) in enumerate(pbn.with_values(pbn.iter_games(kept, name), name)):
         if not values.get("Deal"):
             continue
         try:
@@ -415,17 +457,17 @@ def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
             board = values.get("Board", "").strip() or "?"
             why = str(exc).removeprefix(f"record {g}: ").removeprefix("PBN: ")
             raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
-        rec.source = _Source(
-            "\n".join(lines[chunk_start : game.end]), game.start - chunk_start, _snapshot(rec), encoding=encoding
-        )
-        chunk_start = game.end
-        out.append(rec)
-    if out:
-        last = _source(out[-1])
+        lead = game.start - kept.first
+        rec.source = _Source(kept.take(game.end), lead, _snapshot(rec), encoding=encoding)
+        if held is not None:
+            yield held
+        held = rec
+    if held is not None:
+        last = _source(held)
         assert last is not None
-        last.tail = "\n".join(lines[chunk_start:]) if chunk_start < len(lines) else None
+        last.tail = "\n".join(kept.lines) if kept.lines else None
         last.ends_file = True
-    return out
+        yield held
 
 
 # --------------------------------------------------------------------------
@@ -489,6 +531,10 @@ def _written_back(rec: GameRecord, source: _Source) -> str:
 # Game records -> PBN text
 
 
+#: What a PBN file of records made anew starts with.
+_HEAD = "% PBN 2.1\n% EXPORT"
+
+
 def format_games(games: Sequence[GameRecord]) -> str:
     """PBN text for game records (see the module docstring for what is written).
 
@@ -503,24 +549,43 @@ def format_games(games: Sequence[GameRecord]) -> str:
     FormatError
         A tag value that cannot be written in PBN (a line break in it).
     """
-    pieces: list[str] = []
-    if not games or _source(games[0]) is None:
-        pieces.append("% PBN 2.1\n% EXPORT")
-    for rec in games:
-        source = _source(rec)
-        text = _written_back(rec, source) if source is not None else ""
-        if not text:
-            old = source.text.split("\n") if source is not None else []
-            lead = old[: source.lead] if source is not None else ([""] if pieces else [])
-            eol = "\r" if old and old[-1].endswith("\r") else ""  # the file's line ends
-            text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
-        pieces.append(text)
-    last = _source(games[-1]) if games else None
-    if last is None or not last.ends_file:
-        pieces.append("")  # a line break after the last game
-    elif last.tail is not None:
-        pieces.append(last.tail)
-    return "\n".join(pieces)
+    return "".join(_text_parts([games]))
+
+
+def _text_parts(batches: Iterable[Sequence[GameRecord]]) -> Iterator[str]:
+    """:func:`format_games` of the records of every batch, a batch's text at a time (joined: the whole text)."""
+    pieces_before = 0  # the whole text is these pieces joined by line breaks
+    last: GameRecord | None = None
+    for games in batches:
+        pieces: list[str] = []
+        for rec in games:
+            if last is None and _source(rec) is None:
+                pieces.append(_HEAD)
+            last = rec
+            pieces.append(_record_text(rec))
+        if pieces:
+            yield ("\n" if pieces_before else "") + "\n".join(pieces)
+            pieces_before += len(pieces)
+    end = [_HEAD] if last is None else []
+    source = _source(last) if last is not None else None
+    if source is None or not source.ends_file:
+        end.append("")  # a line break after the last game
+    elif source.tail is not None:
+        end.append(source.tail)
+    if end:
+        yield ("\n" if pieces_before else "") + "\n".join(end)
+
+
+def _record_text(rec: GameRecord) -> str:
+    """One record's piece of the text: its source as read (tags set in place if only they changed), or anew."""
+    source = _source(rec)
+    text = _written_back(rec, source) if source is not None else ""
+    if not text:
+        old = source.text.split("\n") if source is not None else []
+        lead = old[: source.lead] if source is not None else [""]  # anew: a blank line after what comes before
+        eol = "\r" if old and old[-1].endswith("\r") else ""  # the file's line ends
+        text = "\n".join(lead + [line + eol for line in _game_lines(rec)])
+    return text
 
 
 def dump_games(games: Sequence[GameRecord]) -> bytes:
@@ -530,8 +595,31 @@ def dump_games(games: Sequence[GameRecord]) -> bytes:
     without a byte-order mark, a declared charset, ISO-8859-1); records made
     in memory are written as :func:`ddsbind.formats.pbn.encode_pbn` chooses.
     """
-    source = _source(games[0]) if games else None
-    return pbn.encode_pbn(format_games(games), source.encoding if source is not None else None)
+    out = io.BytesIO()
+    write_games([games], out)
+    return out.getvalue()
+
+
+def write_games(batches: Iterable[Sequence[GameRecord]], out: IO[bytes]) -> int:
+    """Write batches of game records to ``out``: :func:`dump_games` of them all, in memory of a batch.
+
+    The encoding, one for the whole file, is chosen as :func:`dump_games`
+    chooses it (:func:`ddsbind.formats.pbn.write_text`); returns how many
+    records were written.
+    """
+    it = iter(batches)
+    head = next(it, [])
+    source = _source(head[0]) if head else None
+    count = 0
+
+    def counted() -> Iterator[Sequence[GameRecord]]:
+        nonlocal count
+        for games in chain([head], it):
+            count += len(games)
+            yield games
+
+    pbn.write_text(_text_parts(counted()), out, source.encoding if source is not None else None)
+    return count
 
 
 def _note_numbers(rec: GameRecord) -> tuple[dict[int, list[int]], dict[int, str]]:

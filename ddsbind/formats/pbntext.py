@@ -11,15 +11,18 @@ encoding it was read in.  :mod:`ddsbind.formats.pbn` re-exports the four.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
-from collections.abc import Iterator
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
 from typing import IO
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _common
 from ddsbind.formats._common import decode_text, text_pieces
 
-__all__ = ["decode_pbn", "encode_pbn", "pbn_encoding", "pbn_lines"]
+__all__ = ["decode_pbn", "encode_pbn", "pbn_encoding", "pbn_lines", "write_text"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -70,17 +73,11 @@ def _file_encoding(f: IO[bytes], name: str) -> str:
         if f.read(len(_BOM)) == _BOM:
             return "utf-8-sig"
         f.seek(start)
-        utf8 = codecs.getincrementaldecoder("utf-8")()
-        valid, ascii_only = True, True
+        check = _common.Utf8Check()
         held: list[bytes] = []  # the bytes after the last line feed read so far: a line not yet searched
         while True:
             data = f.read(_common.TEXT_BLOCK)
-            if valid and data:
-                try:
-                    utf8.decode(data)
-                except UnicodeDecodeError:
-                    valid = False
-            ascii_only = ascii_only and data.isascii()
+            check.feed(data)
             cut = data.rfind(b"\n") + 1 if data else len(data)
             if data and not cut:
                 held.append(data)
@@ -91,24 +88,21 @@ def _file_encoding(f: IO[bytes], name: str) -> str:
             held = [data[cut:]]
             if not data:
                 break
-        if valid:
-            try:
-                utf8.decode(b"", final=True)
-            except UnicodeDecodeError:
-                valid = False
+        valid, ascii_only = check.feed(b"", final=True), check.ascii
         return "latin-1" if ascii_only or not valid else "utf-8"
     finally:
         f.seek(start)
 
 
-def pbn_lines(f: IO[bytes], name: str = "PBN") -> Iterator[str]:
+def pbn_lines(f: IO[bytes], name: str = "PBN", encoding: str | None = None) -> Iterator[str]:
     """The lines of an open PBN file (``text.split("\\n")`` of :func:`decode_pbn` of its bytes), read a block at a time.
 
     The encoding is :func:`pbn_encoding`'s, found first by a pass over the
     bytes (which needs no more memory than a block); a byte-order mark is
     dropped.  Memory is a block and the longest line, whatever the file's size.
+    ``encoding``: the file's :func:`pbn_encoding`, when the caller found it already.
     """
-    encoding = pbn_encoding(f, name)
+    encoding = encoding or pbn_encoding(f, name)
     if encoding == "utf-8-sig":
         f.read(len(_BOM))
         encoding = "utf-8"
@@ -135,6 +129,57 @@ def decode_pbn(data: bytes | bytearray | memoryview | str, name: str = "PBN") ->
     if encoding == "utf-8-sig":
         return decode_text(raw[len(_BOM) :], "utf-8", name)
     return decode_text(raw, encoding, name)
+
+
+def write_text(parts: Iterable[str], out: IO[bytes], encoding: str | None = None) -> None:
+    """Write text given in parts to ``out`` as ``encode_pbn("".join(parts), encoding)`` writes the whole.
+
+    :func:`encode_pbn` chooses one encoding for the whole text (``encoding``;
+    failing that ISO-8859-1; failing that a byte-order mark and UTF-8), which
+    a part cannot know of the parts after it: the parts go to a spool (in
+    memory up to a block, then a temporary file) in the first encoding that
+    holds every part so far, re-encoded there when a part needs the next one,
+    and the spool is copied to ``out`` at the end.  Memory is a part and a
+    block, whatever the text's size.
+    """
+    choices = [c for c in (encoding, "latin-1", "utf-8-sig") if c]
+    k = 0
+    encoder = codecs.getincrementalencoder(choices[k])()
+    with contextlib.ExitStack() as spools:
+        spool = spools.enter_context(tempfile.SpooledTemporaryFile(max_size=_common.TEXT_BLOCK))
+        for part in parts:
+            while True:
+                try:
+                    spool.write(encoder.encode(part))
+                    break
+                except UnicodeEncodeError:  # the next encoding that holds the text so far: the spool re-encoded
+                    old = choices[k]
+                    while True:  # the last choice, UTF-8, holds any text
+                        k += 1
+                        encoder = codecs.getincrementalencoder(choices[k])()
+                        again = spools.enter_context(tempfile.SpooledTemporaryFile(max_size=_common.TEXT_BLOCK))
+                        if _recoded(spool, old, encoder, again):
+                            spool.close()
+                            spool = again
+                            break
+                        again.close()
+        spool.write(encoder.encode("", final=True))
+        spool.seek(0)
+        shutil.copyfileobj(spool, out, _common.TEXT_BLOCK)
+
+
+def _recoded(spool: IO[bytes], old: str, encoder: codecs.IncrementalEncoder, new: IO[bytes]) -> bool:
+    """Write the text in ``spool`` (``old``'s bytes) to ``new`` by ``encoder``; False if it cannot hold it."""
+    decoder = codecs.getincrementaldecoder(old)()
+    spool.seek(0)
+    try:
+        while data := spool.read(_common.TEXT_BLOCK):
+            new.write(encoder.encode(decoder.decode(data)))
+        new.write(encoder.encode(decoder.decode(b"", final=True)))
+    except UnicodeEncodeError:
+        spool.seek(0, 2)
+        return False
+    return True
 
 
 def encode_pbn(text: str, encoding: str | None = None) -> bytes:

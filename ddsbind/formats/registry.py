@@ -15,15 +15,16 @@ Two kinds of entry:
 * **whole files** (``record_size`` None: text, or variable-length words):
   ``load`` turns the file's bytes into arrays, ``dump`` arrays into bytes;
   ``read``, where a format has it, reads an open file a chunk of records
-  at a time (PBN, GIB, DDS's reference text, ZBS), so that a reader of a
-  large file holds one chunk, not the file.
+  at a time (PBN, GIB, DDS's reference text, LIN, ZBS), so that a reader
+  of a large file holds one chunk, not the file.
 
 A format that can also carry played games (auction and play, as
 :class:`~ddsbind.record.GameRecord`) has ``load_games`` and
 ``dump_games``; ``plays`` marks the formats whose records *are* played games
 (ZRJ), and ``holds_games`` tells whether a file of a format that may hold
 either (PBN) holds game records, so that converting game records into a
-format that holds them keeps auction and play (:mod:`.games`).
+format that holds them keeps auction and play (:mod:`.games`);
+``read_games``/``write_games`` do the same a batch of records at a time.
 
 Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
 (DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
@@ -118,6 +119,13 @@ class Format:
         ``load_games(data, name) -> list[GameRecord]`` for a whole file's bytes.
     dump_games : callable, optional
         ``dump_games(games) -> bytes``.
+    read_games : callable, optional
+        ``read_games(file, name, chunk) -> iterator of lists of GameRecord``:
+        ``load_games`` of an open binary file, at most ``chunk`` records a
+        batch (none empty), in memory of one batch.
+    write_games : callable, optional
+        ``write_games(batches, out) -> int``: ``dump_games`` of every batch's
+        records written to an open binary file, in memory of one batch.
     holds_games : callable, optional
         ``holds_games(file, name) -> bool``: whether an open binary file holds
         game records (for a format whose files may hold bare deals instead);
@@ -159,6 +167,8 @@ class Format:
     plays: bool = False
     load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
     dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
+    read_games: Callable[[IO[bytes], str, int], Iterator[list[GameRecord]]] | None = field(default=None, repr=False)
+    write_games: Callable[[Iterable[Sequence[GameRecord]], IO[bytes]], int] | None = field(default=None, repr=False)
     holds_games: Callable[[IO[bytes], str], bool] | None = field(default=None, repr=False)
     annotate: Callable[[bytes, str, pbn.Fill | None, pbn.ParFunc | None], tuple[bytes, int]] | None = field(
         default=None, repr=False
@@ -354,6 +364,12 @@ def _load_lin(data: bytes, name: str) -> Records:
     return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
 
 
+def _read_lin(f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+    # Each game record (auction, play, tags: kilobytes) goes as soon as its deal is taken.
+    for part in batched((g.deal.owners() for g in lin.iter_lin(f, name)), chunk):
+        yield Records(np.stack(part))
+
+
 def _dump_lin(r: Records, first: int, last: bool) -> bytes:
     """LIN text of the records, boards numbered from ``first + 1``."""
     deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
@@ -428,6 +444,8 @@ register(
         plays=True,
         load_games=lambda data, name: zrjgame.zrj_bytes_to_games(data),
         dump_games=zrjgame.games_to_zrj_bytes,
+        read_games=lambda f, name, chunk: zrjgame.iter_zrj_games(f, chunk),
+        write_games=zrjgame.write_zrj_games,
         unheld=zrjgame.unheld,
     )
 )
@@ -453,6 +471,8 @@ register(
         dump_part=_dump_pbn,
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
+        read_games=lambda f, name, chunk: batched(pbngame.iter_game_records(f, name), chunk),
+        write_games=pbngame.write_games,
         holds_games=lambda f, name: pbngame.holds_games(f, name=name),
         annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
         extras=lambda f, name: pbn.extras(f, name),
@@ -477,11 +497,14 @@ register(
         deals=True,
         results=False,
         load=_load_lin,
+        read=_read_lin,
         dump_part=_dump_lin,
         plays=True,
         load_games=lambda data, name: lin.parse_lin(data, name=name),
         dump_games=lambda games: lin.format_lin(games).encode("utf-8"),
-        extras=lambda f, name: lin.extras(lin.parse_lin(f.read(), name=name)),
+        read_games=lambda f, name, chunk: batched(lin.iter_lin(f, name), chunk),
+        write_games=lin.write_lin_games,
+        extras=lambda f, name: lin.extras(lin.iter_lin(f, name)),
         unheld=lin.unheld,
     )
 )

@@ -25,12 +25,16 @@ Specification (our reading)
 
 from __future__ import annotations
 
+import io
+import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO
 
 from ddsbind.deal import Seat, Strain
 from ddsbind.errors import FormatError, TruncatedPlayWarning
 from ddsbind.formats import order, zrj
+from ddsbind.formats._common import check_whole, end_of_list, records
 from ddsbind.record import GameRecord, read_call
 from ddsbind.scoring import Contract
 
@@ -225,6 +229,28 @@ def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
     return rec
 
 
+def iter_zrj_games(f: IO[bytes], chunk: int) -> Iterator[list[GameRecord]]:
+    """:func:`zrj_bytes_to_games` of an open binary file, ``chunk`` records a batch: memory is a batch's.
+
+    A length that is not whole records raises first, as for the whole file;
+    reading stops at the null record; errors name the record as the file
+    numbers it.
+    """
+    here = f.tell()
+    check_whole(f.seek(0, os.SEEK_END) - here, zrj.RECORD_SIZE, "ZRJ")
+    f.seek(here)
+    base = 0
+    while data := f.read(max(chunk, 1) * zrj.RECORD_SIZE):
+        recs = records(data, zrj.RECORD_SIZE, "ZRJ")
+        n = end_of_list(recs)
+        games = [zrj_to_game(p, index=base + i) for i, p in enumerate(zrj.decode_zrj(recs[:n], base=base))]
+        if games:
+            yield games
+        if n < recs.shape[0]:
+            return
+        base += n
+
+
 def zrj_bytes_to_games(data: bytes) -> list[GameRecord]:
     """Game records of a ZRJ file's bytes, up to its null record (:func:`~ddsbind.formats.zrj.decode_zrj`)."""
     return [zrj_to_game(p, index=i) for i, p in enumerate(zrj.decode_zrj(data))]
@@ -232,4 +258,17 @@ def zrj_bytes_to_games(data: bytes) -> list[GameRecord]:
 
 def games_to_zrj_bytes(games: Sequence[GameRecord]) -> bytes:
     """ZRJ records of ``games``; a play too long for a record is cut with a :class:`TruncatedPlayWarning`."""
-    return zrj.encode_zrj([game_to_zrj(g, index=i) for i, g in enumerate(games)], truncate=True).tobytes()
+    out = io.BytesIO()
+    write_zrj_games([games], out)
+    return out.getvalue()
+
+
+def write_zrj_games(batches: Iterable[Sequence[GameRecord]], out: IO[bytes]) -> int:
+    """Write batches of game records to ``out`` as ZRJ records (:func:`games_to_zrj_bytes` of them all, batch by
+    batch: memory is a batch's); returns how many."""
+    first = 0
+    for games in batches:
+        recs = [game_to_zrj(g, index=first + i) for i, g in enumerate(games)]
+        out.write(zrj.encode_zrj(recs, truncate=True).tobytes())
+        first += len(recs)
+    return first

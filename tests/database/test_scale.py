@@ -43,11 +43,6 @@ import numpy as np
 work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 CHUNK = 1024
 
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key):
-            return int(line.split()[1])
-
 from ddsbind.database import generation, stats, verify
 from ddsbind.dealer import library
 from ddsbind.formats import read_dataframe
@@ -112,6 +107,11 @@ if len(sys.argv) > 4:  # one command over one file, for a process's own peak (ru
 
 #: The end of a probe: each of its ``commands`` over ``tiny`` (a warm-up), ``small`` and ``large``, measured.
 MEASURE = r"""
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1])
+
 found = {}
 stdout = sys.stdout
 sys.stdout = open(os.devnull, "w")
@@ -335,11 +335,6 @@ work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 tiny = work / "tiny.zrd"
 CHUNK = 256
 
-def status(key):
-    for line in open("/proc/self/status"):
-        if line.startswith(key):
-            return int(line.split()[1])
-
 from ddsbind.cli import main
 from ddsbind.dealer import library
 from ddsbind.formats import _common, read_dataframe
@@ -509,3 +504,56 @@ def test_library_mode_writes_text_output_part_by_part_as_the_kept_deals_would_be
         want = tmp_path / f"want.{fmt}"
         write_deals(want, owners[keep], tables[keep], dealer="E", vulnerable="NS")
         assert out.read_bytes() == want.read_bytes(), fmt
+
+
+#: Game-record files (issue 38): LIN, PBN game records and ZRJ files of the same boards (the records corpus's
+#: LIN files, tiled), each converted to the other game formats and to a deal format, 4 records a batch and 4 kB
+#: of text a read.
+GAME_PROBE = r"""
+import json, os, sys, tracemalloc, warnings
+from pathlib import Path
+
+warnings.simplefilter("ignore")  # what ZRJ or LIN cannot hold of the boards: said once, not measured
+work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+tiny = work / "tiny.lin"
+CHUNK = 4
+
+from ddsbind.formats import _common, lin
+from ddsbind.formats.convert import convert
+
+_common.TEXT_BLOCK = lin.TEXT_BLOCK = 1 << 12
+lin._KEEP = 1 << 10
+tiny.write_text("".join(small.read_text("utf-8").splitlines(keepends=True)[:10]), "utf-8")
+files = {}
+for path in (tiny, small, large):
+    files["lin", path] = path
+    for fmt in ("pbn", "zrj"):
+        files[fmt, path] = path.with_suffix(f".{fmt}")
+        convert(path, files[fmt, path])
+
+def converted(fmt, target):
+    def run(path):
+        out = work / f"out.{target}"
+        out.unlink(missing_ok=True)
+        convert(files[fmt, path], out, dst_format=target, chunk=CHUNK)
+    return run
+
+commands = {
+    "convert lin -> pbn": converted("lin", "pbn"),
+    "convert lin -> zrj": converted("lin", "zrj"),
+    "convert lin -> zrd": converted("lin", "zrd"),
+    "convert pbn games -> lin": converted("pbn", "lin"),
+    "convert zrj -> pbn": converted("zrj", "pbn"),
+}
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
+def test_peak_memory_of_game_record_conversions_does_not_grow_with_the_file(tmp_path):
+    """Without this, converting a large LIN, PBN game or ZRJ file would hold every game record and run out of RAM."""
+    records = Path(__file__).parent.parent / "data" / "records"
+    board = "".join(p.read_text("utf-8").rstrip("\n") + "\n" for p in sorted(records.glob("*.lin"))[:2])
+    small, large = tmp_path / "small.lin", tmp_path / "large.lin"
+    small.write_text(board * 6, "utf-8")  # 42 boards: read whole, the large file doubles the peak
+    large.write_text(board * 12, "utf-8")
+    _assert_flat(GAME_PROBE, tmp_path, small, large, 5)

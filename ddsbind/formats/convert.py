@@ -43,10 +43,12 @@ any failure the target is absent (or unchanged) and the message says so.
 
 from __future__ import annotations
 
+import io
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,7 +57,7 @@ from ddsbind._typing import Progress
 from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output, disagreements
-from ddsbind.formats.pbn import ParFunc
+from ddsbind.formats.pbn import Fill, ParFunc
 from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
@@ -138,6 +140,27 @@ def _concat(batches: list[Records], fmt: Format) -> Records:
     return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"))
 
 
+def _write_annotated(
+    fmt: Format,
+    f: IO[bytes],
+    name: str,
+    out: IO[bytes],
+    fill: Fill | None,
+    par: ParFunc | None,
+    chunk: int,
+    progress: Progress | None,
+) -> int:
+    """Write ``fmt.annotate`` of the open file ``f`` to ``out`` piece by piece; the games with a deal."""
+    assert fmt.annotate is not None
+    total = 0
+    for piece, done in fmt.annotate(f, name, fill, par, chunk):
+        out.write(piece)
+        total += done
+        if progress is not None and done:
+            progress(done)
+    return total
+
+
 def convert(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
@@ -147,7 +170,7 @@ def convert(
     hand: int = 0,
     chunk: int = CHUNK,
     progress: Progress | None = None,
-    fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
+    fill: Fill | None = None,
     par: ParFunc | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
@@ -206,13 +229,10 @@ def convert(
     dfmt = registry.guess(dst, dst_format, "output")
     if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
         raise FormatError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
+    text_chunk = min(chunk, TEXT_CHUNK)
     if sfmt is dfmt and sfmt.annotate is not None:
-        data, n = sfmt.annotate(Path(src).read_bytes(), os.fspath(src), fill, par)
-        with atomic_output(dst) as out:
-            out.write(data)
-        if progress is not None:
-            progress(n)
-        return n
+        with open(src, "rb") as f, atomic_output(dst) as out:
+            return _write_annotated(sfmt, f, os.fspath(src), out, fill, par, text_chunk, progress)
     if games.carries_games(src, sfmt, dfmt):
         if fill is not None and dfmt.annotate is None:
             raise FormatError(
@@ -224,10 +244,11 @@ def convert(
             _warn_dropped(dfmt.unheld(records), src, dfmt)
         assert dfmt.dump_games is not None
         data = dfmt.dump_games(records)
-        if fill is not None and dfmt.annotate is not None:
-            data, _ = dfmt.annotate(data, os.fspath(dst), fill, par)
         with atomic_output(dst) as out:
-            out.write(data)
+            if fill is not None and dfmt.annotate is not None:
+                _write_annotated(dfmt, io.BytesIO(data), os.fspath(dst), out, fill, par, text_chunk, None)
+            else:
+                out.write(data)
         if progress is not None:
             progress(len(records))
         return len(records)

@@ -123,10 +123,12 @@ class Format:
         game records (for a format whose files may hold bare deals instead);
         None when every file of a games format holds games (``plays``).
     annotate : callable, optional
-        ``annotate(data, name, fill, par) -> (bytes, count)``: the file with
-        double-dummy results (and par, with ``par``) added and everything
-        else kept; used when converting a file of this format to itself
-        (:func:`ddsbind.formats.pbn.add_results`).
+        ``annotate(file, name, fill, par, chunk) -> iterator of (bytes, count)``:
+        an open binary file with double-dummy results (and par, with ``par``)
+        added and everything else kept, read and solved ``chunk`` games at a
+        time: the new file's bytes in pieces, and the games each completes;
+        used when converting a file of this format to itself
+        (:func:`ddsbind.formats.pbn.iter_add_results`).
     extras : callable, optional
         ``extras(file, name) -> list of str``: what an open binary file holds beyond deals
         and results, in words (``"board numbers"``, ``"dealers"``, ...): what a
@@ -160,9 +162,9 @@ class Format:
     load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
     dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
     holds_games: Callable[[IO[bytes], str], bool] | None = field(default=None, repr=False)
-    annotate: Callable[[bytes, str, pbn.Fill | None, pbn.ParFunc | None], tuple[bytes, int]] | None = field(
-        default=None, repr=False
-    )
+    annotate: (
+        Callable[[IO[bytes], str, pbn.Fill | None, pbn.ParFunc | None, int], Iterator[tuple[bytes, int]]] | None
+    ) = field(default=None, repr=False)
     extras: Callable[[IO[bytes], str], list[str]] | None = field(default=None, repr=False)
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
@@ -433,7 +435,7 @@ register(
         load_games=lambda data, name: pbngame.parse_games(data, name=name),
         dump_games=pbngame.dump_games,
         holds_games=lambda f, name: pbngame.holds_games(f, name=name),
-        annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
+        annotate=lambda f, name, fill, par, chunk: pbn.iter_add_results(f, name, fill=fill, par=par, chunk=chunk),
         extras=lambda f, name: pbn.extras(f, name),
     )
 )

@@ -29,12 +29,13 @@ every output takes what it can hold:
 Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), PBN,
 GIB, DDS and ZBS inputs a chunk of :data:`TEXT_CHUNK` records at a time
 from the open file (:attr:`Format.read <ddsbind.formats.registry.Format>`),
-and an output that can be written part by part (the fixed-size formats,
-and PBN, GIB, LIN and ZBS through :attr:`Format.dump_part
-<ddsbind.formats.registry.Format>`) is written as they come: memory does
-not grow with the file.  LIN inputs, game records and PBN to PBN are read
-whole, and DDS's reference layout (its first line counts the deals) is made
-whole before it is written.
+and every output is written as they come (:class:`~ddsbind.formats.files.BatchWriter`:
+the fixed-size formats encoded, PBN, GIB, LIN, ZBS and DDS's reference
+layout through :attr:`Format.dump_part <ddsbind.formats.registry.Format>`,
+the last one's counted first line written once the body is done): memory
+does not grow with the file.  PBN to PBN is read, solved and written a
+chunk of games at a time (:func:`ddsbind.formats.pbn.iter_add_results`).
+LIN inputs and game records are read whole.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -125,19 +126,6 @@ def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: 
     """Yield ``(owners or None, tables or None)`` batches from a file of any readable format."""
     for r in read_batches(path, registry.guess(path, format), chunk=chunk):
         yield r.owners, r.tables
-
-
-def _concat(batches: list[Records], fmt: Format) -> Records:
-    if not batches:  # an empty fixed-size file: no chunk at all
-        return Records(np.zeros((0, 52), np.int8)) if fmt.deals else Records(tables=np.zeros((0, 5, 4), np.uint8))
-    if len(batches) == 1:
-        return batches[0]
-
-    def cat(attr: str) -> np.ndarray | None:
-        vals = [getattr(b, attr) for b in batches]
-        return None if any(v is None for v in vals) else np.concatenate(vals)
-
-    return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"))
 
 
 def _write_annotated(
@@ -294,35 +282,11 @@ def convert(
                 add_note(exc, f"{os.fspath(dst)} not written")
                 raise
         return total
-    with atomic_output(dst) as out:
-        if dfmt.fixed and dfmt.encode is not None:
-            for batch in batches():
-                recs = dfmt.encode(tagged(batch))
-                out.write(np.ascontiguousarray(recs).tobytes())
-                total += recs.shape[0]
-                if progress is not None:
-                    progress(recs.shape[0])
-            return total
-        if dfmt.dump_part is not None and (sfmt.fixed or sfmt.read is not None):
-            # Part by part: a large file into a text format in the memory of one batch.
-            first = 0
-            pending: Records | None = None
-            for batch in batches():
-                if pending is not None:
-                    out.write(dfmt.dump_part(tagged(pending), first, False))
-                    first += len(pending)
-                    if progress is not None:
-                        progress(len(pending))
-                pending = batch
-            last = pending if pending is not None else _concat([], sfmt)
-            out.write(dfmt.dump_part(tagged(last), first, True))
+    # Anything else (text formats, or records to standard output) batch by batch, in the memory of one.
+    with files.BatchWriter(dst, dfmt) as writer:
+        for batch in batches():
+            n = writer.write(tagged(batch))
+            total += n
             if progress is not None:
-                progress(len(last))
-            return first + len(last)
-        assert dfmt.dump is not None
-        batch = _concat(list(batches()), sfmt)
-        out.write(dfmt.dump(tagged(batch)))
-        total = len(batch)
-    if progress is not None:
-        progress(total)
+                progress(n)
     return total

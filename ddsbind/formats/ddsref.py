@@ -53,6 +53,8 @@ __all__ = [
     "iter_reference",
     "parse_reference",
     "read_reference",
+    "reference_body",
+    "reference_head",
     "write_reference",
 ]
 
@@ -217,18 +219,38 @@ def format_reference(
 
     ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
     outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``dealer``,
-    ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.
+    ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.  The text is
+    :func:`reference_head` of the count, then :func:`reference_body`.
     """
+    body = reference_body(deals, tables, dealer=dealer, vul=vul, trump=trump, first=first)
+    return reference_head(len(deals)) + body
+
+
+def reference_head(count: int) -> str:
+    """The line a reference file of ``count`` hands starts with (``NUMBER count``)."""
+    return f"NUMBER {int(count)}\n"
+
+
+def reference_body(
+    deals: Sequence[Deal],
+    tables: NDArray[np.integer] | None = None,
+    *,
+    dealer: int = 0,
+    vul: int = 0,
+    trump: int = 4,
+    first: int = 0,
+) -> str:
+    """:func:`format_reference` without its first line: a part of a file written part by part (each line ended)."""
     if tables is not None and len(tables) != len(deals):
         raise FormatError(f"{len(deals)} deals but {len(tables)} tables")
-    out = [f"NUMBER {len(deals)}"]
+    out = []
     for i, deal in enumerate(deals):
-        out.append(f'PBN {int(dealer)} {int(vul)} {int(trump)} {int(first)} "{deal.to_pbn()}"')
+        out.append(f'PBN {int(dealer)} {int(vul)} {int(trump)} {int(first)} "{deal.to_pbn()}"\n')
         if tables is not None:
             t = np.asarray(tables[i]).reshape(20)
             if np.all((t >= 0) & (t <= 13)):
-                out.append("TABLE " + " ".join(str(int(v)) for v in t))
-    return "\n".join(out) + "\n"
+                out.append("TABLE " + " ".join(str(int(v)) for v in t) + "\n")
+    return "".join(out)
 
 
 def write_reference(

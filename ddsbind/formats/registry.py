@@ -110,8 +110,8 @@ class Format:
         ``load(data, name) -> Records`` for a whole file's bytes (``name``
         for messages).
     dump : callable, optional
-        ``dump(Records) -> bytes``.  None with ``dump_part``: the one part
-        ``dump_part(records, 0, True)``.
+        ``dump(Records) -> bytes``.  None with ``dump_part``: ``head`` of the
+        count (if any), then the one part ``dump_part(records, 0, True)``.
     plays : bool
         Each record is a played game (auction, play), not just a deal.
     load_games : callable, optional
@@ -146,6 +146,10 @@ class Format:
         of a file written part by part, ``last`` for the final part; the
         parts joined are ``dump`` of all the records, so a converter writes
         a large input in memory of one part.  None: written whole.
+    head : callable, optional
+        ``head(count) -> bytes``: what a file written part by part starts
+        with once its record count is known (DDS's ``NUMBER`` line): the
+        parts go to a temporary file first (:class:`~ddsbind.formats.files.BatchWriter`).
     """
 
     name: str
@@ -169,6 +173,7 @@ class Format:
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
     read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
+    head: Callable[[int], bytes] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -178,8 +183,8 @@ class Format:
     def __post_init__(self) -> None:
         # A format written part by part is written whole as its one part (``dump``'s docstring).
         if self.dump is None and self.dump_part is not None:
-            part = self.dump_part
-            object.__setattr__(self, "dump", lambda r: part(r, 0, True))
+            part, head = self.dump_part, self.head
+            object.__setattr__(self, "dump", lambda r: (b"" if head is None else head(len(r))) + part(r, 0, True))
 
     @property
     def readable(self) -> bool:
@@ -458,9 +463,10 @@ register(
         results=True,
         load=_load_dds,
         read=lambda f, name, chunk: _read_dealt(ddsref.iter_reference(f, name=name), chunk),
-        dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
-            "ascii"
-        ),
+        dump_part=lambda r, first, last: ddsref.reference_body(
+            deals_from_owners(_need_owners(r, "dds")), _known(r.tables)
+        ).encode("ascii"),
+        head=lambda count: ddsref.reference_head(count).encode("ascii"),
     )
 )
 register(

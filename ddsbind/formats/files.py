@@ -58,7 +58,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind._typing import Progress
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
-from ddsbind.formats import registry
+from ddsbind.formats import _common, registry
 from ddsbind.formats._common import (
     OnError,
     add_note,
@@ -596,7 +596,7 @@ class BatchWriter:
             if fmt.head is not None:
                 self._out.write(fmt.head(self.count))
                 self._body.seek(0)
-                shutil.copyfileobj(self._body, self._out, 1 << 20)
+                shutil.copyfileobj(self._body, self._out, _common.TEXT_BLOCK)
         except BaseException as exc:
             self._output.__exit__(type(exc), exc, exc.__traceback__)
             raise

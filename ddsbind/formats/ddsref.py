@@ -206,24 +206,16 @@ def _hands(lines: Iterable[str]) -> Iterator[ReferenceHand]:
         raise FormatError(f"NUMBER says {declared} hands, the file has {count}")
 
 
-def format_reference(
-    deals: Sequence[Deal],
-    tables: NDArray[np.integer] | None = None,
-    *,
-    dealer: int = 0,
-    vul: int = 0,
-    trump: int = 4,
-    first: int = 0,
-) -> str:
+def format_reference(deals: Sequence[Deal], tables: NDArray[np.integer] | None = None, **fields: int) -> str:
     """Deals (and their tables, where known) as reference-layout text.
 
     ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
-    outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``dealer``,
-    ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.  The text is
-    :func:`reference_head` of the count, then :func:`reference_body`.
+    outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``fields``
+    (``dealer``, ``vul``, ``trump``, ``first``; :func:`reference_body`) fill
+    each ``PBN`` line.  The text is :func:`reference_head` of the count,
+    then :func:`reference_body`.
     """
-    body = reference_body(deals, tables, dealer=dealer, vul=vul, trump=trump, first=first)
-    return reference_head(len(deals)) + body
+    return reference_head(len(deals)) + reference_body(deals, tables, **fields)
 
 
 def reference_head(count: int) -> str:
@@ -240,7 +232,11 @@ def reference_body(
     trump: int = 4,
     first: int = 0,
 ) -> str:
-    """:func:`format_reference` without its first line: a part of a file written part by part (each line ended)."""
+    """:func:`format_reference` without its first line: a part of a file written part by part (each line ended).
+
+    ``dealer`` (DDS seat), ``vul`` (DDS's vulnerability code), ``trump``
+    (DDS strain) and ``first`` (the hand on lead) fill each ``PBN`` line.
+    """
     if tables is not None and len(tables) != len(deals):
         raise FormatError(f"{len(deals)} deals but {len(tables)} tables")
     out = []

@@ -58,7 +58,7 @@ from ddsbind._typing import Progress
 from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output, disagreements
-from ddsbind.formats.pbn import Fill, ParFunc
+from ddsbind.formats.pbn import ANNOTATE_CHUNK, Fill, ParFunc
 from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
@@ -217,10 +217,10 @@ def convert(
     dfmt = registry.guess(dst, dst_format, "output")
     if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
         raise FormatError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
-    text_chunk = min(chunk, TEXT_CHUNK)
+    games_chunk = min(chunk, ANNOTATE_CHUNK)  # games with results added in place: their lines held, some kB each
     if sfmt is dfmt and sfmt.annotate is not None:
         with open(src, "rb") as f, atomic_output(dst) as out:
-            return _write_annotated(sfmt, f, os.fspath(src), out, fill, par, text_chunk, progress)
+            return _write_annotated(sfmt, f, os.fspath(src), out, fill, par, games_chunk, progress)
     if games.carries_games(src, sfmt, dfmt):
         if fill is not None and dfmt.annotate is None:
             raise FormatError(
@@ -234,7 +234,7 @@ def convert(
         data = dfmt.dump_games(records)
         with atomic_output(dst) as out:
             if fill is not None and dfmt.annotate is not None:
-                _write_annotated(dfmt, io.BytesIO(data), os.fspath(dst), out, fill, par, text_chunk, None)
+                _write_annotated(dfmt, io.BytesIO(data), os.fspath(dst), out, fill, par, games_chunk, None)
             else:
                 out.write(data)
         if progress is not None:

@@ -15,8 +15,12 @@ seconds and CPU seconds.  The commands:
   and ZRD to GIB and PBN over the first ``--text`` records (the text
   formats write and read each deal in Python: some thousands to a hundred
   thousand records a second, so a smaller slice);
+* ZRD to DDS's reference text over the first ``--text`` records (its
+  first line counts the hands: the body goes through a temporary file);
 * text inputs: the PBN and GIB files those conversions wrote, ``convert``
-  each back to ZRD, and
+  each back to ZRD; the PBN file to PBN with ``--solve --trust-results``
+  (results and par added in place a chunk of games at a time; its complete
+  tables are kept, so DDS only computes par); and
   ``read_dataframe(chunksize=2**14)`` of the PBN file: read a chunk of
   deals at a time from the open file, so their peak RSS, like the rest,
   does not grow with the file;
@@ -184,9 +188,14 @@ def main(argv: list[str] | None = None) -> int:
         for fmt in ("gib", "pbn"):
             target = str(work / f"out.{fmt}")
             rows.append((f"convert zrd -> {fmt}", [*py, "convert", str(text), target, "--quiet"], min(args.text, n)))
+        dds = [*py, "convert", str(text), str(work / "out.dds"), "--to", "dds", "--quiet"]
+        rows.append(("convert zrd -> dds", dds, min(args.text, n)))  # its count line written after the body
         for fmt in ("gib", "pbn"):  # text inputs: the files just written, read back
             source, target = str(work / f"out.{fmt}"), str(work / f"back_{fmt}.zrd")
             rows.append((f"convert {fmt} -> zrd", [*py, "convert", source, target, "--quiet"], min(args.text, n)))
+        # PBN to PBN with results in place: the file's complete tables kept (none solved), par added to each board.
+        in_place = [*py, "convert", str(work / "out.pbn"), str(work / "solved.pbn"), "--solve", "--trust-results"]
+        rows.append(("convert pbn -> pbn --solve --trust", [*in_place, "--quiet"], min(args.text, n)))
         try:
             import pandas  # noqa: F401
 

@@ -422,8 +422,8 @@ class _LibraryStream:
     """Library mode's accepted records written (``-o``) and counted (``--contract``) as they come.
 
     Nothing is kept: memory stays a batch's, however many records are
-    accepted.  A record format is appended batch by batch, PBN, GIB, LIN and
-    ZBS written part by part (the same bytes as written whole, from the kept
+    accepted.  A record format is appended batch by batch, PBN, GIB, LIN,
+    ZBS and DDS written part by part (the same bytes as written whole, from the kept
     deals); the output is written atomically (all or nothing).
     """
 
@@ -447,7 +447,7 @@ class _LibraryStream:
 
             fmt = registry.guess(o["output"], o["to_format"], role="output")
             if fmt.encode is None and fmt.dump_part is None:
-                return None  # DDS's reference text counts its deals first: written whole, from the deals kept
+                return None  # a format written only whole (none built in): from the deals kept
         return cls(o, script)
 
     def __enter__(self) -> _LibraryStream:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from typing import Any
 
@@ -76,13 +75,12 @@ def write_deals(
 class DealWriter:
     """Deals (and tables) written to ``path`` a batch at a time: the file is :func:`write_deals` of them all.
 
-    Record formats are encoded batch by batch, PBN, GIB, LIN and ZBS written
-    part by part (:attr:`Format.dump_part <ddsbind.formats.registry.Format>`,
-    one batch held back to know which part is the last), and a format only
-    written whole (DDS's reference text, whose first line counts the deals)
-    is kept until :meth:`close`.  The file is written atomically: it
-    replaces ``path`` when the writer closes without error, and a failure
-    leaves ``path`` as it was.  Parameters are
+    Each batch goes to a :class:`~ddsbind.formats.files.BatchWriter`
+    (record formats encoded batch by batch, PBN, GIB, LIN and ZBS written
+    part by part, DDS's reference text, whose first line counts the deals,
+    through a temporary body file), in memory of one batch.  The file is
+    written atomically: it replaces ``path`` when the writer closes without
+    error, and a failure leaves ``path`` as it was.  Parameters are
     :func:`write_deals`'s.
     """
 
@@ -94,7 +92,7 @@ class DealWriter:
         dealer: Seat | int | str | None = None,
         vulnerable: Vulnerability | str | None = None,
     ) -> None:
-        from ddsbind.formats.files import atomic_output
+        from ddsbind.formats.files import BatchWriter
 
         self.dealer = None if dealer is None else Seat.parse(dealer, "dealer")
         if isinstance(vulnerable, int | np.integer) and not isinstance(vulnerable, Vulnerability):
@@ -104,12 +102,7 @@ class DealWriter:
             )
         self.vulnerable = None if vulnerable is None else Vulnerability.parse(vulnerable)
         self.format = registry.guess(path, format, role="output")
-        if self.format.encode is None and self.format.dump is None:  # pragma: no cover - guess() refuses them
-            raise registry.FormatError(f"{self.format.name} cannot be written")
-        self._output = contextlib.ExitStack()
-        self._out = self._output.enter_context(atomic_output(path))
-        self._held: list[registry.Records] = []  # the batch not yet written (dump_part), or every batch (dump)
-        self._first = 0  # records written so far
+        self._writer = BatchWriter(path, self.format)
 
     def write(self, owners: NDArray[np.int8], tables: NDArray[np.integer] | None = None) -> None:
         """Add deals ``(n, 52)`` (DDS seats) and optional tables ``(n, 5, 4)`` (15 = unknown)."""
@@ -119,48 +112,14 @@ class DealWriter:
             dealer=self.dealer,
             vulnerable=self.vulnerable,
         )
-        fmt = self.format
-        if fmt.encode is not None:
-            self._out.write(np.ascontiguousarray(fmt.encode(records)).tobytes())
-        elif fmt.dump_part is not None:
-            if self._held:
-                self._out.write(fmt.dump_part(self._held[0], self._first, False))
-                self._first += len(self._held[0])
-            self._held = [records]
-        else:
-            self._held.append(records)
+        self._writer.write(records)
 
     def close(self) -> None:
         """Write what is held and put the file in place of ``path``."""
-        fmt = self.format
-        try:
-            if fmt.encode is None:
-                held = self._held or [registry.Records(np.zeros((0, 52), np.int8))]
-                if fmt.dump_part is not None:
-                    self._out.write(fmt.dump_part(held[0], self._first, True))
-                else:
-                    assert fmt.dump is not None
-                    self._out.write(fmt.dump(_joined(held)))
-            self._held = []
-        except BaseException as exc:
-            self._output.__exit__(type(exc), exc, exc.__traceback__)
-            raise
-        self._output.close()
+        self._writer.close()
 
     def __enter__(self) -> DealWriter:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
-        if exc_type is None:
-            self.close()
-        else:  # nothing kept: path stays as it was, and the error says so
-            self._output.__exit__(exc_type, exc, tb)
-
-
-def _joined(parts: list[registry.Records]) -> registry.Records:
-    """One batch of ``parts`` (tables kept only when every part has them, as a run keeps them)."""
-    if len(parts) == 1:
-        return parts[0]
-    owners = np.concatenate([p.owners for p in parts if p.owners is not None])
-    tables = None if any(p.tables is None for p in parts) else np.concatenate([p.tables for p in parts])
-    return registry.Records(owners, tables, dealer=parts[0].dealer, vulnerable=parts[0].vulnerable)
+        self._writer.__exit__(exc_type, exc, tb)

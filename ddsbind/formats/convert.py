@@ -29,15 +29,15 @@ every output takes what it can hold:
 Fixed-size inputs are streamed in chunks (:data:`CHUNK` records), PBN,
 GIB, DDS, LIN and ZBS inputs a chunk of :data:`TEXT_CHUNK` records at a time
 from the open file (:attr:`Format.read <ddsbind.formats.registry.Format>`),
-and an output that can be written part by part (the fixed-size formats,
-and PBN, GIB, LIN and ZBS through :attr:`Format.dump_part
-<ddsbind.formats.registry.Format>`) is written as they come: memory does
-not grow with the file.  Game records (PBN games, LIN, ZRJ into a format
-that holds them) go a batch of :data:`GAME_CHUNK` records at a time
+and every output is written as they come (:class:`~ddsbind.formats.files.BatchWriter`:
+the fixed-size formats encoded, PBN, GIB, LIN, ZBS and DDS's reference
+layout through :attr:`Format.dump_part <ddsbind.formats.registry.Format>`,
+the last one's counted first line written once the body is done): memory
+does not grow with the file.  Game records (PBN games, LIN, ZRJ into a
+format that holds them) go a batch of :data:`GAME_CHUNK` records at a time
 (:func:`ddsbind.formats.games.convert_games`), the bytes those of the file
-read and written whole; with ``fill`` (solving into PBN) they are read
-whole.  PBN to PBN is read whole, and DDS's reference layout (its first
-line counts the deals) is made whole before it is written.
+read and written whole.  PBN to PBN is read, solved and written a chunk of
+games at a time (:func:`ddsbind.formats.pbn.iter_add_results`).
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -46,10 +46,12 @@ any failure the target is absent (or unchanged) and the message says so.
 
 from __future__ import annotations
 
+import io
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -58,7 +60,7 @@ from ddsbind._typing import Progress
 from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output, disagreements
-from ddsbind.formats.pbn import ParFunc
+from ddsbind.formats.pbn import ANNOTATE_CHUNK, Fill, ParFunc
 from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
@@ -132,17 +134,25 @@ def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: 
         yield r.owners, r.tables
 
 
-def _concat(batches: list[Records], fmt: Format) -> Records:
-    if not batches:  # an empty fixed-size file: no chunk at all
-        return Records(np.zeros((0, 52), np.int8)) if fmt.deals else Records(tables=np.zeros((0, 5, 4), np.uint8))
-    if len(batches) == 1:
-        return batches[0]
-
-    def cat(attr: str) -> np.ndarray | None:
-        vals = [getattr(b, attr) for b in batches]
-        return None if any(v is None for v in vals) else np.concatenate(vals)
-
-    return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"))
+def _write_annotated(
+    fmt: Format,
+    f: IO[bytes],
+    name: str,
+    out: IO[bytes],
+    fill: Fill | None,
+    par: ParFunc | None,
+    chunk: int,
+    progress: Progress | None,
+) -> int:
+    """Write ``fmt.annotate`` of the open file ``f`` to ``out`` piece by piece; the games with a deal."""
+    assert fmt.annotate is not None
+    total = 0
+    for piece, done in fmt.annotate(f, name, fill, par, chunk):
+        out.write(piece)
+        total += done
+        if progress is not None and done:
+            progress(done)
+    return total
 
 
 def convert(
@@ -154,7 +164,7 @@ def convert(
     hand: int = 0,
     chunk: int = CHUNK,
     progress: Progress | None = None,
-    fill: Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]] | None = None,
+    fill: Fill | None = None,
     par: ParFunc | None = None,
 ) -> int:
     """Convert ``src`` into ``dst``; returns the number of records written.
@@ -213,13 +223,10 @@ def convert(
     dfmt = registry.guess(dst, dst_format, "output")
     if not to_stdout and Path(dst).exists() and Path(dst).stat().st_size:
         raise FormatError(f"output {os.fspath(dst)!r} exists and is not empty; refusing to overwrite it")
+    games_chunk = min(chunk, ANNOTATE_CHUNK)  # games with results added in place: their lines held, some kB each
     if sfmt is dfmt and sfmt.annotate is not None:
-        data, n = sfmt.annotate(Path(src).read_bytes(), os.fspath(src), fill, par)
-        with atomic_output(dst) as out:
-            out.write(data)
-        if progress is not None:
-            progress(n)
-        return n
+        with open(src, "rb") as f, atomic_output(dst) as out:
+            return _write_annotated(sfmt, f, os.fspath(src), out, fill, par, games_chunk, progress)
     if games.carries_games(src, sfmt, dfmt):
         if fill is not None and dfmt.annotate is None:
             raise FormatError(
@@ -235,10 +242,11 @@ def convert(
             _warn_dropped(dfmt.unheld(records), src, dfmt)
         assert dfmt.dump_games is not None
         data = dfmt.dump_games(records)
-        if fill is not None and dfmt.annotate is not None:
-            data, _ = dfmt.annotate(data, os.fspath(dst), fill, par)
         with atomic_output(dst) as out:
-            out.write(data)
+            if fill is not None and dfmt.annotate is not None:
+                _write_annotated(dfmt, io.BytesIO(data), os.fspath(dst), out, fill, par, games_chunk, None)
+            else:
+                out.write(data)
         if progress is not None:
             progress(len(records))
         return len(records)
@@ -284,35 +292,11 @@ def convert(
                 add_note(exc, f"{os.fspath(dst)} not written")
                 raise
         return total
-    with atomic_output(dst) as out:
-        if dfmt.fixed and dfmt.encode is not None:
-            for batch in batches():
-                recs = dfmt.encode(tagged(batch))
-                out.write(np.ascontiguousarray(recs).tobytes())
-                total += recs.shape[0]
-                if progress is not None:
-                    progress(recs.shape[0])
-            return total
-        if dfmt.dump_part is not None and (sfmt.fixed or sfmt.read is not None):
-            # Part by part: a large file into a text format in the memory of one batch.
-            first = 0
-            pending: Records | None = None
-            for batch in batches():
-                if pending is not None:
-                    out.write(dfmt.dump_part(tagged(pending), first, False))
-                    first += len(pending)
-                    if progress is not None:
-                        progress(len(pending))
-                pending = batch
-            last = pending if pending is not None else _concat([], sfmt)
-            out.write(dfmt.dump_part(tagged(last), first, True))
+    # Anything else (text formats, or records to standard output) batch by batch, in the memory of one.
+    with files.BatchWriter(dst, dfmt) as writer:
+        for batch in batches():
+            n = writer.write(tagged(batch))
+            total += n
             if progress is not None:
-                progress(len(last))
-            return first + len(last)
-        assert dfmt.dump is not None
-        batch = _concat(list(batches()), sfmt)
-        out.write(dfmt.dump(tagged(batch)))
-        total = len(batch)
-    if progress is not None:
-        progress(total)
+                progress(n)
     return total

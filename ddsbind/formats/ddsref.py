@@ -53,6 +53,8 @@ __all__ = [
     "iter_reference",
     "parse_reference",
     "read_reference",
+    "reference_body",
+    "reference_head",
     "write_reference",
 ]
 
@@ -204,7 +206,24 @@ def _hands(lines: Iterable[str]) -> Iterator[ReferenceHand]:
         raise FormatError(f"NUMBER says {declared} hands, the file has {count}")
 
 
-def format_reference(
+def format_reference(deals: Sequence[Deal], tables: NDArray[np.integer] | None = None, **fields: int) -> str:
+    """Deals (and their tables, where known) as reference-layout text.
+
+    ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
+    outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``fields``
+    (``dealer``, ``vul``, ``trump``, ``first``; :func:`reference_body`) fill
+    each ``PBN`` line.  The text is :func:`reference_head` of the count,
+    then :func:`reference_body`.
+    """
+    return reference_head(len(deals)) + reference_body(deals, tables, **fields)
+
+
+def reference_head(count: int) -> str:
+    """The line a reference file of ``count`` hands starts with (``NUMBER count``)."""
+    return f"NUMBER {int(count)}\n"
+
+
+def reference_body(
     deals: Sequence[Deal],
     tables: NDArray[np.integer] | None = None,
     *,
@@ -213,22 +232,21 @@ def format_reference(
     trump: int = 4,
     first: int = 0,
 ) -> str:
-    """Deals (and their tables, where known) as reference-layout text.
+    """:func:`format_reference` without its first line: a part of a file written part by part (each line ended).
 
-    ``tables`` is ``(N, 5, 4)`` in DDS order; a table with any entry
-    outside 0..13 (e.g. 15 = unknown) gets no ``TABLE`` line.  ``dealer``,
-    ``vul``, ``trump`` and ``first`` fill each ``PBN`` line.
+    ``dealer`` (DDS seat), ``vul`` (DDS's vulnerability code), ``trump``
+    (DDS strain) and ``first`` (the hand on lead) fill each ``PBN`` line.
     """
     if tables is not None and len(tables) != len(deals):
         raise FormatError(f"{len(deals)} deals but {len(tables)} tables")
-    out = [f"NUMBER {len(deals)}"]
+    out = []
     for i, deal in enumerate(deals):
-        out.append(f'PBN {int(dealer)} {int(vul)} {int(trump)} {int(first)} "{deal.to_pbn()}"')
+        out.append(f'PBN {int(dealer)} {int(vul)} {int(trump)} {int(first)} "{deal.to_pbn()}"\n')
         if tables is not None:
             t = np.asarray(tables[i]).reshape(20)
             if np.all((t >= 0) & (t <= 13)):
-                out.append("TABLE " + " ".join(str(int(v)) for v in t))
-    return "\n".join(out) + "\n"
+                out.append("TABLE " + " ".join(str(int(v)) for v in t) + "\n")
+    return "".join(out)
 
 
 def write_reference(

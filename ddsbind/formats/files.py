@@ -32,6 +32,9 @@ Writing rules
 * It refuses a file that already ends in a partial record (``repair=True``
   truncates that tail) or whose last record is a null terminator (appended
   records would be invisible).
+* :class:`BatchWriter` writes batches of records in any writable format
+  (record, text, DDS's counted text) to one file, atomically: the one
+  writer of ``convert`` and of the dealer's ``-o``.
 * :func:`atomic_output` is the package's one atomic writer of a whole file
   (used here, by :mod:`ddsbind.database` and by the dealer's output files);
   :func:`naming` puts a file's name in front of a ``FormatError`` raised
@@ -42,10 +45,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -53,7 +58,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind._typing import Progress
 from ddsbind.deal import owners_to_masks
 from ddsbind.errors import FormatError
-from ddsbind.formats import registry
+from ddsbind.formats import _common, registry
 from ddsbind.formats._common import (
     OnError,
     add_note,
@@ -67,6 +72,7 @@ from ddsbind.formats.registry import Format, Records
 
 __all__ = [
     "RECORD_SIZES",
+    "BatchWriter",
     "Chunk",
     "RecordReader",
     "RecordWriter",
@@ -517,6 +523,106 @@ class RecordWriter:
             self.discard()
         else:
             self.close()
+
+
+class BatchWriter:
+    """Batches of :class:`~ddsbind.formats.registry.Records` written to ``path`` in any writable format.
+
+    The file is ``fmt.dump`` of all the records, in the memory of one batch:
+    record formats are encoded batch by batch; text formats written part by
+    part (:attr:`Format.dump_part <ddsbind.formats.registry.Format>`, one
+    batch held back to know which part is the last); a format whose first
+    line counts the records (DDS's ``NUMBER``, :attr:`Format.head
+    <ddsbind.formats.registry.Format>`) has its parts written to an unnamed
+    temporary file beside ``path`` (in the temporary folder for standard
+    output), then its head and that body copied a block at a time.  A
+    format with only ``dump`` (none built in) is written whole at the end.  The
+    file is written atomically (:func:`atomic_output`): it replaces ``path``
+    when the writer closes without error, and a failure leaves ``path`` as
+    it was.  ``"-"`` is standard output.
+
+    Examples
+    --------
+    >>> with BatchWriter("deals.dds", registry.get("dds")) as w:  # doctest: +SKIP
+    ...     for batch in batches:
+    ...         w.write(batch)
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fmt: Format) -> None:
+        if fmt.encode is None and fmt.dump is None:
+            raise FormatError(f"{fmt.name} records cannot be written from deals and results")
+        self.format = fmt
+        self.count = 0  # records written so far (held ones included)
+        self._output = contextlib.ExitStack()
+        self._out = self._output.enter_context(atomic_output(path))
+        self._body: IO[bytes] = self._out
+        if fmt.head is not None:
+            folder = None if os.fspath(path) == "-" else Path(path).absolute().parent
+            try:
+                self._body = self._output.enter_context(tempfile.TemporaryFile(dir=folder, prefix=".ddsbind-body."))  # noqa: SIM115 - closed by the stack
+            except BaseException as exc:
+                self._output.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+        self._held: list[Records] = []  # the batch not yet written (dump_part), or every batch (dump only)
+        self._first = 0  # records in the parts written
+
+    def write(self, records: Records) -> int:
+        """Add a batch; returns its number of records."""
+        fmt = self.format
+        if fmt.encode is not None:
+            self._body.write(np.ascontiguousarray(fmt.encode(records)).tobytes())
+        elif fmt.dump_part is not None:
+            if self._held:
+                self._body.write(fmt.dump_part(self._held[0], self._first, False))
+                self._first += len(self._held[0])
+            self._held = [records]
+        else:
+            self._held.append(records)
+        self.count += len(records)
+        return len(records)
+
+    def close(self) -> None:
+        """Write what is held (the last part; the head and the body) and put the file in place of ``path``."""
+        fmt = self.format
+        try:
+            if fmt.encode is None:
+                held = self._held or [Records(np.zeros((0, 52), np.int8))]
+                if fmt.dump_part is not None:
+                    self._body.write(fmt.dump_part(held[0], self._first, True))
+                else:  # a format written only whole (none built in): every batch was kept for this
+                    assert fmt.dump is not None
+                    self._body.write(fmt.dump(_joined(held)))
+                self._held = []
+            if fmt.head is not None:
+                self._out.write(fmt.head(self.count))
+                self._body.seek(0)
+                shutil.copyfileobj(self._body, self._out, _common.TEXT_BLOCK)
+        except BaseException as exc:
+            self._output.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+        self._output.close()
+
+    def __enter__(self) -> BatchWriter:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:  # nothing kept: path stays as it was, and the error says so
+            self._output.__exit__(exc_type, exc, tb)
+
+
+def _joined(parts: list[Records]) -> Records:
+    """One batch of ``parts`` (an array kept only when every part has it)."""
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(attr: str) -> NDArray | None:
+        vals = [getattr(p, attr) for p in parts]
+        return None if any(v is None for v in vals) else np.concatenate(vals)
+
+    first = parts[0]
+    return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"), first.dealer, first.vulnerable)
 
 
 class _DiscardedError(Exception):

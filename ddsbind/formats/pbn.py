@@ -63,6 +63,7 @@ Specification (our reading, with sources)
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
@@ -76,7 +77,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _dtypes, order
+from ddsbind.formats import _common, _dtypes, order
 from ddsbind.formats._common import atomic_output, disagreements
 from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines, write_text
 from ddsbind.game import Vulnerability
@@ -438,6 +439,8 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
                 raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
             tag = m.group(1)
             if game is not None and tag in game.names() and tag not in REPEATABLE:
+                if not pos:  # the line is the new game's: the old one ended on the line before
+                    game.end = index
                 yield game  # no empty line before this game
                 game = None
             if game is None:
@@ -530,18 +533,35 @@ def set_tags(
     line.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
     """
     lines = text.split("\n")
-    edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines)
+    edit_lines(lines, games, updates, before_play=before_play)
+    return "\n".join(lines)
+
+
+def edit_lines(
+    lines: list[str],
+    games: Sequence[GameText],
+    updates: Sequence[Mapping[str, TagUpdate]],
+    *,
+    before_play: Collection[str] = (),
+    base: int = 0,
+) -> None:
+    """:func:`set_tags` on a text's lines, in place: ``lines[0]`` is the text's line ``base`` (0-based).
+
+    Every line a game's update touches (from its first tag to its end) must
+    be in ``lines``: a reader of a stream edits the lines it holds, games at a time.
+    """
+    edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines), in ``lines``
     for game, update in zip(games, updates, strict=True):
         if not update:
             continue
-        eol = "\r" if lines[game.start].endswith("\r") else ""
+        eol = "\r" if lines[game.start - base].endswith("\r") else ""
         added: list[str] = []
         early: list[str] = []
-        sections = [game.spans[t][0] for t in ("Auction", "Play") if t in game.spans]
+        sections = [game.spans[t][0] - base for t in ("Auction", "Play") if t in game.spans]
         for tag, change in update.items():
             new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
             if tag in game.spans:
-                first, last = game.spans[tag]
+                first, last = (i - base for i in game.spans[tag])
                 own = lines[first].removesuffix("\r")
                 alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
                 if alone:
@@ -557,10 +577,9 @@ def set_tags(
         if early:
             edits.append((min(sections), min(sections), [x + eol for x in early]))
         if added:
-            edits.append((game.end, game.end, [x + eol for x in added]))
+            edits.append((game.end - base, game.end - base, [x + eol for x in added]))
     for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         lines[first:last] = new
-    return "\n".join(lines)
 
 
 def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
@@ -592,6 +611,12 @@ def iter_boards(lines: Iterable[str], *, name: str = "PBN") -> Iterator[PBNBoard
     Memory is one game's, whatever the file's size; errors are
     :func:`parse_pbn`'s, raised when the reading reaches them.
     """
+    for _, _, board in _dealt_games(lines, name):
+        yield board
+
+
+def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, dict[str, str], PBNBoard]]:
+    """Each game with a deal, its tag values (``#`` resolved) and its board, as :func:`iter_boards` reads them."""
     for g, (game, values) in enumerate(with_values(iter_games(lines, name), name)):
         lines_of = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
@@ -607,8 +632,8 @@ def iter_boards(lines: Iterable[str], *, name: str = "PBN") -> Iterator[PBNBoard
             table = _existing_table(values, game.sections)
         except FormatError as exc:
             board = values.get("Board", "?")
-            warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=2)
-        yield PBNBoard(deal=deal, table=table, tags=values)
+            warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=3)
+        yield game, values, PBNBoard(deal=deal, table=table, tags=values)
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:
@@ -824,41 +849,115 @@ def add_results(
         not full (naming its line).
     """
     raw = data.encode("latin-1") if isinstance(data, str) else bytes(data)
-    text = decode_pbn(raw, name)
-    boards = parse_pbn(text, name=name)  # checks every game
-    games = split_games(text, name)
-    if fill is None or not boards:
-        return raw, len(boards)
-    with_deal = []
-    for g, (game, values) in enumerate(zip(games, inherited_values(games, name), strict=True)):
-        if "Deal" in values:
-            with_deal.append((g, game, values))
-    assert len(with_deal) == len(boards)
-    for (_, game, _), board in zip(with_deal, boards, strict=True):
+    pieces, count = [], 0
+    for piece, games in iter_add_results(io.BytesIO(raw), name, fill=fill, par=par):
+        pieces.append(piece)
+        count += games
+    return b"".join(pieces), count
+
+
+#: Games with a deal solved together (and held, with their lines) when a file is read a chunk at a time.
+ANNOTATE_CHUNK = 1 << 12
+
+
+def iter_add_results(
+    f: IO[bytes],
+    name: str = "PBN",
+    *,
+    fill: Fill | None = None,
+    par: ParFunc | None = None,
+    chunk: int = ANNOTATE_CHUNK,
+) -> Iterator[tuple[bytes, int]]:
+    """:func:`add_results` of an open binary file, read from where it stands a chunk of games at a time.
+
+    Yields ``(piece, games)``: the new file's bytes in order (joined, they
+    are :func:`add_results` of the file's bytes) and the games with a deal
+    each piece completes.  ``fill`` (and ``par``) is called once per
+    ``chunk`` games with a deal; memory is those games' lines, whatever the
+    file's size.  Errors are :func:`add_results`'s, raised when the reading
+    reaches them, after the pieces before: write the pieces to a file put in
+    place only at the end (:func:`~ddsbind.formats.files.atomic_output`).
+    Without ``fill`` the file is checked, then its bytes are given back as
+    they are, a block at a time.
+    """
+    start = f.tell()
+    if fill is None:
+        count = sum(1 for _ in iter_boards(pbn_lines(f, name), name=name))
+        f.seek(start)
+        while block := f.read(_common.TEXT_BLOCK):
+            yield block, 0
+        yield b"", count
+        return
+    if chunk < 1:
+        raise FormatError("chunk must be at least 1 record")
+    encoding = pbn_encoding(f, name)
+    encoder = codecs.getincrementalencoder(encoding)()
+    held: list[str] = []  # the lines read and not yet written: held[0] is the file's line `base` (0-based)
+    base = 0
+    batch: list[tuple[GameText, dict[str, str], PBNBoard]] = []
+
+    def read() -> Iterator[str]:
+        for line in pbn_lines(f, name):
+            held.append(line)
+            yield line
+
+    def written(final: bool) -> bytes:
+        nonlocal held, base
+        read_lines = len(held)
+        _solve_games(held, base, batch, name, fill, par)
+        # The line the reading stands on stays: the next game may start on it (no empty line between games).
+        keep = [] if final else held[-1:]
+        done = held[: len(held) - len(keep)]
+        text = "\n".join(done) + ("\n" if keep and done else "")
+        held, base = keep, base + read_lines - len(keep)
+        try:
+            return encoder.encode(text, final)
+        except UnicodeEncodeError as exc:
+            raise FormatError(f"{name}: the text cannot be written back in its encoding {encoding}: {exc}") from None
+
+    for game, values, board in _dealt_games(read(), name):
+        batch.append((game, values, board))
+        # Full, and the last game ends before the line the reading stands on (its edits are all in `held`).
+        if len(batch) >= chunk and game.end < base + len(held):
+            piece = written(False)
+            yield piece, len(batch)
+            batch = []
+    yield written(True), len(batch)
+
+
+def _solve_games(
+    lines: list[str],
+    base: int,
+    batch: Sequence[tuple[GameText, dict[str, str], PBNBoard]],
+    name: str,
+    fill: Fill,
+    par: ParFunc | None,
+) -> None:
+    """Results (and par) of the games of ``batch`` solved by ``fill`` and set in ``lines`` (line ``base`` first)."""
+    if not batch:
+        return
+    for game, _, board in batch:
         if not board.deal.is_full:
             raise FormatError(f"{name}: line {game.spans['Deal'][0] + 1}: cannot solve a deal that is not full")
-    owners = np.stack([b.deal.owners() for b in boards])
-    known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for b in boards]
+    owners = np.stack([board.deal.owners() for _, _, board in batch])
+    known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for _, _, b in batch]
     tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)
-    for (_, game, values), given, table in zip(with_deal, known, tables, strict=True):
+    for (game, values, _), given, table in zip(batch, known, tables, strict=True):
         wrong = disagreements(given, table)
         if wrong:
             where = f"{name}: line {game.spans['Deal'][0] + 1} (Board {values.get('Board', '?')})"
             warnings.warn(
                 ResultsWarning(f"{where}: its results contradict the deal, DDS's written instead: {'; '.join(wrong)}"),
-                stacklevel=2,
+                stacklevel=4,
             )
     pars: Sequence[tuple[int, Sequence[str]]] = []
     if par is not None:
-        dealers, vuls = zip(*(_dealer_vul(values) for _, _, values in with_deal), strict=True)
+        dealers, vuls = zip(*(_dealer_vul(values) for _, values, _ in batch), strict=True)
         pars = par(tables, list(dealers), list(vuls))
-    updates: list[dict[str, TagUpdate]] = [{} for _ in games]
-    for k, ((g, game, values), table) in enumerate(zip(with_deal, tables, strict=True)):
-        try:
-            old = _existing_table(values, game.sections)
-        except FormatError:  # unreadable: set aside with a warning by parse_pbn, replaced here
-            old = None
-        update = updates[g]
+    updates: list[dict[str, TagUpdate]] = []
+    for k, ((_, values, board), table) in enumerate(zip(batch, tables, strict=True)):
+        old = board.table  # None when the game has no result tag, or one set aside (unreadable): replaced here
+        update: dict[str, TagUpdate] = {}
         complete = bool(np.all(table <= 13))
         if complete and (old is None or not np.array_equal(old, table) or "DoubleDummyTricks" not in values):
             update["DoubleDummyTricks"] = (format_double_dummy_tricks(table), [])
@@ -870,8 +969,9 @@ def add_results(
         if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
             # last: Bridge Composer writes the table after the one-line tags
             update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
-    out = set_tags(text, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"))
-    return encode_pbn(out, pbn_encoding(raw, name)), len(boards)
+        updates.append(update)
+    games = [game for game, _, _ in batch]
+    edit_lines(lines, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"), base=base)
 
 
 def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:

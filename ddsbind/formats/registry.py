@@ -111,8 +111,8 @@ class Format:
         ``load(data, name) -> Records`` for a whole file's bytes (``name``
         for messages).
     dump : callable, optional
-        ``dump(Records) -> bytes``.  None with ``dump_part``: the one part
-        ``dump_part(records, 0, True)``.
+        ``dump(Records) -> bytes``.  None with ``dump_part``: ``head`` of the
+        count (if any), then the one part ``dump_part(records, 0, True)``.
     plays : bool
         Each record is a played game (auction, play), not just a deal.
     load_games : callable, optional
@@ -131,10 +131,12 @@ class Format:
         game records (for a format whose files may hold bare deals instead);
         None when every file of a games format holds games (``plays``).
     annotate : callable, optional
-        ``annotate(data, name, fill, par) -> (bytes, count)``: the file with
-        double-dummy results (and par, with ``par``) added and everything
-        else kept; used when converting a file of this format to itself
-        (:func:`ddsbind.formats.pbn.add_results`).
+        ``annotate(file, name, fill, par, chunk) -> iterator of (bytes, count)``:
+        an open binary file with double-dummy results (and par, with ``par``)
+        added and everything else kept, read and solved ``chunk`` games at a
+        time: the new file's bytes in pieces, and the games each completes;
+        used when converting a file of this format to itself
+        (:func:`ddsbind.formats.pbn.iter_add_results`).
     extras : callable, optional
         ``extras(file, name) -> list of str``: what an open binary file holds beyond deals
         and results, in words (``"board numbers"``, ``"dealers"``, ...): what a
@@ -152,6 +154,10 @@ class Format:
         of a file written part by part, ``last`` for the final part; the
         parts joined are ``dump`` of all the records, so a converter writes
         a large input in memory of one part.  None: written whole.
+    head : callable, optional
+        ``head(count) -> bytes``: what a file written part by part starts
+        with once its record count is known (DDS's ``NUMBER`` line): the
+        parts go to a temporary file first (:class:`~ddsbind.formats.files.BatchWriter`).
     """
 
     name: str
@@ -170,13 +176,14 @@ class Format:
     read_games: Callable[[IO[bytes], str, int], Iterator[list[GameRecord]]] | None = field(default=None, repr=False)
     write_games: Callable[[Iterable[Sequence[GameRecord]], IO[bytes]], int] | None = field(default=None, repr=False)
     holds_games: Callable[[IO[bytes], str], bool] | None = field(default=None, repr=False)
-    annotate: Callable[[bytes, str, pbn.Fill | None, pbn.ParFunc | None], tuple[bytes, int]] | None = field(
-        default=None, repr=False
-    )
+    annotate: (
+        Callable[[IO[bytes], str, pbn.Fill | None, pbn.ParFunc | None, int], Iterator[tuple[bytes, int]]] | None
+    ) = field(default=None, repr=False)
     extras: Callable[[IO[bytes], str], list[str]] | None = field(default=None, repr=False)
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
     read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
+    head: Callable[[int], bytes] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -186,8 +193,8 @@ class Format:
     def __post_init__(self) -> None:
         # A format written part by part is written whole as its one part (``dump``'s docstring).
         if self.dump is None and self.dump_part is not None:
-            part = self.dump_part
-            object.__setattr__(self, "dump", lambda r: part(r, 0, True))
+            part, head = self.dump_part, self.head
+            object.__setattr__(self, "dump", lambda r: (b"" if head is None else head(len(r))) + part(r, 0, True))
 
     @property
     def readable(self) -> bool:
@@ -474,7 +481,7 @@ register(
         read_games=lambda f, name, chunk: batched(pbngame.iter_game_records(f, name), chunk),
         write_games=pbngame.write_games,
         holds_games=lambda f, name: pbngame.holds_games(f, name=name),
-        annotate=lambda data, name, fill, par: pbn.add_results(data, name, fill=fill, par=par),
+        annotate=lambda f, name, fill, par, chunk: pbn.iter_add_results(f, name, fill=fill, par=par, chunk=chunk),
         extras=lambda f, name: pbn.extras(f, name),
     )
 )
@@ -485,9 +492,10 @@ register(
         (),
         _boards(ddsref.parse_reference),
         _board_chunks(lambda f, name: ddsref.iter_reference(f, name=name)),
-        dump=lambda r: ddsref.format_reference(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode(
-            "ascii"
-        ),
+        dump_part=lambda r, first, last: ddsref.reference_body(
+            deals_from_owners(_need_owners(r, "dds")), _known(r.tables)
+        ).encode("ascii"),
+        head=lambda count: ddsref.reference_head(count).encode("ascii"),
     )
 )
 register(

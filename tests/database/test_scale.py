@@ -302,9 +302,9 @@ def test_contract_tallies_of_parts_merge_and_agree_with_direct_sums(seed, n, cut
     assert got["imps_se"] == pytest.approx(imp.std(ddof=1) / np.sqrt(n))
 
 
-@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs"])
+@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs", "dds"])
 def test_text_outputs_written_part_by_part_equal_the_whole_file(tmp_path, block, target):
-    """Without this, converting a large record file to PBN, GIB, LIN or ZBS held every record, or split wrongly."""
+    """Without this, converting a large record file to PBN, GIB, LIN, ZBS or DDS held every record, or split wrongly."""
     from ddsbind.formats import registry
     from ddsbind.formats.convert import convert
     from ddsbind.formats.zrd import decode_zrd
@@ -326,7 +326,8 @@ def test_text_outputs_written_part_by_part_equal_the_whole_file(tmp_path, block,
 
 
 #: Text inputs (issue 38): the commands :data:`MEASURE` measures over PBN, GIB, DDS and ZBS files of the records of a
-#: small and a large ZRD file, read 256 records and 16 kB of text at a time; and library mode's PBN output.
+#: small and a large ZRD file, read 256 records and 16 kB of text at a time; results added to a PBN file in place,
+#: 256 games at a time; DDS's reference text written (its body through a temporary file); library mode's PBN output.
 TEXT_PROBE = r"""
 import json, os, sys, tracemalloc
 from pathlib import Path
@@ -367,8 +368,23 @@ def dealer(path):
     main(["dealer", str(script), "-L", str(path), "--json", "-o", str(out), "--threads", "1"], standalone_mode=False)
     sys.stdout.flush()
 
+def in_place(path):
+    # PBN to PBN with results (convert --solve --trust-results: the file's complete tables kept, none solved).
+    from ddsbind.database import TableFiller
+
+    out = work / "solved.pbn"
+    out.unlink(missing_ok=True)
+    convert(files["pbn", path], out, fill=TableFiller(trust_results=True, cache_size=64), chunk=CHUNK)
+
+def to_dds(path):
+    out = work / "out.dds"
+    out.unlink(missing_ok=True)
+    convert(path, out, dst_format="dds", chunk=CHUNK)
+
 commands = {f"convert {fmt} -> zrd": converted(fmt, "zrd") for fmt in ("pbn", "gib", "dds", "zbs")}
 commands["convert gib -> pbn"] = converted("gib", "pbn")
+commands["convert pbn -> pbn --solve --trust-results"] = in_place
+commands["convert zrd -> dds"] = to_dds
 commands["read_dataframe pbn"] = frames("pbn")
 commands["read_dataframe gib"] = frames("gib")
 commands["dealer -L -o pbn"] = dealer
@@ -378,10 +394,11 @@ commands["dealer -L -o pbn"] = dealer
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
 def test_peak_memory_of_text_inputs_does_not_grow_with_the_file(tmp_path, block):
-    """Without this, converting or framing a large PBN, GIB, DDS or ZBS file could read it whole and run out of RAM."""
+    """Without this, converting or framing a large PBN, GIB, DDS or ZBS file, adding results to a PBN file in place
+    or writing DDS's reference text could hold the whole file and run out of RAM."""
     # The large PBN file is 310 kB bigger (its boards in memory some MB, traced): reading it whole shows.
     small, large = tiled(tmp_path / "small.zrd", 800, block), tiled(tmp_path / "large.zrd", 1600, block)
-    _assert_flat(TEXT_PROBE, tmp_path, small, large, 8)
+    _assert_flat(TEXT_PROBE, tmp_path, small, large, 10)
 
 
 def _mixed_pbn(block: np.ndarray) -> bytes:
@@ -397,7 +414,7 @@ def _mixed_pbn(block: np.ndarray) -> bytes:
 
 
 @pytest.mark.parametrize("source", ["pbn", "gib", "dds", "zbs"])
-@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs", "zrd"])
+@pytest.mark.parametrize("target", ["pbn", "gib", "lin", "zbs", "dds", "zrd"])
 def test_text_inputs_read_in_chunks_convert_to_the_whole_file_output(tmp_path, block, source, target):
     """Without this, a text file read a chunk at a time could convert to other bytes than the file read whole."""
     import warnings

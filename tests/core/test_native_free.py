@@ -71,7 +71,7 @@ def test_every_lazy_name_is_the_public_object_of_its_module():
     import ddsbind
     from ddsbind import solver
 
-    lazy = {**dict.fromkeys(set(ddsbind.__all__) & set(solver.__all__), "ddsbind.solver"), **ddsbind._NATIVE}
+    lazy = {**dict.fromkeys(set(ddsbind.__all__) & set(solver.__all__), "ddsbind.solver"), **ddsbind._LAZY}
     for name, module_name in lazy.items():
         module = importlib.import_module(module_name)
         assert name in getattr(module, "__all__", [name]), f"{name} is not public in {module_name}"

@@ -69,17 +69,10 @@ test-deps:
 	  $(APT) update -qq && $(APT) install -y -qq $$missing; \
 	fi
 
-# The editable install puts the checkout on the path with a plain .pth line (setuptools'
-# editable_mode=compat), as a regular install's site-packages is: setuptools' default for a
-# flat layout is an import hook whose own imports (pathlib, urllib...) cost every command's
-# start-up 7 ms that a user's install never pays (`ddsbind dealer` on a small script: 0.2 s in all).
-# setuptools calls the mode transitional: where one no longer offers it, the default is used.
-EXTRAS := .[test,docs,distributed,plot,pandas,board]
 $(STAMP): $(BUILD_INPUTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e "$(EXTRAS)" --config-settings editable_mode=compat \
-	  || $(PY) -m pip install -q -e "$(EXTRAS)"
+	$(PY) -m pip install -q -e ".[test,docs,distributed,plot,pandas,board]"
 	touch $@
 
 # DDS's upstream release, through apt's own source mechanism (see the

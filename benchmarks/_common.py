@@ -338,6 +338,23 @@ class LoadMeter:
         return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def load_text() -> str:
+    """The machine's 1, 5 and 15 minute load averages (as ``uptime`` prints them)."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def compiled() -> None:
+    """Byte-compile the ddsbind under test, as ``pip install`` does: start-up then reads ``.pyc`` files.
+
+    (With ``PYTHONDONTWRITEBYTECODE`` set, as on some CI machines, every run
+    would otherwise compile the package's sources again, a third of its start.)
+    """
+    import compileall
+
+    compileall.compile_dir(Path(ddsbind.__file__).parent, quiet=1)
+
+
 def others_text(others: float | None) -> str:
     """Cores other processes kept busy, as printed: ``0.03`` or ``?``."""
     return "?" if others is None else f"{others:.2f}"

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import resource
 import shutil
@@ -53,7 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import BenchError, LoadMeter, build_driver, fnv1a, run_driver
+from _common import BenchError, LoadMeter, build_driver, compiled, fnv1a, load_text, run_driver
 
 from ddsbind import Deal
 from ddsbind.dealer import deal_batches, run_file
@@ -154,12 +153,6 @@ def compare(script: Path, args: argparse.Namespace) -> None:
         )
 
 
-def load_text() -> str:
-    """The machine's 1, 5 and 15 minute load averages (as ``uptime`` prints them)."""
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
-
-
 def dealing_alone(n: int, threads: int) -> None:
     """Part 1: deal_batches of ``n`` deals, timed in this process, for each generator and thread count."""
     for generator in GENERATORS:
@@ -177,6 +170,7 @@ def dealing_alone(n: int, threads: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    compiled()  # the runs' start-up reads .pyc files, as after pip install
     print(f"load at start: {load_text()}")
     dealing_alone(args.generate, args.threads)
     with tempfile.TemporaryDirectory() as tmp:

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import BenchError, LoadMeter, others_text
+from _common import BenchError, LoadMeter, compiled, others_text
 
 from ddsbind.dealer import deal_batches
 from ddsbind.formats.zrd import encode_zrd
@@ -101,19 +101,6 @@ def generated(out: str) -> int:
     if match is None:
         raise BenchError(f"no 'Generated N hands' line in:\n{out}")
     return int(match.group(1))
-
-
-def compiled() -> None:
-    """Byte-compile the ddsbind under test, as ``pip install`` does: start-up then reads ``.pyc`` files.
-
-    (With ``PYTHONDONTWRITEBYTECODE`` set, as on some CI machines, every run
-    would otherwise compile the package's sources again, a third of its start.)
-    """
-    import compileall
-
-    import ddsbind
-
-    compileall.compile_dir(Path(ddsbind.__file__).parent, quiet=1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,35 +11,34 @@ is a :class:`Error`.
 
 from typing import TYPE_CHECKING, Any
 
-from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
-from ddsbind.errors import (
-    ContractError,
-    DatabaseError,
-    DDSError,
-    DealerError,
-    DroppedDataWarning,
-    Error,
-    FormatError,
-    MissingExtraError,
-    ProofError,
-    ProofTooLargeError,
-    ResultsWarning,
-    StateError,
-    ThreadsWarning,
-    TruncatedPlayWarning,
-)
-from ddsbind.game import CardPlay
-from ddsbind.hand import Hand
-from ddsbind.results import DDTable, ScoredCard, Solutions
-from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
-
 if TYPE_CHECKING:
     __version__: str
     from ddsbind._binding import DDSInfo, dds_info
+    from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
+    from ddsbind.errors import (
+        ContractError,
+        DatabaseError,
+        DDSError,
+        DealerError,
+        DroppedDataWarning,
+        Error,
+        FormatError,
+        MissingExtraError,
+        ProofError,
+        ProofTooLargeError,
+        ResultsWarning,
+        StateError,
+        ThreadsWarning,
+        TruncatedPlayWarning,
+    )
     from ddsbind.frames import read_dataframe
+    from ddsbind.game import CardPlay
+    from ddsbind.hand import Hand
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
+    from ddsbind.results import DDTable, ScoredCard, Solutions
+    from ddsbind.scoring import Call, Contract, PayoffTable, imps, matchpoints, payoff
     from ddsbind.solver import (
         DealerPar,
         Par,
@@ -55,11 +54,34 @@ if TYPE_CHECKING:
         tricks,
     )
 
-# Names backed by DDS, imported on first use (PEP 562) so that ``import
-# ddsbind.formats`` and the deal/error classes work without loading DDS: a
-# name of ``__all__`` not imported above comes from the module named here,
-# else from ``ddsbind.solver``.
-_NATIVE = {
+# Every name of ``__all__`` is imported on first use (PEP 562), from the module named here, else from
+# ``ddsbind.solver``: ``import ddsbind.formats`` and the deal/error classes work without loading DDS, and
+# ``ddsbind dealer`` loads neither the solver nor the results classes it never uses.
+_LAZY = {
+    **dict.fromkeys(["Card", "Deal", "Seat", "Side", "Strain", "Vulnerability"], "ddsbind.deal"),
+    **dict.fromkeys(
+        [
+            "ContractError",
+            "DatabaseError",
+            "DDSError",
+            "DealerError",
+            "DroppedDataWarning",
+            "Error",
+            "FormatError",
+            "MissingExtraError",
+            "ProofError",
+            "ProofTooLargeError",
+            "ResultsWarning",
+            "StateError",
+            "ThreadsWarning",
+            "TruncatedPlayWarning",
+        ],
+        "ddsbind.errors",
+    ),
+    "CardPlay": "ddsbind.game",
+    "Hand": "ddsbind.hand",
+    **dict.fromkeys(["DDTable", "ScoredCard", "Solutions"], "ddsbind.results"),
+    **dict.fromkeys(["Call", "Contract", "PayoffTable", "imps", "matchpoints", "payoff"], "ddsbind.scoring"),
     "DDSInfo": "ddsbind._binding",
     "dds_info": "ddsbind._binding",
     "best_line": "ddsbind.play",
@@ -69,6 +91,9 @@ _NATIVE = {
     "prove": "ddsbind.proof",
     "read_dataframe": "ddsbind.frames",
 }
+#: The modules ``import ddsbind`` loaded before its names were lazy: ``ddsbind.deal.Deal`` after a bare
+#: ``import ddsbind`` still works, each imported when first named.
+_SUBMODULES = frozenset({"deal", "errors", "hand", "hands", "results", "scoring"})
 
 
 def __getattr__(name: str) -> Any:
@@ -83,11 +108,13 @@ def __getattr__(name: str) -> Any:
             version = "0+unknown"
         globals()["__version__"] = version
         return version
-    if name not in __all__:
-        raise AttributeError(f"module 'ddsbind' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(_NATIVE.get(name, "ddsbind.solver")), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"ddsbind.{name}")
+    if name not in __all__:
+        raise AttributeError(f"module 'ddsbind' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY.get(name, "ddsbind.solver")), name)
     globals()[name] = value
     return value
 

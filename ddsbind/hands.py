@@ -152,7 +152,22 @@ def _per_hand(by_suit: NDArray[Any]) -> NDArray[Any]:
 
 
 def _key(weights: Sequence[float]) -> tuple[float, ...]:
-    """``weights`` as a hashable tuple: integers as ``int``, any fraction kept as ``float`` (never truncated)."""
+    """``weights`` as a hashable tuple: integers as ``int``, any fraction kept as ``float`` (never truncated).
+
+    A tuple's key is remembered (a condition asks the same weights of every batch, several times).
+    """
+    if type(weights) is tuple:
+        with contextlib.suppress(TypeError):  # a weight that cannot be hashed: checked below, as any sequence
+            return _tuple_key(weights)
+    return _checked_key(weights)
+
+
+@functools.lru_cache(maxsize=256)
+def _tuple_key(weights: tuple[float, ...]) -> tuple[float, ...]:
+    return _checked_key(weights)
+
+
+def _checked_key(weights: Sequence[float]) -> tuple[float, ...]:
     try:
         values = [float(w) for w in weights]
     except (TypeError, ValueError):
@@ -477,9 +492,23 @@ class Hands:
         if suits is not None:
             return _per_hand(suits[rows])
         if 4 * rows.size < self.n and type(self)._count is Hands._count:
-            counts = count_rows(self.owners[rows], _key(weights))
+            subset, codes = self._subset(rows)
+            counts = count_rows(subset, _key(weights), codes)
             return counts if by_suit else _per_hand(counts)
         return self.count(weights, by_suit=by_suit)[rows]
+
+    def _subset(
+        self, rows: NDArray[np.intp]
+    ) -> tuple[NDArray[np.int8], tuple[NDArray[np.intp], NDArray[np.intp]] | None]:
+        """The owner rows of the deals ``rows`` and their :func:`suit_codes`, shared by the counts asked of the
+        same deals (every action over a batch's accepted deals): made once for the last ``rows`` asked."""
+        last = self.__dict__.get("_last_subset")
+        if last is not None and np.array_equal(last[0], rows):
+            return last[1], last[2]
+        subset = self.owners[rows]
+        codes = suit_codes(subset) if self._dealt or subset.size == 0 or subset.min() >= 0 else None
+        self.__dict__["_last_subset"] = (np.array(rows, copy=True), subset, codes)  # a copy: ``rows`` may change
+        return subset, codes
 
     def _known(self, weights: Sequence[float], by_suit: bool) -> NDArray[Any] | None:
         """The count already made for these very weights, or None."""

@@ -11,7 +11,6 @@ import contextlib
 import io
 import math
 import os
-import shutil
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -332,6 +331,8 @@ def _report_file(stack: contextlib.ExitStack, spec: str | None, flag: str) -> An
     try:
         raw = stack.enter_context(atomic_output(name))
         if name != "-" and not spec.startswith("w:") and os.path.exists(name):  # type: ignore[union-attr]
+            import shutil  # its archive formats (bz2, lzma) cost every dealer run's start-up
+
             with open(name, "rb") as old:
                 shutil.copyfileobj(old, raw)
     except OSError as exc:

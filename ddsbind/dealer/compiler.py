@@ -1,6 +1,7 @@
-"""The dealer language's compiler: lark's tree of a script to a :class:`Script` of numpy functions.
+"""The dealer language's compiler: the parse tree of a script to a :class:`Script` of numpy functions.
 
-One method per grammar rule (a lark :class:`~lark.visitors.Interpreter`).
+One method per grammar rule, called by :meth:`Compiler.visit` with the rule's
+:class:`~ddsbind.dealer.syntax.Node` (the parse tree, lark's copied into classes of our own).
 The statements fill the :class:`Script`; each action rule makes its
 :class:`Action`; each expression rule returns a :class:`Term`: the least
 and greatest value the expression can take on any deal (exact integers,
@@ -31,16 +32,13 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import lark
 import numpy as np
-from lark.visitors import Interpreter
 from numpy.typing import NDArray
 
 from ddsbind.deal import Card, Seat, Vulnerability
 from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, DealerError, cards_of
 from ddsbind.dealer.frame import Action, Array, Expr, Frame, Script
-from ddsbind.dealer.syntax import unknown_call
-from ddsbind.scoring import Contract, imps
+from ddsbind.dealer.syntax import Node, Token, unknown_call
 
 __all__ = ["MAX_FREQUENCY_ROWS", "MAX_WEIGHT", "Action", "Compiler", "Script", "Term"]
 
@@ -98,13 +96,13 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and word not in ("hcps",) else word.removesuffix("s")
 
 
-class Compiler(Interpreter[Any, Any]):
-    """Compiles one script: :meth:`compile` of lark's tree gives the :class:`Script`."""
+class Compiler:
+    """Compiles one script: :meth:`compile` of its tree (:func:`~ddsbind.dealer.syntax.parse_tree`) gives its Script."""
 
     def __init__(self, source: str, text: str) -> None:
         self.source = source
         self.text = text
-        self.defines: dict[str, lark.Tree[Any]] = {}
+        self.defines: dict[str, Node] = {}
         self.terms: dict[str, Term] = {}
         self.compiled: dict[str, Expr] = {}
         self.busy: set[str] = set()
@@ -117,18 +115,21 @@ class Compiler(Interpreter[Any, Any]):
         self.points: tuple[int, ...] = (4, 3, 2, 1)
         self.alts: list[tuple[int, ...]] | None = None
         self.out = Script()
-        self.action_trees: list[lark.Tree[Any]] = []
+        self.action_trees: list[Node] = []
         self.has_action = False
-        self.conditions: list[lark.Tree[Any]] = []
+        self.conditions: list[Node] = []
         self.lengths: list[Expr] = []
 
-    def fail(self, node: lark.Tree[Any] | lark.Token, message: str) -> DealerError:
-        meta = node if isinstance(node, lark.Token) else node.meta
-        line = getattr(meta, "line", "?")
-        column = getattr(meta, "column", "?")
+    def fail(self, node: Node | Token, message: str) -> DealerError:
+        line = "?" if node.line is None else node.line
+        column = "?" if node.column is None else node.column
         return DealerError(f"{self.source}:{line}:{column}: {message}")
 
-    def compile(self, tree: lark.Tree[Any]) -> Script:
+    def visit(self, node: Node) -> Any:
+        """What the method named after ``node``'s rule makes of it (a statement's none, an action, a :class:`Term`)."""
+        return getattr(self, node.data)(node)
+
+    def compile(self, tree: Node) -> Script:
         """The :class:`Script` of a whole parsed script."""
         script = self.out
         for statement in tree.children:
@@ -155,24 +156,24 @@ class Compiler(Interpreter[Any, Any]):
 
     # -- statements ------------------------------------------------------------------------
 
-    def generate(self, tree: lark.Tree[Any]) -> None:  # dealer keeps the first generate and the first produce
+    def generate(self, tree: Node) -> None:  # dealer keeps the first generate and the first produce
         if self.out.generate is None:
             self.out.generate = int(str(tree.children[0]))
 
-    def produce(self, tree: lark.Tree[Any]) -> None:
+    def produce(self, tree: Node) -> None:
         if self.out.produce is None:
             self.out.produce = int(str(tree.children[0]))
 
-    def dealer(self, tree: lark.Tree[Any]) -> None:
+    def dealer(self, tree: Node) -> None:
         self.out.dealer = self.par_dealer = _COMPASS[str(tree.children[0])]
 
-    def vulnerable(self, tree: lark.Tree[Any]) -> None:
+    def vulnerable(self, tree: Node) -> None:
         self.out.vulnerable = self.par_vulnerable = Vulnerability.parse(str(tree.children[0]))
 
-    def predeal(self, tree: lark.Tree[Any]) -> None:
+    def predeal(self, tree: Node) -> None:
         seat = -1
         for token in tree.children:
-            if isinstance(token, lark.Tree):  # suit(seat) == n: a length the deals must have
+            if isinstance(token, Node):  # suit(seat) == n: a length the deals must have
                 self.lengths.append(self.visit(token))
             elif token.type == "COMPASS":
                 seat = int(_COMPASS[str(token)])
@@ -182,7 +183,7 @@ class Compiler(Interpreter[Any, Any]):
                 except DealerError as exc:
                     raise self.fail(token, str(exc)) from None
 
-    def suit_length(self, tree: lark.Tree[Any]) -> Expr:
+    def suit_length(self, tree: Node) -> Expr:
         """``spades(north) == 1`` in a predeal: the condition that seat holds that many cards of the suit."""
         suit_token, seat_token, number = list[Any](tree.children)
         count = int(number)
@@ -192,12 +193,12 @@ class Compiler(Interpreter[Any, Any]):
         seat = int(_COMPASS[str(seat_token)])
         return lambda f, rows: (f.column(f.hands.lengths_in(suit), rows, seat) == count).astype(np.int64)
 
-    def pointcount(self, tree: lark.Tree[Any]) -> None:
+    def pointcount(self, tree: Node) -> None:
         self.points = self.weights(list[Any](tree.children))
         if len(self.points) > 13:
             raise self.fail(tree, "pointcount takes at most 13 numbers (ace down to two)")
 
-    def altcount(self, tree: lark.Tree[Any]) -> None:
+    def altcount(self, tree: Node) -> None:
         args: list[Any] = list(tree.children)
         number = int(args[0])
         if not 0 <= number <= 9:
@@ -208,55 +209,55 @@ class Compiler(Interpreter[Any, Any]):
         counts[number] = self.weights(args[1:])
         self.alts = counts
 
-    def weights(self, tokens: list[lark.Token]) -> tuple[int, ...]:
+    def weights(self, tokens: list[Token]) -> tuple[int, ...]:
         """``pointcount``/``altcount`` weights; each at most :data:`MAX_WEIGHT` so sums stay in 64 bits."""
         for token in tokens:
             if int(token) > MAX_WEIGHT:
                 raise self.fail(token, f"weight {int(token)} is too large (at most {MAX_WEIGHT})")
         return tuple(int(t) for t in tokens)
 
-    def condition(self, tree: lark.Tree[Any]) -> None:
+    def condition(self, tree: Node) -> None:
         self.conditions.append(tree.children[0])
 
-    def bare_condition(self, tree: lark.Tree[Any]) -> None:
+    def bare_condition(self, tree: Node) -> None:
         """A condition without ``condition``; one starting with ``(`` right after a name calls an unknown function."""
-        start = tree.meta.start_pos
+        start = tree.start_pos or 0
         if self.text[start] == "(":
             unknown = unknown_call(self.text, start + 1, self.source)
             if unknown is not None:
                 raise unknown
         self.conditions.append(tree.children[0])
 
-    def action(self, tree: lark.Tree[Any]) -> None:  # a later action list replaces an earlier one, as in dealer
+    def action(self, tree: Node) -> None:  # a later action list replaces an earlier one, as in dealer
         self.action_trees = [a for a in tree.children if a is not None]
         self.has_action = True
 
-    def define(self, tree: lark.Tree[Any]) -> None:
+    def define(self, tree: Node) -> None:
         self.defines[str(tree.children[0])] = tree.children[1]
 
     # -- actions ---------------------------------------------------------------------------
 
-    def _plain(self, tree: lark.Tree[Any]) -> Action:
+    def _plain(self, tree: Node) -> Action:
         """``printall``, ``printew``, ``printpbn``: an action without arguments."""
         return Action(str(tree.data))
 
     printall = printew = printpbn = _plain
 
-    def print_hands(self, tree: lark.Tree[Any]) -> Action:
+    def print_hands(self, tree: Node) -> Action:
         return Action("print_hands", seats=[int(_COMPASS[str(t)]) for t in tree.children])
 
-    def _one_line(self, tree: lark.Tree[Any]) -> Action:
+    def _one_line(self, tree: Node) -> Action:
         """``printcompact``, ``printoneline``: the deal, then the value of an optional expression."""
         args = tree.children
         return Action(str(tree.data), exprs=[self.checked(args[0])] if args and args[0] is not None else [])
 
     printcompact = printoneline = _one_line
 
-    def average(self, tree: lark.Tree[Any]) -> Action:
+    def average(self, tree: Node) -> Action:
         label, expr = tree.children
         return Action("average", str(label)[1:-1] if label is not None else None, [self.checked(expr)])
 
-    def frequency(self, tree: lark.Tree[Any]) -> Action:
+    def frequency(self, tree: Node) -> Action:
         args: list[Any] = list(tree.children)
         label = str(args[0])[1:-1] if args[0] is not None else None
         exprs = [self.checked(args[1])]
@@ -271,18 +272,20 @@ class Compiler(Interpreter[Any, Any]):
                 raise self.fail(node, f"frequency bounds {low} .. {high}: at most {MAX_FREQUENCY_ROWS} rows")
         return Action("frequency", label, exprs, bounds)
 
-    def printes(self, tree: lark.Tree[Any]) -> Action:
+    def printes(self, tree: Node) -> Action:
         items: list[str | Expr] = []
         for item in tree.children:
-            if isinstance(item, lark.Token) and item.type == "STRING":
+            if isinstance(item, Token) and item.type == "STRING":
                 items.append(str(item)[1:-1])
-            elif isinstance(item, lark.Token) and item.type == "NEWLINE_ESC":
+            elif isinstance(item, Token) and item.type == "NEWLINE_ESC":
                 items.append("\n")
             else:
                 items.append(self.checked(item))
         return Action("printes", items=items)
 
-    def evalcontract(self, tree: lark.Tree[Any]) -> Action:
+    def evalcontract(self, tree: Node) -> Action:
+        from ddsbind.scoring import Contract  # imported by the scripts that score, only
+
         side, text, vul = (str(a) for a in tree.children)
         seat = Seat.S if side.lower() == "ns" else Seat.W  # DealerV2 asks DDS for south (NS) or west (EW)
         contract = dataclasses.replace(Contract.parse(text), declarer=seat)
@@ -291,16 +294,16 @@ class Compiler(Interpreter[Any, Any]):
         tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
         return Action("evalcontract", side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
 
-    def export(self, tree: lark.Tree[Any]) -> Action:
+    def export(self, tree: Node) -> Action:
         return Action("export", seats=_report_seats(tree.children[0]))
 
-    def _report(self, tree: lark.Tree[Any]) -> Action:
+    def _report(self, tree: Node) -> Action:
         """``csvrpt``, ``printrpt``: DealerV2's report fields."""
         report: list[tuple[str, Any]] = []
         for item in tree.children:
-            if isinstance(item, lark.Token) and item.type == "STRING":
+            if isinstance(item, Token) and item.type == "STRING":
                 report.append(("text", "'" + str(item)[1:-1].replace("'", "''") + "'"))
-            elif isinstance(item, lark.Tree) and item.data in ("report_hands", "report_trix"):
+            elif isinstance(item, Node) and item.data in ("report_hands", "report_trix"):
                 seats = _report_seats(item.children[0] if item.children else None)
                 if item.data == "report_trix":
                     self.uses_tricks = True
@@ -313,13 +316,13 @@ class Compiler(Interpreter[Any, Any]):
 
     # -- expressions: each rule's value range (refusing overflow) beside its code -----------
 
-    def checked(self, node: lark.Tree[Any]) -> Expr:
+    def checked(self, node: Node) -> Expr:
         """The function of a whole expression, after its range was proved to fit in 64 bits."""
-        self.line = getattr(node.meta, "line", self.line)
+        self.line = self.line if node.line is None else node.line
         return self.term(node).make()
 
-    def term(self, node: lark.Tree[Any] | lark.Token) -> Term:
-        if isinstance(node, lark.Token):
+    def term(self, node: Node | Token) -> Term:
+        if isinstance(node, Token):
 
             def unexpected() -> Expr:
                 raise self.fail(node, f"unexpected {str(node)!r}")
@@ -327,18 +330,18 @@ class Compiler(Interpreter[Any, Any]):
             return Term(0, 0, unexpected)
         return self.visit(node)
 
-    def number(self, tree: lark.Tree[Any]) -> Term:
+    def number(self, tree: Node) -> Term:
         token: Any = tree.children[0]
         value = int(token)
         if value > _INT64_MAX:
             raise self.fail(token, f"number {value} is too large (at most {_INT64_MAX})")
         return Term(value, value, lambda: _constant(value))
 
-    def dotnum(self, tree: lark.Tree[Any]) -> Term:
+    def dotnum(self, tree: Node) -> Term:
         value = _dotnum(str(tree.children[0]))
         return Term(value, value, lambda: _constant(value))
 
-    def variable(self, tree: lark.Tree[Any]) -> Term:
+    def variable(self, tree: Node) -> Term:
         token: Any = tree.children[0]
         name = str(token)
         if name not in self.terms:
@@ -356,7 +359,7 @@ class Compiler(Interpreter[Any, Any]):
         term = self.terms[name]
         return Term(term.low, term.high, lambda: self.named(token, name))
 
-    def named(self, token: lark.Token, name: str) -> Expr:
+    def named(self, token: Token, name: str) -> Expr:
         """The function a defined name stands for, made once."""
         if name not in self.compiled:
             if name in self.making:
@@ -366,12 +369,12 @@ class Compiler(Interpreter[Any, Any]):
             self.making.discard(name)
         return self.compiled[name]
 
-    def binary(self, tree: lark.Tree[Any]) -> Term:
+    def binary(self, tree: Node) -> Term:
         # A left-leaning chain (a + b - c ...) walked as a loop: no recursion per term.
         chain = _left_chain(tree, ("binary",))
         first = self.term(chain[0].children[0])
         low, high = first.low, first.high
-        steps: list[tuple[str, Term, lark.Tree[Any]]] = []
+        steps: list[tuple[str, Term, Node]] = []
         for link in chain:
             op = str(link.children[1])
             right = self.term(link.children[2])
@@ -412,7 +415,7 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(low, high, make)
 
-    def _operator(self, op: str, link: lark.Tree[Any]) -> Callable[[Array, Array], Array]:
+    def _operator(self, op: str, link: Node) -> Callable[[Array, Array], Array]:
         """The array function of a binary operator; ``/`` and ``%`` refuse a zero divisor naming ``link``'s line."""
         function = _BINARY[op]
 
@@ -423,7 +426,7 @@ class Compiler(Interpreter[Any, Any]):
 
         return divide if op in _DIVIDE else function
 
-    def sign(self, tree: lark.Tree[Any]) -> Term:
+    def sign(self, tree: Node) -> Term:
         inner = self.term(tree.children[1])
         if str(tree.children[0]) == "+":
             return inner
@@ -436,7 +439,7 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(-inner.high, -inner.low, make)
 
-    def not_(self, tree: lark.Tree[Any]) -> Term:
+    def not_(self, tree: Node) -> Term:
         inner = self.term(tree.children[0])
 
         def make() -> Expr:
@@ -445,13 +448,13 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(0, 1, make)
 
-    def and_(self, tree: lark.Tree[Any]) -> Term:
+    def and_(self, tree: Node) -> Term:
         return self._logic(tree, True)
 
-    def or_(self, tree: lark.Tree[Any]) -> Term:
+    def or_(self, tree: Node) -> Term:
         return self._logic(tree, False)
 
-    def _logic(self, tree: lark.Tree[Any], want: bool) -> Term:
+    def _logic(self, tree: Node, want: bool) -> Term:
         # A chain a && b && c ... evaluated term by term on the rows still undecided.
         links = _left_chain(tree, (tree.data,))
         rest = [self.term(link.children[1]) for link in links]
@@ -479,7 +482,7 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(0, 1, make)
 
-    def select(self, tree: lark.Tree[Any]) -> Term:
+    def select(self, tree: Node) -> Term:
         yes, no = self.term(tree.children[1]), self.term(tree.children[2])
         test = self.term(tree.children[0])
 
@@ -499,7 +502,7 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(min(yes.low, no.low), max(yes.high, no.high), make)
 
-    def count_call(self, tree: lark.Tree[Any]) -> Term:
+    def count_call(self, tree: Node) -> Term:
         name = str(tree.children[0])
         seat = int(_COMPASS[str(tree.children[1])])
         suit = _SUITS[_singular(str(tree.children[2]))] if tree.children[2] is not None else None
@@ -529,13 +532,13 @@ class Compiler(Interpreter[Any, Any]):
             )
         return Term(0, 4 * most, lambda: expr)
 
-    def suit_call(self, tree: lark.Tree[Any]) -> Term:
+    def suit_call(self, tree: Node) -> Term:
         suit = _SUITS[_singular(str(tree.children[0]))]
         seat = int(_COMPASS[str(tree.children[1])])
         expr: Expr = lambda f, rows: f.column(f.hands.lengths_in(suit), rows, seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 
-    def shape_call(self, tree: lark.Tree[Any]) -> Term:
+    def shape_call(self, tree: Node) -> Term:
         def make() -> Expr:
             seat = int(_COMPASS[str(tree.children[0])])
             allowed = np.zeros(14**3, dtype=bool)
@@ -546,21 +549,23 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(0, 13, make)
 
-    def hascard_call(self, tree: lark.Tree[Any]) -> Term:
+    def hascard_call(self, tree: Node) -> Term:
         seat = int(_COMPASS[str(tree.children[0])])
         card_text = str(tree.children[1])
         card = Card.parse(card_text[1] + card_text[0]).index
         expr: Expr = lambda f, rows: (f.hands.owners[rows, card] == seat).astype(np.int64)  # noqa: E731
         return Term(0, 13, lambda: expr)
 
-    def tricks_call(self, tree: lark.Tree[Any]) -> Term:
+    def tricks_call(self, tree: Node) -> Term:
         seat = int(_COMPASS[str(tree.children[0])])
         strain = _SUITS[_singular(str(tree.children[1]))]
         self.uses_tricks = True
         expr: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
         return Term(0, 13, lambda: expr)
 
-    def score_call(self, tree: lark.Tree[Any]) -> Term:
+    def score_call(self, tree: Node) -> Term:
+        from ddsbind.scoring import Contract
+
         vul = str(tree.children[0]) == "vul"
         contract = Contract.parse(str(tree.children[1]))  # the language's x3N and DealerV2's z4Hx
         tricks = self.term(tree.children[2])
@@ -577,18 +582,20 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(-top, top, make)
 
-    def imps_call(self, tree: lark.Tree[Any]) -> Term:
+    def imps_call(self, tree: Node) -> Term:
         inner = self.term(tree.children[0])
         if -inner.low > _INT64_MAX:  # its size, |-2**63|, is beyond 64 bits (ddsbind.scoring.imps refuses it)
             raise self.fail(tree, f"imps() of a value that can reach {inner.low}, beyond 64-bit integers")
 
         def make() -> Expr:
+            from ddsbind.scoring import imps
+
             function = inner.make()
             return lambda f, rows: imps(function(f, rows))
 
         return Term(-24, 24, make)
 
-    def rnd_call(self, tree: lark.Tree[Any]) -> Term:
+    def rnd_call(self, tree: Node) -> Term:
         limit = self.term(tree.children[0])
 
         def make() -> Expr:
@@ -599,17 +606,17 @@ class Compiler(Interpreter[Any, Any]):
 
         return Term(0, max(limit.high - 1, 0), make)
 
-    def cccc_call(self, tree: lark.Tree[Any]) -> Term:
+    def cccc_call(self, tree: Node) -> Term:
         seat = int(_COMPASS[str(tree.children[0])])
         expr: Expr = lambda f, rows: f.column(f.hands.cccc, rows, seat)  # noqa: E731
         return Term(-2_000, 20_000, lambda: expr)
 
-    def quality_call(self, tree: lark.Tree[Any]) -> Term:
+    def quality_call(self, tree: Node) -> Term:
         seat, suit = int(_COMPASS[str(tree.children[0])]), _SUITS[_singular(str(tree.children[1]))]
         expr: Expr = lambda f, rows: f.column(f.hands.quality_by_suit[:, :, suit], rows, seat)  # noqa: E731
         return Term(0, 4_000, lambda: expr)
 
-    def par_call(self, tree: lark.Tree[Any]) -> Term:
+    def par_call(self, tree: Node) -> Term:
         sign = 1 if str(tree.children[0]).lower() == "ns" else -1
         dealer, vulnerable = self.par_dealer, self.par_vulnerable
         self.uses_tricks = True
@@ -621,7 +628,7 @@ class Compiler(Interpreter[Any, Any]):
     def resolve(self, node: Any) -> Any:
         """``node``, or the definition a name stands for (followed through names, stopping at a cycle)."""
         seen: set[str] = set()
-        while isinstance(node, lark.Tree) and node.data == "variable" and str(node.children[0]) in self.defines:
+        while isinstance(node, Node) and node.data == "variable" and str(node.children[0]) in self.defines:
             name = str(node.children[0])
             if name in seen:
                 break
@@ -632,21 +639,21 @@ class Compiler(Interpreter[Any, Any]):
     def tricks_pair(self, node: Any) -> tuple[int, int] | None:
         """``(strain, seat)`` when ``node`` is a ``tricks()`` call (directly or through names)."""
         node = self.resolve(node)
-        if isinstance(node, lark.Tree) and node.data == "tricks_call":
+        if isinstance(node, Node) and node.data == "tricks_call":
             return _SUITS[_singular(str(node.children[1]))], int(_COMPASS[str(node.children[0])])
         return None
 
     def constant(self, node: Any) -> int | None:
         """The value of a number literal (``9``, ``-1``, through names), else None."""
         node = self.resolve(node)
-        if isinstance(node, lark.Tree) and node.data == "number":
+        if isinstance(node, Node) and node.data == "number":
             return int(str(node.children[0]))
-        if isinstance(node, lark.Tree) and node.data == "sign":
+        if isinstance(node, Node) and node.data == "sign":
             inner = self.constant(node.children[1])
             return None if inner is None else (inner if str(node.children[0]) == "+" else -inner)
         return None
 
-    def threshold(self, node: lark.Tree[Any]) -> tuple[int, int, int, bool] | None:
+    def threshold(self, node: Node) -> tuple[int, int, int, bool] | None:
         """``tricks(seat, strain) >= 9`` and the like as ``(strain, seat, need, negate)``: ``at_least(need)``,
         negated for ``<``/``<=``; None for anything else (``==`` and ``!=`` read the exact count)."""
         left, op_token, right = node.children
@@ -673,7 +680,7 @@ class Compiler(Interpreter[Any, Any]):
         stack = [node]
         while stack:
             item = stack.pop()
-            if not isinstance(item, lark.Tree):
+            if not isinstance(item, Node):
                 continue
             if item.data == "tricks_call":
                 pair = self.tricks_pair(item)
@@ -690,7 +697,7 @@ class Compiler(Interpreter[Any, Any]):
                 stack.extend(item.children)
         return out
 
-    def _shape_codes(self, term: lark.Tree[Any]) -> list[int]:
+    def _shape_codes(self, term: Node) -> list[int]:
         any_order = term.children[0] is not None
         pattern = str(term.children[1])
         fixed = [int(ch) for ch in pattern if ch != "x"]
@@ -721,10 +728,10 @@ def _dotnum(text: str) -> int:
     return int(whole or 0) * 100 + int((fraction + "00")[:2])
 
 
-def _left_chain(node: lark.Tree[Any], kinds: tuple[str, ...]) -> list[lark.Tree[Any]]:
+def _left_chain(node: Node, kinds: tuple[str, ...]) -> list[Node]:
     """The nodes of ``kinds`` down the left spine of ``node``, innermost (first evaluated) first."""
     chain = []
-    while isinstance(node, lark.Tree) and node.data in kinds:
+    while isinstance(node, Node) and node.data in kinds:
         chain.append(node)
         node = node.children[0]
     return chain[::-1]
@@ -747,9 +754,9 @@ def _all_of(tests: list[Expr]) -> Expr:
     return both
 
 
-def _signed(node: lark.Tree[Any]) -> int:
+def _signed(node: Node) -> int:
     sign, number = node.children
-    assert isinstance(number, lark.Token)
+    assert isinstance(number, Token)
     return -int(number) if sign is not None and str(sign) == "-" else int(number)
 
 

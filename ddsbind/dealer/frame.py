@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,7 +25,9 @@ from numpy.typing import NDArray
 from ddsbind.deal import Seat, Vulnerability
 from ddsbind.dealer.dealing import DEFAULT_ALTCOUNTS, DealerError, Predeal
 from ddsbind.hands import Hands
-from ddsbind.scoring import Contract
+
+if TYPE_CHECKING:  # a script without evalcontract never imports the scoring rules
+    from ddsbind.scoring import Contract
 
 __all__ = ["Action", "Array", "Expr", "Frame", "Script", "Solver"]
 

@@ -305,6 +305,8 @@ def run(
         wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
     if total < 0 or wanted < 0:
         raise DealerError("generate and produce must not be negative")
+    if script.condition is None and lib is None and deals is None:
+        total = min(total, wanted)  # every deal is accepted: none is dealt past the last one produced
     keep = keep or script.collects
     pool = None
     stored = lib is not None  # results read from the library, never solved

@@ -1,10 +1,14 @@
 """The dealer language's syntax: the lark parser of ``dealer.lark``, its one-line errors, script parameters.
 
-:func:`parse_tree` reads a script into lark's tree (or raises
-:class:`~ddsbind.dealer.dealing.DealerError` as ``source:line:column: what
-was found, what was expected``); :mod:`ddsbind.dealer.compiler` turns the
-tree into numpy functions.  :func:`substitute_parameters` is DealerV2's
-textual ``$1`` .. ``$9``, applied before parsing.
+:func:`parse_tree` reads a script into a tree of :class:`Node` and
+:class:`Token` (or raises :class:`~ddsbind.dealer.dealing.DealerError` as
+``source:line:column: what was found, what was expected``);
+:mod:`ddsbind.dealer.compiler` turns the tree into numpy functions.  The
+tree is lark's, copied into these two small classes of our own, so that a
+script parsed before is read back from the tree cache without importing
+lark at all (a fifth of a small script's start-up).
+:func:`substitute_parameters` is DealerV2's textual ``$1`` .. ``$9``,
+applied before parsing.
 """
 
 from __future__ import annotations
@@ -12,13 +16,108 @@ from __future__ import annotations
 import functools
 import os
 import re
-from typing import Any
-
-import lark
+from typing import TYPE_CHECKING, Any
 
 from ddsbind.dealer.dealing import DealerError
 
-__all__ = ["parse_tree", "substitute_parameters", "unknown_call"]
+if TYPE_CHECKING:
+    import lark
+
+__all__ = ["Node", "Token", "parse_tree", "substitute_parameters", "unknown_call"]
+
+
+class Token(str):
+    """A terminal of a parsed script: its text, with ``type`` (the terminal's name in ``dealer.lark``), ``line`` and
+    ``column`` (1-based, None when unknown)."""
+
+    type: str
+    line: int | None
+    column: int | None
+
+    def __new__(cls, type_: str, value: str, line: int | None = None, column: int | None = None) -> Token:
+        token = super().__new__(cls, value)
+        token.type, token.line, token.column = type_, line, column
+        return token
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, int | None, int | None]]:
+        return Token, (self.type, str(self), self.line, self.column)
+
+    def __repr__(self) -> str:
+        return f"Token({self.type!r}, {str(self)!r})"
+
+
+class Node:
+    """A rule's node of a parsed script (lark's tree, without lark).
+
+    ``data`` is the rule's name in ``dealer.lark`` (an alias such as
+    ``binary`` where the grammar gives one); ``children`` are nodes, tokens
+    and None (an optional part absent); ``line``, ``column`` (1-based) and
+    ``start_pos`` (0-based offset in the text) say where the rule's text
+    starts, None for a rule that matched no text.  Equal nodes have equal
+    rules, positions and children.
+    """
+
+    __slots__ = ("children", "column", "data", "line", "start_pos")
+
+    def __init__(
+        self,
+        data: str,
+        children: list[Any],
+        line: int | None = None,
+        column: int | None = None,
+        start_pos: int | None = None,
+    ) -> None:
+        self.data = data
+        self.children = children
+        self.line = line
+        self.column = column
+        self.start_pos = start_pos
+
+    def __reduce__(self) -> tuple[type[Node], tuple[Any, ...]]:
+        return Node, (self.data, self.children, self.line, self.column, self.start_pos)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.data, self.line, self.column, self.start_pos) == (
+            other.data,
+            other.line,
+            other.column,
+            other.start_pos,
+        ) and self.children == other.children
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Node({self.data!r}, {self.children!r})"
+
+
+def _from_lark(tree: lark.Tree[Any]) -> Node:
+    """lark's ``tree`` as :class:`Node` and :class:`Token`, walked with a stack of its own (5,000 deep is fine)."""
+    import lark
+
+    def node(item: lark.Tree[Any]) -> Node:
+        meta = item.meta
+        return Node(
+            str(item.data),
+            list(item.children),
+            getattr(meta, "line", None),
+            getattr(meta, "column", None),
+            getattr(meta, "start_pos", None),
+        )
+
+    root = node(tree)
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        children = parent.children
+        for i, child in enumerate(children):
+            if isinstance(child, lark.Tree):
+                children[i] = node(child)
+                stack.append(children[i])
+            elif isinstance(child, lark.Token):
+                children[i] = Token(child.type, str(child), child.line, child.column)
+    return root
 
 
 @functools.lru_cache(maxsize=1)
@@ -31,28 +130,34 @@ def _grammar() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
+    import lark
+
     grammar = _grammar()
     # lark keeps the analysed grammar in a cache file, and a fresh process loads it instead of building
     # the LALR tables again (most of a small script's start-up otherwise).  The file is in the user's
     # own cache folder, not the shared temporary one: lark unpickles it.  lark checks the grammar's
     # hash stored in it and rebuilds (and rewrites) on any mismatch or damage.
-    return lark.Lark(
-        grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=_grammar_cache() or False
-    )
+    folder = _cache_folder()
+    cache = os.path.join(folder, _grammar_cache_name(lark.__version__)) if folder is not None else False
+    return lark.Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
-def _grammar_cache() -> str | None:
-    """``$XDG_CACHE_HOME/ddsbind/dealer-grammar.lark`` (default ``~/.cache``), or None when it cannot be made."""
-    import sys
-
+def _cache_folder() -> str | None:
+    """``$XDG_CACHE_HOME/ddsbind`` (default ``~/.cache``), made if missing; None when it cannot be made."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(base, "ddsbind")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    python = "{}{}".format(*sys.version_info[:2])
-    return os.path.join(folder, f"dealer-grammar-lark{lark.__version__}-py{python}.lark")
+    return folder
+
+
+def _grammar_cache_name(lark_version: str) -> str:
+    """The name of lark's cache of the analysed grammar, in :func:`_cache_folder`, for this lark and Python."""
+    import sys
+
+    return "dealer-grammar-lark{}-py{}{}.lark".format(lark_version, *sys.version_info[:2])
 
 
 _NAMES = {
@@ -110,6 +215,8 @@ def unknown_call(text: str, end: int, source: str) -> DealerError | None:
 
 
 def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) -> DealerError:
+    import lark
+
     line, column = exc.line or 1, exc.column or 1
     where = f"{source}:{line}:{column}"
     offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
@@ -132,50 +239,68 @@ def _syntax_error(text: str, exc: lark.exceptions.UnexpectedInput, source: str) 
     return DealerError(f"{where}: unexpected end of input")
 
 
-def parse_tree(text: str, source: str = "<script>") -> lark.Tree[Any]:
-    """lark's tree of a script (``text`` without a byte-order mark); :class:`DealerError` on a syntax error.
+def parse_tree(text: str, source: str = "<script>") -> Node:
+    """The tree of a script (``text`` without a byte-order mark); :class:`DealerError` on a syntax error.
 
-    A script parsed before is read from the tree cache (:func:`_cached_tree`).
+    A script parsed before is read from the tree cache (:func:`_cached_tree`), without lark.
     """
     path = _tree_path(text)
     tree = _cached_tree(path)
     if tree is not None:
         return tree
+    import lark
+
     try:
-        tree = _parser().parse(text)
+        parsed = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(text, exc, source) from None
+    tree = _from_lark(parsed)
     _store_tree(path, tree)
     return tree
 
 
 #: Trees kept in the cache; past it, the oldest file goes when a new one is written.
 TREES_KEPT = 256
+#: The cache's layout: part of every key, so that another release's files are never read as this one's.
+_TREE_FORMAT = "ddsbind-dealer-tree-1"
 
 
 def _tree_path(text: str) -> str | None:
     """The tree cache's file for ``text``: named by a hash of lark's and Python's versions, the grammar and the text.
 
-    Loading lark's analysed grammar and compiling its lexer's expressions is
-    most of a small script's start-up after numpy (measured 35-45 ms of
-    0.23 s); a script run again (a simulation repeated, a benchmark) reads
-    its tree instead, in under a millisecond.  The folder is the grammar
-    cache's, in the user's own cache (the files are unpickled).  None when
-    there is no such folder.
+    Loading lark and its analysed grammar and compiling its lexer's
+    expressions is most of a small script's start-up after numpy; a script
+    run again (a simulation repeated, a benchmark) reads its tree instead,
+    in under a millisecond, without importing lark.  lark's version is read
+    from its ``__init__.py`` (whose text names it) rather than by importing
+    lark.  The folder is the user's own cache (the files are unpickled).
+    None when there is no such folder or no lark.
     """
-    import hashlib
     import sys
+    from importlib.machinery import PathFinder
 
-    folder = _grammar_cache()
-    if folder is None:
+    try:  # hashlib's BLAKE2 itself, as the standard library's random takes its SHA-512: without loading OpenSSL
+        from _blake2 import blake2b  # (importing hashlib costs a small script's start-up a few ms)
+    except ImportError:  # an interpreter built without it
+        from hashlib import blake2b
+
+    folder = _cache_folder()
+    spec = PathFinder.find_spec("lark")
+    if folder is None or spec is None or spec.origin is None:
         return None
-    key = hashlib.sha256()
-    for part in (lark.__version__, "{}.{}".format(*sys.version_info[:2]), _grammar(), text):
+    try:
+        with open(spec.origin, "rb") as handle:
+            lark_init = handle.read()
+    except OSError:
+        return None
+    key = blake2b(digest_size=32)
+    for part in (_TREE_FORMAT, "{}.{}".format(*sys.version_info[:2]), _grammar(), text):
         key.update(part.encode("utf-8", errors="surrogatepass") + b"\0")
-    return os.path.join(os.path.dirname(folder), "dealer-trees", key.hexdigest() + ".pickle")
+    key.update(lark_init)
+    return os.path.join(folder, "dealer-trees", key.hexdigest() + ".pickle")
 
 
-def _cached_tree(path: str | None) -> lark.Tree[Any] | None:
+def _cached_tree(path: str | None) -> Node | None:
     """The tree stored at ``path``, or None when there is none (or it cannot be read: it is parsed again)."""
     import pickle
 
@@ -184,12 +309,12 @@ def _cached_tree(path: str | None) -> lark.Tree[Any] | None:
     try:
         with open(path, "rb") as handle:
             tree = pickle.load(handle)
-    except Exception:  # missing, damaged or from an incompatible lark: parsed again
+    except Exception:  # missing, damaged or from an incompatible release: parsed again
         return None
-    return tree if isinstance(tree, lark.Tree) else None
+    return tree if isinstance(tree, Node) else None
 
 
-def _store_tree(path: str | None, tree: lark.Tree[Any]) -> None:
+def _store_tree(path: str | None, tree: Node) -> None:
     """Write ``tree`` to ``path`` (atomically), dropping the oldest trees past :data:`TREES_KEPT`; errors ignored."""
     import pickle
     import tempfile

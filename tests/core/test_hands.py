@@ -343,3 +343,17 @@ def test_counts_of_some_deals_are_those_of_the_whole_batch(seed: int, keep: floa
         got = batch.count_at(rows, weights, by_suit=by_suit)
         assert np.array_equal(got, expected) and got.dtype == expected.dtype
         assert np.array_equal(batch.count(weights, by_suit=by_suit)[rows], expected)  # and afterwards, cached
+
+
+def test_counts_of_the_same_deals_share_their_work_but_never_go_stale() -> None:
+    """Every action reads counts of a batch's accepted deals (made once for them): the same deals asked again,
+    the same array changed in place, or other deals each get their own true counts, never the last ones'."""
+    owners = deal_batch(5, 0, size=400)
+    batch, plain = Hands(owners), Hands(owners)
+    rows = np.flatnonzero(np.random.default_rng(5).random(400) < 0.1)
+    for weights in [(6, 4, 2, 1), (1, 1, 1, 1), (6, 4, 2, 1), (4.5, 3, 1.5, 0.75)]:
+        assert np.array_equal(batch.count_at(rows, weights, by_suit=True), plain.count(weights, by_suit=True)[rows])
+    rows[:] = rows[::-1]  # the same array, other deals in it
+    assert np.array_equal(batch.count_at(rows, (6, 4, 2, 1)), plain.count((6, 4, 2, 1))[rows])
+    others = rows[: rows.size // 2].copy()
+    assert np.array_equal(batch.count_at(others, (6, 4, 2, 1)), plain.count((6, 4, 2, 1))[others])

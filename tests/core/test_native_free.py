@@ -71,9 +71,28 @@ def test_every_lazy_name_is_the_public_object_of_its_module():
     import ddsbind
     from ddsbind import solver
 
-    lazy = {**dict.fromkeys(set(ddsbind.__all__) & set(solver.__all__), "ddsbind.solver"), **ddsbind._NATIVE}
+    lazy = {**dict.fromkeys(set(ddsbind.__all__) & set(solver.__all__), "ddsbind.solver"), **ddsbind._LAZY}
     for name, module_name in lazy.items():
         module = importlib.import_module(module_name)
         assert name in getattr(module, "__all__", [name]), f"{name} is not public in {module_name}"
         assert ddsbind.__getattr__(name) is getattr(module, name) is getattr(ddsbind, name)
         assert name in ddsbind.__all__, f"{name} resolves lazily but is missing from ddsbind.__all__"
+
+
+def test_every_public_name_imports_in_a_fresh_interpreter():
+    """``from ddsbind import *`` binds every name of ``__all__`` in a new process, and ``ddsbind.deal`` and the
+    other modules ``import ddsbind`` once loaded are still there: the lazy package top loses no name."""
+    proc = python_c(
+        """
+        import ddsbind
+        print(ddsbind.deal.Deal is ddsbind.Deal, ddsbind.errors.Error is ddsbind.Error, ddsbind.scoring.imps)
+        namespace = {}
+        exec("from ddsbind import *", namespace)
+        missing = [name for name in ddsbind.__all__ if namespace.get(name) is not getattr(ddsbind, name)]
+        print(len(ddsbind.__all__), missing)
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert first.startswith("True True <function imps")
+    assert second == f"{len(__import__('ddsbind').__all__)} []"

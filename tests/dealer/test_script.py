@@ -349,6 +349,51 @@ def test_a_script_parsed_again_is_read_from_the_tree_cache(tmp_path: Path, monke
         syntax.parse_tree(text + "produce 3\n")
 
 
+def test_a_small_script_run_again_loads_only_what_it_runs(tmp_path: Path) -> None:
+    """A repeated small script starts without lark, the scoring rules, the solver or the formats: without this its
+    start-up grows back past the 0.2 s the issue asks for (``benchmarks/bench_dealer_startup.py``)."""
+    path = support.script_file(tmp_path, "produce 1\naction printoneline\n")
+    code = f"""
+import sys
+from ddsbind.cli import main
+sys.argv = ["ddsbind", "dealer", "-s", "1", {path!r}]
+try:
+    main()
+finally:
+    heavy = ["lark", "ddsbind.scoring", "ddsbind.results", "ddsbind.solver", "ddsbind._binding", "ddsbind.formats",
+             "ddsbind.dealer.statistics", "tqdm"]
+    print(sorted(name for name in heavy if name in sys.modules), file=sys.stderr)
+"""
+    env = {**support.child_env(), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first, again = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env) for _ in "12")
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    assert first.stderr.splitlines()[-1] == "['lark']"  # parsed once, by lark
+    assert again.stderr.splitlines()[-1] == "[]"
+    assert again.stdout.splitlines()[:3] == first.stdout.splitlines()[:3]  # the deal, Generated, Produced
+
+
+def test_a_script_without_condition_deals_no_more_than_it_produces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``produce 3`` with no condition deals 3 deals (the seed's first 3), not a whole batch of 16,384 first."""
+    import importlib
+
+    from ddsbind.dealer import deal_batch
+
+    run_module = importlib.import_module("ddsbind.dealer.run")  # the module (the package's ``run`` is the function)
+
+    sizes: list[int] = []
+
+    def counted(seed: int, batch: int, predeal: Predeal | None = None, size: int = 0, *args: object) -> np.ndarray:
+        sizes.append(size)
+        return deal_batch(seed, batch, predeal, size, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_module, "deal_batch", counted)
+    result = run(parse("produce 3\naction printall\n"), 7, keep=True)
+    assert sizes == [3] and result.generated == result.produced == 3
+    assert result.deals is not None and (result.deals == deal_batch(7, 0, size=5)[:3]).all()
+    with_condition = run(parse("produce 3\ncondition hcp(north) >= 0\naction printall\n"), 7, keep=True)
+    assert with_condition.deals is not None and (with_condition.deals == result.deals).all()
+
+
 def test_the_tree_cache_keeps_the_newest_trees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree cache cannot fill the disk: past its limit the oldest trees are dropped."""
     from ddsbind.dealer import syntax

@@ -134,12 +134,15 @@ def test_common_distinct_keeps_first_appearance_order():
 
 @pytest.mark.usefixtures("debian_dealer")
 def test_bench_dealer_startup_short_run(tmp_path):
-    """`make bench`'s start-up timing runs both commands and prints each figure beside Debian dealer's."""
+    """`make bench`'s start-up timing runs both commands and prints each figure (wall and CPU) beside Debian dealer's
+    and bare numpy's."""
     proc = run_script(BENCHMARKS / "bench_dealer_startup.py", "--repeat", 2, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"^ddsbind dealer: median \d+\.\d{3} s, min \d+\.\d{3} s \(2 runs\)$", proc.stdout, re.M)
     assert re.search(r"^Debian dealer: +median \d+\.\d{3} s, min \d+\.\d{3} s$", proc.stdout, re.M), proc.stdout
     assert re.search(r"^ratio ours/dealer \(medians\): \d+", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^ddsbind dealer CPU \(user\+sys\): median \d+\.\d{3} s, min \d+\.\d{3} s$", proc.stdout, re.M)
+    assert re.search(r"^python -c 'import numpy': median .* s; CPU median \d+\.\d{3} s", proc.stdout, re.M)
 
 
 def test_bench_board_short_run(tmp_path):

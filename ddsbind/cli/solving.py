@@ -50,7 +50,7 @@ def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerabil
     from ddsbind.formats.files import read_records
 
     fmt = registry.guess(source)
-    if fmt.load_games is not None:
+    if fmt.games is not None:
         from ddsbind.formats.games import read_games
 
         return [

@@ -37,7 +37,9 @@ does not grow with the file.  Game records (PBN games, LIN, ZRJ into a
 format that holds them) go a batch of :data:`GAME_CHUNK` records at a time
 (:func:`ddsbind.formats.games.convert_games`), the bytes those of the file
 read and written whole.  PBN to PBN is read, solved and written a chunk of
-games at a time (:func:`ddsbind.formats.pbn.iter_add_results`).
+games at a time (:func:`ddsbind.formats.pbn.iter_add_results`); game
+records solved into PBN are first written as PBN to a temporary file beside
+the target, then solved in place from it the same way.
 The output is all or nothing: it is written to a temporary file beside the
 target, fsynced and renamed into place only when everything succeeded; on
 any failure the target is absent (or unchanged) and the message says so.
@@ -46,8 +48,8 @@ any failure the target is absent (or unchanged) and the message says so.
 
 from __future__ import annotations
 
-import io
 import os
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,8 +113,9 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUN
 
     Chunks of a fixed-size file, and of a text file its format reads a chunk
     at a time (:attr:`Format.read <ddsbind.formats.registry.Format>`: PBN,
-    GIB, DDS, ZBS): memory is one chunk's whatever the file's size.  A
-    format read whole (LIN) gives the whole file once.
+    GIB, DDS, LIN, ZBS): memory is one chunk's whatever the file's size.  A
+    format with no ``read`` (none built in; a registered one may lack it)
+    gives the whole file once.
     """
     if fmt.fixed:
         for c in files.iter_chunks(path, fmt.name, chunk=chunk):
@@ -233,23 +236,20 @@ def convert(
                 f"{os.fspath(src)} holds game records, and {dfmt.name} files cannot hold double-dummy results: "
                 "solving (--solve) applies to a target that can (pbn)"
             )
-        if fill is None and sfmt.read_games is not None and dfmt.write_games is not None:
+        if fill is None:
             n, dropped = games.convert_games(src, dst, sfmt, dfmt, chunk=min(chunk, GAME_CHUNK), progress=progress)
             _warn_dropped(dropped, src, dfmt)
             return n
-        records = games.read_games(src, sfmt.name)
-        if dfmt.unheld is not None:
-            _warn_dropped(dfmt.unheld(records), src, dfmt)
-        assert dfmt.dump_games is not None
-        data = dfmt.dump_games(records)
-        with atomic_output(dst) as out:
-            if fill is not None and dfmt.annotate is not None:
-                _write_annotated(dfmt, io.BytesIO(data), os.fspath(dst), out, fill, par, games_chunk, None)
-            else:
-                out.write(data)
-        if progress is not None:
-            progress(len(records))
-        return len(records)
+        # Solving into PBN: the records written as PBN to a temporary file (beside the target) a batch at a
+        # time, then that file's results added in place a chunk at a time: two passes, memory of a chunk.
+        spool_dir = None if to_stdout else Path(dst).resolve().parent
+        with tempfile.TemporaryFile(dir=spool_dir) as spool:
+            n, dropped = games.convert_games(src, spool, sfmt, dfmt, chunk=min(chunk, GAME_CHUNK))
+            _warn_dropped(dropped, src, dfmt)
+            spool.seek(0)
+            with atomic_output(dst) as out:
+                _write_annotated(dfmt, spool, os.fspath(dst), out, fill, par, games_chunk, progress)
+        return n
     if not sfmt.readable:
         raise FormatError(f"{sfmt.name} files cannot be read")
     if not dfmt.writable:

@@ -189,17 +189,6 @@ def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.
     return pd.DataFrame(cols)
 
 
-def _holds_games(path: str | os.PathLike[str], fmt: registry.Format) -> bool:
-    if fmt.load_games is None:
-        return False
-    if fmt.plays:
-        return True
-    if fmt.holds_games is None:
-        return False
-    with open(path, "rb") as f:
-        return fmt.holds_games(f, os.fspath(path))
-
-
 def _slices(n: int, chunksize: int) -> Iterator[slice]:
     for start in range(0, n, chunksize):
         yield slice(start, min(n, start + chunksize))
@@ -217,10 +206,10 @@ def _frames(
             yield _games_frame(games[sl], solve)
         return
     fmt = registry.guess(source, format)
-    if _holds_games(source, fmt):
-        assert fmt.read_games is not None
+    if fmt.holds_games(source):
+        assert fmt.games is not None
         with open(source, "rb") as f:  # a batch of game records at a time
-            for games in fmt.read_games(f, os.fspath(source), chunksize):
+            for games in fmt.games.read(f, os.fspath(source), chunksize):
                 yield _games_frame(games, solve)
     else:
         # A chunk at a time (record files; PBN, GIB, DDS, LIN, ZBS text), cut to size.
@@ -302,7 +291,7 @@ def _empty(
 ) -> pd.DataFrame:
     """The columns a source would have, with no row."""
     pd = _pandas()
-    if not isinstance(source, str | os.PathLike) or _holds_games(source, registry.guess(source, format)):
+    if not isinstance(source, str | os.PathLike) or registry.guess(source, format).holds_games(source):
         return _games_frame([], solve)
     fmt = registry.guess(source, format)
     cols = (["deal"] if fmt.deals else []) + (list(TABLE_COLUMNS) if fmt.results else [])

@@ -2,7 +2,7 @@
 
 Which formats hold game records (:class:`~ddsbind.record.GameRecord`:
 deal, auction, contract, result and play) is the table's business
-(:mod:`ddsbind.formats.registry`: ``load_games``/``dump_games``); this module
+(:mod:`ddsbind.formats.registry`: each format's :class:`~ddsbind.formats.registry.GameCodec`); this module
 asks it and never branches on a format's name.  Today they are PBN (game
 records, :mod:`.pbngame`) and ZRJ (played-deal records, :mod:`.zrjgame`).
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
@@ -29,7 +30,7 @@ __all__ = ["carries_games", "convert_games", "game_formats", "read_games", "writ
 
 def game_formats() -> tuple[Format, ...]:
     """The formats whose files hold game records (read and written)."""
-    return tuple(f for f in registry.formats() if f.load_games is not None and f.dump_games is not None)
+    return tuple(f for f in registry.formats() if f.games is not None)
 
 
 def _games_format(path: str | os.PathLike[str], given: str | None, role: str) -> Format:
@@ -47,8 +48,8 @@ def read_games(path: str | os.PathLike[str], format: str | None = None) -> list[
     format that holds no game records, or for a malformed record (naming it).
     """
     fmt = _games_format(path, format, "input")
-    assert fmt.load_games is not None
-    return fmt.load_games(Path(path).read_bytes(), os.fspath(path))
+    assert fmt.games is not None
+    return fmt.games.load(Path(path).read_bytes(), os.fspath(path))
 
 
 def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:
@@ -60,8 +61,8 @@ def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], forma
     :class:`~ddsbind.formats.zrjgame.TruncatedPlayWarning`.
     """
     fmt = _games_format(path, format, "output")
-    assert fmt.dump_games is not None
-    data = fmt.dump_games(games)
+    assert fmt.games is not None
+    data = fmt.games.dump(games)
     with atomic_output(path) as out:
         out.write(data)
     return len(games)
@@ -78,12 +79,7 @@ def carries_games(src: str | os.PathLike[str], sfmt: Format, dfmt: Format) -> bo
     """
     if sfmt not in game_formats() or dfmt not in game_formats():
         return False
-    if sfmt.plays or dfmt.plays:
-        return True
-    if sfmt.holds_games is None:
-        return False
-    with open(src, "rb") as f:
-        return sfmt.holds_games(f, os.fspath(src))
+    return dfmt.plays or sfmt.holds_games(src)
 
 
 class _Unheld:
@@ -112,7 +108,7 @@ class _Unheld:
 
 def convert_games(
     src: str | os.PathLike[str],
-    dst: str | os.PathLike[str],
+    dst: str | os.PathLike[str] | IO[bytes],
     sfmt: Format,
     dfmt: Format,
     *,
@@ -123,14 +119,15 @@ def convert_games(
 
     Returns the number written and what of them ``dfmt`` cannot hold, in
     words (for the caller's one warning).  The bytes are ``dfmt``'s
-    ``dump_games`` of every record of ``src`` read whole, and the errors
+    codec's ``dump`` of every record of ``src`` read whole, and the errors
     those of reading or writing it whole; memory is a batch of records,
-    whatever the file's size.  ``dst`` is written whole or not at all
-    (:func:`ddsbind.formats._common.atomic_output`).
+    whatever the file's size.  A path ``dst`` is written whole or not at all
+    (:func:`ddsbind.formats._common.atomic_output`); an open binary file is
+    written from where it stands.
     """
-    assert sfmt.read_games is not None and dfmt.write_games is not None
-    dropped = _Unheld(dfmt.unheld) if dfmt.unheld is not None else None
-    read_games = sfmt.read_games
+    assert sfmt.games is not None and dfmt.games is not None
+    dropped = _Unheld(dfmt.games.unheld) if dfmt.games.unheld is not None else None
+    read_games, write_games = sfmt.games.read, dfmt.games.write
 
     def batches() -> Iterator[list[GameRecord]]:
         with open(src, "rb") as f:
@@ -141,6 +138,9 @@ def convert_games(
                 if progress is not None:
                     progress(len(games))
 
-    with atomic_output(dst) as out:
-        n = dfmt.write_games(batches(), out)
+    if isinstance(dst, str | os.PathLike):
+        with atomic_output(dst) as out:
+            n = write_games(batches(), out)
+    else:
+        n = write_games(batches(), dst)
     return n, dropped.words if dropped is not None else []

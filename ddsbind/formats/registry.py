@@ -19,12 +19,13 @@ Two kinds of entry:
   of a large file holds one chunk, not the file.
 
 A format that can also carry played games (auction and play, as
-:class:`~ddsbind.record.GameRecord`) has ``load_games`` and
-``dump_games``; ``plays`` marks the formats whose records *are* played games
-(ZRJ), and ``holds_games`` tells whether a file of a format that may hold
-either (PBN) holds game records, so that converting game records into a
-format that holds them keeps auction and play (:mod:`.games`);
-``read_games``/``write_games`` do the same a batch of records at a time.
+:class:`~ddsbind.record.GameRecord`) has a :class:`GameCodec` (``games``):
+game records read and written whole or a batch at a time, and what of them
+the format cannot hold; ``plays`` marks the formats whose records *are*
+played games (LIN, ZRJ), and the codec's ``holds`` tells whether a file of a
+format that may hold either (PBN) holds game records, so that converting
+game records into a format that holds them keeps auction and play
+(:mod:`.games`).
 
 Arrays travel as :class:`Records`, in DDS's orders: owners ``(n, 52)`` int8
 (DDS seat of SA..C2, -1 absent), tables ``(n, 5, 4)`` uint8 (strains S H D C
@@ -48,7 +49,7 @@ from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pb
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, batched, deals_from_owners
 from ddsbind.record import GameRecord
 
-__all__ = ["Format", "Records", "by_extension", "formats", "get", "guess", "register"]
+__all__ = ["Format", "GameCodec", "Records", "by_extension", "formats", "get", "guess", "register"]
 
 
 @dataclass
@@ -87,6 +88,41 @@ class Records:
 
 
 @dataclass(frozen=True, eq=False)
+class GameCodec:
+    """How a format reads and writes game records (:class:`~ddsbind.record.GameRecord`: auction, play, result).
+
+    Attributes
+    ----------
+    load : callable
+        ``load(data, name) -> list[GameRecord]`` for a whole file's bytes
+        (``name`` for messages).
+    dump : callable
+        ``dump(games) -> bytes``.
+    read : callable
+        ``read(file, name, chunk) -> iterator of lists of GameRecord``:
+        ``load`` of an open binary file, at most ``chunk`` records a batch
+        (none empty), in memory of one batch.
+    write : callable
+        ``write(batches, out) -> int``: ``dump`` of every batch's records
+        written to an open binary file, in memory of one batch.
+    holds : callable, optional
+        ``holds(file, name) -> bool``: whether an open binary file holds
+        game records, for a format whose files may hold bare deals instead;
+        None when every file of the format that is read as games does.
+    unheld : callable, optional
+        ``unheld(games) -> list of str``: what of these game records the
+        format cannot hold, in words; said once as a warning when writing them.
+    """
+
+    load: Callable[[bytes, str], list[GameRecord]]
+    dump: Callable[[Sequence[GameRecord]], bytes]
+    read: Callable[[IO[bytes], str, int], Iterator[list[GameRecord]]]
+    write: Callable[[Iterable[Sequence[GameRecord]], IO[bytes]], int]
+    holds: Callable[[IO[bytes], str], bool] | None = None
+    unheld: Callable[[Sequence[GameRecord]], list[str]] | None = None
+
+
+@dataclass(frozen=True, eq=False)
 class Format:
     """One format: what it holds and its codec functions.
 
@@ -115,21 +151,9 @@ class Format:
         count (if any), then the one part ``dump_part(records, 0, True)``.
     plays : bool
         Each record is a played game (auction, play), not just a deal.
-    load_games : callable, optional
-        ``load_games(data, name) -> list[GameRecord]`` for a whole file's bytes.
-    dump_games : callable, optional
-        ``dump_games(games) -> bytes``.
-    read_games : callable, optional
-        ``read_games(file, name, chunk) -> iterator of lists of GameRecord``:
-        ``load_games`` of an open binary file, at most ``chunk`` records a
-        batch (none empty), in memory of one batch.
-    write_games : callable, optional
-        ``write_games(batches, out) -> int``: ``dump_games`` of every batch's
-        records written to an open binary file, in memory of one batch.
-    holds_games : callable, optional
-        ``holds_games(file, name) -> bool``: whether an open binary file holds
-        game records (for a format whose files may hold bare deals instead);
-        None when every file of a games format holds games (``plays``).
+    games : GameCodec, optional
+        How the format reads and writes game records; None for a format
+        that holds none.
     annotate : callable, optional
         ``annotate(file, name, fill, par, chunk) -> iterator of (bytes, count)``:
         an open binary file with double-dummy results (and par, with ``par``)
@@ -141,9 +165,6 @@ class Format:
         ``extras(file, name) -> list of str``: what an open binary file holds beyond deals
         and results, in words (``"board numbers"``, ``"dealers"``, ...): what a
         conversion deal by deal drops, said once as a warning.
-    unheld : callable, optional
-        ``unheld(games) -> list of str``: what of these game records this
-        format cannot hold, in words; said once as a warning when writing them.
     read : callable, optional
         ``read(file, name, chunk) -> iterator of Records``: an open binary
         file read from where it stands, at most ``chunk`` records a batch
@@ -171,16 +192,11 @@ class Format:
     load: Callable[[bytes, str], Records] | None = field(default=None, repr=False)
     dump: Callable[[Records], bytes] | None = field(default=None, repr=False)
     plays: bool = False
-    load_games: Callable[[bytes, str], list[GameRecord]] | None = field(default=None, repr=False)
-    dump_games: Callable[[Sequence[GameRecord]], bytes] | None = field(default=None, repr=False)
-    read_games: Callable[[IO[bytes], str, int], Iterator[list[GameRecord]]] | None = field(default=None, repr=False)
-    write_games: Callable[[Iterable[Sequence[GameRecord]], IO[bytes]], int] | None = field(default=None, repr=False)
-    holds_games: Callable[[IO[bytes], str], bool] | None = field(default=None, repr=False)
+    games: GameCodec | None = field(default=None, repr=False)
     annotate: (
         Callable[[IO[bytes], str, pbn.Fill | None, pbn.ParFunc | None, int], Iterator[tuple[bytes, int]]] | None
     ) = field(default=None, repr=False)
     extras: Callable[[IO[bytes], str], list[str]] | None = field(default=None, repr=False)
-    unheld: Callable[[Sequence[GameRecord]], list[str]] | None = field(default=None, repr=False)
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
     read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
     head: Callable[[int], bytes] | None = field(default=None, repr=False)
@@ -195,6 +211,22 @@ class Format:
         if self.dump is None and self.dump_part is not None:
             part, head = self.dump_part, self.head
             object.__setattr__(self, "dump", lambda r: (b"" if head is None else head(len(r))) + part(r, 0, True))
+
+    def holds_games(self, path: str | os.PathLike[str]) -> bool:
+        """Whether the file at ``path`` (of this format) is read as game records, not bare deals.
+
+        True for a format whose records are played games (``plays``); for
+        one whose files may hold either (PBN), what its codec's ``holds``
+        finds in the file; False for a format that holds no game records.
+        """
+        if self.games is None:
+            return False
+        if self.plays:
+            return True
+        if self.games.holds is None:
+            return False
+        with open(path, "rb") as f:
+            return self.games.holds(f, os.fspath(path))
 
     @property
     def readable(self) -> bool:
@@ -449,11 +481,13 @@ register(
         check=zrj.check_records,
         decode=lambda recs: Records(zrj.zrj_owners(recs)),
         plays=True,
-        load_games=lambda data, name: zrjgame.zrj_bytes_to_games(data),
-        dump_games=zrjgame.games_to_zrj_bytes,
-        read_games=lambda f, name, chunk: zrjgame.iter_zrj_games(f, chunk),
-        write_games=zrjgame.write_zrj_games,
-        unheld=zrjgame.unheld,
+        games=GameCodec(
+            lambda data, name: zrjgame.zrj_bytes_to_games(data),
+            zrjgame.games_to_zrj_bytes,
+            lambda f, name, chunk: zrjgame.iter_zrj_games(f, chunk),
+            zrjgame.write_zrj_games,
+            unheld=zrjgame.unheld,
+        ),
     )
 )
 
@@ -476,11 +510,13 @@ register(
         _boards(pbn.parse_pbn),
         _board_chunks(lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name)),
         dump_part=_dump_pbn,
-        load_games=lambda data, name: pbngame.parse_games(data, name=name),
-        dump_games=pbngame.dump_games,
-        read_games=lambda f, name, chunk: batched(pbngame.iter_game_records(f, name), chunk),
-        write_games=pbngame.write_games,
-        holds_games=lambda f, name: pbngame.holds_games(f, name=name),
+        games=GameCodec(
+            lambda data, name: pbngame.parse_games(data, name=name),
+            pbngame.dump_games,
+            lambda f, name, chunk: batched(pbngame.iter_game_records(f, name), chunk),
+            pbngame.write_games,
+            holds=lambda f, name: pbngame.holds_games(f, name=name),
+        ),
         annotate=lambda f, name, fill, par, chunk: pbn.iter_add_results(f, name, fill=fill, par=par, chunk=chunk),
         extras=lambda f, name: pbn.extras(f, name),
     )
@@ -508,11 +544,13 @@ register(
         read=_read_lin,
         dump_part=_dump_lin,
         plays=True,
-        load_games=lambda data, name: lin.parse_lin(data, name=name),
-        dump_games=lambda games: lin.format_lin(games).encode("utf-8"),
-        read_games=lambda f, name, chunk: batched(lin.iter_lin(f, name), chunk),
-        write_games=lin.write_lin_games,
+        games=GameCodec(
+            lambda data, name: lin.parse_lin(data, name=name),
+            lambda games: lin.format_lin(games).encode("utf-8"),
+            lambda f, name, chunk: batched(lin.iter_lin(f, name), chunk),
+            lin.write_lin_games,
+            unheld=lin.unheld,
+        ),
         extras=lambda f, name: lin.extras(lin.iter_lin(f, name)),
-        unheld=lin.unheld,
     )
 )

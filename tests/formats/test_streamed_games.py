@@ -4,7 +4,7 @@ Each conversion between PBN game records, LIN and ZRJ (and from them to a deal
 format) is run through :func:`ddsbind.formats.convert.convert`, which reads and
 writes a batch at a time, with tiny batches and tiny text blocks (blocks that
 end mid-line, mid-character, mid-pair), and compared with what the formats'
-whole-file functions (``load_games``/``dump_games``, ``load``/``dump``) give.
+whole-file functions (a game codec's ``load``/``dump``, a format's ``load``/``dump``) give.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ def _whole(src: Path, sfmt: registry.Format, dfmt: registry.Format) -> tuple[byt
         warnings.simplefilter("always")
         try:
             if games.carries_games(src, sfmt, dfmt):
-                assert sfmt.load_games is not None and dfmt.dump_games is not None
-                records = sfmt.load_games(src.read_bytes(), str(src))
-                data = dfmt.dump_games(records)
-                dropped = dfmt.unheld(records) if dfmt.unheld is not None else []
+                assert sfmt.games is not None and dfmt.games is not None
+                records = sfmt.games.load(src.read_bytes(), str(src))
+                data = dfmt.games.dump(records)
+                dropped = dfmt.games.unheld(records) if dfmt.games.unheld is not None else []
                 if dropped:
                     warnings.warn(f"{dfmt.name} cannot hold {src}'s {', '.join(dropped)}: dropped", stacklevel=1)
             else:
@@ -172,13 +172,13 @@ def test_game_records_read_in_batches_are_the_records_read_whole(tmp_path, small
     """Without this, a reader of a large game file a batch at a time could give other records than the whole file."""
     for path in CORPUS:
         fmt = registry.by_extension(path)
-        assert fmt is not None and fmt.read_games is not None and fmt.load_games is not None
+        assert fmt is not None and fmt.games is not None
         try:
-            whole = fmt.load_games(path.read_bytes(), str(path))
+            whole = fmt.games.load(path.read_bytes(), str(path))
         except FormatError:
             continue
         with open(path, "rb") as f:
-            parts = list(fmt.read_games(f, str(path), 2))
+            parts = list(fmt.games.read(f, str(path), 2))
         assert all(0 < len(p) <= 2 for p in parts)
         streamed = [g for p in parts for g in p]
         assert [(g.deal, g.auction, g.play, g.tags, g.commentary) for g in streamed] == [
@@ -219,12 +219,12 @@ def test_frames_of_game_files_read_in_chunks_are_those_of_the_records_read_whole
     from ddsbind.formats import dataframe, read_dataframe
 
     fmt = registry.by_extension(path)
-    assert fmt is not None and fmt.load_games is not None
-    if not dataframe._holds_games(path, fmt):  # a file of bare deals: read as deals (test_scale.py)
+    assert fmt is not None and fmt.games is not None
+    if not fmt.holds_games(path):  # a file of bare deals: read as deals (test_scale.py)
         assert sum(len(p) for p in read_dataframe(path, chunksize=2)) == len(read_dataframe(path))
         return
     try:
-        whole = fmt.load_games(path.read_bytes(), str(path))
+        whole = fmt.games.load(path.read_bytes(), str(path))
     except FormatError as exc:
         with pytest.raises(FormatError, match="^" + str(exc)[:30]):
             list(read_dataframe(path, chunksize=2))

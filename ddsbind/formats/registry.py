@@ -367,6 +367,16 @@ def _results_text(
     return Format(name, extensions, deals=True, results=True, load=load, read=read, **more)
 
 
+def _played_games(name: str, extensions: tuple[str, ...], games: GameCodec, **more: Any) -> Format:
+    """A format whose records are played games (LIN, ZRJ): each holds a deal, no double-dummy results.
+
+    Converted game record by game record through ``games`` wherever the
+    other side holds game records too; ``more`` are the format's other
+    :class:`Format` fields (its deals read and written as deals).
+    """
+    return Format(name, extensions, deals=True, results=False, plays=True, games=games, **more)
+
+
 def _boards(parse: Callable[..., Sequence[_Board]]) -> Callable[[bytes, str], Records]:
     """A :attr:`Format.load` of a text of boards: ``parse(data, name=name)`` gives the boards."""
     return lambda data, name: _dealt(parse(data, name=name))
@@ -472,22 +482,19 @@ for _name, _extensions, _deals, _results, _dtype, _check, _decode, _encode in _F
 
 # ZRJ: fixed-size records that are played games (written from games only).
 register(
-    Format(
+    _played_games(
         "zrj",
         (".zrj",),
-        deals=True,
-        results=False,
-        record_size=_dtypes.ZRJ.itemsize,
-        check=zrj.check_records,
-        decode=lambda recs: Records(zrj.zrj_owners(recs)),
-        plays=True,
-        games=GameCodec(
+        GameCodec(
             lambda data, name: zrjgame.zrj_bytes_to_games(data),
             zrjgame.games_to_zrj_bytes,
             lambda f, name, chunk: zrjgame.iter_zrj_games(f, chunk),
             zrjgame.write_zrj_games,
             unheld=zrjgame.unheld,
         ),
+        record_size=_dtypes.ZRJ.itemsize,
+        check=zrj.check_records,
+        decode=lambda recs: Records(zrj.zrj_owners(recs)),
     )
 )
 
@@ -535,22 +542,19 @@ register(
     )
 )
 register(
-    Format(
+    _played_games(
         "lin",
         (".lin",),
-        deals=True,
-        results=False,
-        load=_load_lin,
-        read=_read_lin,
-        dump_part=_dump_lin,
-        plays=True,
-        games=GameCodec(
+        GameCodec(
             lambda data, name: lin.parse_lin(data, name=name),
             lambda games: lin.format_lin(games).encode("utf-8"),
             lambda f, name, chunk: batched(lin.iter_lin(f, name), chunk),
             lin.write_lin_games,
             unheld=lin.unheld,
         ),
+        load=_load_lin,
+        read=_read_lin,
+        dump_part=_dump_lin,
         extras=lambda f, name: lin.extras(lin.iter_lin(f, name)),
     )
 )

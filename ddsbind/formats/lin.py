@@ -86,6 +86,7 @@ file, ``index``, and its number when known) and the tag; text that is no
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -303,16 +304,6 @@ def _boards(pairs: Iterable[_Pair]) -> Iterator[_Board]:
         yield pending
     if cur.pairs:
         yield cur
-
-
-def _decode(data: str | bytes) -> str:
-    if isinstance(data, str):
-        return data
-    raw = bytes(data).removeprefix(_BOM)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 def lin_encoding(f: IO[bytes]) -> str:
@@ -602,7 +593,9 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
     >>> parse_lin(text)[0].dealer
     <Seat.N: 0>
     """
-    return list(_records([_decode(data)], name))
+    if isinstance(data, str):
+        return list(_records([data], name))
+    return list(iter_lin(io.BytesIO(bytes(data)), name))  # the encoding decided as for a file: lin_encoding
 
 
 def iter_lin(f: IO[bytes], name: str = "LIN") -> Iterator[GameRecord]:

@@ -51,6 +51,7 @@ __all__ = [
     "DroppedDataWarning",
     "DuplicateCardsError",
     "Error",
+    "FieldWarning",
     "FirstWrongError",
     "FormatError",
     "InvalidArgumentError",
@@ -410,12 +411,13 @@ class FormatError(Error, ValueError):
     """Bytes or text that are not a valid record of a file format.
 
     Attributes ``index`` (record number) and ``offset`` (byte offset), when
-    known, say where.
+    known, say where; ``reason`` is the message without them.
     """
 
     def __init__(self, message: str, *, index: int | None = None, offset: int | None = None):
         self.index = index
         self.offset = offset
+        self.reason = message  # what is wrong, without where
         where = []
         if index is not None:
             where.append(f"record {index}")
@@ -484,6 +486,31 @@ class ResultsWarning(UserWarning):
     The board reads without them (its table unknown, so ``convert --solve``
     solves it anew); the message names the file, the line and what is wrong.
     """
+
+
+class FieldWarning(UserWarning):
+    """A field of a file that cannot be used (unknown, garbage, or contradicting another): kept, left out, named.
+
+    The reader keeps the field as the file wrote it (written back
+    unchanged), computes nothing from it, and names it once: ``board`` (the
+    board number as the file wrote it, or None; ``game``, 1-based, says
+    which game when the board is unknown), ``tag`` (the field's name),
+    ``value`` (as written) and ``why``.  Reading with ``strict=True`` (the
+    CLI's ``--strict``) refuses the file instead, with a
+    :class:`FormatError` saying the same.
+    """
+
+    def __init__(
+        self, board: str | None, tag: str, value: str, why: str, *, source: str | None = None, game: int | None = None
+    ) -> None:
+        self.board, self.tag, self.value, self.why, self.source = board, tag, value, why, source
+        self.game = game  # the game's place in the file, 1-based, when known
+        where = f"{source}: " if source else ""
+        if board not in (None, "") and tag != "Board":
+            on = f"Board {board}: "
+        else:
+            on = f"game {game} of the file: " if game is not None else ""
+        super().__init__(f'{where}{on}[{tag} "{value[:40]}"] set aside: {why}')
 
 
 class DroppedDataWarning(UserWarning):

@@ -205,6 +205,9 @@ class GameRecord:
     commentary: list[str] = field(default_factory=list)
     passed_out: bool = False
     commentary_at: list[int] = field(default_factory=list)
+    #: Fields the reader set aside (garbage, unknown, or contradicting another: a
+    #: :class:`~ddsbind.errors.FieldWarning` named each), tag -> value as the file wrote it; written back so.
+    unread: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     #: What a format keeps of the text the record was read from, to write it back unchanged
     #: (PBN's: :func:`ddsbind.formats.pbngame.format_games`); None for a record made in memory.
     source: object | None = field(default=None, compare=False, repr=False)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import contextvars
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Literal, TypeVar
@@ -14,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.errors import DDSError, FormatError
+from ddsbind.errors import DDSError, FieldWarning, FormatError
 
 if TYPE_CHECKING:
     from ddsbind.deal import Deal
@@ -22,6 +24,44 @@ if TYPE_CHECKING:
 OnError = Literal["raise", "skip", "raw"]
 _T = TypeVar("_T")
 _ON_ERROR = ("raise", "skip", "raw")
+
+
+#: Whether the reading under way refuses a field it cannot use (``strict=True``, the CLI's ``--strict``).
+_STRICT: contextvars.ContextVar[bool] = contextvars.ContextVar("ddsbind_strict_reading", default=False)
+
+
+@contextlib.contextmanager
+def reading(strict: bool | None) -> Iterator[None]:
+    """Read (within the block) strictly or leniently: see :func:`set_aside`; None keeps the reading's own rule."""
+    if strict is None:
+        yield
+        return
+    token = _STRICT.set(bool(strict))
+    try:
+        yield
+    finally:
+        _STRICT.reset(token)
+
+
+def is_strict() -> bool:
+    """True while the reading under way refuses what :func:`set_aside` would only name."""
+    return _STRICT.get()
+
+
+def set_aside(
+    board: object, tag: str, value: str, why: str, *, source: str | None = None, index: int | None = None
+) -> None:
+    """The one rule for a field a reader cannot use: named once in a :class:`FieldWarning`, or refused when strict.
+
+    The caller keeps the field as the file wrote it and computes nothing
+    from it; ``board`` is the board as the file numbers it (None unknown),
+    ``index`` the record (0-based) for the strict refusal's ``FormatError``.
+    """
+    game = None if index is None else index + 1
+    warning = FieldWarning(None if board is None else str(board), tag, value, why, source=source, game=game)
+    if _STRICT.get():
+        raise FormatError(str(warning).replace("] set aside: ", "] refused (strict reading): ", 1), index=index)
+    warnings.warn(warning, stacklevel=3)
 
 
 def records(data: ArrayLike | bytes | bytearray | memoryview, size: int, what: str) -> NDArray[np.uint8]:

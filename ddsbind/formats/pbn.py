@@ -6,7 +6,9 @@ Specification (our reading, with sources)
   directives/comments; ``{...}`` (possibly over several lines) and ``;`` to
   the end of a line are commentary.  A tag is ``[Name "value"]`` on its own
   line or several on one line (``[Board "7"] [Dealer "S"]``, as some writers
-  put them), with or without the space before the value (``[Event"x"]``);
+  put them), with or without the space before the value (``[Event"x"]``),
+  or with its value unquoted on a line of its own (``[Event Random Deal #]``,
+  as WBridge5 writes it);
   a value ``"#"`` is the previous game's value of that tag (PBN 4.8; one
   reading for every reader: :func:`inherited_values`).  Encoding
   (:func:`pbn_encoding`): PBN 2.1's ISO-8859-1 by default; UTF-8 after a
@@ -79,6 +81,15 @@ from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
 from ddsbind.formats import _common, _dtypes, order
 from ddsbind.formats._common import atomic_output, disagreements
+from ddsbind.formats.pbntables import (
+    Verbatim,
+    format_double_dummy_tricks,
+    format_optimum,
+    optimum_header,
+    parse_ability,
+    parse_double_dummy_tricks,
+    parse_optimum,
+)
 from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines, write_text
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import DealerParContract
@@ -102,6 +113,8 @@ __all__ = [
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 #: One tag anywhere in a line: ``[Name "value"]`` (the space before the value may be missing: ``[Event"x"]``).
 _TAG_ANY = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A line that is one tag whose value has no quotes (WBridge5 writes ``[Event Random Deal #]``).
+_TAG_BARE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+([^"\[\]]*?)\s*\]\s*')
 #: A line that is one tag and nothing else.
 _TAG = re.compile(r"^\s*" + _TAG_ANY.pattern + r"\s*$")
 #: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
@@ -109,10 +122,6 @@ _ESCAPED = re.compile(r'\\([\\"])')
 _TO_ESCAPE = re.compile(r'\\(?=[\\"]|$)|"')
 #: A tag's new value and section lines, or None to remove it (:func:`set_tags`).
 TagUpdate = tuple[str, Sequence[str]] | None
-#: The order of the result tags' strains, NT S H D C (Pavlicek's order).
-_RESULT_STRAINS = [int(s) for s in order.dds_strains(np.arange(5))]
-#: (DDS strain, DDS seat) of each DoubleDummyTricks digit: declarers N S E W, each NT S H D C.
-_DDT_CELLS = tuple((s, SEAT_LETTERS.index(d)) for d in "NSEW" for s in _RESULT_STRAINS)
 
 
 @dataclass
@@ -151,126 +160,6 @@ def read_deal(text: str) -> Deal:
         return Deal(masks)
     except (DDSError, ValueError) as exc:
         raise FormatError(f"bad Deal {text!r}: {exc}") from None
-
-
-def parse_double_dummy_tricks(text: str) -> NDArray[np.uint8]:
-    """A ``DoubleDummyTricks`` value (20 hex digits, N S E W x NT S H D C) to a DDS ``(5, 4)`` table."""
-    s = text.strip()
-    if len(s) != 20:
-        raise FormatError(f"DoubleDummyTricks {text!r} must be 20 hex digits")
-    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
-    for (strain, seat), ch in zip(_DDT_CELLS, s, strict=True):
-        if ch not in "-*":
-            table[strain, seat] = _hex_tricks(ch, f"DoubleDummyTricks {text!r}")
-    return table
-
-
-def _hex_tricks(ch: str, what: str) -> int:
-    """One hex digit of tricks (0..13), or ``FormatError`` naming ``what``."""
-    try:
-        v = int(ch, 16)
-    except ValueError:
-        raise FormatError(f"{what}: {ch!r} is not a hex digit") from None
-    if v > 13:
-        raise FormatError(f"{what}: {v} tricks is more than 13")
-    return v
-
-
-def parse_ability(text: str) -> NDArray[np.uint8]:
-    """An ``Ability`` value (Deep Finesse's, PBN 2.1 section 3.9) to a DDS ``(5, 4)`` table.
-
-    ``"N:34425 E:A98B7 S:34425 W:A98B7"``: each seat, a colon, then five hex
-    digits, the tricks that seat takes as declarer in NT S H D C; seats in
-    any order, a seat missing stays unknown (15).
-    """
-    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
-    for item in text.split():
-        seat, _, digits = item.partition(":")
-        if len(seat) != 1 or seat.upper() not in SEAT_LETTERS or len(digits) != 5:
-            raise FormatError(f"Ability {text!r}: {item!r} is not a seat, ':' and five hex digits (NT S H D C)")
-        for strain, ch in zip(_RESULT_STRAINS, digits, strict=True):
-            table[strain, SEAT_LETTERS.index(seat.upper())] = _hex_tricks(ch, f"Ability {text!r}")
-    return table
-
-
-def format_double_dummy_tricks(table: ArrayLike) -> str:
-    """A complete DDS ``(5, 4)`` table as a ``DoubleDummyTricks`` value (lower-case hex)."""
-    t = np.asarray(table).reshape(5, 4)
-    vals = [int(t[strain, seat]) for strain, seat in _DDT_CELLS]
-    if any(v < 0 or v > 13 for v in vals):
-        raise FormatError("DoubleDummyTricks needs a complete table (values 0..13)")
-    return "".join(f"{v:x}" for v in vals)
-
-
-#: Column names of a result table, PBN 2.1's and BBA's (``"Declarer Suit Tricks"``).
-_COLUMNS = {"declarer": "declarer", "denomination": "denomination", "suit": "denomination", "strain": "denomination"}
-_COLUMNS |= {"result": "result", "tricks": "result"}
-
-
-def _parse_optimum(header: str, rows: list[str]) -> NDArray[np.uint8]:
-    """An ``OptimumResultTable`` (header and section lines) as a DDS ``(5, 4)`` table.
-
-    The header's columns are separated by ``;`` (PBN 2.1) or, in BBA's
-    layout (``"Declarer Suit Tricks"``), by spaces; a ``\\2R`` after a name is
-    a width hint.  The entries are read as a stream of cells, so one entry a
-    line (PBN 2.1) and several on one line (BBA writes all twenty on one) read
-    alike.
-    """
-    raw = header.split(";") if ";" in header else header.split()
-    names = [_COLUMNS.get(c.split("\\")[0].strip().lower(), c.strip().lower()) for c in raw]
-    try:
-        i_decl, i_den, i_res = names.index("declarer"), names.index("denomination"), names.index("result")
-    except ValueError:
-        raise FormatError(f"OptimumResultTable header {header!r} lacks Declarer, Denomination or Result") from None
-    table = np.full((5, 4), _dtypes.UNKNOWN, dtype=np.uint8)
-    cells = " ".join(rows).split()
-    if len(cells) % len(names):
-        raise FormatError(
-            f"OptimumResultTable has {len(cells)} cells, not a multiple of the header's {len(names)} columns"
-        )
-    for k in range(0, len(cells), len(names)):
-        entry = cells[k : k + len(names)]
-        res = entry[i_res]
-        decl, den = entry[i_decl].upper(), entry[i_den].upper()
-        seat = SEAT_LETTERS.find(decl) if len(decl) == 1 else -1
-        strain = Strain.parse(den) if den in ("S", "H", "D", "C", "N", "NT") else -1
-        if seat < 0 or strain < 0 or not res.isdigit() or int(res) > 13:
-            raise FormatError(f"OptimumResultTable entry {' '.join(entry)!r} is not 'declarer denomination tricks'")
-        table[strain, seat] = int(res)
-    return table
-
-
-def _result_width(table: NDArray[np.uint8]) -> int:
-    """The ``Result`` column's width as Bridge Composer chooses it: 2 when a declarer takes ten or more, else 1."""
-    known = [int(v) for v in np.asarray(table).ravel() if int(v) <= 13]
-    return 2 if known and max(known) >= 10 else 1
-
-
-def _format_optimum(table: NDArray[np.uint8]) -> list[str]:
-    """Rows as Bridge Composer writes them: declarers N S E W, strains NT S H D C, the strain right-aligned to
-    width 2 and the tricks to :func:`_result_width` (``N NT 10``, ``N  S  7``; ``N NT 5`` when nobody takes ten)."""
-    t = np.asarray(table).reshape(5, 4)
-    width = _result_width(t)
-    lines = []
-    for decl in "NSEW":
-        seat = SEAT_LETTERS.index(decl)
-        for strain in _RESULT_STRAINS:
-            v = int(t[strain, seat])
-            if v <= 13:
-                lines.append(f"{decl} {Strain(strain).symbol:>2} {v:>{width}}")
-    return lines
-
-
-def optimum_header(table: NDArray[np.uint8]) -> Verbatim:
-    """The ``OptimumResultTable`` header Bridge Composer writes for ``table``: ``Result\\1R`` when no declarer
-    takes ten tricks, ``Result\\2R`` when one does (its backslashes single, as every reader expects)."""
-    return Verbatim(f"Declarer;Denomination\\2R;Result\\{_result_width(table)}R")
-
-
-class Verbatim(str):
-    """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
-
-    __slots__ = ()
 
 
 def quote(value: str, tag: str = "") -> str:
@@ -432,6 +321,9 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
             brace_line = lineno
         if game is not None:
             game.end = index + 1
+        bare = _TAG_BARE.fullmatch(line)
+        if bare:  # WBridge5's [Event Random Deal #]: a value without quotes, read as if quoted
+            line = f'[{bare.group(1)} "{quote(bare.group(2))}"]'
         pos = 0
         for m in _TAG_ANY.finditer(line):
             before = line[pos : m.start()].strip()
@@ -490,7 +382,8 @@ def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[
     The one reading of ``#`` for every reader (deals, game records, adding
     results).  The previous game is the one just before in the file (with
     its own ``#`` already resolved); a ``#`` whose previous game lacks the
-    tag raises ``FormatError`` naming the line.  A repeated tag (``Note``)
+    tag is kept as ``#`` and named (:func:`ddsbind.formats._common.set_aside`),
+    but for ``Deal`` and ``Board``, which raise ``FormatError`` naming the line.  A repeated tag (``Note``)
     keeps its first value here.
     """
     return [values for _, values in with_values(games, name)]
@@ -504,10 +397,14 @@ def with_values(games: Iterable[GameText], name: str = "PBN") -> Iterator[tuple[
         for tag, value, lineno in game.tags:
             if tag in values:
                 continue
-            if value == "#":
-                if tag not in previous:
-                    raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+            if value == "#" and tag in previous:
                 value = previous[tag]
+            elif value == "#" and tag in ("Deal", "Board"):
+                raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+            elif value == "#":  # kept as written: "#" itself
+                board = values.get("Board", previous.get("Board"))
+                why = f"line {lineno}: the game before has no {tag} to repeat"
+                _common.set_aside(board, tag, value, why, source=name, index=g)
             values[tag] = value
         yield game, values
         previous = values
@@ -684,7 +581,7 @@ def format_pbn(
             table = t[i]
             if dd_tricks and np.all(table <= 13):
                 out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
-            rows = _format_optimum(table) if optimum_table else []
+            rows = format_optimum(table) if optimum_table else []
             if rows:
                 out.append(f'[OptimumResultTable "{optimum_header(table)}"]')
                 out.extend(rows)
@@ -790,7 +687,7 @@ def _existing_table(values: Mapping[str, str], sections: Mapping[str, list[str]]
         ("DoubleDummyTricks", lambda: parse_double_dummy_tricks(values["DoubleDummyTricks"])),
         (
             "OptimumResultTable",
-            lambda: _parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", [])),
+            lambda: parse_optimum(values["OptimumResultTable"], sections.get("OptimumResultTable", [])),
         ),
         ("Ability", lambda: parse_ability(values["Ability"])),
     ]
@@ -968,7 +865,7 @@ def _solve_games(
                     update[tag] = (value, [])
         if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
             # last: Bridge Composer writes the table after the one-line tags
-            update["OptimumResultTable"] = (optimum_header(table), _format_optimum(table))
+            update["OptimumResultTable"] = (optimum_header(table), format_optimum(table))
         updates.append(update)
     games = [game for game, _, _ in batch]
     edit_lines(lines, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"), base=base)

@@ -97,18 +97,19 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import IO
 
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError
-from ddsbind.formats import pbn
+from ddsbind.formats import _common, pbn
 from ddsbind.game import Play, Vulnerability
 from ddsbind.record import (
     PASSED_OUT,
     GameRecord,
+    auction_fault,
     closing_passes,
     contract_of_auction,
     contract_text,
@@ -133,6 +134,8 @@ _NOTE_REF = re.compile(r"^=(\d+)=$")
 _NOTE = re.compile(r"^(\d+): ?(.*)$", re.DOTALL)
 #: Tags that say a PBN game is a game record (bid or played), not only a deal.
 _GAME_TAGS = ("Contract", "Declarer", "Result", "Auction", "Play")
+#: The largest board number read (a pandas Int64 column and every format's board field hold it); above, set aside.
+MAX_BOARD = 2**31 - 1
 
 
 def _mark(text: str, what: str) -> int:
@@ -278,7 +281,14 @@ def holds_games(text: str | bytes | IO[bytes], *, name: str = "PBN") -> bool:
 
 
 def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:
-    """One game's record (``values``: its tags, ``#`` resolved), checked; ``FormatError`` naming what is wrong."""
+    """One game's record (``values``: its tags, ``#`` resolved), read leniently.
+
+    Only a deal that cannot be read (or is not full) refuses the game
+    (``FormatError``); a tag or section that is garbage or contradicts
+    another is kept as written (:attr:`GameRecord.unread`, its section in
+    ``sections``), left out of the record's fields and named once
+    (:func:`ddsbind.formats._common.set_aside`; refused when reading strictly).
+    """
     sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
     try:
         deal = pbn.read_deal(values["Deal"])
@@ -289,65 +299,116 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     values.pop("Note", None)
     rec = GameRecord(deal=deal, tags=dict(values))
     rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
+    board = values.get("Board", "").strip()
+
+    def aside(tag: str, why: str, value: str | None = None) -> None:
+        value = values.get(tag, "") if value is None else value
+        _common.set_aside(board or None, tag, value, why, index=g)
+        rec.unread[tag] = value
+        if game.sections.get(tag):
+            rec.sections[tag] = list(game.sections[tag])
+
     for text_note in game.notes:
         m = _NOTE.match(text_note)
-        if not m:
-            raise FormatError(f'PBN: [Note "{text_note[:30]}"] is not "n:text"', index=g)
-        rec.notes[int(m.group(1))] = m.group(2)
-    board = values.get("Board", "").strip()
+        if m:
+            rec.notes[int(m.group(1))] = m.group(2)
+        else:
+            aside("Note", 'a note is "n:text" (its number, a colon, the text)', text_note)
     if board:
-        if not board.isdigit():
-            raise FormatError(f"PBN: Board {board!r} is not a number", index=g)
-        rec.board = int(board)
-    rec.dealer = _seat_tag(values.get("Dealer"), "Dealer", g)
+        if board.isdigit() and int(board) <= MAX_BOARD:
+            rec.board = int(board)
+        else:
+            aside("Board", f"not a board number 1..{MAX_BOARD}")
+    for tag in ("Dealer", "Declarer"):
+        try:
+            setattr(rec, tag.lower(), _seat_tag(values.get(tag), tag, g))
+        except FormatError:
+            aside(tag, "not N, E, S or W")
     try:
         rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
     except DDSError:
-        raise FormatError(f"PBN: Vulnerable {values['Vulnerable']!r} is not None, NS, EW or All", index=g) from None
-    rec.contract, rec.passed_out = _read_contract(values.get("Contract", ""), g)
-    rec.declarer = _seat_tag(values.get("Declarer"), "Declarer", g)
+        aside("Vulnerable", "not None, NS, EW or All")
+    try:
+        rec.contract, rec.passed_out = _read_contract(values.get("Contract", ""), g)
+    except FormatError as exc:
+        aside("Contract", exc.reason.removeprefix("PBN: Contract: "))
     result = values.get("Result", "").strip()
-    if result:
-        if not result.isdigit() or int(result) > 13:
-            raise FormatError(f"PBN: Result {result!r} is not 0..13 tricks", index=g)
-        rec.result = int(result)
+    if result == "?":  # PBN's unknown: nothing to name
+        rec.unread["Result"] = values["Result"]
+    elif result:
+        if result.isdigit() and int(result) <= 13:
+            rec.result = int(result)
+        else:
+            aside("Result", "not 0..13 tricks")
     if rec.passed_out:  # no declarer, no tricks: BBO Helper writes [Declarer "S"] [Result "0"] beside "Pass"
         rec.declarer = rec.result = None
     if "Auction" in values:
-        opener = _seat_tag(values["Auction"], "Auction", g)
-        if rec.dealer is not None and opener is not None and opener != rec.dealer:
-            raise FormatError(f"PBN: the auction starts with {opener.name}, the dealer is {rec.dealer.name}", index=g)
-        rec.dealer = rec.dealer if rec.dealer is not None else opener
-        rec.auction, rec.auction_marks, rec.call_notes = _auction(sections.get("Auction", []), g)
-        rec.alerts = set(rec.call_notes)
-    if rec.dealer is not None and rec.auction and closing_passes(rec.auction) == 0:
-        # a Contract or Declarer tag missing or "?" (pbntools writes neither): the ended auction's
-        said, by = contract_of_auction(rec.dealer, rec.auction)
-        if rec.contract is None and not rec.passed_out and rec.declarer in (None, by):
-            rec.contract, rec.passed_out = (said, False) if isinstance(said, Contract) else (None, True)
-            rec.declarer = by
-        elif rec.declarer is None and (PASSED_OUT if rec.passed_out else rec.contract) == said:
-            rec.declarer = by
+        _read_auction(rec, values, sections, aside)
     tokens, refs = _note_refs(sections.get("Play", []))
-    if "Play" in values and tokens and tokens != ["*"]:
-        first = _seat_tag(values["Play"], "Play", g)
-        trump, declarer, leader = rec.trump, rec.declarer, rec.leader
-        if trump is None or declarer is None or leader is None:
-            raise FormatError("PBN: a Play section needs a Contract (not Pass) and a Declarer", index=g)
-        if first != leader:
-            raise FormatError(
-                f"PBN: wrong leader: Play starts with {first.name if first is not None else '?'} "
-                f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads",
-                index=g,
-            )
-        rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
+    if "Play" in values and tokens and tokens != ["*"] and "Play" not in rec.unread:
+        try:
+            first = _seat_tag(values["Play"], "Play", g)
+            trump, declarer, leader = rec.trump, rec.declarer, rec.leader
+            if trump is None or declarer is None or leader is None:
+                raise FormatError("a Play section needs a Contract (not Pass) and a Declarer")
+            if first != leader:
+                raise FormatError(
+                    f"wrong leader: Play starts with {first.name if first is not None else '?'} "
+                    f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads"
+                )
+            rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
+        except FormatError as exc:
+            aside("Play", exc.reason.removeprefix("PBN: "))
+            rec.play, rec.play_marks, rec.card_notes = [], [], {}
     try:
-        rec.check_auction()
         rec.check_result()
     except FormatError as exc:
-        raise FormatError(f"PBN: {exc}", index=g) from None
+        aside("Result", exc.reason)
+        rec.result = None
     _place_commentary(rec, game, sections, g)
     return rec
+
+
+def _read_auction(
+    rec: GameRecord, values: dict[str, str], sections: dict[str, list[str]], aside: Callable[[str, str], None]
+) -> None:
+    """The game's auction into ``rec``, and the contract and declarer it reaches where the tags give none.
+
+    An auction that cannot be read is set aside whole; a Dealer, Contract
+    or Declarer tag that contradicts a readable auction is set aside and
+    the auction's taken instead.
+    """
+    try:
+        opener = _seat_tag(values["Auction"], "Auction", 0)
+        calls, marks, notes = _auction(sections.get("Auction", []), 0)
+        fault = auction_fault(calls, opener if opener is not None else rec.dealer)
+        if fault is not None:
+            raise FormatError(f"auction {fault}")
+    except FormatError as exc:
+        aside("Auction", exc.reason.removeprefix("PBN: "))
+        return
+    if rec.dealer is not None and opener is not None and opener != rec.dealer:
+        if not calls:  # nothing to take from the auction: it is the one set aside
+            aside("Auction", f"an auction of no call that starts with {opener.name}, the dealer is {rec.dealer.name}")
+            return
+        aside("Dealer", f"the auction starts with {opener.name}")
+    rec.dealer = opener if opener is not None else rec.dealer
+    rec.auction, rec.auction_marks, rec.call_notes = calls, marks, notes
+    rec.alerts = set(notes)
+    if rec.dealer is None or not calls or closing_passes(calls):
+        return
+    said, by = contract_of_auction(rec.dealer, calls)
+    held = PASSED_OUT if rec.passed_out else rec.contract
+    if held is not None and held != said:
+        aside("Contract", f"the auction reaches {said}")
+    if (held is None or held == said) and rec.declarer is not None and rec.declarer != by:
+        aside("Declarer", f"the auction's declarer is {by.name if by is not None else 'nobody'}")
+    elif held is not None and held == said:
+        rec.declarer = by
+        return
+    # a Contract or Declarer tag missing, "?" (pbntools writes neither) or set aside: the ended auction's
+    rec.contract, rec.passed_out = (said, False) if isinstance(said, Contract) else (None, True)
+    rec.declarer = by
 
 
 def _place_commentary(rec: GameRecord, game: pbn.GameText, sections: dict[str, list[str]], g: int) -> None:
@@ -387,25 +448,29 @@ def _place_commentary(rec: GameRecord, game: pbn.GameText, sections: dict[str, l
     rec.commentary_at = [at for _, at in placed]
 
 
-def parse_games(text: str | bytes, *, name: str = "PBN") -> list[GameRecord]:
+def parse_games(text: str | bytes, *, name: str = "PBN", strict: bool | None = None) -> list[GameRecord]:
     """Parse PBN text into :class:`GameRecord` s (games without a ``Deal`` tag are skipped).
 
     ``text`` may be a file's bytes (read by :func:`ddsbind.formats.pbn.decode_pbn`);
     ``name`` (a file name) is used in messages about the text's lines.
+    A field that cannot be used (a bad tag, call or card, the wrong opening
+    leader, a malformed play, a Result the play contradicts, a Declarer the
+    auction contradicts) is kept as written and named in a
+    :class:`~ddsbind.errors.FieldWarning`; ``strict=True`` refuses it instead.
 
     Raises
     ------
     FormatError
-        A bad tag, call or card, the wrong opening leader, a malformed play
-        (a card not held, a revoke, more than 52 cards, a card after the
-        claim), a call after the auction ended, or a Result the play
-        contradicts, naming the game (``index``), the play's position and the card.
+        Text that is not PBN, a deal that cannot be read, or (``strict``)
+        any field set aside: naming the game (``index``), the play's
+        position and the card.
     """
     encoding = None if isinstance(text, str) else pbn.pbn_encoding(text, name)
-    return list(_game_records(pbn.decode_pbn(text, name).split("\n"), name, encoding))
+    with _common.reading(strict):
+        return list(_game_records(pbn.decode_pbn(text, name).split("\n"), name, encoding))
 
 
-def iter_game_records(f: IO[bytes], name: str = "PBN") -> Iterator[GameRecord]:
+def iter_game_records(f: IO[bytes], name: str = "PBN", *, strict: bool | None = None) -> Iterator[GameRecord]:
     """:func:`parse_games` of an open binary file, game by game: memory is a block and a game, not the file.
 
     The encoding is found by one pass over the bytes
@@ -416,7 +481,8 @@ def iter_game_records(f: IO[bytes], name: str = "PBN") -> Iterator[GameRecord]:
     :func:`parse_games`'s, raised when the reading reaches them.
     """
     encoding = pbn.pbn_encoding(f, name)
-    yield from _game_records(pbn.pbn_lines(f, name, encoding), name, encoding)
+    with _common.reading(strict):
+        yield from _game_records(pbn.pbn_lines(f, name, encoding), name, encoding)
 
 
 class _Kept:
@@ -649,19 +715,31 @@ def _game_lines(rec: GameRecord) -> list[str]:
         if name in rec.tags:
             out.append(f'[{name} "{pbn.quote(rec.tags[name], name)}"]')
             out += rec.sections.get(name, [])
-    if rec.board is not None:
-        out.append(f'[Board "{rec.board}"]')
-    if rec.dealer is not None:
-        out.append(f'[Dealer "{rec.dealer.name}"]')
-    out.append(f'[Vulnerable "{rec.vulnerable.pbn}"]')
+
+    def owned(name: str, value: object) -> None:  # a field, or what the file wrote where it was set aside
+        text = rec.unread.get(name, "" if value is None else str(value))
+        out.append(f'[{name} "{pbn.quote(text, name)}"]')
+        out.extend(rec.sections.get(name, []) if name in rec.unread else [])
+
+    if rec.board is not None or "Board" in rec.unread:
+        owned("Board", rec.board)
+    if rec.dealer is not None or "Dealer" in rec.unread:
+        owned("Dealer", rec.dealer.name if rec.dealer is not None else None)
+    owned("Vulnerable", rec.vulnerable.pbn)
     out.append(f'[Deal "{rec.deal.to_pbn(rec.dealer if rec.dealer is not None else Seat.N)}"]')
     for name, value in rec.tags.items():
         if name not in _OWNED and name not in ("Event", "Site", "Date"):
             out.append(f'[{name} "{pbn.quote(value, name)}"]')
             out += rec.sections.get(name, [])
-    out.append(f'[Declarer "{rec.declarer.name if rec.declarer is not None else ""}"]')
-    out.append(f'[Contract "{contract_text(rec.contract, rec.passed_out)}"]')
-    out.append(f'[Result "{"" if rec.result is None else rec.result}"]')
+    owned("Declarer", rec.declarer.name if rec.declarer is not None else None)
+    owned("Contract", contract_text(rec.contract, rec.passed_out))
+    owned("Result", rec.result)
+    if "Note" in rec.unread:
+        owned("Note", None)
+    if "Auction" in rec.unread:
+        owned("Auction", None)
+    if "Play" in rec.unread:
+        owned("Play", None)
     call_notes, notes = _note_numbers(rec)
     written: set[int] = set()
     spots, unplaced = _commentary_spots(rec)

@@ -37,25 +37,59 @@ def pbn_encoding(data: bytes | bytearray | memoryview | IO[bytes], name: str = "
     ``"utf-8-sig"`` after a UTF-8 byte-order mark; else the charset a
     ``%Content-type ... charset=X`` line declares (``FormatError`` for a
     charset Python does not know); else ``"utf-8"`` when the bytes are valid
-    UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1).
+    UTF-8 and not all ASCII; else PBN 2.1's ``"latin-1"`` (ISO-8859-1), or
+    ``"cp1252"`` when the ISO-8859-1 text holds Windows-1252's bytes 0x80-0x9F.
     An open binary file is read from where it stands a block at a time,
     and put back there.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        return _file_encoding(data, name)
+        return _as_windows_writes(_file_encoding(data, name), data)
     raw = bytes(data)
     if raw.startswith(_BOM):
         return "utf-8-sig"
     declared = _CHARSET.search(raw)
     if declared:
-        return _declared(declared, name)
+        return _as_windows_writes(_declared(declared, name), raw)
     if not raw.isascii():
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:
-            return "latin-1"
+            return _as_windows_writes("latin-1", raw)
         return "utf-8"
     return "latin-1"
+
+
+#: Bytes ISO-8859-1 gives to control characters that Windows-1252 gives to letters and signs (the euro sign, quotes).
+_C1 = re.compile(rb"[\x80-\x9f]")
+_UNDEFINED_1252 = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+
+
+def _as_windows_writes(encoding: str, data: bytes | IO[bytes]) -> str:
+    """``"cp1252"`` for an ISO-8859-1 text holding bytes 0x80-0x9F that Windows-1252 reads (Windows programs write
+    them: the euro sign 0x80), else ``encoding``.
+
+    The two encodings agree on every other byte, so the text reads as
+    Windows wrote it and is written back byte for byte.  Bytes that
+    Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) keep ISO-8859-1,
+    whose reader names them as bytes that are not text.
+    """
+    if codecs.lookup(encoding).name != "iso8859-1":
+        return encoding
+    if isinstance(data, bytes):
+        blocks: Iterable[bytes] = [data]
+    else:
+        start = data.tell()
+        blocks = iter(lambda: data.read(_common.TEXT_BLOCK), b"")
+    found = False
+    try:
+        for block in blocks:
+            if _UNDEFINED_1252.search(block):
+                return encoding
+            found = found or _C1.search(block) is not None
+    finally:
+        if not isinstance(data, bytes):
+            data.seek(start)
+    return "cp1252" if found else encoding
 
 
 def _declared(declared: re.Match[bytes], name: str) -> str:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ddsbind.deal import Card, Deal, Seat
-from ddsbind.errors import Error, FormatError
+from ddsbind.errors import Error, FieldWarning, FormatError
 from ddsbind.formats import decode_zrj, encode_zrj
 from ddsbind.formats.convert import convert
 from ddsbind.formats.files import count_records, iter_chunks, read_records
@@ -76,7 +76,7 @@ def test_zrj_of_an_ap_auction_stores_the_legal_calls():
 def test_calls_after_the_auction_ended_are_refused():
     """Without this, a call after three closing passes would be stored as if the bidding went on."""
     with pytest.raises(FormatError, match=r"record 0: .*call 5 \(5H, N\) comes after the auction ended"):
-        parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None, declarer=""))
+        parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None, declarer=""), strict=True)
     g = GameRecord(deal=Deal.from_pbn(DEAL0), dealer=Seat.N, contract="Pass", auction=["Pass"] * 6)
     with pytest.raises(FormatError, match=r"game 3 of the file: auction call 5 \(Pass, N\) comes after"):
         game_to_zrj(g, index=2)
@@ -107,7 +107,13 @@ def test_result_contradicting_a_complete_play_is_refused(list100):
     rec.result = wrong
     text = format_games([GameRecord(deal=rec.deal, dealer=Seat.N, board=1), rec])
     with pytest.raises(FormatError, match=rf"record 1: .*Result {wrong} contradicts the play: .* won {won} of the 13"):
-        parse_games(text)
+        parse_games(text, strict=True)
+    with pytest.warns(
+        FieldWarning, match=rf"game 2 of the file: \[Result \"{wrong}\"\] set aside: Result {wrong} contradicts"
+    ):
+        kept = parse_games(text)[1]
+    kept.source = None  # written anew from the record: the Result as the file wrote it
+    assert kept.result is None and format_games([kept]) == format_games([rec])
     with pytest.raises(FormatError, match=rf"game 5 of the file\)?: Result {wrong} contradicts the play"):
         game_to_zrj(rec, index=4)
     rec.result = won
@@ -124,7 +130,7 @@ def test_result_after_a_claim_lies_between_tricks_won_and_tricks_left():
         (g,) = parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result=result))
         assert g.result == int(result)
     with pytest.raises(FormatError, match=r"record 0: .*Result 12 contradicts the play: .* so the result is 0\.\.11"):
-        parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result="12"))
+        parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result="12"), strict=True)
     # One trick played, won by South (defence): a trick in progress counts as not played.
     (g,) = parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result="12", play="CT C4 CA CJ\n- - H8 -\n*"))
     assert g.result == 12

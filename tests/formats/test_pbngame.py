@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddsbind.deal import Card, Deal, Seat, Strain
-from ddsbind.errors import ContractError, FormatError
+from ddsbind.errors import ContractError, FieldWarning, FormatError
 from ddsbind.formats import decode_zrj, encode_zrj
 from ddsbind.formats.convert import convert
 from ddsbind.formats.games import read_games
@@ -77,15 +77,20 @@ def test_malformed_plays_name_the_card_and_position(list100):
     }
     for play, pattern in cases.items():
         with pytest.raises(FormatError, match=pattern):
-            parse_games(_game(play))
+            parse_games(_game(play), strict=True)
+        with pytest.warns(FieldWarning, match=pattern):  # read leniently: the play set aside, kept as written
+            (kept,) = parse_games(_game(play))
+        kept.source = None  # written anew from the record: the Play section as the file wrote it
+        again = format_games([kept])
+        assert kept.play == [] and '[Play "N"]' in again and all(tok in again for tok in play.split())
     with pytest.raises(FormatError, match=r"wrong leader: Play starts with E .* N leads"):
-        parse_games(HEADER + '[Play "E"]\nC4 CA CJ CT\n')
+        parse_games(HEADER + '[Play "E"]\nC4 CA CJ CT\n', strict=True)
     with pytest.raises(FormatError, match=r"play 52 \(SA\): 53 cards"):
         h = next(h for h in list100 if len(h.play) == 104)
         GameRecord(deal=h.deal, contract=f"1{Strain(h.trump).symbol}", declarer=Seat(h.first).next(3),
                    play=[*cards(h.play), Card.parse("SA")]).tricks()  # fmt: skip
     with pytest.raises(FormatError, match=r"53 tokens"):
-        parse_games(_game(" ".join(["-"] * 53)))
+        parse_games(_game(" ".join(["-"] * 53)), strict=True)
 
 
 def test_zrj_truncates_only_the_play_and_warns(list100):

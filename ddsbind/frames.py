@@ -35,7 +35,8 @@ def read_dataframe(
     ``solve`` is True (DDS's solver), False (no double-dummy columns), or
     another :class:`~ddsbind._typing.TablesSolver`; the other parameters,
     the columns and the errors are :func:`ddsbind.formats.read_dataframe`'s.
-    Solved game records also get ``par`` (North-South's par score, the
+    Solved game records and deals (a hand record's ``board``, ``dealer``,
+    ``vulnerability`` and other tags in columns) also get ``par`` (North-South's par score, the
     dealer bidding first: DDS's ``DealerPar``; ``Par`` when the dealer is
     unknown, ``Int64``) and ``par_contracts`` (the par contracts in words).
 
@@ -59,18 +60,21 @@ def read_dataframe(
 
 
 def _with_par(frame: pd.DataFrame) -> pd.DataFrame:
-    """Game records' frame with ``par`` (NS's score, dealer first) and ``par_contracts`` from its solved tables."""
-    if "dd_tricks" not in frame.columns:
+    """A solved frame (game records, or a file's deals) with ``par`` (NS, dealer first) and ``par_contracts``."""
+    if not set(dataframe.TABLE_COLUMNS) <= set(frame.columns) or "vulnerability" not in frame.columns:
         return frame
     import pandas
 
     from ddsbind.solver import dealer_par, par
 
-    tables = frame[list(dataframe.TABLE_COLUMNS)].to_numpy(dtype=np.int64).reshape(-1, 5, 4)
-    scores: list[int] = []
-    words: list[str] = []
+    tables = frame[list(dataframe.TABLE_COLUMNS)].to_numpy(dtype=np.int64, na_value=15).reshape(-1, 5, 4)
+    scores: list[int | None] = []
+    words: list[str | None] = []
     for table, dealer, vulnerable in zip(tables, frame["dealer"], frame["vulnerability"], strict=True):
-        if dealer is None:
+        if vulnerable is None or (table > 13).any():  # a table or a vulnerability the file left unknown: no par
+            scores.append(None)
+            words.append(None)
+        elif dealer is None:
             p = par(table, vulnerable)
             scores.append(p.score)
             words.append(p.words())

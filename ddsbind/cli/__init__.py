@@ -56,5 +56,16 @@ class _Commands(Group):
 
 @click.group(cls=_Commands)
 @click.version_option(package_name="ddsbind")
-def main() -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse a file with a field that cannot be used (garbage, unknown, or contradicting another) "
+    "instead of keeping it as written with a warning.",
+)
+@click.pass_context
+def main(ctx: click.Context, strict: bool) -> None:
     """Double-dummy bridge analysis with DDS, and Pavlicek's deal formats."""
+    if strict:
+        from ddsbind.formats._common import reading
+
+        ctx.with_resource(reading(True))

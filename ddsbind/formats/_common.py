@@ -59,8 +59,9 @@ def set_aside(
     """
     game = None if index is None else index + 1
     warning = FieldWarning(None if board is None else str(board), tag, value, why, source=source, game=game)
-    if _STRICT.get():
-        raise FormatError(str(warning).replace("] set aside: ", "] refused (strict reading): ", 1), index=index)
+    if _STRICT.get():  # the game's place is the caller's to name (its board and line), unless it names the source
+        refused = f'[{tag} "{value[:40]}"] refused (strict reading): {why}'
+        raise FormatError(str(warning).split("[", 1)[0] + refused if source else refused, index=index)
     warnings.warn(warning, stacklevel=3)
 
 

@@ -33,6 +33,12 @@ Columns
   (North-South's par score when the dealer bids first) and
   ``par_contracts``.
 * ``hand-makes`` files add ``hand`` (the seat letter).
+* Hand records (PBN deals without auction or play; DDS's reference text)
+  add ``board`` (``Int64``), ``dealer`` (a seat letter, ``None`` unknown)
+  and ``vulnerability`` as game records do, and one column per other tag
+  of the file (``Event``, ``Site``, ..., the text as written); with a
+  solver, the table columns are the solver's (a deal with unknown hands
+  keeps the file's) and :func:`ddsbind.read_dataframe` adds ``par``.
 """
 
 from __future__ import annotations
@@ -45,11 +51,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import TablesSolver
-from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain
-from ddsbind.errors import FormatError, MissingExtraError
-from ddsbind.formats import registry
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain, Vulnerability
+from ddsbind.errors import DDSError, FormatError, MissingExtraError
+from ddsbind.formats import ddsref, registry
+from ddsbind.formats._common import batched, set_aside
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
+from ddsbind.formats.pbngame import MAX_BOARD
 from ddsbind.formats.registry import Records
 from ddsbind.record import GameRecord, contract_text
 
@@ -189,6 +197,67 @@ def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.
     return pd.DataFrame(cols)
 
 
+#: Tags a deals frame holds in columns of their own (``board``, ``dealer``, ``vulnerability``, ``deal``).
+_OWN_COLUMNS = {"Board": "board", "Dealer": "dealer", "Vulnerable": "vulnerability", "Deal": "deal"}
+
+
+def _board_fields(b: registry.Board) -> tuple[int | None, str | None, str | None, dict[str, str]]:
+    """(board number, dealer letter, vulnerability, the other tags) of a PBN board or a reference hand.
+
+    A value that is no board number, seat or vulnerability is None here (the
+    file's text stays in nothing else: a deals frame has no room for it),
+    named once (:func:`ddsbind.formats._common.set_aside`).
+    """
+    if isinstance(b, ddsref.ReferenceHand):
+        return None, SEAT_LETTERS[b.dealer], str(Vulnerability(b.vul)), {}
+    tags = b.tags
+    text = tags.get("Board", "").strip()
+    board = int(text) if text.isdigit() and int(text) <= MAX_BOARD else None
+    if text and board is None:
+        set_aside(text, "Board", text, f"not a board number 1..{MAX_BOARD}")
+    dealer = tags.get("Dealer", "").strip().upper() or None
+    if dealer is not None and (len(dealer) != 1 or dealer not in SEAT_LETTERS):
+        set_aside(text or None, "Dealer", tags["Dealer"], "not N, E, S or W")
+        dealer = None
+    vulnerable: str | None = str(Vulnerability.NONE)
+    try:
+        vulnerable = str(Vulnerability.parse(tags.get("Vulnerable", "").strip() or "None"))
+    except DDSError:
+        set_aside(text or None, "Vulnerable", tags["Vulnerable"], "not None, NS, EW or All")
+        vulnerable = None
+    return board, dealer, vulnerable, {k: v for k, v in tags.items() if k not in _OWN_COLUMNS}
+
+
+def _boards_frame(boards: Sequence[registry.Board], solve: TablesSolver | None) -> pd.DataFrame:
+    """One row a deal: ``deal``, ``board``, ``dealer``, ``vulnerability``, the file's other tags, the table.
+
+    With ``solve``, the table is the solver's for every full deal (a deal
+    with unknown hands keeps the file's, and is named once).
+    """
+    pd = _pandas()
+    fields = [_board_fields(b) for b in boards]
+    cols: dict[str, Any] = {
+        "deal": [b.deal.to_pbn() for b in boards],
+        "board": pd.array([f[0] for f in fields], dtype="Int64"),
+        "dealer": [f[1] for f in fields],
+        "vulnerability": [f[2] for f in fields],
+    }
+    for name in dict.fromkeys(k for f in fields for k in f[3]):  # every tag, in the file's order
+        cols.setdefault(name, [f[3].get(name) for f in fields])
+    unknown = np.full((5, 4), UNKNOWN, np.uint8)
+    tables = np.stack([unknown if b.table is None else np.asarray(b.table, np.uint8) for b in boards] or [unknown])
+    tables = tables[: len(boards)]
+    if solve is not None and boards:
+        full = [k for k, b in enumerate(boards) if b.deal.is_full]
+        for k, b in enumerate(boards):
+            if not b.deal.is_full:
+                set_aside(fields[k][0], "Deal", b.deal.to_pbn(), "a deal with unknown hands is not solved")
+        if full:
+            tables[full] = np.stack([np.asarray(t) for t in solve([boards[k].deal for k in full])]).astype(np.uint8)
+    cols.update(_table_columns(tables))
+    return pd.DataFrame(cols)
+
+
 def _slices(n: int, chunksize: int) -> Iterator[slice]:
     for start in range(0, n, chunksize):
         yield slice(start, min(n, start + chunksize))
@@ -211,6 +280,10 @@ def _frames(
         with open(source, "rb") as f:  # a batch of game records at a time
             for games in fmt.games.read(f, os.fspath(source), chunksize):
                 yield _games_frame(games, solve)
+    elif fmt.boards is not None:
+        with open(source, "rb") as f:  # a batch of boards at a time, each with what the file says of it
+            for boards in batched(fmt.boards(f, os.fspath(source)), chunksize):
+                yield _boards_frame(boards, solve)
     else:
         # A chunk at a time (record files; PBN, GIB, DDS, LIN, ZBS text), cut to size.
         for r in read_batches(source, fmt, chunk=chunksize):
@@ -261,6 +334,7 @@ def read_dataframe(
         pandas is not installed (an ``ImportError`` naming ``ddsbind[pandas]``).
     FormatError
         An unreadable file or a malformed record, as the format's reader says;
+        a file with no deal;
         ``solve=True`` (this layer has no solver: pass one, or call
         :func:`ddsbind.read_dataframe`).
 
@@ -281,18 +355,8 @@ def read_dataframe(
             raise FormatError("chunksize must be at least 1 record")
         return _frames(path_or_records, format, chunksize, solver)
     parts = list(_frames(path_or_records, format, 1 << 20, solver))
-    if not parts:
-        return _empty(path_or_records, format, solver)
+    if not parts and isinstance(path_or_records, str | os.PathLike):
+        raise FormatError(f"{os.fspath(path_or_records)}: no deal in the file (nothing to make rows of)")
+    if not parts:  # no game record given: the columns game records have
+        return _games_frame([], solver)
     return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
-
-
-def _empty(
-    source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, solve: TablesSolver | None
-) -> pd.DataFrame:
-    """The columns a source would have, with no row."""
-    pd = _pandas()
-    if not isinstance(source, str | os.PathLike) or registry.guess(source, format).holds_games(source):
-        return _games_frame([], solve)
-    fmt = registry.guess(source, format)
-    cols = (["deal"] if fmt.deals else []) + (list(TABLE_COLUMNS) if fmt.results else [])
-    return pd.DataFrame({c: [] for c in cols})

@@ -529,6 +529,9 @@ def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, di
             table = _existing_table(values, game.sections)
         except FormatError as exc:
             board = values.get("Board", "?")
+            if _common.is_strict():
+                why = f"results refused (strict reading): {exc}"
+                raise FormatError(f"{where} (Board {board}): {why}", index=g) from None
             warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=3)
         yield game, values, PBNBoard(deal=deal, table=table, tags=values)
 

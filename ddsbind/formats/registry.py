@@ -52,6 +52,10 @@ from ddsbind.record import GameRecord
 __all__ = ["Format", "GameCodec", "Records", "by_extension", "formats", "get", "guess", "register"]
 
 
+#: A board of a text format: a deal and maybe its double-dummy table (and the file's tags, dealer, vulnerability).
+Board = pbn.PBNBoard | ddsref.ReferenceHand
+
+
 @dataclass
 class Records:
     """A batch of records as arrays, in DDS's orders.
@@ -179,6 +183,12 @@ class Format:
         ``head(count) -> bytes``: what a file written part by part starts
         with once its record count is known (DDS's ``NUMBER`` line): the
         parts go to a temporary file first (:class:`~ddsbind.formats.files.BatchWriter`).
+    boards : callable, optional
+        ``boards(file, name) -> iterator of boards``: an open binary file's
+        deals one by one with what the file says of each (a
+        :class:`~ddsbind.formats.pbn.PBNBoard`'s tags, a reference hand's
+        dealer and vulnerability), for a text format of deals that holds
+        more than deals and results (:func:`ddsbind.formats.read_dataframe`).
     """
 
     name: str
@@ -200,6 +210,7 @@ class Format:
     dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
     read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
     head: Callable[[int], bytes] | None = field(default=None, repr=False)
+    boards: Callable[[IO[bytes], str], Iterable[Board]] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -332,11 +343,7 @@ def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
     return handmakes.encode_hand_makes(owners, hand, makes)
 
 
-#: A board of a text format: a deal and maybe its double-dummy table.
-_Board = pbn.PBNBoard | ddsref.ReferenceHand
-
-
-def _dealt(boards: Sequence[_Board]) -> Records:
+def _dealt(boards: Sequence[Board]) -> Records:
     """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
     if all(b.table is None for b in boards):
@@ -345,7 +352,7 @@ def _dealt(boards: Sequence[_Board]) -> Records:
     return Records(owners, np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards]))
 
 
-def _read_dealt(boards: Iterable[_Board], chunk: int) -> Iterator[Records]:
+def _read_dealt(boards: Iterable[Board], chunk: int) -> Iterator[Records]:
     for part in batched(boards, chunk):
         records = _dealt(part)
         del part  # the boards go before the next batch is read: memory is one batch's
@@ -377,13 +384,13 @@ def _played_games(name: str, extensions: tuple[str, ...], games: GameCodec, **mo
     return Format(name, extensions, deals=True, results=False, plays=True, games=games, **more)
 
 
-def _boards(parse: Callable[..., Sequence[_Board]]) -> Callable[[bytes, str], Records]:
+def _boards(parse: Callable[..., Sequence[Board]]) -> Callable[[bytes, str], Records]:
     """A :attr:`Format.load` of a text of boards: ``parse(data, name=name)`` gives the boards."""
     return lambda data, name: _dealt(parse(data, name=name))
 
 
 def _board_chunks(
-    iterate: Callable[[IO[bytes], str], Iterable[_Board]],
+    iterate: Callable[[IO[bytes], str], Iterable[Board]],
 ) -> Callable[[IO[bytes], str, int], Iterator[Records]]:
     """A :attr:`Format.read` of a text of boards: ``iterate(file, name)`` gives them one by one."""
     return lambda f, name, chunk: _read_dealt(iterate(f, name), chunk)
@@ -433,6 +440,14 @@ def _dump_lin(r: Records, first: int, last: bool) -> bytes:
         for b, d in zip(boards, deals, strict=True)
     ]
     return lin.format_lin(games).encode("utf-8")
+
+
+def _pbn_boards(f: IO[bytes], name: str) -> Iterator[pbn.PBNBoard]:
+    return pbn.iter_boards(pbn.pbn_lines(f, name), name=name)
+
+
+def _reference_hands(f: IO[bytes], name: str) -> Iterator[ddsref.ReferenceHand]:
+    return ddsref.iter_reference(f, name=name)
 
 
 #: What every PBN file the deal writer makes starts with (written once, by the first part).
@@ -515,8 +530,9 @@ register(
         "pbn",
         (".pbn",),
         _boards(pbn.parse_pbn),
-        _board_chunks(lambda f, name: pbn.iter_boards(pbn.pbn_lines(f, name), name=name)),
+        _board_chunks(_pbn_boards),
         dump_part=_dump_pbn,
+        boards=_pbn_boards,
         games=GameCodec(
             lambda data, name: pbngame.parse_games(data, name=name),
             pbngame.dump_games,
@@ -534,7 +550,8 @@ register(
         "dds",
         (),
         _boards(ddsref.parse_reference),
-        _board_chunks(lambda f, name: ddsref.iter_reference(f, name=name)),
+        _board_chunks(_reference_hands),
+        boards=_reference_hands,
         dump_part=lambda r, first, last: ddsref.reference_body(
             deals_from_owners(_need_owners(r, "dds")), _known(r.tables)
         ).encode("ascii"),

@@ -1,0 +1,136 @@
+"""Hand-record files read leniently (issue 46): what is wrong kept as written, named once, refused when strict."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import ddsbind
+from ddsbind.cli import main
+from ddsbind.deal import Deal, Seat, Vulnerability
+from ddsbind.errors import FieldWarning, FormatError
+from ddsbind.formats import pbn
+from ddsbind.formats.dataframe import TABLE_COLUMNS
+from ddsbind.formats.pbngame import format_games, parse_games
+from tests.support import REPO
+
+DEAL = "N:AKQ2.K43.J54.QT9 J543.AQ2.876.J32 T876.JT9.AKQ.AK8 9.8765.T932.7654"
+
+
+def _game(board: str, result: str, *, declarer: str = "N", extra: str = "") -> str:
+    return (
+        f'[Board "{board}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{DEAL}"]\n{extra}'
+        f'[Declarer "{declarer}"]\n[Contract "3NT"]\n[Result "{result}"]\n[Auction "N"]\n1NT Pass 3NT AP\n'
+    )
+
+
+#: Each garbage or contradicting field seen in real files, with the tag and the words its warning gives.
+GARBAGE = {
+    "BBA's result": (_game("1", "-9752"), "Result", "not 0..13 tricks"),
+    "a Declarer the auction contradicts": (_game("2", "9", declarer="E"), "Declarer", "auction's declarer is N"),
+    "a board number too large (issue 47)": (_game("99999999999999999999", "9"), "Board", "not a board number"),
+    "an auction note written as words": (
+        _game("4", "9").replace("1NT Pass 3NT AP", "1NT Pass 2C or 2D"),
+        "Auction",
+        "auction token 3 'or' is not a call",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GARBAGE)
+def test_a_garbage_field_is_kept_named_once_and_refused_when_strict(name):
+    """Without this, one garbage value refused a whole file (or was dropped, or rewritten, without a word)."""
+    text, tag, why = GARBAGE[name]
+    with pytest.warns(FieldWarning) as caught:
+        (rec,) = parse_games(text)
+    (w,) = [x.message for x in caught if isinstance(x.message, FieldWarning)]
+    assert isinstance(w, FieldWarning) and w.tag == tag and why in str(w)
+    board = text.split('"')[1]
+    assert w.board == board and (tag == "Board" or f"Board {board}: [{tag}" in str(w))
+    with pytest.raises(FormatError, match=rf"\[{tag} .*refused \(strict reading\)"):
+        parse_games(text, strict=True)
+    rec.source = None  # written anew from the record: the field as the file wrote it
+    again = format_games([rec])
+    assert f'[{tag} "{w.value}"]' in again
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        (back,) = parse_games(again)
+    assert back.unread == rec.unread and back.contract == rec.contract and back.declarer == rec.declarer
+
+
+def test_unknown_and_inherited_values_read_without_refusing_the_file():
+    """Without this, `[Result "?"]` or a `#` with nothing to repeat refused every game of the file."""
+    text = _game("1", "?") + "\n" + _game("2", "9", extra='[Scoring "#"]\n')
+    with pytest.warns(FieldWarning, match=r'Board 2: \[Scoring "#"\] set aside: line \d+: the game before has no'):
+        first, second = parse_games(text, name="x.pbn")
+    assert first.result is None and second.result == 9 and second.tags["Scoring"] == "#"
+    assert format_games([first, second]) == text
+    first.source = None
+    assert '[Result "?"]' in format_games([first])
+    with pytest.raises(FormatError, match=r"x\.pbn: Board 2: \[Scoring \"#\"\] refused"):
+        parse_games(text, name="x.pbn", strict=True)
+
+
+def test_wbridge5_unquoted_event_reads():
+    """Without this, all 379 games of a WBridge5 file were refused for its `[Event Random Deal #]` line."""
+    text = '[Event Random Deal #]\n[Site "WBridge5"]\n' + _game("1", "9")
+    (rec,) = parse_games(text)
+    assert rec.tags["Event"] == "Random Deal #" and rec.result == 9 and format_games([rec]) == text
+
+
+def test_windows_1252_bytes_in_an_iso_8859_1_file_read_and_write_back_byte_for_byte():
+    """Without this, a Windows program's euro sign (byte 0x80) refused the file as 'not PBN text'."""
+    data = b"%Content-type: text/x-pbn; charset=ISO-8859-1\n" + b'[Event "Caf\xe9 \x80 \x93quoted\x94"]\n'
+    data += _game("1", "9").encode("ascii")
+    assert pbn.pbn_encoding(data) == "cp1252" and pbn.pbn_encoding(data[48:]) == "cp1252"
+    (rec,) = parse_games(data)
+    assert rec.tags["Event"] == "Caf\xe9 \u20ac \u201cquoted\u201d"
+    assert pbn.encode_pbn(format_games([rec]), rec.source.encoding) == data  # type: ignore[attr-defined]
+    (board,) = pbn.parse_pbn(data)
+    assert board.tags["Event"] == rec.tags["Event"]
+    with pytest.raises(FormatError, match=r"byte 0x81 is not PBN text"):  # undefined in Windows-1252 too
+        parse_games(data.replace(b"\x80", b"\x81"))
+
+
+def test_read_dataframe_of_a_hand_record_has_its_tags_and_solves_every_row():
+    """Without this, a deals-only hand record gave twenty empty DD columns and lost board, dealer and vulnerability."""
+    df = ddsbind.read_dataframe(REPO / "examples" / "data" / "boards.pbn", solve=True)
+    assert list(df["board"]) == [1, 2, 3, 4] and list(df["dealer"]) == ["N", "E", "S", "W"]
+    assert list(df["vulnerability"]) == ["None", "NS", "EW", "All"] and set(df["Event"]) == {"ddsbind example"}
+    for _, row in df.iterrows():
+        deal = Deal.from_pbn(row["deal"])
+        table = np.asarray(ddsbind.dd_table(deal))
+        assert row[list(TABLE_COLUMNS)].to_numpy(dtype=int).reshape(5, 4).tolist() == table.tolist()
+        par = ddsbind.dealer_par(table, Seat.parse(row["dealer"]), Vulnerability.parse(row["vulnerability"]))
+        assert row["par"] == par.score and row["par_contracts"] == par.words()
+    unsolved = ddsbind.formats.read_dataframe(REPO / "examples" / "data" / "boards.pbn")
+    assert list(unsolved["board"]) == [1, 2, 3, 4] and unsolved["NT_N"].isna().all()
+
+
+def test_read_dataframe_of_a_file_without_deals_is_one_error(tmp_path):
+    """Without this, a file of no deal gave an empty frame, and a huge board number a raw OverflowError."""
+    empty = tmp_path / "none.pbn"
+    empty.write_text('[Event "nothing"]\n')
+    for read in (ddsbind.read_dataframe, ddsbind.formats.read_dataframe):
+        with pytest.raises(FormatError, match=r"none\.pbn: no deal in the file"):
+            read(empty)
+    big = tmp_path / "big.pbn"
+    big.write_text(_game("99999999999999999999", "9"))
+    with pytest.warns(FieldWarning, match=r"\[Board \"99999999999999999999\"\] set aside"):
+        df = ddsbind.formats.read_dataframe(big)
+    assert df["board"].isna().all() and df["result"].tolist() == [9]
+
+
+def test_strict_on_the_command_line_refuses_what_is_otherwise_named(tmp_path):
+    """Without this, a user could not ask for a file with a garbage field to be refused rather than read."""
+    path = tmp_path / "bba.pbn"
+    path.write_text(_game("7", "-9752"))
+    lenient = CliRunner().invoke(main, ["analyse", str(path)])
+    assert lenient.exit_code == 0 and 'Board 7: [Result "-9752"] set aside: not 0..13 tricks' in lenient.output
+    assert "Board 7: 3NT by N, result unknown, double dummy 10 tricks" in lenient.output
+    strict = CliRunner().invoke(main, ["--strict", "analyse", str(path)])
+    assert strict.exit_code == 1 and 'Board 7 (line 1): [Result "-9752"] refused (strict reading)' in strict.output
+    assert len(strict.output.strip().splitlines()) == 1

@@ -66,6 +66,6 @@ class _Commands(Group):
 def main(ctx: click.Context, strict: bool) -> None:
     """Double-dummy bridge analysis with DDS, and Pavlicek's deal formats."""
     if strict:
-        from ddsbind.formats._common import reading
+        from ddsbind.formats import reading
 
         ctx.with_resource(reading(True))

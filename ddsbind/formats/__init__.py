@@ -28,6 +28,7 @@ The 16-board cycle (dealer and vulnerability of a board number) is public
 here: :func:`board_dealer`, :func:`board_vulnerability`.
 """
 
+from ddsbind.formats._common import reading
 from ddsbind.formats.checksums import checksum, checksum_hex, verify
 from ddsbind.formats.dataframe import read_dataframe
 from ddsbind.formats.dealnum import (
@@ -93,6 +94,7 @@ __all__ = [
     "read_dataframe",
     "read_games",
     "read_records",
+    "reading",
     "verify",
     "write_games",
 ]

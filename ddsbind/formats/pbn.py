@@ -86,6 +86,7 @@ from ddsbind.formats.pbntables import (
     format_double_dummy_tricks,
     format_optimum,
     optimum_header,
+    par_agrees,
     parse_ability,
     parse_double_dummy_tricks,
     parse_optimum,
@@ -864,14 +865,22 @@ def _solve_games(
         if pars:
             score, contract = format_par(*pars[k])
             for tag, value in (("OptimumScore", score), ("ParContract", contract)):
-                if values.get(tag) != value:
+                if not par_agrees(tag, values.get(tag), value):  # right in the file's spelling: left as it is
                     update[tag] = (value, [])
+                    _name_wrong_par(name, values, tag, value)
         if old is None or not np.array_equal(old, table) or "OptimumResultTable" not in values:
             # last: Bridge Composer writes the table after the one-line tags
             update["OptimumResultTable"] = (optimum_header(table), format_optimum(table))
         updates.append(update)
     games = [game for game, _, _ in batch]
     edit_lines(lines, games, updates, before_play=("DoubleDummyTricks", "OptimumScore", "ParContract"), base=base)
+
+
+def _name_wrong_par(name: str, values: Mapping[str, str], tag: str, value: str) -> None:
+    if tag in values:
+        board = values.get("Board", "?")
+        why = f"[{tag} {values[tag]!r}] is not the par of its double-dummy table, {value!r} written instead"
+        warnings.warn(ResultsWarning(f"{name}: Board {board}: {why}"), stacklevel=5)
 
 
 def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:

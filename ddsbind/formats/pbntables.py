@@ -1,4 +1,4 @@
-r"""PBN's double-dummy result tags: ``DoubleDummyTricks``, ``OptimumResultTable`` and ``Ability``, read and written.
+r"""PBN's double-dummy result tags (``DoubleDummyTricks``, ``OptimumResultTable``, ``Ability``) and par's, compared.
 
 The layouts, their sources and our readings are :mod:`ddsbind.formats.pbn`'s
 docstring; this module holds the tags' codecs, which
@@ -7,6 +7,8 @@ uint8, strains S H D C NT, hands N E S W, 15 = unknown.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -19,6 +21,7 @@ __all__ = [
     "Verbatim",
     "format_double_dummy_tricks",
     "optimum_header",
+    "par_agrees",
     "parse_ability",
     "parse_double_dummy_tricks",
 ]
@@ -147,3 +150,46 @@ class Verbatim(str):
     """A tag value already as written between the quotes (:func:`quote` leaves it as it is)."""
 
     __slots__ = ()
+
+
+#: ``OptimumScore``: a side and a score from that side's view (``"NS +90"``, ``"EW -100"``).
+_SCORE = re.compile(r"^\s*(NS|EW)\s*([+-]?\d+)\s*$", re.IGNORECASE)
+#: One ``ParContract`` entry: seats, then level, strain, doubling and result (``"N 3N="``, ``"EW 2SX-1"``).
+_PAR_ENTRY = re.compile(r"^\s*([NESW]{1,2})\s+([1-7])\s*(NT|[SHDCN])\s*(X{0,2}|\*{0,2})\s*(=|[+-]\d+)?\s*$", re.I)
+
+
+def _par_meaning(tag: str, text: str) -> object:
+    """What an ``OptimumScore`` or ``ParContract`` value says, whatever its spelling; None if we cannot tell."""
+    if tag == "OptimumScore":
+        m = _SCORE.match(text)
+        return None if m is None else int(m.group(2)) * (1 if m.group(1).upper() == "NS" else -1)
+    if text.strip().lower() in ("pass", ""):
+        return frozenset()
+    out = set()
+    for entry in re.split(r"[;,]", text):
+        m = _PAR_ENTRY.match(entry)
+        if m is None:
+            return None
+        seats, level, strain, doubled, result = (g.upper() if g else "" for g in m.groups())
+        side = "NS" if seats[0] in "NS" else "EW"
+        if any(("NS" if s in "NS" else "EW") != side for s in seats):
+            return None
+        made = 0 if result in ("", "=") else int(result)
+        out.add((side, int(level), strain[0], len(doubled), made))
+    return frozenset(out)
+
+
+def par_agrees(tag: str, given: str | None, ours: str) -> bool:
+    """True when a file's ``OptimumScore`` or ``ParContract`` says what ours says, in any spelling.
+
+    ``"NS +90"`` and ``"NS 90"`` agree, and ``"NS 100"`` with ``"EW -100"``
+    (the same score from the other side's view); par contracts agree when
+    they name the same contracts for the same side, in any order, with
+    ``NT`` or ``N``, ``X`` or ``*``, ``=`` or no result; a seat agrees with
+    its side (``"NS 3N="`` and ``"N 3N="``).  A value we cannot read never
+    agrees (it is replaced).
+    """
+    if given is None:
+        return False
+    mine = _par_meaning(tag, ours)
+    return mine is not None and _par_meaning(tag, given) == mine

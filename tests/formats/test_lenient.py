@@ -95,6 +95,7 @@ def test_windows_1252_bytes_in_an_iso_8859_1_file_read_and_write_back_byte_for_b
         parse_games(data.replace(b"\x80", b"\x81"))
 
 
+@pytest.mark.slow
 def test_read_dataframe_of_a_hand_record_has_its_tags_and_solves_every_row():
     """Without this, a deals-only hand record gave twenty empty DD columns and lost board, dealer and vulnerability."""
     df = ddsbind.read_dataframe(REPO / "examples" / "data" / "boards.pbn", solve=True)
@@ -134,3 +135,27 @@ def test_strict_on_the_command_line_refuses_what_is_otherwise_named(tmp_path):
     strict = CliRunner().invoke(main, ["--strict", "analyse", str(path)])
     assert strict.exit_code == 1 and 'Board 7 (line 1): [Result "-9752"] refused (strict reading)' in strict.output
     assert len(strict.output.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_solve_leaves_right_par_tags_as_the_file_spelled_them(tmp_path):
+    """Without this, `convert --solve` rewrote right par tags (`NS +90` to `NS 90`): 299 changed lines, none wrong."""
+    solved = tmp_path / "solved.pbn"
+    assert CliRunner().invoke(main, ["convert", str(REPO / "examples" / "data" / "boards.pbn"), str(solved), "--solve"])
+    text = solved.read_text()
+    assert '[OptimumScore "EW -100"]' in text and '[ParContract "EW 4SX-1"]' in text
+    # The same values in other writers' spellings: the other side's view, a '+', 'NT', '*'.
+    respelled = text.replace('"EW -100"', '"NS 100"').replace('"EW 1440"', '"EW +1440"')
+    respelled = respelled.replace('"EW 6N="', '"EW 6NT="').replace('"EW 4SX-1"', '"EW 4S*-1"')
+    mine = tmp_path / "mine.pbn"
+    mine.write_bytes(respelled.encode("latin-1"))
+    again = tmp_path / "again.pbn"
+    r = CliRunner().invoke(main, ["convert", str(mine), str(again), "--solve"])
+    assert r.exit_code == 0 and "warning" not in r.output and again.read_bytes() == mine.read_bytes()
+    # A wrong one is replaced in Bridge Composer's spelling, and named.
+    mine.write_bytes(respelled.replace('"NS 100"', '"NS 200"').encode("latin-1"))
+    again.unlink()
+    r = CliRunner().invoke(main, ["convert", str(mine), str(again), "--solve"])
+    named = "Board 2: [OptimumScore 'NS 200'] is not the par of its double-dummy table, 'EW -100' written"
+    assert r.exit_code == 0 and named in r.output
+    assert again.read_text() == respelled.replace('"NS 100"', '"EW -100"')

@@ -60,7 +60,9 @@ def test_trust_results_keeps_given_results_and_solves_nothing(tmp_path):
     out = tmp_path / "trusted.pbn"
     r = cli("convert", WRONG, out, "--solve", "--trust-results", "--quiet")
     assert r.exit_code == 0, r.output
-    assert "0 deals solved" in r.stdout and "warning" not in r.stderr
+    assert "0 deals solved" in r.stdout and "results contradict" not in r.stderr
+    # The file's par tags of board 2 were BC's from DDS's table, not from the wrong entry trusted: named, rewritten.
+    assert "Board 2: [OptimumScore 'NS 130'] is not the par of its double-dummy table" in r.stderr
     b2 = parse_pbn(out.read_bytes())[1]
     assert b2.table is not None and b2.table[0, 1] == 9  # the file's (wrong) entry, trusted as asked
 

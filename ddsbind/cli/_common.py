@@ -12,6 +12,7 @@ Anything else is a bug and shows its traceback.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -146,7 +147,8 @@ def closed_pipe() -> NoReturn:
 class Group(click.Group):
     """A click group that is the program's boundary: library errors become one line and exit 1.
 
-    ``ddsbind.Error`` and ``OSError`` are reported; a closed stdout pipe ends
+    ``ddsbind.Error``, ``OSError`` and a file argument click finds missing
+    or unreadable are reported; a closed stdout pipe ends
     the command quietly (:func:`closed_pipe`); every other exception is a
     bug and propagates with its traceback.  Warnings, from any thread, print
     as ``ddsbind: warning: ...`` while a command runs.
@@ -162,11 +164,23 @@ class Group(click.Group):
                 return result
             except BrokenPipeError:
                 closed_pipe()
+            except click.BadParameter as exc:
+                if not isinstance(exc.param.type if exc.param else None, click.Path):
+                    raise
+                fail(_file_fault(exc.message))  # missing or unreadable: one answer from every command
             except Error as exc:
                 fail(as_the_file_numbers(exc))
             except OSError as exc:
-                fail(str(exc))
+                fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
         return None  # pragma: no cover - fail() exits
+
+
+def _file_fault(message: str) -> str:
+    """click's ``File 'x' does not exist.`` as the system says it: ``x: No such file or directory``."""
+    m = re.search(r"'(.*)' (does not exist|is not readable)", message)
+    if m is None:
+        return message
+    return f"{m.group(1)}: {os.strerror(errno.ENOENT if m.group(2) == 'does not exist' else errno.EACCES)}"
 
 
 def as_the_file_numbers(exc: Error) -> str:

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("src", type=click.Path(exists=True, dir_okay=False))
 @click.argument("dst", type=click.Path(dir_okay=False))
-@click.option("--from", "src_format", type=FormatChoice(), help="Input format (default: from the extension).")
+@click.option(
+    "--from", "src_format", type=FormatChoice(), help="Input format (default: from the extension, else the content)."
+)
 @click.option("--to", "dst_format", type=FormatChoice(), help="Output format (default: from the extension).")
 @click.option(
     "--hand",

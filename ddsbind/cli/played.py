@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension).")
+@click.option(
+    "--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension, else the content)."
+)
 @json_output("Every board's analysis")
 def analyse(file: str, fmt: str | None, as_json: bool) -> None:
     """Per played board in FILE (PBN with play, LIN or ZRJ): the result, double dummy, and each costly card.

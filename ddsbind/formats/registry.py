@@ -35,6 +35,7 @@ NT x hands N E S W, 15 = unknown).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,6 +190,11 @@ class Format:
         :class:`~ddsbind.formats.pbn.PBNBoard`'s tags, a reference hand's
         dealer and vulnerability), for a text format of deals that holds
         more than deals and results (:func:`ddsbind.formats.read_dataframe`).
+    starts : compiled bytes pattern, optional
+        What the text of a file of this format starts with (after a
+        byte-order mark and blank space), matched to tell the format of a
+        file whose name does not (:func:`by_content`); None for a format not
+        told by its content.
     """
 
     name: str
@@ -211,6 +217,7 @@ class Format:
     read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
     head: Callable[[int], bytes] | None = field(default=None, repr=False)
     boards: Callable[[IO[bytes], str], Iterable[Board]] | None = field(default=None, repr=False)
+    starts: re.Pattern[bytes] | None = field(default=None, repr=False)
 
     @property
     def fixed(self) -> bool:
@@ -291,16 +298,47 @@ def get(name: str) -> Format:
     try:
         return _TABLE[name]
     except KeyError:
-        raise FormatError(f"unknown format {name!r} (one of {tuple(_TABLE)})") from None
+        raise FormatError(f"unknown format {name!r}: the formats are {_in_words(_TABLE)}") from None
+
+
+def _in_words(names: Iterable[str]) -> str:
+    *most, last = names
+    return f"{', '.join(most)} or {last}" if most else last
+
+
+#: How much of a file's start :func:`by_content` reads.
+_SNIFF = 4096
+
+
+def by_content(path: str | os.PathLike[str]) -> Format | None:
+    """The one text format whose :attr:`Format.starts` the file's first text matches, or None (none, or several)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF)
+    except OSError:
+        return None
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    found = [f for f in _TABLE.values() if f.starts is not None and f.starts.match(head)]
+    return found[0] if len(found) == 1 else None
 
 
 def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "input") -> Format:
-    """The format ``name``, or the one ``path``'s extension names; ``FormatError`` if neither tells."""
+    """The format ``name``, else the one ``path``'s extension names, else the one its content shows (an input).
+
+    ``FormatError`` if none tells, listing the formats and how to name one.
+    """
     if name:
         return get(name)
     fmt = by_extension(path)
+    if fmt is None and role == "input":
+        fmt = by_content(path)
     if fmt is None:
-        raise FormatError(f"cannot tell the {role} format of {os.fspath(path)!r}; name it (one of {tuple(_TABLE)})")
+        option = "--from" if role == "input" else "--to"
+        raise FormatError(
+            f"cannot tell the {role} format of {os.fspath(path)!r} from its name"
+            f"{' or its first lines' if role == 'input' else ''}; name it with {option} "
+            f"(format= in Python): {_in_words(_TABLE)}"
+        )
     return fmt
 
 
@@ -533,6 +571,7 @@ register(
         _board_chunks(_pbn_boards),
         dump_part=_dump_pbn,
         boards=_pbn_boards,
+        starts=re.compile(rb"[\[%{;]"),
         games=GameCodec(
             lambda data, name: pbngame.parse_games(data, name=name),
             pbngame.dump_games,
@@ -544,7 +583,16 @@ register(
         extras=lambda f, name: pbn.extras(f, name),
     )
 )
-register(_results_text("gib", (".gib",), _load_gib, _read_gib, dump_part=_dump_gib))
+register(
+    _results_text(
+        "gib",
+        (".gib",),
+        _load_gib,
+        _read_gib,
+        dump_part=_dump_gib,
+        starts=re.compile(rb"[AKQJT2-9]*\.[AKQJT2-9.]*\.[AKQJT2-9]* [AKQJT2-9. ]+:[0-9a-dA-D]{20}\s"),
+    )
+)
 register(
     _results_text(
         "dds",
@@ -552,6 +600,7 @@ register(
         _boards(ddsref.parse_reference),
         _board_chunks(_reference_hands),
         boards=_reference_hands,
+        starts=re.compile(rb"(NUMBER|PBN)\s"),
         dump_part=lambda r, first, last: ddsref.reference_body(
             deals_from_owners(_need_owners(r, "dds")), _known(r.tables)
         ).encode("ascii"),
@@ -573,5 +622,6 @@ register(
         read=_read_lin,
         dump_part=_dump_lin,
         extras=lambda f, name: lin.extras(lin.iter_lin(f, name)),
+        starts=re.compile(rb"(vg|pn|qx|md|st|rs|ah)\|", re.IGNORECASE),
     )
 )

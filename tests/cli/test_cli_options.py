@@ -278,8 +278,12 @@ def test_analyse_from_reads_a_file_whose_name_does_not_tell(list100, tmp_path):
         f'[Board "1"]\n[Dealer "{SEATS[h.dealer]}"]\n[Vulnerable "NS"]\n[Deal "{h.pbn}"]\n'
         f'[Declarer "N"]\n[Contract "3NT"]\n[Result "9"]\n[Play "E"]\n{" ".join(by_seat)}\n*\n'
     )
-    refused = run("analyse", game, ok=False)
-    assert refused.exit_code == 1 and "cannot tell the input format" in refused.output
+    unknown = tmp_path / "notes.txt"
+    unknown.write_text("Board 1: a note in words\n")
+    refused = run("analyse", unknown, ok=False)
+    assert refused.exit_code == 1 and "cannot tell the input format" in refused.output and "--from" in refused.output
+    assert "pbn, gib, dds or lin" in refused.output  # the formats in words, not a Python tuple
+    assert run("analyse", game, "--json").output == run("analyse", game, "--from", "pbn", "--json").output  # [ is PBN
     (played,) = json.loads(run("analyse", game, "--from", "pbn", "--json").output)["boards"]
     (board,) = played["tables"]
     fut = h.future

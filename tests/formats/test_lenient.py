@@ -159,3 +159,27 @@ def test_solve_leaves_right_par_tags_as_the_file_spelled_them(tmp_path):
     named = "Board 2: [OptimumScore 'NS 200'] is not the par of its double-dummy table, 'EW -100' written"
     assert r.exit_code == 0 and named in r.output
     assert again.read_text() == respelled.replace('"NS 100"', '"EW -100"')
+
+
+def test_every_command_gives_one_answer_for_a_missing_file(tmp_path):
+    """Without this, a missing file got click's four-line usage error (status 2), `[Errno 2] ...` or a one-liner."""
+    missing = str(tmp_path / "nope.pbn")
+    for args in (["analyse", missing], ["convert", missing, str(tmp_path / "x.zrd")], ["checksum", missing]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 1 and r.output == f"ddsbind: error: {missing}: No such file or directory\n", args
+
+
+def test_the_format_is_read_from_the_content_when_the_name_does_not_tell(tmp_path):
+    """Without this, a LIN file named .txt was refused with a Python tuple of format names, its `vg|` unread."""
+    lin = tmp_path / "session.txt"
+    lin.write_bytes((REPO / "examples" / "data" / "session.lin").read_bytes())
+    pbn_file = tmp_path / "deals.txt"
+    pbn_file.write_bytes((REPO / "examples" / "data" / "boards.pbn").read_bytes())
+    assert ddsbind.formats.registry.guess(lin).name == "lin" and ddsbind.formats.registry.guess(pbn_file).name == "pbn"
+    r = CliRunner().invoke(main, ["convert", str(pbn_file), str(tmp_path / "out.zrd")])
+    assert r.exit_code == 0 and (tmp_path / "out.zrd").stat().st_size == 4 * 23
+    words = tmp_path / "words.txt"
+    words.write_text("not a hand record\n")
+    r = CliRunner().invoke(main, ["convert", str(words), str(tmp_path / "w.zrd")])
+    assert r.exit_code == 1 and "name it with --from" in r.output and "pbn, gib, dds or lin" in r.output
+    assert "(" not in r.output.split("--from")[1].split(":")[1]  # the formats in words, not a Python tuple

@@ -568,7 +568,8 @@ class Deal:
     'N:AKQ... .AKQ.. ..AKQ. ...AKQ'
     """
 
-    __slots__ = ("_hash", "_lengths", "_masks")
+    __slots__ = ("_hash", "_lengths", "_masks", "_unknown_hands")
+    _unknown_hands: bool  # set only by with_unknown_hands: hands of unequal lengths allowed
 
     def __init__(self, masks: ArrayLike) -> None:
         a = np.asarray(masks)
@@ -588,7 +589,7 @@ class Deal:
         if counts.max() > 13:
             h = int(np.argmax(counts))
             raise CardCountError(f"hand {Seat(h).name} holds {counts[h]} cards; at most 13")
-        if counts.max() - counts.min() > 1:
+        if counts.max() - counts.min() > 1 and not getattr(self, "_unknown_hands", False):
             raise CardCountError(
                 "hands must hold equal numbers of cards (one fewer for hands that played to the "
                 f"current trick); got N={counts[0]} E={counts[1]} S={counts[2]} W={counts[3]}"
@@ -650,6 +651,22 @@ class Deal:
         if not isinstance(hands, Mapping) and n_items != 4:
             raise InvalidArgumentError(f"expected 4 hands in order N, E, S, W, got {n_items}")
         return cls(masks)
+
+    @classmethod
+    def with_unknown_hands(cls, masks: ArrayLike) -> Deal:
+        """A hand record's deal in which hands are unknown (PBN's ``-``): the cards given, hands of any length.
+
+        Bidding-practice files show two hands (``"W:- K43.AQJ54.63.T95 -
+        A5.KT83.K752.843"``).  The deal is read, kept and written back
+        (:meth:`to_pbn`: an unknown hand is empty); it is not
+        :attr:`is_full`, and solving it is refused (DDS's code for hands of
+        unequal length).  Cards are checked as for any deal (none twice, at
+        most 13 a hand).
+        """
+        deal = cls.__new__(cls)
+        deal._unknown_hands = True
+        deal.__init__(masks)  # type: ignore[misc]
+        return deal
 
     @classmethod
     def from_owners(cls, owners: ArrayLike) -> Deal:

@@ -53,7 +53,7 @@ from numpy.typing import NDArray
 from ddsbind._typing import TablesSolver
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import DDSError, FormatError, MissingExtraError
-from ddsbind.formats import ddsref, registry
+from ddsbind.formats import ddsref, pbn, registry
 from ddsbind.formats._common import batched, set_aside
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
@@ -251,7 +251,8 @@ def _boards_frame(boards: Sequence[registry.Board], solve: TablesSolver | None) 
         full = [k for k, b in enumerate(boards) if b.deal.is_full]
         for k, b in enumerate(boards):
             if not b.deal.is_full:
-                set_aside(fields[k][0], "Deal", b.deal.to_pbn(), "a deal with unknown hands is not solved")
+                text = b.tags.get("Deal", "") if isinstance(b, pbn.PBNBoard) else b.pbn
+                set_aside(fields[k][0], "Deal", text, "a deal with unknown hands is not solved")
         if full:
             tables[full] = np.stack([np.asarray(t) for t in solve([boards[k].deal for k in full])]).astype(np.uint8)
     cols.update(_table_columns(tables))

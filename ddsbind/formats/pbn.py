@@ -149,7 +149,9 @@ def read_deal(text: str) -> Deal:
 
     When exactly one hand is unknown and the other three hold 13 cards
     each, the unknown hand holds the 13 cards left (as LIN's missing fourth
-    hand).  ``FormatError`` naming the value otherwise.
+    hand); other unknown hands stay empty
+    (:meth:`~ddsbind.deal.Deal.with_unknown_hands`: read and kept, not
+    solved).  ``FormatError`` naming the value otherwise.
     """
     try:
         masks = pbn_to_masks(text)
@@ -158,6 +160,8 @@ def read_deal(text: str) -> Deal:
             missing = lengths.index(0)
             full = (1 << 15) - 4  # ranks 2..A
             masks[missing] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
+        elif 0 in lengths and len(set(lengths)) > 1:  # hands unknown: kept, never solved
+            return Deal.with_unknown_hands(masks)
         return Deal(masks)
     except (DDSError, ValueError) as exc:
         raise FormatError(f"bad Deal {text!r}: {exc}") from None
@@ -837,9 +841,13 @@ def _solve_games(
     """Results (and par) of the games of ``batch`` solved by ``fill`` and set in ``lines`` (line ``base`` first)."""
     if not batch:
         return
-    for game, _, board in batch:
-        if not board.deal.is_full:
-            raise FormatError(f"{name}: line {game.spans['Deal'][0] + 1}: cannot solve a deal that is not full")
+    unknown = [item for item in batch if not item[2].deal.is_full]
+    for game, values, _ in unknown:  # refused for that board only: the rest of the file is solved
+        why = f"line {game.spans['Deal'][0] + 1}: hands unknown or short, not solved (the deal is kept)"
+        _common.set_aside(values.get("Board"), "Deal", values["Deal"], why, source=name)
+    batch = [item for item in batch if item[2].deal.is_full]
+    if not batch:
+        return
     owners = np.stack([board.deal.owners() for _, _, board in batch])
     known = [np.full((5, 4), _dtypes.UNKNOWN, np.uint8) if b.table is None else b.table for _, _, b in batch]
     tables = np.asarray(fill(owners, np.stack(known).astype(np.uint8)), dtype=np.uint8).reshape(-1, 5, 4)

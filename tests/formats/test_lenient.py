@@ -183,3 +183,29 @@ def test_the_format_is_read_from_the_content_when_the_name_does_not_tell(tmp_pat
     r = CliRunner().invoke(main, ["convert", str(words), str(tmp_path / "w.zrd")])
     assert r.exit_code == 1 and "name it with --from" in r.output and "pbn, gib, dds or lin" in r.output
     assert "(" not in r.output.split("--from")[1].split(":")[1]  # the formats in words, not a Python tuple
+
+
+TWO_HANDS = (
+    '[Event "Bidding practice"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "W:- K43.AQJ54.63.T95 - A5.KT83.K752.843"]\n\n'
+    f'[Event "Bidding practice"]\n[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n[Deal "{DEAL}"]\n'
+)
+
+
+def test_a_deal_with_unknown_hands_is_kept_and_only_its_solving_refused(tmp_path):
+    """Without this, a bidding-practice file showing two hands was refused whole as "DDS code -14"."""
+    first, second = pbn.parse_pbn(TWO_HANDS)
+    assert not first.deal.is_full and first.deal.hand_lengths == (13, 0, 13, 0) and second.deal.is_full
+    assert first.deal.to_pbn(Seat.W).split()[1:] == ["K43.AQJ54.63.T95", "...", "A5.KT83.K752.843"]
+    src, out = tmp_path / "practice.pbn", tmp_path / "solved.pbn"
+    src.write_text(TWO_HANDS)
+    r = CliRunner().invoke(main, ["convert", str(src), str(out), "--solve"])
+    assert r.exit_code == 0 and "1 deals solved" in r.output
+    assert r.output.count('Board 1: [Deal "W:- K43.AQJ54.63.T95 - A5.KT83.K752.843"] set aside') == 1
+    solved = out.read_text()
+    assert solved.startswith(TWO_HANDS.split("\n\n")[0] + "\n\n")  # board 1 as written, nothing added
+    board2 = pbn.parse_pbn(solved)[1]
+    assert board2.table is not None and board2.tags["ParContract"] == "NS 3N+1"
+    np.testing.assert_array_equal(board2.table, np.asarray(ddsbind.dd_table(Deal.from_pbn(DEAL))))
+    r = CliRunner().invoke(main, ["--strict", "convert", str(src), str(tmp_path / "strict.pbn"), "--solve"])
+    assert r.exit_code == 1 and "refused (strict reading)" in r.output and not (tmp_path / "strict.pbn").exists()

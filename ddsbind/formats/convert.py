@@ -48,6 +48,7 @@ any failure the target is absent (or unchanged) and the message says so.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import warnings
@@ -271,13 +272,21 @@ def convert(
                 filled = fill(b.owners, b.tables)
                 if b.tables is not None:
                     _warn_disagreements(b.tables, filled, first, src)
-                b = Records(b.owners, filled, b.hand, b.makes)
+                b = dataclasses.replace(b, tables=filled)
             first += len(b)
             yield b
 
     def tagged(r: Records) -> Records:
         # What any target may take: deals, tables, and the hand a one-hand target keeps.
-        return Records(r.owners, r.tables, hand=np.full(len(r), hand, np.uint8))
+        # ... and each deal's own dealer, vulnerability and par, where the input gives them.
+        return Records(
+            r.owners,
+            r.tables,
+            hand=np.full(len(r), hand, np.uint8),
+            dealers=r.dealers,
+            vulnerabilities=r.vulnerabilities,
+            pars=r.pars,
+        )
 
     total = 0
     if dfmt.fixed and dfmt.encode is not None and not to_stdout:

@@ -622,7 +622,18 @@ def _joined(parts: list[Records]) -> Records:
         return None if any(v is None for v in vals) else np.concatenate(vals)
 
     first = parts[0]
-    return Records(cat("owners"), cat("tables"), cat("hand"), cat("makes"), first.dealer, first.vulnerable)
+    pars = None if any(p.pars is None for p in parts) else [x for p in parts for x in p.pars or []]
+    return Records(
+        cat("owners"),
+        cat("tables"),
+        cat("hand"),
+        cat("makes"),
+        first.dealer,
+        first.vulnerable,
+        dealers=cat("dealers"),
+        vulnerabilities=cat("vulnerabilities"),
+        pars=pars,
+    )
 
 
 class _DiscardedError(Exception):

@@ -554,8 +554,9 @@ def format_pbn(
     first_board: int = 1,
     dd_tricks: bool = True,
     optimum_table: bool = True,
-    dealer: Seat | None = None,
-    vulnerable: Vulnerability | None = None,
+    dealer: Seat | Sequence[Seat] | None = None,
+    vulnerable: Vulnerability | Sequence[Vulnerability] | None = None,
+    pars: Sequence[tuple[int, Sequence[str]]] | None = None,
 ) -> str:
     """PBN text for deals and (optionally) their DDS tables.
 
@@ -567,10 +568,13 @@ def format_pbn(
     first_board : int
         Number of the first board; dealer and vulnerability follow the
         16-board cycle unless ``dealer``/``vulnerable`` are given.
-    dealer : Seat, optional
-        Every board's dealer (a dealer script's ``dealer``).
-    vulnerable : Vulnerability, optional
-        Every board's vulnerability.
+    dealer : Seat or sequence of Seat, optional
+        Every board's dealer (a dealer script's ``dealer``), or each board's.
+    vulnerable : Vulnerability or sequence of Vulnerability, optional
+        Every board's vulnerability, or each board's.
+    pars : sequence of (int, sequence of str), optional
+        Each board's par as DDS's ``DealerPar`` gives it, written as
+        ``OptimumScore`` and ``ParContract`` (:func:`format_par`).
     dd_tricks, optimum_table : bool
         Which result tags to write.
     """
@@ -581,14 +585,19 @@ def format_pbn(
     out = ["% PBN 2.1", "% EXPORT", ""]
     for i, deal in enumerate(ds):
         b = first_board + i
+        d = dealer[i] if isinstance(dealer, Sequence) else dealer
+        v = vulnerable[i] if isinstance(vulnerable, Sequence) else vulnerable
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{(dealer if dealer is not None else order.board_dealer(b)).name}"]')
-        out.append(f'[Vulnerable "{(vulnerable if vulnerable is not None else order.board_vulnerability(b)).pbn}"]')
+        out.append(f'[Dealer "{(d if d is not None else order.board_dealer(b)).name}"]')
+        out.append(f'[Vulnerable "{(v if v is not None else order.board_vulnerability(b)).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
+        if t is not None and dd_tricks and np.all(t[i] <= 13):
+            out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(t[i])}"]')
+        if pars is not None:  # Bridge Composer's order: DoubleDummyTricks, OptimumScore, ParContract, the table
+            score, contract = format_par(*pars[i])
+            out += [f'[OptimumScore "{score}"]', f'[ParContract "{contract}"]']
         if t is not None:
             table = t[i]
-            if dd_tricks and np.all(table <= 13):
-                out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(table)}"]')
             rows = format_optimum(table) if optimum_table else []
             if rows:
                 out.append(f'[OptimumResultTable "{optimum_header(table)}"]')

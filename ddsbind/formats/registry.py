@@ -76,6 +76,13 @@ class Records:
         script's ``dealer``); None follows the board cycle of board ``k + 1``.
     vulnerable : Vulnerability or None
         The same for every board's vulnerability.
+    dealers, vulnerabilities : ndarray, shape (n,), int8, or None
+        Each record's own dealer (DDS seat) and vulnerability (DDS's code),
+        from a format that gives them per deal (DDS's reference text); they
+        come before ``dealer``/``vulnerable`` and the board cycle.
+    pars : list of (int, list of str), or None
+        Each record's par as the file gives it (DDS's ``DealerPar``: North-South's
+        score, the contracts as DDS writes them), written where the target holds it (PBN).
     """
 
     owners: NDArray[np.int8] | None = None
@@ -84,6 +91,9 @@ class Records:
     makes: NDArray[np.uint8] | None = None
     dealer: Seat | None = None
     vulnerable: Vulnerability | None = None
+    dealers: NDArray[np.int8] | None = None
+    vulnerabilities: NDArray[np.int8] | None = None
+    pars: list[tuple[int, list[str]]] | None = None
 
     def __len__(self) -> int:
         for a in (self.owners, self.tables, self.hand):
@@ -384,10 +394,26 @@ def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
 def _dealt(boards: Sequence[Board]) -> Records:
     """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
+    own = _own_dealers(boards)
     if all(b.table is None for b in boards):
-        return Records(owners)
+        return Records(owners, **own)
     unknown = np.full((5, 4), _dtypes.UNKNOWN, np.uint8)
-    return Records(owners, np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards]))
+    tables = np.stack([unknown if b.table is None else b.table.astype(np.uint8) for b in boards])
+    return Records(owners, tables, **own)
+
+
+def _own_dealers(boards: Sequence[Board]) -> dict[str, Any]:
+    """Each reference hand's own dealer, vulnerability and par (DDS's reference text gives them), as Records fields."""
+    hands = [b for b in boards if isinstance(b, ddsref.ReferenceHand)]
+    if not boards or len(hands) != len(boards):
+        return {}
+    own: dict[str, Any] = {
+        "dealers": np.array([h.dealer for h in hands], np.int8),
+        "vulnerabilities": np.array([h.vul for h in hands], np.int8),
+    }
+    if all(h.dealer_par is not None and h.dealer_par[0].lstrip("-").isdigit() for h in hands):
+        own["pars"] = [(int(h.dealer_par[0]), list(h.dealer_par[1:])) for h in hands if h.dealer_par is not None]
+    return own
 
 
 def _read_dealt(boards: Iterable[Board], chunk: int) -> Iterator[Records]:
@@ -496,7 +522,12 @@ def _dump_pbn(r: Records, first: int, last: bool) -> bytes:
     """PBN text of the records, boards numbered from ``first + 1``, the file's head only when ``first`` is 0."""
     owners = _need_owners(r, "pbn")
     text = pbn.format_pbn(
-        deals_from_owners(owners), _known(r.tables), first_board=first + 1, dealer=r.dealer, vulnerable=r.vulnerable
+        deals_from_owners(owners),
+        _known(r.tables),
+        first_board=first + 1,
+        dealer=r.dealer if r.dealers is None else [Seat(int(d)) for d in r.dealers],
+        vulnerable=r.vulnerable if r.vulnerabilities is None else [Vulnerability(int(v)) for v in r.vulnerabilities],
+        pars=r.pars,
     )
     return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
 

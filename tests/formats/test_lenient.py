@@ -15,7 +15,7 @@ from ddsbind.errors import FieldWarning, FormatError
 from ddsbind.formats import pbn
 from ddsbind.formats.dataframe import TABLE_COLUMNS
 from ddsbind.formats.pbngame import format_games, parse_games
-from tests.support import REPO
+from tests.support import REPO, reference_file
 
 DEAL = "N:AKQ2.K43.J54.QT9 J543.AQ2.876.J32 T876.JT9.AKQ.AK8 9.8765.T932.7654"
 
@@ -209,3 +209,30 @@ def test_a_deal_with_unknown_hands_is_kept_and_only_its_solving_refused(tmp_path
     np.testing.assert_array_equal(board2.table, np.asarray(ddsbind.dd_table(Deal.from_pbn(DEAL))))
     r = CliRunner().invoke(main, ["--strict", "convert", str(src), str(tmp_path / "strict.pbn"), "--solve"])
     assert r.exit_code == 1 and "refused (strict reading)" in r.output and not (tmp_path / "strict.pbn").exists()
+
+
+@pytest.mark.slow
+def test_dds_reference_text_to_pbn_keeps_each_deals_dealer_vulnerability_and_par(tmp_path):
+    """Without this, DDS's reference hands converted to PBN got the board cycle's dealer and vulnerability
+    (20 of 21 hands changed, silently), and `--solve` wrote no OptimumScore/ParContract though the source gives both."""
+    from ddsbind.formats.ddsref import read_reference
+    from ddsbind.formats.pbn import format_par
+
+    src = reference_file("list10.txt")
+    hands = read_reference(src)
+    out = tmp_path / "ref.pbn"
+    r = CliRunner().invoke(main, ["convert", "--from", "dds", str(src), str(out), "--solve"])
+    assert r.exit_code == 0, r.output
+    boards = pbn.parse_pbn(out.read_bytes())
+    assert len(boards) == len(hands) == 10
+    cycle_differs = 0
+    for k, (hand, board) in enumerate(zip(hands, boards, strict=True)):
+        assert board.tags["Dealer"] == "NESW"[hand.dealer]
+        assert board.tags["Vulnerable"] == Vulnerability(hand.vul).pbn
+        cycle_differs += ddsbind.formats.board_dealer(k + 1) != hand.dealer
+        assert hand.dealer_par is not None and hand.table is not None
+        score, contract = format_par(int(hand.dealer_par[0]), list(hand.dealer_par[1:]))
+        assert (board.tags["OptimumScore"], board.tags["ParContract"]) == (score, contract)
+        np.testing.assert_array_equal(board.table, hand.table)
+        assert board.deal == hand.deal
+    assert cycle_differs  # the file's own dealers, not the board cycle's

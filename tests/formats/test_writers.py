@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import ddsbind
 from ddsbind.deal import Deal, Seat
-from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
+from ddsbind.errors import DroppedDataWarning, FieldWarning, FormatError, ResultsWarning
+from ddsbind.formats import reading
 from ddsbind.formats.convert import convert
 from ddsbind.formats.lin import format_lin, parse_lin
 from ddsbind.formats.pbn import add_results, parse_pbn
@@ -204,8 +205,10 @@ def test_hash_has_one_reading():
     assert [g.tags["Site"] for g in parse_games(text)] == ["Hall"] * 3
     missing = f'[Deal "{DEAL}"]\n[Contract "2S"]\n[Declarer "W"]\n\n[Event "#"]\n[Deal "{DEAL}"]\n'
     for reader in (parse_pbn, parse_games, add_results):
-        with pytest.raises(FormatError, match=r'\[Event "#"\] but the game before has no Event'):
+        with reading(True), pytest.raises(FormatError, match=r'\[Event "#"\] refused .*the game before has no Event'):
             reader(missing)
+        with pytest.warns(FieldWarning, match=r'\[Event "#"\] set aside: line 5: the game before has no Event'):
+            reader(missing)  # read leniently: the "#" kept as written, named once
 
 
 def test_contract_contradicting_the_auction_is_refused_naming_the_board():
@@ -213,12 +216,14 @@ def test_contract_contradicting_the_auction_is_refused_naming_the_board():
     tags = f'[Board "5"]\n[Dealer "N"]\n[Deal "{DEAL}"]\n[Contract "2S"]\n[Declarer "E"]\n'
     text = tags + '[Auction "N"]\nPass 1S Pass 2S\nAP\n'
     assert parse_games(text)[0].declarer == Seat.E  # E bid spades first: agrees
-    with pytest.raises(
-        FormatError, match=r"Board 5 .*the contract 2S by W contradicts the auction, which reaches 2S by E"
-    ):
-        parse_games(text.replace('[Declarer "E"]', '[Declarer "W"]'))
-    with pytest.raises(FormatError, match=r"Board 5 .*the contract 3S by E contradicts the auction"):
-        parse_games(text.replace('[Contract "2S"]', '[Contract "3S"]'))
+    with pytest.raises(FormatError, match=r"Board 5 .*\[Declarer \"W\"\] refused .*the auction's declarer is E"):
+        parse_games(text.replace('[Declarer "E"]', '[Declarer "W"]'), strict=True)
+    with pytest.raises(FormatError, match=r"Board 5 .*\[Contract \"3S\"\] refused .*the auction reaches 2S"):
+        parse_games(text.replace('[Contract "2S"]', '[Contract "3S"]'), strict=True)
+    # Read leniently, the tag is set aside (named, written back as the file wrote it) and the auction's taken.
+    with pytest.warns(FieldWarning, match=r"Board 5: \[Declarer \"W\"\] set aside: the auction's declarer is E"):
+        (rec,) = parse_games(text.replace('[Declarer "E"]', '[Declarer "W"]'))
+    assert rec.declarer == Seat.E and rec.unread == {"Declarer": "W"}
 
 
 def test_converting_to_zrj_names_what_it_drops(tmp_path):

@@ -60,9 +60,13 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
   ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
   ``LinHeader``, after it in ``LinOther``; both are written back where they
-  were.
+  were.  A ``vg|``'s event (field 1) and teams (fields 6 and 8) are also
+  the tags ``Event``, ``HomeTeam`` and ``VisitTeam`` of every board after
+  it (:func:`match_tags`).
 
-Writing gives one board a line: ``LinHeader``, ``qx|`` (if kept, or
+Writing gives one board a line: ``LinHeader`` (the file's first board
+without a ``vg|`` in it: ``vg|`` from its ``Event``, ``HomeTeam`` and
+``VisitTeam``), ``qx|`` (if kept, or
 ``qx|o12|`` from a ``Room`` tag), ``pn|`` (if any name: the names as the
 record holds them now, in their room's four places of the eight-name list
 read; a name with ``,`` or ``|``, which LIN cannot hold, is refused naming
@@ -390,6 +394,7 @@ class _Reader:
 
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
+        self.match: dict[str, str] = {}  # the last vg|'s event and teams, for every board after it
 
     def read(self, board: _Board) -> GameRecord:
         tags: dict[str, str] = {}
@@ -502,6 +507,8 @@ class _Reader:
                 elif tag in _SKIPPED:
                     pass
                 else:
+                    if tag == "vg":
+                        self.match = match_tags(value)
                     (other if deal is not None else header).append(f"{tag}|{value}|")
             except (FormatError, DDSError, ValueError) as exc:
                 raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
@@ -521,6 +528,7 @@ class _Reader:
         if len(every) >= 8 and tags.get("Room") == "Closed":
             players.update({k: n for k, n in zip(_NAME_TAGS, every[4:8], strict=True) if n})  # the closed room
         tags.update(players)
+        tags.update({k: v for k, v in self.match.items() if k not in tags})
         if header:
             tags["LinHeader"] = "".join(header)
         if other:
@@ -685,6 +693,8 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
                 index=k,
             )
         out: list[str] = [g.tags.get("LinHeader", "")]
+        if k == 0 and "vg|" not in out[0] and _match_line(g):  # the file's event and teams: LIN's vg| holds them
+            out.insert(0, _match_line(g))
         qx = g.tags.get("LinQx")
         if qx is None and g.board is not None and g.tags.get("Room") in ("Open", "Closed"):
             qx = f"{g.tags['Room'][0].lower()}{g.board}"
@@ -722,6 +732,30 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
         out.append(g.tags.get("LinTrailer", ""))
         lines.append("".join(out))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+#: The PBN tags a ``vg|`` holds: its fields 1 (the event), 6 and 8 (the teams).
+_MATCH_FIELDS = {"Event": 0, "HomeTeam": 5, "VisitTeam": 7}
+
+
+def match_tags(value: str) -> dict[str, str]:
+    """A ``vg|`` value's event and teams as PBN tags (``Event``, ``HomeTeam``, ``VisitTeam``), those it gives."""
+    fields = value.split(",")
+    return {tag: fields[i].strip() for tag, i in _MATCH_FIELDS.items() if i < len(fields) and fields[i].strip()}
+
+
+def _match_line(g: GameRecord) -> str:
+    """``vg|event,,I,,,home,0,visit,0|`` from a record's Event and teams ('' when it has none, or one LIN cannot hold).
+
+    The board range and carry-over (fields 4-5, 7, 9) are not known from
+    one record: left empty and 0; the scoring (field 3) is ``P`` for a
+    pairs event (``Scoring`` MP), else ``I``.
+    """
+    values = {tag: g.tags.get(tag, "") for tag in _MATCH_FIELDS}
+    if not any(values.values()) or any("," in v or "|" in v or "\n" in v for v in values.values()):
+        return ""
+    scoring = "P" if g.tags.get("Scoring", "").upper().startswith("MP") else "I"
+    return f"vg|{values['Event']},,{scoring},,,{values['HomeTeam']},0,{values['VisitTeam']},0|\n"
 
 
 def _players(g: GameRecord, k: int) -> str | None:
@@ -815,6 +849,8 @@ def unheld(games: Sequence[GameRecord]) -> list[str]:
     tags: list[str] = []
     for g in games:
         tags += [t for t in g.tags if t not in _DERIVED and t not in _PBN_FIELDS and t not in tags]
+    if games and _match_line(games[0]):  # the first record's event and teams go to vg|: held where all agree
+        tags = [t for t in tags if t not in _MATCH_FIELDS or any(g.tags.get(t) != games[0].tags.get(t) for g in games)]
     if tags:
         out.append(f"tags {', '.join(tags[:4])}{', ...' if len(tags) > 4 else ''}")
     if any(g.card_notes for g in games):

@@ -366,7 +366,13 @@ def test_convert_pbn_to_lin_says_what_lin_cannot_hold(tmp_path):
     res = cli("convert", RECORDS / "club_handrecord.pbn", tmp_path / "c.lin")
     assert res.exit_code == 0, res.output
     (line,) = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
-    assert "lin cannot hold" in line and "Event" in line and "notes on cards" in line
+    assert "lin cannot hold" in line and "Scoring" in line and "notes on cards" in line
+    assert "Event" not in line  # the club's event goes to LIN's vg| (issue 46), read back as the Event tag
+    events = {g.tags["Event"] for g in parse_games((RECORDS / "club_handrecord.pbn").read_bytes())}
+    assert (tmp_path / "c.lin").read_text().startswith(f"vg|{events.pop()},,")
+    assert {g.tags.get("Event") for g in parse_lin((tmp_path / "c.lin").read_bytes())} == {
+        g.tags["Event"] for g in parse_games((RECORDS / "club_handrecord.pbn").read_bytes())
+    }
 
 
 # --------------------------------------------------------------------------

@@ -283,8 +283,8 @@ def holds_games(text: str | bytes | IO[bytes], *, name: str = "PBN") -> bool:
 def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:
     """One game's record (``values``: its tags, ``#`` resolved), read leniently.
 
-    Only a deal that cannot be read (or is not full) refuses the game
-    (``FormatError``); a tag or section that is garbage or contradicts
+    Only a deal that cannot be read refuses the game (``FormatError``; a
+    deal with unknown hands is kept, its play set aside); a tag or section that is garbage or contradicts
     another is kept as written (:attr:`GameRecord.unread`, its section in
     ``sections``), left out of the record's fields and named once
     (:func:`ddsbind.formats._common.set_aside`; refused when reading strictly).
@@ -294,8 +294,6 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
         deal = pbn.read_deal(values["Deal"])
     except FormatError as exc:
         raise FormatError(f"PBN: {exc}", index=g) from None
-    if not deal.is_full:
-        raise FormatError("PBN: a game record needs a full deal (13 cards each)", index=g)
     values.pop("Note", None)
     rec = GameRecord(deal=deal, tags=dict(values))
     rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
@@ -351,6 +349,8 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
             trump, declarer, leader = rec.trump, rec.declarer, rec.leader
             if trump is None or declarer is None or leader is None:
                 raise FormatError("a Play section needs a Contract (not Pass) and a Declarer")
+            if not deal.is_full:
+                raise FormatError("a Play section needs a full deal (13 cards each)")
             if first != leader:
                 raise FormatError(
                     f"wrong leader: Play starts with {first.name if first is not None else '?'} "

@@ -21,6 +21,11 @@ from tests.support import REPO, cli
 RECORDS = REPO / "tests" / "data" / "records"
 LIN_FILES = sorted(RECORDS.glob("*.lin"))
 PBN_FILES = sorted(RECORDS.glob("*.pbn"))
+#: Corpus files LIN cannot hold (issue 46's): a deal with unknown hands, a contract whose auction was set aside.
+LIN_CANNOT_HOLD = {
+    "practice_two_hands.pbn": "LIN needs a full deal",
+    "bba_garbage.pbn": r"Board 4 .*LIN takes the contract from the auction",
+}
 
 #: Every field of a game record that LIN holds.
 LIN_FIELDS = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "commentary")
@@ -249,6 +254,10 @@ def test_lin_alert_with_text_becomes_a_pbn_note():
 def test_pbn_to_lin_to_pbn_keeps_what_lin_holds(path):
     """Without this, a club file taken through LIN would lose boards, calls, notes, players, play or commentary."""
     games = parse_games(path.read_bytes())
+    if path.name in LIN_CANNOT_HOLD:  # refused whole, naming the record (LIN holds neither)
+        with pytest.raises(FormatError, match=LIN_CANNOT_HOLD[path.name]):
+            format_lin(games)
+        return
     assert path.name != "club_handrecord.pbn" or games[1].commentary
     back = parse_games(format_games(parse_lin(format_lin(games))))
     held = ("deal", "dealer", "vulnerable", "board", "auction", "alerts", "notes", "call_notes", "contract")
@@ -515,12 +524,18 @@ def test_random_pbn_from_valid_pieces_reads_back_the_same_text_or_fails_in_one_l
     assert format_games(games) == text
     for g in games:
         g.source = None  # written anew: the same records again (the tags the model owns are written from it)
-    assert [_unowned(g) for g in parse_games(format_games(games))] == [_unowned(g) for g in games]
+    # A "#" with nothing before it to repeat is kept as written (issue 46): written anew after another game,
+    # it repeats that game's value, as PBN says; its own reading is test_lenient's.
+    kept = [{k for k, v in g.tags.items() if v == "#"} for g in games]
+    again = parse_games(format_games(games))
+    assert [_unowned(g, h) for g, h in zip(again, kept, strict=True)] == [
+        _unowned(g, h) for g, h in zip(games, kept, strict=True)
+    ]
 
 
-def _unowned(g: GameRecord) -> dict[str, object]:
+def _unowned(g: GameRecord, skip: set[str] | frozenset[str] = frozenset()) -> dict[str, object]:
     owned = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
-    return dict(_fields(g, PBN_FIELDS), tags={k: v for k, v in g.tags.items() if k not in owned})
+    return dict(_fields(g, PBN_FIELDS), tags={k: v for k, v in g.tags.items() if k not in owned and k not in skip})
 
 
 def _damaged(data: str, at: int, how: int, junk: str) -> str:

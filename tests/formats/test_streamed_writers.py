@@ -69,12 +69,17 @@ def _added(data: bytes, chunk: int, par=_par) -> tuple[bytes, int, list[str], in
 
 def _variants(data: bytes) -> dict[str, bytes]:
     lines = data.replace(b"\r\n", b"\n").split(b"\n")
-    return {
+    out = {
         "as written": data,
         "CRLF": b"\r\n".join(lines),
         "no empty lines": b"\n".join(line for line in lines if line.strip()),
         "byte-order mark": data if data.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + data,
     }
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:  # a UTF-8 mark before Windows-1252 bytes would make a file no writer makes
+        del out["byte-order mark"]
+    return out
 
 
 def _generated() -> bytes:

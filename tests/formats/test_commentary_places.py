@@ -65,7 +65,7 @@ def test_lesson_file_written_anew_and_through_lin_keeps_every_place():
     games = parse_games(LESSON.read_bytes())
     again = parse_games(format_games(_anew(parse_games(LESSON.read_bytes()))))
     assert [_placed(g) for g in again] == [_placed(g) for g in games]
-    line = format_lin(games).splitlines()[0]
+    line = next(x for x in format_lin(games).splitlines() if "md|" in x)  # the first board (after the event's vg|)
     assert re.search(r"mb\|1N\|nt\|15-17\|mb\|p\|", line)
     assert re.search(r"pc\|CA\|nt\|West takes the ace at once\.\|", line)
     back = parse_lin(format_lin(games))

@@ -43,7 +43,7 @@ def pbn_encoding(data: bytes | bytearray | memoryview | IO[bytes], name: str = "
     and put back there.
     """
     if not isinstance(data, bytes | bytearray | memoryview):
-        return _as_windows_writes(_file_encoding(data, name), data)
+        return _file_encoding(data, name)
     raw = bytes(data)
     if raw.startswith(_BOM):
         return "utf-8-sig"
@@ -118,12 +118,16 @@ def _file_encoding(f: IO[bytes], name: str) -> str:
                 continue
             declared = _CHARSET.search(b"".join([*held, data[:cut]]))
             if declared:
-                return _declared(declared, name)
+                f.seek(start)
+                return _as_windows_writes(_declared(declared, name), f)
             held = [data[cut:]]
             if not data:
                 break
         valid, ascii_only = check.feed(b"", final=True), check.ascii
-        return "latin-1" if ascii_only or not valid else "utf-8"
+        if ascii_only:
+            return "latin-1"
+        f.seek(start)
+        return "utf-8" if valid else _as_windows_writes("latin-1", f)
     finally:
         f.seek(start)
 

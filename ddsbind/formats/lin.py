@@ -99,7 +99,7 @@ from typing import IO
 
 from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat
 from ddsbind.errors import ContractError, DDSError, Error, FormatError
-from ddsbind.formats._common import TEXT_BLOCK, Utf8Check
+from ddsbind.formats._common import TEXT_BLOCK, Utf8Check, set_aside
 from ddsbind.game import Play, Vulnerability
 from ddsbind.record import PASSED_OUT, GameRecord, auction_fault, contract_of_auction, contract_text, read_call
 from ddsbind.scoring import Contract
@@ -389,6 +389,11 @@ def _call(token: str) -> tuple[str, int]:
         raise FormatError(f"{token!r} is not a call (p, d, r, 1c .. 7n, optionally with '!')") from None
 
 
+#: Pairs that, unreadable, are kept as written and named (:func:`ddsbind.formats._common.set_aside`), the
+#: board read without them: the vulnerability, a claim, an explanation.  Any other fault refuses the file.
+_SET_ASIDE = ("sv", "mc", "an")
+
+
 class _Reader:
     """Reads one board's pairs into a :class:`GameRecord` (player names carry over from board to board)."""
 
@@ -511,7 +516,11 @@ class _Reader:
                         self.match = match_tags(value)
                     (other if deal is not None else header).append(f"{tag}|{value}|")
             except (FormatError, DDSError, ValueError) as exc:
-                raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
+                if tag not in _SET_ASIDE:
+                    raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
+                # a vulnerability, claim or explanation that cannot be used: kept as written, named once
+                set_aside(number if number is not None else qx_board, f"{tag}|", value, str(exc))
+                (other if deal is not None else header).append(f"{tag}|{value}|")
         if deal is None or dealer is None:
             raise FormatError("no deal (md|)")
         rec = GameRecord(deal=deal, dealer=dealer, vulnerable=vul, board=number if number is not None else qx_board)
@@ -537,13 +546,15 @@ class _Reader:
             tags["LinTrailer"] = "".join(f"{p.tag}|{p.value}|" for p in board.trailer)
         rec.tags = tags
         if claim is not None:
-            if rec.contract is None:
-                raise FormatError(f"tag mc|{claim}|: a claim without a contract")
             rec.result = claim
             try:
+                if rec.contract is None:
+                    raise FormatError("a claim without a contract")
                 rec.check_result()
-            except FormatError as exc:
-                raise FormatError(f"tag mc|{claim}|: {exc}") from None
+            except FormatError as exc:  # the claim set aside (kept as written), the board read without it
+                rec.result = None
+                set_aside(rec.board, "mc|", str(claim), exc.reason)
+                rec.tags["LinOther"] = rec.tags.get("LinOther", "") + f"mc|{claim}|"
         elif len(cards) == 52:
             rec.result = rec.declarer_tricks_played()
         return rec

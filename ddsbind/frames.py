@@ -29,6 +29,7 @@ def read_dataframe(
     format: str | None = None,
     chunksize: int | None = None,
     solve: bool | TablesSolver = True,
+    strict: bool | None = None,
 ) -> pd.DataFrame | Iterator[pd.DataFrame]:
     """:func:`ddsbind.formats.read_dataframe`, game records solved by DDS (:func:`ddsbind.dd_tables`) by default.
 
@@ -49,7 +50,9 @@ def read_dataframe(
         from ddsbind.solver import dd_tables
 
         solve = dd_tables
-    frames = dataframe.read_dataframe(path_or_records, format=format, chunksize=chunksize, solve=solve or None)
+    frames = dataframe.read_dataframe(
+        path_or_records, format=format, chunksize=chunksize, solve=solve or None, strict=strict
+    )
     if not solve:
         return frames
     if chunksize is None:

@@ -54,7 +54,7 @@ from ddsbind._typing import TablesSolver
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import DDSError, FormatError, MissingExtraError
 from ddsbind.formats import ddsref, pbn, registry
-from ddsbind.formats._common import batched, set_aside
+from ddsbind.formats._common import batched, reading, set_aside
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
 from ddsbind.formats.pbngame import MAX_BOARD
@@ -259,6 +259,11 @@ def _boards_frame(boards: Sequence[registry.Board], solve: TablesSolver | None) 
     return pd.DataFrame(cols)
 
 
+def _strictly(frames: Iterator[pd.DataFrame], strict: bool | None) -> Iterator[pd.DataFrame]:
+    with reading(strict):
+        yield from frames
+
+
 def _slices(n: int, chunksize: int) -> Iterator[slice]:
     for start in range(0, n, chunksize):
         yield slice(start, min(n, start + chunksize))
@@ -304,6 +309,7 @@ def read_dataframe(
     format: str | None = None,
     chunksize: int | None = None,
     solve: TablesSolver | bool | None = None,
+    strict: bool | None = None,
 ) -> pd.DataFrame | Iterator[pd.DataFrame]:
     """Records as a pandas DataFrame, one row a record (columns: the module docstring).
 
@@ -324,6 +330,11 @@ def read_dataframe(
         adds ``dd_tricks`` and the twenty table columns.  None (or False)
         leaves those columns out.  :func:`ddsbind.read_dataframe` is this
         function with DDS's solver passed in (``solve=True``, its default).
+
+    strict : bool, optional
+        True refuses a file with a field that cannot be used (``FormatError``);
+        else it is kept out of the frame and named in a
+        :class:`~ddsbind.errors.FieldWarning`.
 
     Returns
     -------
@@ -354,8 +365,9 @@ def read_dataframe(
     if chunksize is not None:
         if chunksize < 1:
             raise FormatError("chunksize must be at least 1 record")
-        return _frames(path_or_records, format, chunksize, solver)
-    parts = list(_frames(path_or_records, format, 1 << 20, solver))
+        return _strictly(_frames(path_or_records, format, chunksize, solver), strict)
+    with reading(strict):
+        parts = list(_frames(path_or_records, format, 1 << 20, solver))
     if not parts and isinstance(path_or_records, str | os.PathLike):
         raise FormatError(f"{os.fspath(path_or_records)}: no deal in the file (nothing to make rows of)")
     if not parts:  # no game record given: the columns game records have

@@ -21,7 +21,7 @@ from typing import IO
 from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
-from ddsbind.formats._common import atomic_output
+from ddsbind.formats._common import atomic_output, reading
 from ddsbind.formats.registry import Format
 from ddsbind.record import GameRecord
 
@@ -41,15 +41,20 @@ def _games_format(path: str | os.PathLike[str], given: str | None, role: str) ->
     return fmt
 
 
-def read_games(path: str | os.PathLike[str], format: str | None = None) -> list[GameRecord]:
+def read_games(
+    path: str | os.PathLike[str], format: str | None = None, *, strict: bool | None = None
+) -> list[GameRecord]:
     """Read game records from a file of a format that holds them (PBN ``.pbn``, ZRJ ``.zrj``).
 
     A ZRJ file is read up to its null record.  Raises ``FormatError`` for a
     format that holds no game records, or for a malformed record (naming it).
+    A field that cannot be used is kept, named in a
+    :class:`~ddsbind.errors.FieldWarning` and left out; ``strict=True`` refuses it.
     """
     fmt = _games_format(path, format, "input")
     assert fmt.games is not None
-    return fmt.games.load(Path(path).read_bytes(), os.fspath(path))
+    with reading(strict):
+        return fmt.games.load(Path(path).read_bytes(), os.fspath(path))
 
 
 def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:

@@ -236,3 +236,17 @@ def test_dds_reference_text_to_pbn_keeps_each_deals_dealer_vulnerability_and_par
         np.testing.assert_array_equal(board.table, hand.table)
         assert board.deal == hand.deal
     assert cycle_differs  # the file's own dealers, not the board cycle's
+
+
+def test_strict_keyword_of_the_readers(tmp_path):
+    """Without this, a library user could not ask read_games or read_dataframe to refuse a garbage field."""
+    path = tmp_path / "bba.pbn"
+    path.write_text(_game("7", "-9752"))
+    with pytest.warns(FieldWarning, match=r'Board 7: \[Result "-9752"\] set aside'):
+        (rec,) = ddsbind.formats.read_games(path)
+    assert rec.result is None and rec.contract is not None
+    for read in (ddsbind.formats.read_games, ddsbind.formats.read_dataframe):
+        with pytest.raises(FormatError, match=r'\[Result "-9752"\] refused \(strict reading\)'):
+            read(path, strict=True)
+    with pytest.raises(FormatError, match=r"refused \(strict reading\)"):
+        list(ddsbind.formats.read_dataframe(path, chunksize=1, strict=True))

@@ -264,6 +264,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind.game",
             "ddsbind.hand",
             "ddsbind.hands",
+            "ddsbind.optimum",
             "ddsbind.prooftypes",
             "ddsbind.record",
             "ddsbind.results",

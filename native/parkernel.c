@@ -98,11 +98,22 @@ static int floor_no(int no) {
     return (level >= g ? 5 * (g - 1) : 0) + dno + 1;
 }
 
-/* The most undertricks doubled that still cost the defenders less than ``no`` made. */
-static int down_target(int no, int vul_decl, int vul_def) {
-    int made = made_exactly((no - 1) / 5 + 1, DNO_STRAIN[(no - 1) % 5], vul_decl), d = 0;
-    while (doubled_down(d + 1, vul_def) < made) d++;
-    return d;
+/* Scores by contract number (1C=1 .. 7NT=35), computed once a batch. */
+typedef struct {
+    int made[36][2];      /* made exactly, [vulnerable] */
+    int target[36][2][2]; /* most undertricks doubled that cost the defenders less: [declarer vul][defender vul] */
+} score_tables;
+
+static void fill_scores(score_tables *s) {
+    for (int no = 1; no <= 35; no++)
+        for (int vd = 0; vd < 2; vd++) {
+            s->made[no][vd] = made_exactly((no - 1) / 5 + 1, DNO_STRAIN[(no - 1) % 5], vd);
+            for (int vf = 0; vf < 2; vf++) {
+                int d = 0;
+                while (doubled_down(d + 1, vf) < s->made[no][vd]) d++;
+                s->target[no][vd][vf] = d;
+            }
+        }
 }
 
 /* Opponents' cheapest sacrifice (undertricks) against ``no`` in each strain, into ``sacr``; the minimum. */
@@ -132,7 +143,8 @@ static int cheapest_sacrifice(const int8_t *t, int side, int no, int dno, int de
     return best;
 }
 
-static int dealer_par_one(const int8_t *t, int dealer, int vulnerable, int8_t *out, int *number) {
+static int dealer_par_one(const score_tables *st, const int8_t *t, int dealer, int vulnerable, int8_t *out,
+                          int *number) {
     candidate list[2][5];
     int highest[2] = {0, 0}, dearest_no[2] = {0, 0};
     for (int side = 0; side < 2; side++) {
@@ -145,7 +157,7 @@ static int dealer_par_one(const int8_t *t, int dealer, int vulnerable, int8_t *o
             c->dno = dno;
             c->tricks = best;
             c->down = 0;
-            c->score = best < 7 ? 0 : made_exactly(best - 6, strain, vul);
+            c->score = best < 7 ? 0 : st->made[no][vul];
             if (best < 7) continue;
             if (c->score > dearest || (c->score == dearest && no < dearest_no[side])) {
                 dearest = c->score;
@@ -185,7 +197,7 @@ static int dealer_par_one(const int8_t *t, int dealer, int vulnerable, int8_t *o
 
     int sacr[5][5], kind[5], gap[5], best_plus = 0, best_down = 0, sac_found = 0;
     for (int n = 0; n < m; n++) {
-        int no = cands[n].no, target = down_target(no, vul_decl, vul_def);
+        int no = cands[n].no, target = st->target[no][vul_decl][vul_def];
         int down = cheapest_sacrifice(t, side, no, cands[n].dno, dealer, list[other], sacr[n]);
         if (down <= target) {
             if (down > best_down) best_down = down;
@@ -257,10 +269,12 @@ static int dealer_par_one(const int8_t *t, int dealer, int vulnerable, int8_t *o
 
 int ddsbind_dealer_par(const int8_t *tables, int64_t n, const int8_t *dealer, const int8_t *vulnerable,
                        int32_t *score, int8_t *number, int8_t *contracts) {
+    score_tables st;
+    fill_scores(&st);
     for (int64_t i = 0; i < n; i++) {
         int8_t *out = contracts ? contracts + i * PAR_SLOTS * PAR_FIELDS : NULL;
         int k = 0;
-        score[i] = dealer_par_one(tables + 20 * i, dealer[i], vulnerable[i], out, &k);
+        score[i] = dealer_par_one(&st, tables + 20 * i, dealer[i], vulnerable[i], out, &k);
         if (number) number[i] = (int8_t)k;
     }
     return 0;

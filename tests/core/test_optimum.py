@@ -1,0 +1,148 @@
+"""Par over arrays of tables (ddsbind.optimum, its own C kernel) equals DDS's ``Par`` and ``DealerPar``.
+
+The oracle is DDS itself, called through the DLL layer one table at a time:
+on every table of DDS's list1000.txt (real solved deals) for every dealer
+and vulnerability, and by hypothesis on arbitrary tables of 0..13 (par is
+defined on any table, and DDS answers on any).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import ddsbind
+from ddsbind import dll, optimum
+from ddsbind._marshal import text
+from ddsbind.deal import Seat
+from ddsbind.errors import InvalidArgumentError
+from ddsbind.game import Vulnerability
+
+
+def dds_dealer_par(table: np.ndarray, dealer: int, vul: int) -> tuple[int, tuple[str, ...]]:
+    """DDS's own ``DealerPar`` of one table: NS score and contract strings."""
+    out = dll.parResultsDealer()
+    dll.raising.DealerPar(dll.ddTableResults(resTable=table.tolist()), out, dealer, vul)
+    contracts = tuple(text(out.contracts[i]) for i in range(out.number))
+    return (0 if contracts == ("pass",) else out.score), contracts
+
+
+def dds_par(table: np.ndarray, vul: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """DDS's own ``Par`` of one table: score strings and contract strings, NS first then EW first."""
+    out = dll.parResults()
+    dll.raising.Par(dll.ddTableResults(resTable=table.tolist()), out, vul)
+    return (text(out.parScore[0]), text(out.parScore[1])), (
+        text(out.parContractsString[0]),
+        text(out.parContractsString[1]),
+    )
+
+
+def assert_equal_to_dds(tables: np.ndarray) -> None:
+    """Every dealer and vulnerability: scores and contract lists as DDS gives them, batch and one-table alike."""
+    for vul in range(4):
+        ps = optimum.pars(tables, vul)
+        scores = optimum.par_scores(tables, vul)
+        for i, t in enumerate(tables):
+            want = dds_par(t, vul)
+            assert (ps[i].score_text, ps[i].contracts) == want, f"Par, table {i + 1} {t.tolist()}, vulnerable {vul}"
+            assert [f"NS {scores[i, 0]}", f"EW {scores[i, 1]}"] == list(want[0])
+        for dealer in range(4):
+            dps = optimum.dealer_pars(tables, dealer, vul)
+            fast = optimum.dealer_par_scores(tables, dealer, vul)
+            for i, t in enumerate(tables):
+                want = dds_dealer_par(t, dealer, vul)
+                got = (dps[i].score, dps[i].contracts)
+                assert got == want, f"DealerPar, table {i + 1} {t.tolist()}, dealer {dealer}, vulnerable {vul}"
+                assert fast[i] == want[0]
+
+
+@pytest.mark.slow
+def test_every_reference_table_every_dealer_and_vulnerability(list1000):
+    """Without this, par of real deals (scores or contract lists) could differ from DDS's for some dealer or vulnerability."""
+    tables = np.array([h.table for h in list1000], dtype=np.int8)
+    assert_equal_to_dds(tables)
+
+
+@settings(max_examples=40)
+@given(arrays(np.int8, st.integers(1, 8).map(lambda n: (n, 5, 4)), elements=st.integers(0, 13)))
+def test_arbitrary_tables_equal_dds(tables):
+    """Without this, a table no sampled deal has (par is defined on any 0..13 table) could get another par than DDS's."""
+    assert_equal_to_dds(tables)
+
+
+def test_per_table_dealers_and_vulnerabilities(list100):
+    """Without this, a batch mixing dealers and vulnerabilities (a file's boards) could score each with the wrong one."""
+    tables = np.array([h.table for h in list100], dtype=np.int8)
+    dealers = np.array([h.dealer for h in list100])
+    vuls = np.array([h.vul for h in list100])
+    got = optimum.dealer_pars(tables, dealers, vuls)
+    assert [(str(p.score), *p.contracts) for p in got] == [h.dealer_par for h in list100]
+    assert optimum.dealer_par_scores(tables, dealers, vuls).tolist() == [p.score for p in got]
+
+
+# A deal where East-West sacrifice: NS make 4H (N or S), EW go two down in 4S doubled, not vulnerable.
+SACRIFICE = np.array(
+    [
+        [3, 8, 3, 8],  # spades: EW take 8 (4S doubled two down)
+        [10, 3, 10, 3],  # hearts: NS take 10 (4H)
+        [5, 7, 5, 7],
+        [6, 6, 6, 6],
+        [6, 6, 6, 6],
+    ],
+    dtype=np.int8,
+)
+
+
+def test_sacrifice_explained():
+    """Without this, a player would see "4S*-EW-2" and not what it saves against or what it costs."""
+    p = ddsbind.dealer_par(SACRIFICE, "N", "NS")
+    assert p.contracts == dds_dealer_par(SACRIFICE, 0, 2)[1]
+    (c,) = p.details
+    assert c.explain() == "4\u2660X by E or W, down 2, saves against 4\u2665 by N or S: EW -300 vs -620"
+    assert (c.score, c.against_score, str(c.against)) == (-300, 620, "4H")
+    assert p.to_dict()["details"][0]["saves_against"] == {"contract": "4H", "declarers": "NS", "score": 620}
+    both = ddsbind.par(SACRIFICE, "NS")
+    assert both.explain("EW") == "4\u2660X by E or W, down 2, saves against 4\u2665 by N or S: EW -300 vs -620"
+    assert both.to_dict()["NS"]["score"] == 300
+
+
+def test_makes_explained():
+    """Without this, a make's explanation could name the wrong declarer, overtricks or score."""
+    table = np.array([[6, 6, 6, 6]] * 4 + [[10, 3, 9, 3]], dtype=np.int8)
+    p = ddsbind.dealer_par(table, Seat.E, Vulnerability.BOTH)
+    assert p.contracts == ("3N-N+1",) == dds_dealer_par(table, 1, 1)[1]
+    assert p.explain() == "3NT by N, 1 overtrick: NS +630"
+
+
+def test_passed_out():
+    """Without this, a table where nobody makes anything could give a contract or fail in words."""
+    table = np.full((5, 4), 6, dtype=np.int8)
+    p = ddsbind.dealer_par(table, "W", "none")
+    assert (p.score, p.contracts, p.words(), p.explain()) == (0, ("pass",), "passed out: 0", "passed out")
+    assert ddsbind.par(table, "none").words() == "passed out: 0"
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        (np.zeros((3, 4, 5), dtype=np.int8), r"shape \(n, 5 strains, 4 declarers\)"),
+        (np.concatenate([np.zeros((1, 5, 4)), np.full((1, 5, 4), 14)]).astype(np.int8), r"DD table 2 .* outside 0\.\.13"),
+        (np.full((2, 5, 4), 1.5), "whole trick counts"),
+    ],
+)
+def test_bad_tables_named(tables, message):
+    """Without this, a bad table in a batch would give garbage par or a crash instead of naming the table."""
+    with pytest.raises(InvalidArgumentError, match=message):
+        optimum.dealer_par_scores(tables, "N", "none")
+
+
+def test_bad_dealer_array_named():
+    """Without this, a dealer array of the wrong length or range would read past the tables."""
+    tables = np.zeros((3, 5, 4), dtype=np.int8)
+    with pytest.raises(InvalidArgumentError, match="dealer: 2 values for 3 tables"):
+        optimum.dealer_par_scores(tables, [0, 1], "none")
+    with pytest.raises(InvalidArgumentError, match="vulnerable numbers are 0..3"):
+        optimum.dealer_par_scores(tables, "N", [0, 1, 7])

@@ -45,6 +45,7 @@ __all__ = [
     "dealer_pars",
     "par_scores",
     "pars",
+    "sacrifice_flags",
 ]
 
 #: Contracts a par answer holds at most (DDS's structs hold 10).
@@ -179,6 +180,28 @@ def dealer_par_scores(
     [400]
     """
     return _dealer_raw(tables, dealer, vulnerable, contracts=False)[2]
+
+
+def sacrifice_flags(
+    tables: ArrayLike | Sequence[DDTable],
+    dealer: Seat | int | str | ArrayLike,
+    vulnerable: Vulnerability | int | str | ArrayLike,
+) -> NDArray[np.bool_]:
+    """Whether each table's dealer par (DDS's ``DealerPar``) is a sacrifice: its contracts go down (doubled).
+
+    Arguments as :func:`dealer_par_scores`'s; ``(n,)`` bool.  DDS writes
+    such a contract ``"4S*-EW-2"``, or ``"4S-E-2"`` when one player alone
+    can take it in the strain the opponents bid.
+
+    Examples
+    --------
+    >>> t = [[3, 8, 3, 8], [10, 3, 10, 3], [5, 7, 5, 7], [6, 6, 6, 6], [6, 6, 6, 6]]
+    >>> sacrifice_flags(t, "N", "NS").tolist(), sacrifice_flags(t, "N", "EW").tolist()
+    ([True], [False])
+    """
+    _, _, _, number, out = _dealer_raw(tables, dealer, vulnerable, contracts=True)
+    assert out is not None
+    return (number > 0) & (out[:, 0, 3] < 0)
 
 
 def par_scores(

@@ -129,7 +129,10 @@ def test_passed_out():
     ("tables", "message"),
     [
         (np.zeros((3, 4, 5), dtype=np.int8), r"shape \(n, 5 strains, 4 declarers\)"),
-        (np.concatenate([np.zeros((1, 5, 4)), np.full((1, 5, 4), 14)]).astype(np.int8), r"DD table 2 .* outside 0\.\.13"),
+        (
+            np.concatenate([np.zeros((1, 5, 4)), np.full((1, 5, 4), 14)]).astype(np.int8),
+            r"DD table 2 .* outside 0\.\.13",
+        ),
         (np.full((2, 5, 4), 1.5), "whole trick counts"),
     ],
 )

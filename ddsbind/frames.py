@@ -75,11 +75,11 @@ def _with_par(frame: pd.DataFrame) -> pd.DataFrame:
     words = np.empty(len(frame), dtype=object)
     if known.any():
         seats = np.array([int(Seat.parse(d)) for d in frame["dealer"][known]], dtype=np.int8)
-        dps = dealer_pars(tables[known], seats, vul[known])
+        dps = dealer_pars(tables[known], seats, vul[known], explain=False)
         scores[known] = [p.score for p in dps]
         words[known] = [p.words() for p in dps]
     if not known.all():
-        ps = pars(tables[~known], vul[~known])
+        ps = pars(tables[~known], vul[~known], explain=False)
         scores[~known] = [p.score for p in ps]
         words[~known] = [p.words() for p in ps]
     out = frame.copy()

@@ -35,7 +35,7 @@ from ddsbind.deal import SUIT_SYMBOLS, Seat, Side, Strain
 from ddsbind.errors import InvalidArgumentError
 from ddsbind.game import Vulnerability
 from ddsbind.results import DDTable
-from ddsbind.scoring import Contract, DealerParContract
+from ddsbind.scoring import Contract, DealerParContract, score
 
 __all__ = [
     "DealerPar",
@@ -311,21 +311,62 @@ def _seats_of(code: int) -> tuple[Seat, ...]:
     return (Seat(code - 4), Seat(code - 2)) if code >= 4 else (Seat(code),)
 
 
-def _contract_of(row: NDArray[np.int8], table: NDArray[np.int8], vul: Vulnerability) -> ParContract:
-    """A kernel row (level, strain, seats, result, starred, against...) as a :class:`ParContract`."""
-    level, strain, seats, result = (int(x) for x in row[:4])
-    declarers = _seats_of(seats)
-    sacrifice = result < 0
-    contract = Contract(level, Strain(strain), 1 if sacrifice else 0, declarers[0] if len(declarers) == 1 else None)
-    made = contract.declared(declarers[0]).score(level + 6 + result, vul)
-    if not sacrifice or row[5] == 0:
-        return ParContract(contract, declarers, result, made)
-    a_level, a_strain, a_seats = (int(x) for x in row[5:8])
-    a_declarers = _seats_of(a_seats)
-    against = Contract(a_level, Strain(a_strain), 0, a_declarers[0] if len(a_declarers) == 1 else None)
-    tricks = int(table[a_strain, a_declarers[0]])
-    a_score = against.declared(a_declarers[0]).score(tricks, vul)
-    return ParContract(contract, declarers, result, made, against, a_declarers, a_score)
+def _scored(rows: NDArray[np.int8], tables: NDArray[np.int8], vul: NDArray[np.int8]) -> NDArray[np.int64]:
+    """``(m, 2)``: what each kernel row's contract scores for its side, and what its ``against`` would score.
+
+    ``rows`` ``(m, 8)`` as the kernel writes them, ``tables`` ``(m, 5, 4)`` and ``vul``
+    ``(m,)`` those of each row's table; one :func:`ddsbind.scoring.score` call for all.
+    """
+    out = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    if not rows.shape[0]:
+        return out
+    r = rows.astype(np.int64)
+    level, strain, seats, result = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
+    side = seats % 2  # a pair's code (4 NS, 5 EW) has its side's parity too
+
+    v = vul.astype(np.int64)
+
+    def vulnerable(s: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.bool_]:
+        return (v == 1) | ((s == 0) & (v == 2)) | ((s == 1) & (v == 3))
+
+    tricks = np.clip(level + 6 + result, 0, 13)
+    out[:, 0] = score(level, strain, (result < 0).astype(np.int64), tricks, vulnerable(side, v))
+    has = r[:, 5] > 0
+    if has.any():
+        a_seat = np.where(r[:, 7] >= 4, r[:, 7] - 4, r[:, 7])
+        a_tricks = tables[np.flatnonzero(has), r[has, 6], a_seat[has]].astype(np.int64)
+        out[has, 1] = score(r[has, 5], r[has, 6], 0, a_tricks, vulnerable(1 - side[has], v[has]))
+    return out
+
+
+def _contracts_of(rows: NDArray[np.int8], scores: NDArray[np.int64]) -> tuple[ParContract, ...]:
+    """Kernel rows (level, strain, seats, result, starred, against...) and their :func:`_scored` as contracts."""
+    out = []
+    for row, (made, saved) in zip(rows.tolist(), scores.tolist(), strict=True):
+        level, strain, seats, result, _, a_level, a_strain, a_seats = row
+        declarers = _seats_of(seats)
+        one = declarers[0] if len(declarers) == 1 else None
+        contract = Contract(level, Strain(strain), 1 if result < 0 else 0, one)
+        if result >= 0 or a_level == 0:
+            out.append(ParContract(contract, declarers, result, made))
+            continue
+        a_declarers = _seats_of(a_seats)
+        against = Contract(a_level, Strain(a_strain), 0, a_declarers[0] if len(a_declarers) == 1 else None)
+        out.append(ParContract(contract, declarers, result, made, against, a_declarers, saved))
+    return tuple(out)
+
+
+def _explained(
+    out: NDArray[np.int8], number: NDArray[np.int8], tables: NDArray[np.int8], vul: NDArray[np.int8]
+) -> list[tuple[ParContract, ...]]:
+    """Each result's contracts: ``out`` ``(k, 10, 8)`` kernel rows, ``number`` used of each; tables, vul by result."""
+    used = np.arange(PAR_SLOTS) < number[:, None].astype(np.int64)
+    which = np.nonzero(used)[0]
+    scores = _scored(out[used], tables[which], vul[which])
+    ends = np.cumsum(number.astype(np.int64))
+    return [
+        _contracts_of(out[i, : int(number[i])], scores[e - int(number[i]) : e]) for i, e in enumerate(ends.tolist())
+    ]
 
 
 # -- DealerPar ------------------------------------------------------------------------------------
@@ -417,9 +458,9 @@ class DealerPar:
         return _html.grid("dealerpar", ["", "NS score", "contracts", "in words"], [("par", row)])
 
 
-def _dealer_text(row: NDArray[np.int8]) -> str:
+def _dealer_text(row: list[int]) -> str:
     """A kernel row as DDS's ``DealerPar`` writes it: ``"4S*-EW-1"``, ``"3N-N+1"``, ``"5D-E-2"``."""
-    level, strain, seats, result, starred = (int(x) for x in row[:5])
+    level, strain, seats, result, starred = row[:5]
     tail = f"+{result}" if result > 0 else (str(result) if result < 0 else "")
     return f"{level}{_DDS_LETTER[strain]}{'*' if starred else ''}-{_SEATS_TEXT[seats]}{tail}"
 
@@ -428,12 +469,15 @@ def dealer_pars(
     tables: ArrayLike | Sequence[DDTable],
     dealer: Seat | int | str | ArrayLike,
     vulnerable: Vulnerability | int | str | ArrayLike,
+    *,
+    explain: bool = True,
 ) -> list[DealerPar]:
     """DDS's ``DealerPar`` of each table, contracts and explanations included.
 
     Arguments as :func:`dealer_par_scores`'s (which is faster when only
     the scores are wanted).  A passed-out table's contracts are
-    ``("pass",)``, as DDS writes them.
+    ``("pass",)``, as DDS writes them.  ``explain`` False leaves
+    :attr:`DealerPar.details` empty (DDS's score and text only: faster).
 
     Examples
     --------
@@ -442,21 +486,17 @@ def dealer_pars(
     >>> p.score, p.contracts, p.explain()
     (400, ('3N-NS',), '3NT by N or S: NS +400')
     """
-    t, v, score, number, out = _dealer_raw(tables, dealer, vulnerable, contracts=True)
+    t, v, scores, number, out = _dealer_raw(tables, dealer, vulnerable, contracts=True)
     assert out is not None
+    details = _explained(out, number, t, v) if explain else [()] * t.shape[0]
     result = []
     for i in range(t.shape[0]):
         k = int(number[i])
-        if k == 0 and score[i] == 0:
+        if k == 0 and scores[i] == 0:
             result.append(DealerPar(0, ("pass",)))
             continue
-        vul = Vulnerability(int(v[i]))
-        rows = out[i, :k]
-        result.append(
-            DealerPar(
-                int(score[i]), tuple(_dealer_text(r) for r in rows), tuple(_contract_of(r, t[i], vul) for r in rows)
-            )
-        )
+        texts = tuple(_dealer_text(r) for r in out[i, :k].tolist())
+        result.append(DealerPar(int(scores[i]), texts, details[i]))
     return result
 
 
@@ -555,21 +595,24 @@ class Par:
         return _html.grid("par", ["", "score", "contracts", "in words"], rows)
 
 
-def _sides_text(rows: NDArray[np.int8]) -> str:
+def _sides_text(rows: list[list[int]]) -> str:
     """One side's contracts as DDS's ``Par`` writes them: ``"EW 45S,EW 5D"``; ``"NS 4Hx"`` for a sacrifice."""
     items = []
     for row in rows:
-        level, strain, seats, result, starred = (int(x) for x in row[:5])
+        level, strain, seats, result, starred = row[:5]
         levels = f"{level}x" if starred else "".join(str(lvl) for lvl in range(level, level + result + 1))
         body = f"{level}{_DDS_LETTER[strain]}x" if starred else f"{levels}{_DDS_LETTER[strain]}"
         items.append(f"{_SEATS_TEXT[seats]} {body}")
     return ",".join(items)
 
 
-def pars(tables: ArrayLike | Sequence[DDTable], vulnerable: Vulnerability | int | str | ArrayLike) -> list[Par]:
+def pars(
+    tables: ArrayLike | Sequence[DDTable], vulnerable: Vulnerability | int | str | ArrayLike, *, explain: bool = True
+) -> list[Par]:
     """DDS's ``Par`` of each table: both sides' views, DDS's text and the contracts explained.
 
-    Arguments as :func:`par_scores`'s.
+    Arguments as :func:`par_scores`'s; ``explain`` False leaves
+    :attr:`Par.details` empty (DDS's scores and text only: faster).
 
     Examples
     --------
@@ -578,16 +621,16 @@ def pars(tables: ArrayLike | Sequence[DDTable], vulnerable: Vulnerability | int 
     >>> p.score_text, p.contracts
     (('NS 400', 'EW -400'), ('NS:NS 3N', 'EW:NS 3N'))
     """
-    t, v, score, number, out = _sides_raw(tables, vulnerable, contracts=True)
+    t, v, scores, number, out = _sides_raw(tables, vulnerable, contracts=True)
     assert out is not None
+    n = t.shape[0]
+    flat = (out.reshape(2 * n, PAR_SLOTS, _FIELDS), number.reshape(-1), t.repeat(2, 0), v.repeat(2))
+    details = _explained(*flat) if explain else [()] * (2 * n)
     result = []
-    for i in range(t.shape[0]):
-        vul = Vulnerability(int(v[i]))
-        views = [out[i, s, : int(number[i, s])] for s in range(2)]
+    for i in range(n):
+        views = [out[i, s, : int(number[i, s])].tolist() for s in range(2)]
         texts = (f"NS:{_sides_text(views[0])}", f"EW:{_sides_text(views[1])}")
-        details = cast(
-            "tuple[tuple[ParContract, ...], tuple[ParContract, ...]]",
-            tuple(tuple(_contract_of(r, t[i], vul) for r in view) for view in views),
+        result.append(
+            Par((f"NS {int(scores[i, 0])}", f"EW {int(scores[i, 1])}"), texts, (details[2 * i], details[2 * i + 1]))
         )
-        result.append(Par((f"NS {int(score[i, 0])}", f"EW {int(score[i, 1])}"), texts, details))
     return result

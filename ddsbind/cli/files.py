@@ -117,7 +117,7 @@ def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: S
         return []
     seats = np.array([int(d) for d in dealers], dtype=np.int8)
     vuls = np.array([int(v) for v in vulnerable], dtype=np.int8)
-    return [(p.score, p.contracts) for p in dealer_pars(np.asarray(tables), seats, vuls)]
+    return [(p.score, p.contracts) for p in dealer_pars(np.asarray(tables), seats, vuls, explain=False)]
 
 
 def _records_in(path: str, format: str | None) -> int | None:

@@ -401,7 +401,7 @@ class DealerPar:
 
     score: int
     contracts: tuple[str, ...]
-    details: tuple[ParContract, ...] = field(default=(), compare=False)
+    details: tuple[ParContract, ...] = field(default=(), compare=False, repr=False)
 
     def words(self) -> str:
         """The par contracts and score as a person reads them.
@@ -525,7 +525,9 @@ class Par:
     score_text: tuple[str, str]
     #: Par contracts as DDS writes them, e.g. ``"NS:EW 2S"``.
     contracts: tuple[str, str]
-    details: tuple[tuple[ParContract, ...], tuple[ParContract, ...]] = field(default=((), ()), compare=False)
+    details: tuple[tuple[ParContract, ...], tuple[ParContract, ...]] = field(
+        default=((), ()), compare=False, repr=False
+    )
 
     @property
     def score(self) -> int:
@@ -567,7 +569,7 @@ class Par:
         return "; or ".join(c.explain() for c in self.details[k])
 
     def to_dict(self) -> dict[str, Any]:
-        """For JSON: each side's view (NS first, then EW): DDS's score and contracts, each contract explained."""
+        """For JSON: each side's view (NS first, then EW): DDS's score (that side's view), contracts, each explained."""
         return {
             str(side): {
                 "score": int(self.score_text[side].split()[-1]),

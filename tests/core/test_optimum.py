@@ -8,6 +8,9 @@ defined on any table, and DDS answers on any).
 
 from __future__ import annotations
 
+import json
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -17,9 +20,12 @@ from hypothesis.extra.numpy import arrays
 import ddsbind
 from ddsbind import dll, optimum
 from ddsbind._marshal import text
+from ddsbind.database import statistics
 from ddsbind.deal import Seat
 from ddsbind.errors import InvalidArgumentError
+from ddsbind.formats.zrd import encode_zrd
 from ddsbind.game import Vulnerability
+from tests.support import cli
 
 
 def dds_dealer_par(table: np.ndarray, dealer: int, vul: int) -> tuple[int, tuple[str, ...]]:
@@ -61,7 +67,7 @@ def assert_equal_to_dds(tables: np.ndarray) -> None:
 
 @pytest.mark.slow
 def test_every_reference_table_every_dealer_and_vulnerability(list1000):
-    """Without this, par of real deals (scores or contract lists) could differ from DDS's for some dealer or vulnerability."""
+    """Without this, par of real deals (scores or contract lists) could differ from DDS's for some dealer or vul."""
     tables = np.array([h.table for h in list1000], dtype=np.int8)
     assert_equal_to_dds(tables)
 
@@ -69,12 +75,12 @@ def test_every_reference_table_every_dealer_and_vulnerability(list1000):
 @settings(max_examples=40)
 @given(arrays(np.int8, st.integers(1, 8).map(lambda n: (n, 5, 4)), elements=st.integers(0, 13)))
 def test_arbitrary_tables_equal_dds(tables):
-    """Without this, a table no sampled deal has (par is defined on any 0..13 table) could get another par than DDS's."""
+    """Without this, a table no sampled deal has (par is defined on any 0..13 table) could get another par than DDS."""
     assert_equal_to_dds(tables)
 
 
 def test_per_table_dealers_and_vulnerabilities(list100):
-    """Without this, a batch mixing dealers and vulnerabilities (a file's boards) could score each with the wrong one."""
+    """Without this, a batch mixing dealers and vulnerabilities (a file's boards) could score one with the wrong one."""
     tables = np.array([h.table for h in list100], dtype=np.int8)
     dealers = np.array([h.dealer for h in list100])
     vuls = np.array([h.vul for h in list100])
@@ -147,5 +153,42 @@ def test_bad_dealer_array_named():
     tables = np.zeros((3, 5, 4), dtype=np.int8)
     with pytest.raises(InvalidArgumentError, match="dealer: 2 values for 3 tables"):
         optimum.dealer_par_scores(tables, [0, 1], "none")
-    with pytest.raises(InvalidArgumentError, match="vulnerable numbers are 0..3"):
+    with pytest.raises(InvalidArgumentError, match=r"vulnerable numbers are 0\.\.3"):
         optimum.dealer_par_scores(tables, "N", [0, 1, 7])
+
+
+def test_stats_count_par_of_every_deal_as_dds(list100, tmp_path):
+    """Without this, `ddsbind stats` could count sacrifices of a sample only, or miscount them, without --par-sample."""
+    tables = np.array([h.table for h in list100], dtype=np.uint8)
+    owners = np.array([h.deal.owners() for h in list100], dtype=np.int8)
+    path = tmp_path / "hundred.zrd"
+    path.write_bytes(encode_zrd(owners, tables).tobytes())
+    st = statistics.stats(path).statistics
+    assert st is not None and st.par_sample is None and st.par_deals == 100
+    dealers = statistics.record_hash(np.frombuffer(path.read_bytes(), np.uint8).reshape(-1, 23)) & np.uint64(3)
+    want = np.zeros((4, 5), dtype=np.int64)
+    for t, d in zip(tables, dealers.astype(int).tolist(), strict=True):
+        want[d, 0] += 1
+        for vul in range(4):
+            # DDS writes a contract going down "4S*-EW-2", or "4S-E-2" when one player alone takes it.
+            want[d, 1 + vul] += any(re.search(r"[NESW]-\d+$", c) for c in dds_dealer_par(t.astype(np.int8), d, vul)[1])
+    assert st.par_table.tolist() == want.tolist()
+    rates = st.sacrifice_rates()
+    assert rates is not None
+    p, se = rates["None"]
+    assert p == pytest.approx(want[:, 1].sum() / 100) and se == pytest.approx(np.sqrt(p * (1 - p) / 100))
+
+
+def test_table_json_explains_par():
+    """Without this, a program reading `ddsbind table --json` would get no par, or a sacrifice without what it saves."""
+    pbn = "E:QJT5432.T.6.QJ82 .J97543.K7532.94 87.A62.QJT4.AT75 AK96.KQ8.A98.K63"
+    r = cli("table", pbn, "--vul", "NS", "--dealer", "N", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["dealer_par"]["contracts"] == ["4S*-EW-1"]
+    (c,) = doc["dealer_par"]["details"]
+    assert c["saves_against"] == {"contract": "4H", "declarers": "NS", "score": 620}
+    assert c["words"] == "4\u2660X by E or W, down 1, saves against 4\u2665 by N or S: EW -100 vs -620"
+    assert doc["par"]["NS"]["contracts"] == "NS:EW 4Sx" and doc["table"]["H"]["N"] == 10
+    text = cli("table", pbn, "--vul", "NS", "--dealer", "N").output
+    assert "explained: 4\u2660X by E or W, down 1, saves against 4\u2665 by N or S: EW -100 vs -620" in text

@@ -47,8 +47,7 @@ action average hcp(north)
 STUDY_SCRIPT = """dealer north
 vulnerable ns
 condition hcp(north) + hcp(south) >= 20
-action average "par" par(ns), average "nt" tricks(north, notrumps),
-  frequency "par" (par(ns), -2000, 2000)
+action average "par" par(ns), frequency "nt" (tricks(north, notrumps), 0, 13)
 """
 
 

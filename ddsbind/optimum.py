@@ -24,6 +24,7 @@ vulnerability DDS's 0 none, 1 both, 2 NS, 3 EW.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -307,8 +308,17 @@ class ParContract:
         }
 
 
+@functools.cache
 def _seats_of(code: int) -> tuple[Seat, ...]:
+    """The seats of a kernel seats code: 0..3 one seat, 4 NS, 5 EW."""
     return (Seat(code - 4), Seat(code - 2)) if code >= 4 else (Seat(code),)
+
+
+@functools.cache
+def _contract(level: int, strain: int, doubled: int, seats: int) -> Contract:
+    """The (immutable, so shared) contract of a kernel row; its declarer when one seat alone declares it."""
+    declarers = _seats_of(seats)
+    return Contract(level, Strain(strain), doubled, declarers[0] if len(declarers) == 1 else None)
 
 
 def _scored(rows: NDArray[np.int8], tables: NDArray[np.int8], vul: NDArray[np.int8]) -> NDArray[np.int64]:
@@ -344,15 +354,12 @@ def _contracts_of(rows: NDArray[np.int8], scores: NDArray[np.int64]) -> tuple[Pa
     out = []
     for row, (made, saved) in zip(rows.tolist(), scores.tolist(), strict=True):
         level, strain, seats, result, _, a_level, a_strain, a_seats = row
-        declarers = _seats_of(seats)
-        one = declarers[0] if len(declarers) == 1 else None
-        contract = Contract(level, Strain(strain), 1 if result < 0 else 0, one)
+        contract = _contract(level, strain, 1 if result < 0 else 0, seats)
         if result >= 0 or a_level == 0:
-            out.append(ParContract(contract, declarers, result, made))
+            out.append(ParContract(contract, _seats_of(seats), result, made))
             continue
-        a_declarers = _seats_of(a_seats)
-        against = Contract(a_level, Strain(a_strain), 0, a_declarers[0] if len(a_declarers) == 1 else None)
-        out.append(ParContract(contract, declarers, result, made, against, a_declarers, saved))
+        against = _contract(a_level, a_strain, 0, a_seats)
+        out.append(ParContract(contract, _seats_of(seats), result, made, against, _seats_of(a_seats), saved))
     return tuple(out)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -192,3 +194,22 @@ def test_table_json_explains_par():
     assert doc["par"]["NS"]["contracts"] == "NS:EW 4Sx" and doc["table"]["H"]["N"] == 10
     text = cli("table", pbn, "--vul", "NS", "--dealer", "N").output
     assert "explained: 4\u2660X by E or W, down 1, saves against 4\u2665 by N or S: EW -100 vs -620" in text
+
+
+def test_library_par_is_ddss_and_never_loads_dds(list100, tmp_path):
+    """Without this, library par() could differ from DDS's DealerPar, or load DDS and crawl a table at a time."""
+    tables = np.array([h.table for h in list100], dtype=np.uint8)
+    owners = np.array([h.deal.owners() for h in list100], dtype=np.int8)
+    path = tmp_path / "hundred.zrd"
+    path.write_bytes(encode_zrd(owners, tables).tobytes())
+    want = sum(dds_dealer_par(t.astype(np.int8), 1, 3)[0] >= 100 for t in tables)
+    code = (
+        "import sys\n"
+        "from ddsbind.dealer.statistics import simulate\n"
+        "script = 'dealer east\\nvulnerable ew\\ncondition par(ns) >= 100'\n"
+        f"report = simulate(script, ['3NN'], library={str(path)!r}, threads=2)\n"
+        "print(report.deals, [m for m in ('ddsbind._dds', 'ddsbind._binding', 'ddsbind.dll') if m in sys.modules])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{want} []\n"

@@ -27,7 +27,6 @@ processes kept busy meanwhile: figures are comparable only when it is near
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 import time
@@ -35,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 from _common import BenchError, LoadMeter, compiled, others_text
-from bench_library import timed_process
+from bench_library import generated, timed_process
 from bench_scale import tile
 
 from ddsbind import dll, optimum
@@ -67,13 +66,6 @@ def dds_dealer_par_rate(tables: np.ndarray) -> float:
         out = dll.parResultsDealer()
         dll.raising.DealerPar(dll.ddTableResults(resTable=t.tolist()), out, 0, 0)
     return len(tables) / (time.perf_counter() - started)
-
-
-def generated(out: str) -> int:
-    match = re.search(r"^Generated (\d+) hands", out, re.M)
-    if match is None:
-        raise BenchError(f"no 'Generated N hands' line in:\n{out}")
-    return int(match.group(1))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -101,49 +101,38 @@ def _kernel() -> tuple[Any, Any]:
     return ffi, lib
 
 
-def _dealer_raw(
-    tables: ArrayLike | Sequence[DDTable], dealer: Any, vulnerable: Any, contracts: bool
-) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int8], NDArray[np.int8] | None]:
+_Raw = tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int8], NDArray[np.int8] | None]
+
+
+def _run(
+    tables: ArrayLike | Sequence[DDTable], dealer: Any, vulnerable: Any, contracts: bool, *, sides: bool = False
+) -> _Raw:
+    """The kernel over the tables: ``(tables, vul, score, number, contracts or None)`` as checked and filled.
+
+    ``sides`` runs both sides' par (``Par``: results ``(n, 2, ...)``, NS
+    bidding first then EW; ``dealer`` unused), else dealer par (``DealerPar``:
+    results ``(n, ...)``).
+    """
     t = _tables(tables)
     n = t.shape[0]
-    d = _per_table(dealer, n, lambda v: Seat.parse(v, "dealer"), "dealer")
     v = _per_table(vulnerable, n, Vulnerability.parse, "vulnerable")
-    score = np.empty(n, dtype=np.int32)
-    number = np.empty(n, dtype=np.int8)
-    out = np.zeros((n, PAR_SLOTS, _FIELDS), dtype=np.int8) if contracts else None
+    views = (2,) if sides else ()
+    score = np.empty((n, *views), dtype=np.int32)
+    number = np.empty((n, *views), dtype=np.int8)
+    out = np.zeros((n, *views, PAR_SLOTS, _FIELDS), dtype=np.int8) if contracts else None
     if n:
         ffi, lib = _kernel()
-        lib.ddsbind_dealer_par(
-            ffi.from_buffer("int8_t[]", t),
-            n,
-            ffi.from_buffer("int8_t[]", d),
-            ffi.from_buffer("int8_t[]", v),
+        filled = (
             ffi.from_buffer("int32_t[]", score, require_writable=True),
             ffi.from_buffer("int8_t[]", number, require_writable=True),
             ffi.NULL if out is None else ffi.from_buffer("int8_t[]", out, require_writable=True),
         )
-    return t, v, score, number, out
-
-
-def _sides_raw(
-    tables: ArrayLike | Sequence[DDTable], vulnerable: Any, contracts: bool
-) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int8], NDArray[np.int8] | None]:
-    t = _tables(tables)
-    n = t.shape[0]
-    v = _per_table(vulnerable, n, Vulnerability.parse, "vulnerable")
-    score = np.empty((n, 2), dtype=np.int32)
-    number = np.empty((n, 2), dtype=np.int8)
-    out = np.zeros((n, 2, PAR_SLOTS, _FIELDS), dtype=np.int8) if contracts else None
-    if n:
-        ffi, lib = _kernel()
-        lib.ddsbind_sides_par(
-            ffi.from_buffer("int8_t[]", t),
-            n,
-            ffi.from_buffer("int8_t[]", v),
-            ffi.from_buffer("int32_t[]", score, require_writable=True),
-            ffi.from_buffer("int8_t[]", number, require_writable=True),
-            ffi.NULL if out is None else ffi.from_buffer("int8_t[]", out, require_writable=True),
-        )
+        given = (ffi.from_buffer("int8_t[]", t), n)
+        if sides:
+            lib.ddsbind_sides_par(*given, ffi.from_buffer("int8_t[]", v), *filled)
+        else:
+            d = _per_table(dealer, n, lambda x: Seat.parse(x, "dealer"), "dealer")
+            lib.ddsbind_dealer_par(*given, ffi.from_buffer("int8_t[]", d), ffi.from_buffer("int8_t[]", v), *filled)
     return t, v, score, number, out
 
 
@@ -180,7 +169,7 @@ def dealer_par_scores(
     >>> dealer_par_scores(t, "N", "none").tolist()
     [400]
     """
-    return _dealer_raw(tables, dealer, vulnerable, contracts=False)[2]
+    return _run(tables, dealer, vulnerable, contracts=False)[2]
 
 
 def sacrifice_flags(
@@ -200,7 +189,7 @@ def sacrifice_flags(
     >>> sacrifice_flags(t, "N", "NS").tolist(), sacrifice_flags(t, "N", "EW").tolist()
     ([True], [False])
     """
-    _, _, _, number, out = _dealer_raw(tables, dealer, vulnerable, contracts=True)
+    _, _, _, number, out = _run(tables, dealer, vulnerable, contracts=True)
     assert out is not None
     return (number > 0) & (out[:, 0, 3] < 0)
 
@@ -218,7 +207,7 @@ def par_scores(
     >>> par_scores(t, "none").tolist()
     [[400, -400]]
     """
-    return _sides_raw(tables, vulnerable, contracts=False)[2]
+    return _run(tables, None, vulnerable, contracts=False, sides=True)[2]
 
 
 # -- one contract -------------------------------------------------------------------------------
@@ -493,7 +482,7 @@ def dealer_pars(
     >>> p.score, p.contracts, p.explain()
     (400, ('3N-NS',), '3NT by N or S: NS +400')
     """
-    t, v, scores, number, out = _dealer_raw(tables, dealer, vulnerable, contracts=True)
+    t, v, scores, number, out = _run(tables, dealer, vulnerable, contracts=True)
     assert out is not None
     details = _explained(out, number, t, v) if explain else [()] * t.shape[0]
     result = []
@@ -630,7 +619,7 @@ def pars(
     >>> p.score_text, p.contracts
     (('NS 400', 'EW -400'), ('NS:NS 3N', 'EW:NS 3N'))
     """
-    t, v, scores, number, out = _sides_raw(tables, vulnerable, contracts=True)
+    t, v, scores, number, out = _run(tables, None, vulnerable, contracts=True, sides=True)
     assert out is not None
     n = t.shape[0]
     flat = (out.reshape(2 * n, PAR_SLOTS, _FIELDS), number.reshape(-1), t.repeat(2, 0), v.repeat(2))

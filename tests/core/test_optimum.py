@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -27,7 +25,7 @@ from ddsbind.deal import Seat
 from ddsbind.errors import InvalidArgumentError
 from ddsbind.formats.zrd import encode_zrd
 from ddsbind.game import Vulnerability
-from tests.support import cli
+from tests.support import cli, python_c
 
 
 def dds_dealer_par(table: np.ndarray, dealer: int, vul: int) -> tuple[int, tuple[str, ...]]:
@@ -203,13 +201,12 @@ def test_library_par_is_ddss_and_never_loads_dds(list100, tmp_path):
     path = tmp_path / "hundred.zrd"
     path.write_bytes(encode_zrd(owners, tables).tobytes())
     want = sum(dds_dealer_par(t.astype(np.int8), 1, 3)[0] >= 100 for t in tables)
-    code = (
-        "import sys\n"
-        "from ddsbind.dealer.statistics import simulate\n"
-        "script = 'dealer east\\nvulnerable ew\\ncondition par(ns) >= 100'\n"
-        f"report = simulate(script, ['3NN'], library={str(path)!r}, threads=2)\n"
-        "print(report.deals, [m for m in ('ddsbind._dds', 'ddsbind._binding', 'ddsbind.dll') if m in sys.modules])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    proc = python_c(f"""
+        import sys
+        from ddsbind.dealer.statistics import simulate
+        script = "dealer east\\nvulnerable ew\\ncondition par(ns) >= 100"
+        report = simulate(script, ["3NN"], library={str(path)!r}, threads=2)
+        print(report.deals, [m for m in ("ddsbind._dds", "ddsbind._binding", "ddsbind.dll") if m in sys.modules])
+    """)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"{want} []\n"

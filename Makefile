@@ -203,6 +203,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_question.py --random 40 --repeat 1 --dealer 40
 	$(PY) benchmarks/bench_board.py --random 20
 	$(PY) benchmarks/bench_library.py --records 3000000
+	$(PY) benchmarks/bench_par.py
 	$(PY) benchmarks/bench_scale.py
 
 clean:

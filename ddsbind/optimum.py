@@ -236,7 +236,11 @@ class ParContract:
     score : int
         What the declaring side scores, by the Laws (a sacrifice's is negative).
     against : Contract or None
-        For a sacrifice: the opponents' contract it outbids (undoubled, as they would make it).
+        For a sacrifice: the opponents' contract it outbids (undoubled, as
+        they would make it).  Dealer par names the contract DDS's
+        ``DealerPar`` weighed the sacrifice against; both sides' par
+        (``Par`` names none) the opponents' best-scoring making contract
+        that ranks below the sacrifice.
     against_declarers : tuple of Seat
         Who would declare ``against``.
     against_score : int

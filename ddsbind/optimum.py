@@ -25,9 +25,10 @@ vulnerability DDS's 0 none, 1 both, 2 NS, 3 EW.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -101,39 +102,76 @@ def _kernel() -> tuple[Any, Any]:
     return ffi, lib
 
 
-_Raw = tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.int32], NDArray[np.int8], NDArray[np.int8] | None]
+#: Tables from which a call is split across the cores (the kernel releases the GIL): smaller calls,
+#: such as a library run's chunks (themselves on worker threads), run on the calling thread.
+SPLIT = 1 << 17
+
+
+class _Raw(NamedTuple):
+    """What the kernel filled, beside the checked tables and vulnerabilities."""
+
+    tables: NDArray[np.int8]
+    vul: NDArray[np.int8]
+    score: NDArray[np.int32]
+    number: NDArray[np.int8]
+    contracts: NDArray[np.int8] | None
+    sacrifice: NDArray[np.int8] | None
 
 
 def _run(
-    tables: ArrayLike | Sequence[DDTable], dealer: Any, vulnerable: Any, contracts: bool, *, sides: bool = False
+    tables: ArrayLike | Sequence[DDTable],
+    dealer: Any,
+    vulnerable: Any,
+    contracts: bool,
+    *,
+    sides: bool = False,
+    sacrifice: bool = False,
 ) -> _Raw:
-    """The kernel over the tables: ``(tables, vul, score, number, contracts or None)`` as checked and filled.
+    """The kernel over the tables, across the cores when there are many.
 
     ``sides`` runs both sides' par (``Par``: results ``(n, 2, ...)``, NS
     bidding first then EW; ``dealer`` unused), else dealer par (``DealerPar``:
-    results ``(n, ...)``).
+    results ``(n, ...)``; ``sacrifice`` asks whether each one's contracts go down).
     """
     t = _tables(tables)
     n = t.shape[0]
     v = _per_table(vulnerable, n, Vulnerability.parse, "vulnerable")
+    d = None if sides else _per_table(dealer, n, lambda x: Seat.parse(x, "dealer"), "dealer")
     views = (2,) if sides else ()
-    score = np.empty((n, *views), dtype=np.int32)
-    number = np.empty((n, *views), dtype=np.int8)
-    out = np.zeros((n, *views, PAR_SLOTS, _FIELDS), dtype=np.int8) if contracts else None
-    if n:
-        ffi, lib = _kernel()
-        filled = (
-            ffi.from_buffer("int32_t[]", score, require_writable=True),
-            ffi.from_buffer("int8_t[]", number, require_writable=True),
-            ffi.NULL if out is None else ffi.from_buffer("int8_t[]", out, require_writable=True),
-        )
-        given = (ffi.from_buffer("int8_t[]", t), n)
-        if sides:
-            lib.ddsbind_sides_par(*given, ffi.from_buffer("int8_t[]", v), *filled)
+    raw = _Raw(
+        t,
+        v,
+        np.empty((n, *views), dtype=np.int32),
+        np.empty((n, *views), dtype=np.int8),
+        np.zeros((n, *views, PAR_SLOTS, _FIELDS), dtype=np.int8) if contracts else None,
+        np.empty(n, dtype=np.int8) if sacrifice and not sides else None,
+    )
+    ffi, lib = _kernel()
+
+    def part(a: int, b: int) -> None:
+        def buf(kind: str, x: NDArray[Any] | None, writable: bool = True) -> Any:
+            return ffi.NULL if x is None else ffi.from_buffer(kind, x[a:b], require_writable=writable)
+
+        filled = (buf("int32_t[]", raw.score), buf("int8_t[]", raw.number), buf("int8_t[]", raw.contracts))
+        given = (buf("int8_t[]", t, False), b - a)
+        if d is None:
+            lib.ddsbind_sides_par(*given, buf("int8_t[]", v, False), *filled)
         else:
-            d = _per_table(dealer, n, lambda x: Seat.parse(x, "dealer"), "dealer")
-            lib.ddsbind_dealer_par(*given, ffi.from_buffer("int8_t[]", d), ffi.from_buffer("int8_t[]", v), *filled)
-    return t, v, score, number, out
+            lib.ddsbind_dealer_par(
+                *given, buf("int8_t[]", d, False), buf("int8_t[]", v, False), *filled, buf("int8_t[]", raw.sacrifice)
+            )
+
+    cores = min(os.cpu_count() or 1, max(1, n // SPLIT))
+    if cores == 1:
+        if n:
+            part(0, n)
+        return raw
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, n, cores + 1).astype(int).tolist()
+    with ThreadPoolExecutor(cores) as pool:
+        list(pool.map(part, bounds[:-1], bounds[1:]))
+    return raw
 
 
 def dealer_par_scores(
@@ -169,7 +207,7 @@ def dealer_par_scores(
     >>> dealer_par_scores(t, "N", "none").tolist()
     [400]
     """
-    return _run(tables, dealer, vulnerable, contracts=False)[2]
+    return _run(tables, dealer, vulnerable, contracts=False).score
 
 
 def sacrifice_flags(
@@ -189,9 +227,9 @@ def sacrifice_flags(
     >>> sacrifice_flags(t, "N", "NS").tolist(), sacrifice_flags(t, "N", "EW").tolist()
     ([True], [False])
     """
-    _, _, _, number, out = _run(tables, dealer, vulnerable, contracts=True)
-    assert out is not None
-    return (number > 0) & (out[:, 0, 3] < 0)
+    flags = _run(tables, dealer, vulnerable, contracts=False, sacrifice=True).sacrifice
+    assert flags is not None
+    return flags.astype(bool)
 
 
 def par_scores(
@@ -207,7 +245,7 @@ def par_scores(
     >>> par_scores(t, "none").tolist()
     [[400, -400]]
     """
-    return _run(tables, None, vulnerable, contracts=False, sides=True)[2]
+    return _run(tables, None, vulnerable, contracts=False, sides=True).score
 
 
 # -- one contract -------------------------------------------------------------------------------
@@ -486,7 +524,7 @@ def dealer_pars(
     >>> p.score, p.contracts, p.explain()
     (400, ('3N-NS',), '3NT by N or S: NS +400')
     """
-    t, v, scores, number, out = _run(tables, dealer, vulnerable, contracts=True)
+    t, v, scores, number, out, _ = _run(tables, dealer, vulnerable, contracts=True)
     assert out is not None
     details = _explained(out, number, t, v) if explain else [()] * t.shape[0]
     result = []
@@ -623,7 +661,7 @@ def pars(
     >>> p.score_text, p.contracts
     (('NS 400', 'EW -400'), ('NS:NS 3N', 'EW:NS 3N'))
     """
-    t, v, scores, number, out = _run(tables, None, vulnerable, contracts=True, sides=True)
+    t, v, scores, number, out, _ = _run(tables, None, vulnerable, contracts=True, sides=True)
     assert out is not None
     n = t.shape[0]
     flat = (out.reshape(2 * n, PAR_SLOTS, _FIELDS), number.reshape(-1), t.repeat(2, 0), v.repeat(2))

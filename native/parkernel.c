@@ -144,7 +144,7 @@ static int cheapest_sacrifice(const int8_t *t, int side, int no, int dno, int de
 }
 
 static int dealer_par_one(const score_tables *st, const int8_t *t, int dealer, int vulnerable, int8_t *out,
-                          int *number) {
+                          int *number, int *sacrifice) {
     candidate list[2][5];
     int highest[2] = {0, 0}, dearest_no[2] = {0, 0};
     for (int side = 0; side < 2; side++) {
@@ -171,6 +171,7 @@ static int dealer_par_one(const score_tables *st, const int8_t *t, int dealer, i
         side = highest[0] > highest[1] ? 0 : 1;
     } else if (highest[0] == 0) {
         *number = 0; /* passed out */
+        *sacrifice = 0;
         return 0;
     } else {
         /* Both sides' top contract is the same: whoever can bid it first. */
@@ -227,6 +228,7 @@ static int dealer_par_one(const score_tables *st, const int8_t *t, int dealer, i
             k++;
         }
         *number = k;
+        *sacrifice = 0;
         return side == 0 ? best_plus : -best_plus;
     }
     for (int n = 0; n < m; n++) {
@@ -264,18 +266,20 @@ static int dealer_par_one(const score_tables *st, const int8_t *t, int dealer, i
         }
     }
     *number = k;
+    *sacrifice = k > 0 && best_down > 0;
     return side == 0 ? penalty : -penalty;
 }
 
 int ddsbind_dealer_par(const int8_t *tables, int64_t n, const int8_t *dealer, const int8_t *vulnerable,
-                       int32_t *score, int8_t *number, int8_t *contracts) {
+                       int32_t *score, int8_t *number, int8_t *contracts, int8_t *sacrifice) {
     score_tables st;
     fill_scores(&st);
     for (int64_t i = 0; i < n; i++) {
         int8_t *out = contracts ? contracts + i * PAR_SLOTS * PAR_FIELDS : NULL;
-        int k = 0;
-        score[i] = dealer_par_one(&st, tables + 20 * i, dealer[i], vulnerable[i], out, &k);
+        int k = 0, sac = 0;
+        score[i] = dealer_par_one(&st, tables + 20 * i, dealer[i], vulnerable[i], out, &k, &sac);
         if (number) number[i] = (int8_t)k;
+        if (sacrifice) sacrifice[i] = (int8_t)sac;
     }
     return 0;
 }

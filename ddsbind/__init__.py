@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     __version__: str
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
+    from ddsbind.dealer.single_dummy import SingleDummy, single_dummy
     from ddsbind.errors import (
         ContractError,
         DatabaseError,
@@ -90,6 +91,8 @@ _LAZY = {
     "ProofTree": "ddsbind.proof",
     "prove": "ddsbind.proof",
     "read_dataframe": "ddsbind.frames",
+    "SingleDummy": "ddsbind.dealer.single_dummy",
+    "single_dummy": "ddsbind.dealer.single_dummy",
 }
 #: The modules ``import ddsbind`` loaded before its names were lazy: ``ddsbind.deal.Deal`` after a bare
 #: ``import ddsbind`` still works, each imported when first named.
@@ -150,6 +153,7 @@ __all__ = [
     "ScoredCard",
     "Seat",
     "Side",
+    "SingleDummy",
     "Solutions",
     "SolverPool",
     "StateError",
@@ -173,6 +177,7 @@ __all__ = [
     "payoff",
     "prove",
     "read_dataframe",
+    "single_dummy",
     "solve_board",
     "tricks",
 ]

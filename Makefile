@@ -204,6 +204,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_board.py --random 20
 	$(PY) benchmarks/bench_library.py --records 3000000
 	$(PY) benchmarks/bench_scale.py
+	$(PY) benchmarks/bench_single_dummy.py --samples 500
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

@@ -337,3 +337,23 @@ def test_hidden_hand_never_holds_a_suit_it_showed_out_of():
     free = [i for i in range(13 * suit, 13 * suit + 13) if i not in played]
     assert not (r.owners[:, free] == seat).any()
     assert Seat(seat) in r.problem.hidden
+
+
+@pytest.mark.slow
+def test_html_bars_are_drawn_to_scale_in_chromium(browser):
+    """Without this, the notebook's bars could be drawn at the wrong length, or the whisker miss its interval."""
+    contract, _, play, view = MID_TRICK
+    r = single_dummy(view, contract=contract, played=play, exact=False, samples=80, seed=3, threads=1)
+    page = browser.new_page()
+    page.set_content(f"<html><body>{r._repr_html_()}</body></html>")
+    rows = page.query_selector_all("table.ddsbind-single-dummy tr")[1:]
+    assert len(rows) == len(r.cards)
+    for row, card in zip(rows, r.cards, strict=True):
+        assert row.query_selector("[data-card]").get_attribute("data-card") == card.card
+        bar = row.query_selector(".ddsbind-bar").bounding_box()
+        fill = row.query_selector(".ddsbind-bar > div").bounding_box()
+        whisker = row.query_selector(".ddsbind-interval").bounding_box()
+        assert fill["width"] == pytest.approx(card.makes * bar["width"], abs=1.5)
+        assert whisker["x"] - bar["x"] == pytest.approx(card.makes_ci[0] * bar["width"], abs=1.5)
+        assert whisker["x"] + whisker["width"] - bar["x"] == pytest.approx(card.makes_ci[1] * bar["width"], abs=1.5)
+    page.close()

@@ -10,12 +10,14 @@ styles are inline and it fetches nothing (:func:`ddsbind._report_html.page`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ddsbind import _report_html
 
-if TYPE_CHECKING:
-    from ddsbind.match import SessionReport, TableResult, TeamMatch
+# The report's classes live in ddsbind.match, which calls in here: naming them would close an import circle.
+SessionReport = Any
+TableResult = Any
+TeamMatch = Any
 
 __all__ = ["fragment", "lines", "page", "to_frame", "to_json"]
 
@@ -242,10 +244,10 @@ def to_frame(report: SessionReport) -> Any:
     from ddsbind.formats.dataframe import pandas_module
 
     pd = pandas_module("to_frame")
-    frame = pd.DataFrame(_rows(report)).fillna(pd.NA)
-    for column in ("board", "result", "score", "dd_result", "dd_score", "imps", "auction_imps", "play_imps"):
-        if column in frame:
-            frame[column] = frame[column].astype("Int64")
+    # pandas' nullable types: a missing value is NA in every column (never None or NaN), whole numbers stay whole.
+    frame = pd.DataFrame(_rows(report)).convert_dtypes()
+    for column in frame.columns[frame.isna().all()]:  # a column with no value at all (no sections, say)
+        frame[column] = frame[column].astype("string")
     return frame
 
 

@@ -47,6 +47,7 @@ import numpy as np
 from ddsbind._typing import Progress
 from ddsbind.deal import SEAT_LETTERS, Card, Seat
 from ddsbind.errors import FormatError
+from ddsbind.match_report import PairTotal, PlayerLine, pair_totals, player_lines
 from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
 from ddsbind.scoring import imps, matchpoints, neuberg
 from ddsbind.solver import dd_tables, dealer_par, par
@@ -265,67 +266,6 @@ class TeamMatch:
             "carry": dict(zip(self.teams, self.carry, strict=True)),
             "total": dict(zip(self.teams, self.total, strict=True)),
             "boards": [b.to_json() for b in self.boards],
-        }
-
-
-@dataclass(frozen=True)
-class PairTotal:
-    """A pair's matchpoints over the boards it played in one direction (and section): total, tops, rank."""
-
-    section: str | None
-    direction: str
-    pair: str
-    boards: int
-    matchpoints: float
-    tops: float
-    rank: int
-
-    @property
-    def percent(self) -> float:
-        """Total matchpoints over total tops, in percent."""
-        return 100.0 * self.matchpoints / self.tops if self.tops else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        """The pair's line as JSON types."""
-        return {
-            "section": self.section,
-            "direction": self.direction,
-            "pair": self.pair,
-            "boards": self.boards,
-            "matchpoints": self.matchpoints,
-            "tops": self.tops,
-            "percent": round(self.percent, 2),
-            "rank": self.rank,
-        }
-
-
-@dataclass(frozen=True)
-class PlayerLine:
-    """One player's boards and double-dummy tricks lost: as declarer (dummy's cards included), in defence, on lead.
-
-    ``worst`` holds per board the player's costliest card: (board label, card, tricks it cost).
-    """
-
-    player: str
-    declared: int
-    defended: int
-    led: int
-    lost_declaring: int
-    lost_defending: int
-    lost_on_lead: int
-    worst: list[tuple[str, str, int]]
-
-    def to_json(self) -> dict[str, Any]:
-        """The player's line as JSON types."""
-        return {
-            "player": self.player,
-            "declared": self.declared,
-            "defended": self.defended,
-            "led": self.led,
-            "lost_declaring": self.lost_declaring,
-            "lost_defending": self.lost_defending,
-            "lost_on_lead": self.lost_on_lead,
-            "worst": [{"board": b, "card": c, "cost": n} for b, c, n in self.worst],
         }
 
 
@@ -583,7 +523,7 @@ def analyse_session(
     pars = [_par(t, games[k]) for t, k in zip(dd_tables([games[k].deal for k in firsts]), firsts, strict=True)]
     rooms = [g.tags.get("Room") if g.tags.get("Room") in ("Open", "Closed") else None for g in games]
     teams = any({rooms[k] for k in ks} == {"Open", "Closed"} for ks in groups.values())
-    players = _players(games, results)
+    players = player_lines(games, results)
     if teams:
         matches = _team_matches(games, results, rooms, groups, pars)
         boards = [b for m in matches for b in m.boards]
@@ -696,67 +636,7 @@ def _pairs(
             replace(results[k], matchpoints=points[k][0], top=points[k][1]) if k in points else results[k] for k in ks
         ]
         boards.append(_board(games[ks[0]], tables, pars[n]))
-    return boards, _pair_totals([t for b in boards for t in b.tables], by_section)
-
-
-def _pair_totals(tables: list[TableResult], by_section: bool) -> list[PairTotal]:
-    sums: dict[tuple[str | None, str, str], list[float]] = {}
-    for t in tables:
-        if t.matchpoints is None or t.top is None:
-            continue
-        sec = t.section if by_section else None
-        for direction, pair, mp in (("NS", t.pair_ns, t.matchpoints), ("EW", t.pair_ew, t.top - t.matchpoints)):
-            if pair is None:
-                continue
-            acc = sums.setdefault((sec, direction, pair), [0, 0.0, 0.0])
-            acc[0] += 1
-            acc[1] += mp
-            acc[2] += t.top
-    out: list[PairTotal] = []
-    for sec, direction in dict.fromkeys((s, d) for s, d, _ in sums):
-        lines = [(p, v) for (s, d, p), v in sums.items() if (s, d) == (sec, direction)]
-        lines.sort(key=lambda pv: -pv[1][1] / pv[1][2] if pv[1][2] else 0.0)
-        percents = [v[1] / v[2] if v[2] else 0.0 for _, v in lines]
-        for i, (pair, v) in enumerate(lines):
-            rank = 1 + sum(1 for p in percents if p > percents[i] + 1e-12)
-            out.append(PairTotal(sec, direction, pair, int(v[0]), v[1], v[2], rank))
-    return out
-
-
-def _players(games: Sequence[GameRecord], results: list[TableResult]) -> list[PlayerLine]:
-    """Per player (the names the file gives, else the seats): boards declared, defended, led; tricks lost."""
-    stats: dict[str, list[Any]] = {}
-    named = any(g.players for g in games)
-    nobody = [0, 0, 0, 0, 0, 0, {}]
-
-    def line(name: str | None) -> list[Any]:
-        return nobody if name is None else stats.setdefault(name, [0, 0, 0, 0, 0, 0, {}])
-
-    for g, t in zip(games, results, strict=True):
-        if g.declarer is None or g.contract is None:
-            continue
-        label = _label(g) + (f" {g.tags['Room'].lower()}" if g.tags.get("Room") in ("Open", "Closed") else "")
-
-        def who(seat: Seat, g: GameRecord = g) -> str | None:
-            """The player's name; the seat's when the file names nobody and the play is known; else nobody."""
-            return g.tags.get(seat.full_name) or (seat.full_name if not named and g.play else None)
-
-        line(who(g.declarer))[0] += 1
-        for seat in (g.declarer.next(), g.declarer.next(3)):
-            line(who(seat))[1] += 1
-        if g.play:
-            line(who(g.declarer.next()))[2] += 1
-        for c in t.costly:
-            stat = line(who(c.chooser))
-            slot = 3 if c.chooser == g.declarer else 5 if c.index == 0 else 4
-            stat[slot] += c.cost
-            worst = stat[6].get(label)
-            if worst is None or c.cost > worst[1]:
-                stat[6][label] = (str(c.card), c.cost)
-    return [
-        PlayerLine(name, s[0], s[1], s[2], s[3], s[4], s[5], [(b, c, n) for b, (c, n) in s[6].items()])
-        for name, s in stats.items()
-    ]
+    return boards, pair_totals([t for b in boards for t in b.tables], by_section)
 
 
 def analyse(

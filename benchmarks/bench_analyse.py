@@ -14,7 +14,9 @@ Prints ``key value`` lines: ``boards``, ``records``, ``costly_cards``;
 ``costly_seconds`` (the costly-card analysis alone: traces and better cards,
 as ``analyse_session`` runs it) and ``report_seconds`` (the whole report,
 which adds each board's double-dummy table for par), each also projected to
-the issue's 1,000 boards (``..._for_1000_boards``); no assertions on speed.
+the issue's 1,000 boards (``..._for_1000_boards``), wall and CPU (every
+thread's: on idle cores the wall time is about CPU over the cores); no
+assertions on speed.
 
     python benchmarks/bench_analyse.py                # 1,000 boards (as many as the file holds)
     python benchmarks/bench_analyse.py --limit 100    # a short run
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from _common import reference_file, timed
@@ -67,8 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     def costly() -> list:
         return costly_cards_batch(jobs, traces=analyse_plays(jobs))
 
+    cpu0 = time.process_time()
     costly_seconds, found = timed(costly)
+    cpu1 = time.process_time()
     seconds, report = timed(lambda: analyse_session(games))
+    cpu2 = time.process_time()
     text = "\n".join(report.lines(detail=True))
     assert len(report.boards) == boards and "None" not in text.replace("vulnerable None", "")
     assert sum(map(len, found)) == sum(len(t.costly) for b in report.boards for t in b.tables)
@@ -79,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"costly_seconds_for_1000_boards {1000 * costly_seconds / boards:.1f}")
     print(f"report_seconds {seconds:.2f}")
     print(f"report_seconds_for_1000_boards {1000 * seconds / boards:.1f}")
+    # CPU seconds (every thread of the process, DDS's included): on a loaded machine, wall / CPU says how much of
+    # the cores the run got; CPU / cores is the wall time the same run takes on idle cores.
+    print(f"costly_cpu_seconds_for_1000_boards {1000 * (cpu1 - cpu0) / boards:.1f}")
+    print(f"report_cpu_seconds_for_1000_boards {1000 * (cpu2 - cpu1) / boards:.1f}")
     return 0
 
 

@@ -392,12 +392,14 @@ def _vg_segments(games: Sequence[GameRecord]) -> list[tuple[int, tuple[str, str]
 
 
 def _number(fields: list[str], i: int) -> float:
-    """A carry-over field (0 when absent or not a number)."""
+    """A carry-over field (0 when absent or not a number; a whole number as an int, as the file wrote it)."""
     try:
         value = float(fields[i]) if i < len(fields) and fields[i].strip() else 0.0
     except ValueError:
-        return 0.0
-    return value if np.isfinite(value) else 0.0
+        return 0
+    if not np.isfinite(value):
+        return 0
+    return int(value) if value.is_integer() else value
 
 
 def _match_keys(games: Sequence[GameRecord]) -> tuple[list[tuple[Any, ...]], dict[tuple[Any, ...], Any]]:

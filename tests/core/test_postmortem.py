@@ -237,6 +237,23 @@ def test_passed_out_board_reads_as_passed_out():
     assert "None" not in text.replace("vulnerable None", "")
 
 
+def test_passed_out_room_in_a_team_match(tmp_path):
+    """Without this, a room that passed the board out would print Python's None in the scorecard (issue 47)."""
+    games = [g for g in read_games(SESSION) if g.board == 4]
+    closed = games[1]
+    closed.auction, closed.auction_marks = ["Pass"] * 4, [0] * 4
+    closed.contract = closed.declarer = closed.result = None
+    closed.passed_out, closed.play, closed.play_marks = True, [], []
+    report = analyse_session(games)
+    (b,) = report.boards
+    # Open 4H by S one down vulnerable, NS -100; closed passed out, 0: 100 is 3 IMPs to Tigers.  Double dummy
+    # the open room's 4H takes 9 tricks (NS -100) against 0: all 3 IMPs are the auction's.
+    assert (b.imps, b.auction_imps, b.play_imps) == (-3, -3, 0)
+    text = "\n".join(report.lines(detail=True))
+    assert re.search(r"-100  Pass +0 ", text) and "closed passed out (NS 0)" in text
+    assert PYTHON.search(text.replace("vulnerable None", "")) is None
+
+
 def test_python_object_and_frame(session):
     """Without this, a notebook user would get no table of the match to sort, filter or plot."""
     assert len(session.boards) == 4

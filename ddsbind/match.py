@@ -368,8 +368,8 @@ def _ns_score(game: GameRecord, tricks: int | None) -> int | None:
 def _table_score(game: GameRecord) -> int | None:
     """North-South's score: from contract and tricks, else a ScoreTable's score as given."""
     s = game.ns_score()
-    if s is None and game.tags.get("Score", "").lstrip("-").isdigit():
-        return int(game.tags["Score"])
+    if s is None and game.tags.get("Score_NS", "").lstrip("-").isdigit():
+        return int(game.tags["Score_NS"])
     return s
 
 

@@ -12,7 +12,8 @@ Layout (PBN 2.1 section 5.3, as Bridge Composer, BridgeWebs and club scorers wri
   ``-`` is an empty value.
 * Columns read: ``Section``, ``Table``, ``Round``, ``PairId_NS``,
   ``PairId_EW``, ``Contract`` (``4SX``, ``Pass``), ``Declarer`` (``N`` ..),
-  ``Result`` (declarer's tricks), ``Score_NS`` / ``Score_EW`` (used when the
+  ``Result`` (declarer's tricks; or ``=``, ``+1``, ``-2`` against the
+  contract, as some scorers write it), ``Score_NS`` / ``Score_EW`` (used when the
   contract or tricks are not given), ``Names_NS`` / ``Names_EW``, ``Lead``.
   Others (``MP_NS``, ``Percentage_NS``, ...: the scorer's own sums) are not
   needed: the report works them out again.
@@ -20,7 +21,7 @@ Layout (PBN 2.1 section 5.3, as Bridge Composer, BridgeWebs and club scorers wri
 Each row becomes a record of the hand record's deal, board, dealer and
 vulnerability, with its contract, declarer and result, and the tags
 ``Section``, ``Table``, ``Round``, ``PairId_NS``, ``PairId_EW``,
-``Names_NS``, ``Names_EW`` and ``Score`` (North-South's, when only the score
+``Names_NS``, ``Names_EW`` and ``Score_NS`` (North-South's, when only the score
 is given) as the row gives them.  A row that cannot be read raises
 :class:`~ddsbind.errors.FormatError` naming the board and the row (from 1).
 """
@@ -90,13 +91,19 @@ def _record(game: GameRecord, row: dict[str, str]) -> GameRecord:
     declarer = Seat.parse(row["Declarer"]) if "Declarer" in row and not passed_out else None
     result = None
     if "Result" in row and not passed_out:
-        result = int(row["Result"])
+        text = row["Result"].strip()
+        if text[:1] in ("=", "+", "-") and isinstance(contract, Contract):  # made, overtricks, down
+            result = contract.level + 6 + (0 if text == "=" else int(text))
+        elif text.isdigit():
+            result = int(text)
+        else:
+            raise ValueError(f"result {text!r} is not a number of tricks (or =, +1, -2 against the contract)")
         if not 0 <= result <= 13:
-            raise ValueError(f"result {result} is not 0..13 tricks")
+            raise ValueError(f"result {text!r} is not 0..13 tricks")
     if isinstance(contract, Contract) and (declarer is None or result is None):
         for side, sign in (("Score_NS", 1), ("Score_EW", -1)):
             if side in row:
-                tags["Score"] = str(sign * int(row[side]))
+                tags["Score_NS"] = str(sign * int(row[side]))
                 break
     return replace(
         game,

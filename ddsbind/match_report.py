@@ -231,9 +231,11 @@ def _team_lines(m: TeamMatch, detail: bool) -> list[str]:
         if b.imps is None:
             out.append("       no swing: the file lacks one room's result")
         elif b.auction_imps is not None and b.play_imps is not None:
-            out.append(
-                f"       swing {home} {_signed(b.imps)}: auction {_signed(b.auction_imps)}, play {_signed(b.play_imps)}"
-            )
+            # Told from the winners' side (the home team's when no swing): auction + play = the swing.
+            team, sign = (away, -1) if b.imps < 0 else (home, 1)
+            split = f"auction {_signed(sign * b.auction_imps)}, play {_signed(sign * b.play_imps)}"
+            head = f"swing {team} {_imps_words(sign * b.imps)}" if b.imps else f"no swing ({home}'s view)"
+            out.append(f"       {head}: {split}")
         if detail:
             for t in b.tables:
                 out += ["       " + line for line in _detail(t, (t.room or "").lower())]

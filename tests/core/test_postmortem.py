@@ -289,3 +289,18 @@ def test_read_played_expands_score_tables():
     assert len(games) == 11
     assert [g.tags["Section"] for g in games[:5]] == ["A", "A", "A", "B", "B"]
     assert games[4].passed_out and games[2].result == 9 and str(games[2].contract) == "4S"
+
+
+def test_cli_by_section_and_json_entries():
+    """Without this, `--by-section` or the JSON's per-card player and IMPs could be lost between library and CLI."""
+    runner = CliRunner()
+    r = runner.invoke(main, ["analyse", str(SCORE_TABLE), "--by-section", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["kind"] == "pairs" and doc["by_section"] is True
+    assert [t["matchpoints"] for t in doc["boards"][0]["tables"]] == [2, 4, 0, 2, 0]
+    best = next(p for p in doc["pairs"] if p["section"] == "B" and p["direction"] == "NS")
+    assert (best["pair"], best["matchpoints"], best["tops"], best["rank"]) == ("Mo Nash - Ned Orr", 2, 2, 1)
+    r = runner.invoke(main, ["analyse", str(MYHANDS), "--json"])
+    costly = [c for b in json.loads(r.stdout)["boards"] for t in b["tables"] for c in t["costly"]]
+    assert costly and all({"player", "chooser", "trick", "cost", "imps", "better"} <= set(c) for c in costly)

@@ -41,8 +41,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequen
 from importlib import resources
 from typing import Any, TypeVar
 
-from ddsbind.board.boards import Board, board_json, contract_text, deal_board, load_boards, position, position_json
-from ddsbind.deal import SEAT_LETTERS, Strain
+from ddsbind.board.boards import (
+    Board,
+    BoardQuery,
+    board_json,
+    contract_text,
+    deal_board,
+    load_boards,
+    position,
+    position_json,
+    read_query,
+)
+from ddsbind.deal import SEAT_LETTERS, Seat, Strain
 from ddsbind.errors import Error
 
 __all__ = ["BoardFrame", "BoardServer", "create_app", "show", "stop_shown"]
@@ -116,23 +126,47 @@ class _State:
         self.solutions = _Cache()
         self.tables = _Cache(2000)
         self.analyses = _Cache(2000)
+        self._by_number: dict[int, list[Board]] = {}
+        self._indexed = 0
         self.assets = {path: ((resources.files(__package__) / "assets" / name).read_bytes(), media)
                        for path, (name, media) in _ASSETS.items()}  # fmt: skip
 
-    def board(self, query: dict[str, str]) -> Board:
-        """The board a query names: ``deal=PBN`` (pasted), else ``board=N`` from 1."""
+    def by_number(self) -> dict[int, list[Board]]:
+        """The boards by the file's board number, in file order (kept up to date as :meth:`BoardServer.add` adds)."""
+        if self._indexed != len(self.boards):
+            for b in self.boards[self._indexed :]:
+                self._by_number.setdefault(b.file_board, []).append(b)
+            self._indexed = len(self.boards)
+        return self._by_number
+
+    def board(self, q: BoardQuery) -> Board:
+        """The board a query names: ``deal=PBN`` (pasted), else the file's ``board=N`` (its first table by default)."""
         from ddsbind.errors import InvalidArgumentError
 
-        if query.get("deal"):
-            return deal_board(query["deal"])
+        if q.deal:
+            return deal_board(q.deal, dealer=q.dealer, vulnerable=q.vulnerable)
         if self.error is not None:
             raise InvalidArgumentError(self.error)
         if not self.boards:
             raise InvalidArgumentError("no deal: paste one")
-        text = query.get("board") or "1"
-        if not text.isdigit() or not 1 <= int(text) <= len(self.boards):
-            raise InvalidArgumentError(f"board {text[:20]!r}: this file has boards 1 to {len(self.boards)}")
-        return self.boards[int(text) - 1]
+        number = 1 if q.board is None else q.board
+        tables = self.by_number().get(number, [])
+        if not tables:
+            numbers = sorted({b.file_board for b in self.boards})
+            span = f"{numbers[0]} to {numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1)) else (
+                ", ".join(map(str, numbers[:20])) + (" ..." if len(numbers) > 20 else ""))  # fmt: skip
+            raise InvalidArgumentError(f"board {number}: this file has boards {span}")
+        if q.room is not None:
+            rooms = [b for b in tables if (b.room or "").lower() == q.room]
+            if not rooms:
+                held = ", ".join(sorted({b.room.lower() for b in tables if b.room})) or "none named"
+                raise InvalidArgumentError(f"board {number} was not played in the {q.room} room (rooms: {held})")
+            tables = rooms
+        if q.table is not None:
+            if q.table > len(tables):
+                raise InvalidArgumentError(f"board {number} was played at {len(tables)} table(s), not {q.table}")
+            return tables[q.table - 1]
+        return tables[0]
 
 
 class _HostGuard:
@@ -201,14 +235,57 @@ def create_app(
         name = None if state.source is None else os.path.basename(state.source)
         return {"source": name, "error": state.error, "boards": listed}
 
+    async def dd_table(board: Board) -> Any:
+        async def table() -> Any:
+            return (await in_thread(state.pool.dd_tables, [board.deal]))[0]
+
+        return await state.tables.get(board.deal, table)
+
+    async def contract(board: Board, q: BoardQuery) -> dict[str, Any]:
+        """The contract played: the query's, else the record's, else par's (DDS's DealerPar), else 1NT by South."""
+        from ddsbind.scoring import Contract, DealerParContract
+        from ddsbind.solver import dealer_par
+
+        strain, declarer, level, doubled, source = q.strain, q.declarer, q.level, 0, "chosen"
+        g = board.game
+        rec = g.contract if g is not None and isinstance(g.contract, Contract) else None
+        if rec is not None and strain in (None, rec.strain) and declarer in (None, g.declarer):
+            strain, declarer, source = rec.strain, g.declarer, "record"
+            level, doubled = (rec.level, rec.doubled) if level in (None, rec.level) else (level, 0)
+        if strain is None or declarer is None:
+            t = await dd_table(board)
+            items = [i for i in dealer_par(t, board.dealer or Seat.N, board.vulnerable).contracts if i.strip()]
+            if items:
+                p = DealerParContract.parse(items[0])
+                if strain is None and declarer is None:
+                    level, doubled, source = p.contract.level, p.contract.doubled, "par"
+                strain = p.contract.strain if strain is None else strain
+                declarer = p.declarers[0] if declarer is None else declarer
+        strain = Strain.NT if strain is None else strain
+        declarer = Seat.S if declarer is None else declarer
+        return {"strain": strain, "declarer": declarer, "level": level, "doubled": doubled, "source": source}
+
+    async def at(q: BoardQuery, to_fault: bool) -> tuple[Board, Any, dict[str, Any]]:
+        board = state.board(q)
+        c = await contract(board, q)
+        return board, position(board, q.play, c["strain"], c["declarer"], to_fault=to_fault), c
+
+    def contract_json(board: Board, c: dict[str, Any]) -> dict[str, Any]:
+        from ddsbind.scoring import Contract
+
+        declarer: Seat = c["declarer"]
+        k = Contract(c["level"] or 1, c["strain"], c["doubled"], declarer)  # a strain chosen alone: level 1
+        vul = board.vulnerable.is_vulnerable(declarer)
+        return {"level": k.level, "strain": k.strain.name, "doubled": k.doubled, "declarer": declarer.name,
+                "text": str(k).split(" by ")[0], "source": c["source"], "target": k.trick_target,
+                "scores": [k.score(n, board.vulnerable) for n in range(14)], "vulnerable": vul}  # fmt: skip
+
     async def position_doc(query: dict[str, str]) -> dict[str, Any]:
-        board = state.board(query)
-        pos = position(board, query.get("play", ""), query.get("trump"), query.get("declarer"))
-        return {"board": board_json(board), "position": position_json(pos)}
+        board, pos, c = await at(read_query(query), True)
+        return {"board": board_json(board), "position": position_json(pos), "contract": contract_json(board, c)}
 
     async def solve_doc(query: dict[str, str]) -> dict[str, Any]:
-        board = state.board(query)
-        pos = position(board, query.get("play", ""), query.get("trump"), query.get("declarer"))
+        _board, pos, _c = await at(read_query(query), False)
         if pos.state.finished:
             return {"play": position_json(pos)["play"], "to_play": None, "cards": []}
         deal, trump, leader, trick = pos.solve_args
@@ -224,12 +301,8 @@ def create_app(
     async def table_doc(query: dict[str, str]) -> dict[str, Any]:
         from ddsbind.solver import par as par_of
 
-        board = state.board(query)
-
-        async def table() -> Any:
-            return (await in_thread(state.pool.dd_tables, [board.deal]))[0]
-
-        t = await state.tables.get(board.deal, table)
+        board = state.board(read_query(query))
+        t = await dd_table(board)
         par = par_of(t, board.vulnerable)
         rows = {
             s.name: {seat: t[s, seat] for seat in SEAT_LETTERS}
@@ -238,7 +311,7 @@ def create_app(
         return {"table": rows, "par": par.words(), "par_score": par.score}
 
     async def analysis_doc(query: dict[str, str]) -> dict[str, Any]:
-        board = state.board(query)
+        board = state.board(read_query(query))
         g = board.game
         if g is None or g.trump is None or g.leader is None or not g.play:
             return {"trace": None, "costly": []}

@@ -13,16 +13,18 @@ Conventions (DDS's): seats N=0 E=1 S=2 W=3, strains S=0 H=1 D=2 C=3 NT=4.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability
-from ddsbind.errors import InvalidArgumentError
+from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability, pbn_to_masks
+from ddsbind.errors import Error, InvalidArgumentError
 from ddsbind.game import Play
 
 __all__ = [
     "Board",
+    "BoardQuery",
     "Position",
     "board_json",
     "contract_text",
@@ -30,6 +32,8 @@ __all__ = [
     "load_boards",
     "position",
     "position_json",
+    "read_deal",
+    "read_query",
 ]
 
 #: Trump and declarer of a board without a contract (a deal, a passed-out game).
@@ -57,6 +61,12 @@ class Board:
         The game record (auction, contract, play) when the file holds one:
         an object with ddsbind's game-record attributes (``auction``,
         ``contract``, ``declarer``, ``result``, ``play``, ``trump``, ``tags``).
+    board : int
+        The file's board number (the ``board`` of the address); 0: ``number``.
+    room : str or None
+        ``"Open"`` or ``"Closed"`` for a team match's record (the ``room`` of the address).
+    table : int
+        Its place, from 1, among the file's records of this board number (the ``table`` of the address).
     """
 
     number: int
@@ -65,6 +75,14 @@ class Board:
     vulnerable: Vulnerability
     label: str
     game: Any = field(default=None, compare=False, repr=False)
+    board: int = 0
+    room: str | None = None
+    table: int = 1
+
+    @property
+    def file_board(self) -> int:
+        """The file's board number: ``board``, else the place ``number``."""
+        return self.board or self.number
 
     @property
     def contract_trump(self) -> Strain | None:
@@ -82,12 +100,51 @@ class Board:
         return [] if self.game is None else list(self.game.play)
 
 
-def deal_board(text: str, number: int = 1) -> Board:
-    """A board of one pasted PBN deal string (dealer N, nobody vulnerable); raises the deal's ``PBNError``."""
-    deal = Deal.from_pbn(text.strip())
-    if not deal.is_full:
-        raise InvalidArgumentError(f"the deal holds {deal.n_cards} cards; the board plays full deals of 52")
-    return Board(number, deal, Seat.N, Vulnerability.NONE, str(number))
+def read_deal(text: str) -> Deal:
+    """A pasted PBN deal of 52 cards; one hand left as ``-`` gets the cards the other three do not hold.
+
+    Raises the PBN reader's error for bad text, and ``InvalidArgumentError``
+    naming the hands for two or more hands left as ``-``, or naming the hand
+    and the cards for a hand with a card missing or too many.
+    """
+    masks = pbn_to_masks(text.strip())
+    counts = {seat: sum(bin(m).count("1") for m in masks[seat]) for seat in Seat}
+    hands = text.strip().strip('"').partition(":")[2].split()
+    first = Seat.parse(text.strip().strip('"')[:1])
+    unknown = [first.next(i) for i, h in enumerate(hands) if h == "-"]
+    if len(unknown) > 1:
+        names = " and ".join(s.name for s in sorted(unknown))
+        raise InvalidArgumentError(f"hands {names} are left as '-': give all but one hand (that one is completed)")
+    held = [sum(masks[seat][suit] for seat in Seat) for suit in range(4)]
+    missing = [Card(suit, rank) for suit in range(4) for rank in range(14, 1, -1) if not held[suit] >> rank & 1]
+    if unknown:
+        seat = unknown[0]
+        if any(counts[s] != 13 for s in Seat if s != seat):
+            short = ", ".join(f"{s.name} {counts[s]}" for s in Seat if s != seat and counts[s] != 13)
+            raise InvalidArgumentError(f"hand {seat.name} is left as '-': the others must hold 13 cards each ({short})")
+        masks[seat] = [(0x7FFC & ~held[suit]) for suit in range(4)]
+        return Deal(masks)
+    wrong = [s for s in Seat if counts[s] != 13]
+    if wrong:
+        parts = []
+        for s in wrong:
+            n = counts[s]
+            many = " (too many)" if n > 13 else " (too few)"
+            parts.append(f"{s.name} holds {n} card{'s' if n != 1 else ''}{many}")
+        cards = " ".join(str(c) for c in missing)
+        where = f"; nobody holds {cards}" if missing else ""
+        raise InvalidArgumentError(f"each hand holds 13 cards: {', '.join(parts)}{where}")
+    return Deal(masks)
+
+
+def deal_board(
+    text: str, number: int = 1, dealer: Seat | None = None, vulnerable: Vulnerability | None = None
+) -> Board:
+    """A board of one pasted PBN deal string (:func:`read_deal`), dealer N and nobody vulnerable unless given."""
+    deal = read_deal(text)
+    seat = Seat.N if dealer is None else dealer
+    vul = Vulnerability.NONE if vulnerable is None else vulnerable
+    return Board(number, deal, seat, vul, str(number))
 
 
 def load_boards(path: str | os.PathLike[str]) -> list[Board]:
@@ -106,10 +163,15 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board]:
     fmt = guess(path)
     boards: list[Board] = []
     if fmt in game_formats():
+        tables: dict[int, int] = {}
         for i, g in enumerate(read_games(path)):
-            label = str(g.board) if g.board is not None else str(i + 1)
-            room = g.tags.get("Room")
-            boards.append(Board(i + 1, g.deal, g.dealer, g.vulnerable, f"{label} {room}" if room else label, g))
+            number = g.board if isinstance(g.board, int) and g.board > 0 else i + 1
+            room = g.tags.get("Room") or None
+            tables[number] = tables.get(number, 0) + 1
+            label = f"{number} {room}" if room else str(number)
+            boards.append(
+                Board(i + 1, g.deal, g.dealer, g.vulnerable, label, g, board=number, room=room, table=tables[number])
+            )
         return boards
     for owners, _tables in read_any(path):
         if owners is None:
@@ -121,12 +183,97 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board]:
     return boards
 
 
+#: ASCII digits only: ``str.isdigit`` also takes ``"²"``, which ``int`` refuses.
+_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def _number(query: Mapping[str, str], name: str, low: int, high: int | None = None) -> int | None:
+    """The query's ``name`` as a whole number in ``low..high``, None when absent or empty."""
+    text = query.get(name) or ""
+    if not text:
+        return None
+    value = int(text) if _NUMBER.fullmatch(text) else None
+    if value is None or value < low or (high is not None and value > high):
+        upto = f" to {high}" if high is not None else " or more"
+        raise InvalidArgumentError(f"{name} {text[:20]!r} is not a number from {low}{upto}")
+    return value
+
+
+def _member(query: Mapping[str, str], names: Sequence[str], parse: Any) -> Any:
+    """The first of ``names`` the query gives, read by ``parse`` (a DDS number in ASCII digits read as one)."""
+    for name in names:
+        text = query.get(name) or ""
+        if text:
+            try:
+                return parse(int(text) if _NUMBER.fullmatch(text) else text)
+            except Error as exc:
+                raise InvalidArgumentError(f"{name}={text[:20]!r}: {exc}") from None
+    return None
+
+
+@dataclass(frozen=True)
+class BoardQuery:
+    """What an address asks the board for: the one reading of every query parameter.
+
+    ``?board=18&room=closed`` (or ``&table=2``) names a board of the file by
+    its board number; ``?deal=PBN`` a pasted deal, with ``dealer`` and
+    ``vul``; ``strain`` (old name ``trump``; a name or DDS's 0..4) and
+    ``declarer`` (or ``leader``, declarer's left-hand opponent) the contract
+    played, ``level`` its level; ``play`` the cards from the opening lead;
+    ``claim=1`` the rest claimed.
+    """
+
+    board: int | None = None
+    room: str | None = None
+    table: int | None = None
+    deal: str | None = None
+    dealer: Seat | None = None
+    vulnerable: Vulnerability | None = None
+    strain: Strain | None = None
+    declarer: Seat | None = None
+    level: int | None = None
+    play: tuple[str, ...] = ()
+    claim: bool = False
+
+
+def read_query(query: Mapping[str, str]) -> BoardQuery:
+    """Read an address's query into a :class:`BoardQuery`; ``InvalidArgumentError`` naming the parameter otherwise."""
+    room = (query.get("room") or "").strip().lower() or None
+    if room not in (None, "open", "closed"):
+        raise InvalidArgumentError(f"room {room[:20]!r} is not open or closed")
+    declarer = _member(query, ("declarer",), lambda v: Seat.parse(v, "declarer"))
+    leader = _member(query, ("leader",), lambda v: Seat.parse(v, "leader"))
+    if declarer is None and leader is not None:
+        declarer = leader.next(-1)
+    elif declarer is not None and leader is not None and leader != declarer.next():
+        raise InvalidArgumentError(f"leader {leader.name} is not declarer {declarer.name}'s left-hand opponent")
+    text = query.get("play") or ""
+    play = tuple(c for c in text.replace(" ", ",").split(",") if c)
+    if len(play) > MAX_PLAY:
+        raise InvalidArgumentError(f"{len(play)} cards in the play; a deal has {MAX_PLAY}")
+    return BoardQuery(
+        board=_number(query, "board", 1),
+        room=room,
+        table=_number(query, "table", 1),
+        deal=(query.get("deal") or "").strip() or None,
+        dealer=_member(query, ("dealer",), lambda v: Seat.parse(v, "dealer")),
+        vulnerable=_member(query, ("vul", "vulnerable"), Vulnerability.parse),
+        strain=_member(query, ("strain", "trump"), Strain.parse),
+        declarer=declarer,
+        level=_number(query, "level", 1, 7),
+        play=play,
+        claim=query.get("claim") == "1",
+    )
+
+
 @dataclass
 class Position:
     """A board, a contract's trump and declarer, and the cards played from the opening lead.
 
     ``state`` is the :class:`~ddsbind.game.Play` after those cards: the
     cards still held, the trick in progress and its leader, the tricks done.
+    ``fault`` is the one line saying why the card after ``play`` could not
+    be played (``position(..., to_fault=True)``), else None.
     """
 
     board: Board
@@ -134,6 +281,7 @@ class Position:
     declarer: Seat
     play: list[Card]
     state: Play
+    fault: str | None = None
 
     @property
     def solve_args(self) -> tuple[Deal, Strain, Seat, tuple[Card, ...]]:
@@ -147,12 +295,16 @@ def position(
     play: str | Sequence[Card | str] = (),
     trump: Strain | int | str | None = None,
     declarer: Seat | int | str | None = None,
+    *,
+    to_fault: bool = False,
 ) -> Position:
     """The position after ``play`` (cards from the opening lead, ``"HJ,H2,HA"`` or a list).
 
     ``trump`` and ``declarer`` default to the record's contract, else NT by
     South.  A card not held, a revoke or more than 52 cards raise
-    ``PlayFaultError`` naming the card and its place in the play.
+    ``PlayFaultError`` naming the card and its place in the play; with
+    ``to_fault`` the position is the one before that card instead, its
+    ``fault`` the error's line.
     """
     t = Strain.parse(trump) if trump not in (None, "") else board.contract_trump
     d = Seat.parse(declarer) if declarer not in (None, "") else board.contract_declarer
@@ -162,8 +314,16 @@ def position(
     if len(cards) > MAX_PLAY:
         raise InvalidArgumentError(f"{len(cards)} cards in the play; a deal has {MAX_PLAY}")
     state = Play(board.deal, t, d.next())
-    state.play_all(cards)
-    return Position(board, t, d, [Card.parse(c) for c in cards], state)
+    done: list[Card] = []
+    for c in cards:
+        try:
+            state.play(c)
+        except Error as exc:
+            if not to_fault:
+                raise
+            return Position(board, t, d, done, state, f"card {len(done) + 1} of the play, {str(c)[:8]}: {exc}")
+        done.append(Card.parse(c))
+    return Position(board, t, d, done, state)
 
 
 # -- JSON for the page -------------------------------------------------------------------
@@ -210,8 +370,9 @@ def board_json(board: Board) -> dict[str, Any]:
 def position_json(pos: Position) -> dict[str, Any]:
     """The position for the page: hands (N E S W, suits S H D C, ace first), tricks, counts, the hand on turn."""
     s = pos.state
-    deal = s.deal()
-    hands = {seat.name: [[str(c) for c in deal.hand(seat) if c.suit == suit] for suit in range(4)] for seat in Seat}
+    # From the deal's hands, not s.deal(): after the 52nd card nobody holds a card, and that is no Deal.
+    held = {seat: [c for c in pos.board.deal.hand(seat) if s.holds(seat, c)] for seat in Seat}
+    hands = {seat.name: [[str(c) for c in held[seat] if c.suit == suit] for suit in range(4)] for seat in Seat}
     # Play.tricks holds completed tricks only: each has its winner.
     done = [(t, t.winner) for t in s.tricks if t.winner is not None]
     tricks = [
@@ -232,4 +393,5 @@ def position_json(pos: Position) -> dict[str, Any]:
         "to_play": None if s.finished else s.to_play.name,
         "legal": _cards(s.legal_cards()) if not s.finished else [],
         "finished": s.finished,
+        "fault": pos.fault,
     }

@@ -187,13 +187,13 @@ def test_positions_along_a_record_are_dds_solve_board(session_server, session_ga
     g = session_games[1]
     for k in (0, 1, 2, 3, 4, 6, 11):
         play = ",".join(str(c) for c in g.play[:k])
-        status, pos = api(session_server, "position", board="2", play=play)
+        status, pos = api(session_server, "position", board="1", room="closed", play=play)
         assert status == 200
         p = pos["position"]
         assert p["play"] == [str(c) for c in g.play[:k]] and p["trump"] == "NT" and p["declarer"] == "W"
         assert sum(len(s) for h in p["hands"].values() for s in h) == 52 - k
         assert len(p["trick"]) == k % 4 and len(p["tricks"]) == k // 4
-        status, sol = api(session_server, "solve", board="2", play=play)
+        status, sol = api(session_server, "solve", board="1", room="closed", play=play)
         assert status == 200
         shown = {c: s["score"] for s in sol["cards"] for c in (s["card"], *s["equals"])}
         assert shown == expected_scores(g.deal, g.trump, g.declarer, g.play[:k])
@@ -210,14 +210,14 @@ def test_a_position_is_solved_once(session_server, session_games):
 
     def ask() -> None:
         barrier.wait()
-        answers.append(api(session_server, "solve", board="4", play=play)[1])
+        answers.append(api(session_server, "solve", board="2", room="closed", play=play)[1])
 
     threads = [threading.Thread(target=ask) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert api(session_server, "solve", board="4", play=play)[1] == answers[0]
+    assert api(session_server, "solve", board="2", room="closed", play=play)[1] == answers[0]
     assert all(a == answers[0] for a in answers)
     assert session_server.state.solutions.computed == before + 1
 
@@ -225,7 +225,7 @@ def test_a_position_is_solved_once(session_server, session_games):
 def test_table_and_par_are_ddsbinds(session_server, session_games):
     """Without it, the page's double-dummy table or par could be another deal's or wrong."""
     g = session_games[2]
-    status, doc = api(session_server, "table", board="3")
+    status, doc = api(session_server, "table", board="2", room="open")
     assert status == 200
     table = ddsbind.dd_table(g.deal)
     assert doc["table"] == {s: {seat: table[s, seat] for seat in "NESW"} for s in ("NT", "S", "H", "D", "C")}
@@ -234,15 +234,15 @@ def test_table_and_par_are_ddsbinds(session_server, session_games):
 
 def test_costly_cards_of_a_record_are_analyses(session_server, session_games):
     """Without it, the page would mark the wrong cards of the record as costly."""
-    for number, g in enumerate(session_games, 1):
-        status, doc = api(session_server, "analysis", board=str(number))
+    for g in session_games:
+        status, doc = api(session_server, "analysis", board=str(g.board), room=g.tags["Room"])
         assert status == 200
         costly = ddsbind.costly_cards(g.deal, g.trump, g.leader, g.play)
         assert [(c["index"], c["card"], c["cost"]) for c in doc["costly"]] == [
             (c.index, str(c.card), c.cost) for c in costly
         ]
         assert doc["trace"] == ddsbind.analyse_play(g.deal, g.trump, g.leader, g.play)
-    assert any(api(session_server, "analysis", board=str(n))[1]["costly"] for n in range(1, 7))
+    assert any(api(session_server, "analysis", board=str(n), table=t)[1]["costly"] for n in "123" for t in "12")
 
 
 def test_a_bad_deal_answers_the_librarys_one_line(session_server):
@@ -257,14 +257,91 @@ def test_a_bad_deal_answers_the_librarys_one_line(session_server):
 
 def test_a_bad_card_or_board_answers_one_line_naming_it(session_server):
     """Without it, a mistyped address would not say which card or board is wrong."""
-    status, doc = api(session_server, "position", board="2", play="HJ,HQ,SA")
-    assert status == 400 and "SA" in doc["error"] and "N" in doc["error"]
-    status, doc = api(session_server, "solve", board="2", play="HJ,XX")
+    status, doc = api(session_server, "position", board="1", room="closed", play="HJ,HQ,SA")
+    # In place: the position up to the bad card, and why that card cannot be played.
+    assert status == 200 and doc["position"]["play"] == ["HJ", "HQ"]
+    fault = doc["position"]["fault"]
+    assert fault.startswith("card 3 of the play, SA: ") and "SA is not held by" in fault and "\n" not in fault
+    status, doc = api(session_server, "solve", board="1", room="closed", play="HJ,XX")
     assert status == 400 and "'XX' is not a card" in doc["error"]
     status, doc = api(session_server, "position", board="99")
-    assert status == 400 and "boards 1 to 8" in doc["error"]  # session.lin holds 8 games
+    assert status == 400 and "boards 1 to 4" in doc["error"]  # session.lin: boards 1-4, Open and Closed
     status, doc = api(session_server, "position", board="1", trump="Z")
-    assert status == 400 and doc["error"]
+    assert status == 400 and doc["error"].startswith("trump='Z': ")
+    for number in ("²", "abc", "-1", "0", "1.0", "١"):  # str.isdigit takes '²' and '١'; int() of '²' fails
+        status, doc = api(session_server, "position", board=number)
+        assert status == 400 and doc["error"].startswith(f"board {number!r} is not a number"), number
+    status, doc = api(session_server, "position", board="1", room="lounge")
+    assert status == 400 and "open or closed" in doc["error"]
+    status, doc = api(session_server, "position", board="1", table="3")
+    assert status == 400 and "2 table(s), not 3" in doc["error"]
+
+
+def test_strains_and_seats_are_read_as_the_library_reads_them(session_server):
+    """Without it, `trump=4` (DDS's number for notrump, as Strain.parse(4) reads it) would be refused."""
+    for strain in ("4", "NT", "n", "notrump"):
+        for name in ("strain", "trump"):
+            status, doc = api(session_server, "position", board="1", **{name: strain, "declarer": "E"})
+            assert status == 200 and doc["position"]["trump"] == "NT", (name, strain)
+            assert doc["position"]["to_play"] == "S"
+    status, doc = api(session_server, "position", board="1", strain="0", leader="W")
+    assert status == 200 and doc["position"]["trump"] == "S" and doc["position"]["declarer"] == "S"
+    status, doc = api(session_server, "position", board="1", strain="5")
+    assert status == 400 and doc["error"].startswith("strain='5': ")
+    status, doc = api(session_server, "position", board="1", declarer="N", leader="N")
+    assert status == 400 and "left-hand opponent" in doc["error"]
+
+
+def test_a_finished_deal_is_a_position(session_server):
+    """Without it, the 52nd card (or a record stepped to its end) answered 'Zero cards (DDS code -2)'."""
+    from ddsbind.game import Play
+
+    deal = Deal.random(3)
+    state, cards = Play(deal, Strain.H, Seat.N), []
+    while not state.finished:
+        cards.append(state.legal_cards()[-1])
+        state.play(cards[-1])
+    query = {"deal": deal.to_pbn(), "strain": "H", "declarer": "W", "play": ",".join(map(str, cards))}
+    status, doc = api(session_server, "position", **query)
+    assert status == 200
+    p = doc["position"]
+    assert p["finished"] and p["to_play"] is None and p["legal"] == [] and p["fault"] is None
+    assert len(p["tricks"]) == 13 and p["declarer_tricks"] + p["defence_tricks"] == 13
+    assert all(suit == [] for hand in p["hands"].values() for suit in hand)
+    won = sum(1 for t in state.tricks if t.winner.side == Seat.W.side)
+    assert p["declarer_tricks"] == won
+    status, doc = api(session_server, "solve", **query)
+    assert status == 200 and doc["to_play"] is None and doc["cards"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "N:AK97.QT5.K86.T85 QT52.K742.J9.A94 J86.AJ96.T7542.6 43.83.AQ3.KQJ73",
+            "each hand holds 13 cards: W holds 12 cards (too few); nobody holds C2",
+        ),
+        (
+            "N:AK97.QT5.K86.T852 QT52.K742.J9.A94 J86.AJ96.T7542.6 43.83.AQ3.KQJ73",
+            "each hand holds 13 cards: N holds 14 cards (too many), W holds 12 cards (too few)",
+        ),
+        ("N:AK97.QT5.K86.T85 - J86.AJ96.T7542.6 -", "hands E and W are left as '-'"),
+    ],
+)
+def test_a_deal_short_or_long_names_the_hand_and_card(session_server, text, message):
+    """Without it, a 51-card paste answered 'AnalysePlay input error (DDS code -98)' naming nothing."""
+    status, doc = api(session_server, "position", deal=text)
+    assert status == 400 and doc["error"].startswith(message), doc
+
+
+def test_a_deal_with_one_hand_left_out_is_completed(session_server):
+    """Without it, a deal pasted with the fourth hand as '-' (as PBN allows) would be refused."""
+    full = Deal.from_pbn("N:AK97.QT5.K86.T85 QT52.K742.J9.A94 J86.AJ96.T7542.6 43.83.AQ3.KQJ732")
+    for k in range(4):
+        hands = full.to_pbn()[2:].split()
+        hands[k] = "-"
+        status, doc = api(session_server, "position", deal="N:" + " ".join(hands))
+        assert status == 200 and doc["board"]["deal"] == full.to_pbn()
 
 
 def test_a_pasted_deal_is_played_with_the_trump_and_declarer_chosen(session_server):
@@ -366,7 +443,7 @@ def screenshot(page, tmp_path: Path, name: str, *, board: bool = True) -> Path:
 def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, session_games, page, tmp_path):
     """Without it, the page could show a card's tricks wrong anywhere along a played game."""
     g = session_games[1]  # 1 Closed: North's opening lead cost a trick
-    page.goto(session_server.url + "?board=2")
+    page.goto(session_server.url + "?board=1&room=closed")
     for k in range(len(g.play) + 1):
         wait_solved(page, g.play[:k])
         assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), f"after {k} cards"
@@ -396,7 +473,7 @@ def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, sess
 def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, session_games, page, tmp_path):
     """Without it, a player could not try their own line, take it back, or claim the rest."""
     g = session_games[2]
-    page.goto(session_server.url + "?board=3")
+    page.goto(session_server.url + "?board=2&room=open")
     wait_solved(page, [])
     played: list[str] = []
     for _ in range(9):
@@ -439,7 +516,7 @@ def test_a_position_opens_from_its_address(session_server, session_games, page, 
     """Without it, a position could not be shared as a link and reopened."""
     g = session_games[4]
     play = g.play[:6]
-    page.goto(session_server.url + "?board=5&play=" + ",".join(str(c) for c in play))
+    page.goto(session_server.url + "?board=3&room=open&play=" + ",".join(str(c) for c in play))
     wait_solved(page, play)
     assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, play)
     assert page.locator("#center .on-table").count() == 2

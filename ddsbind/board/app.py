@@ -45,8 +45,10 @@ from ddsbind.board.boards import (
     Board,
     BoardQuery,
     board_json,
+    board_query,
     contract_text,
     deal_board,
+    exports,
     load_boards,
     position,
     position_json,
@@ -126,6 +128,7 @@ class _State:
         self.solutions = _Cache()
         self.tables = _Cache(2000)
         self.analyses = _Cache(2000)
+        self.handlers: dict[str, Callable[[dict[str, str]], Awaitable[dict[str, Any]]]] = {}
         self._by_number: dict[int, list[Board]] = {}
         self._indexed = 0
         self.assets = {path: ((resources.files(__package__) / "assets" / name).read_bytes(), media)
@@ -228,9 +231,12 @@ def create_app(
 
     async def boards_doc(query: dict[str, str]) -> dict[str, Any]:
         listed = []
+        by_number = state.by_number()
         for b in state.boards:
             g = b.game
-            listed.append({"number": b.number, "label": b.label, "contract": None if g is None else contract_text(g),
+            listed.append({"number": b.file_board, "room": b.room, "table": b.table, "label": b.label,
+                           "query": board_query(b, len(by_number[b.file_board])),
+                           "contract": None if g is None else contract_text(g),
                            "declarer": None if g is None or g.declarer is None else g.declarer.name})  # fmt: skip
         name = None if state.source is None else os.path.basename(state.source)
         return {"source": name, "error": state.error, "boards": listed}
@@ -246,12 +252,15 @@ def create_app(
         from ddsbind.scoring import Contract, DealerParContract
         from ddsbind.solver import dealer_par
 
-        strain, declarer, level, doubled, source = q.strain, q.declarer, q.level, 0, "chosen"
+        strain, declarer, level, doubled, source = q.strain, q.declarer, q.level, q.doubled or 0, "chosen"
         g = board.game
         rec = g.contract if g is not None and isinstance(g.contract, Contract) else None
         if rec is not None and strain in (None, rec.strain) and declarer in (None, g.declarer):
             strain, declarer, source = rec.strain, g.declarer, "record"
-            level, doubled = (rec.level, rec.doubled) if level in (None, rec.level) else (level, 0)
+            if level in (None, rec.level) and q.doubled in (None, rec.doubled):
+                level, doubled = rec.level, rec.doubled
+            else:
+                source = "chosen"
         if strain is None or declarer is None:
             t = await dd_table(board)
             items = [i for i in dealer_par(t, board.dealer or Seat.N, board.vulnerable).contracts if i.strip()]
@@ -334,10 +343,20 @@ def create_app(
             "costly": [c.to_json() for c in costly],
         }
 
+    async def export_doc(query: dict[str, str]) -> dict[str, Any]:
+        from ddsbind.scoring import Contract
+
+        board, pos, c = await at(read_query(query), False)
+        contract = Contract(c["level"] or 1, c["strain"], c["doubled"], c["declarer"])
+        return exports(board, contract, pos.play)
+
     async def asset(request: Request) -> Response:
         body, media = state.assets[request.url.path]
         return Response(body, media_type=media, headers=_SECURITY_HEADERS)
 
+    #: The answers by route name, for a page written without a server (:func:`export_html`).
+    state.handlers = {"boards": boards_doc, "position": position_doc, "solve": solve_doc, "table": table_doc,
+                      "analysis": analysis_doc, "export": export_doc}  # fmt: skip
     routes = [Route(path, asset) for path in _ASSETS]
     for path, handler in (
         ("/api/boards", boards_doc),
@@ -345,6 +364,7 @@ def create_app(
         ("/api/solve", solve_doc),
         ("/api/table", table_doc),
         ("/api/analysis", analysis_doc),
+        ("/api/export", export_doc),
     ):
         routes.append(Route(path, failing(handler)))
 

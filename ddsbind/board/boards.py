@@ -27,9 +27,12 @@ __all__ = [
     "BoardQuery",
     "Position",
     "board_json",
+    "board_query",
     "contract_text",
     "deal_board",
+    "exports",
     "load_boards",
+    "played_record",
     "position",
     "position_json",
     "read_deal",
@@ -219,8 +222,8 @@ class BoardQuery:
     its board number; ``?deal=PBN`` a pasted deal, with ``dealer`` and
     ``vul``; ``strain`` (old name ``trump``; a name or DDS's 0..4) and
     ``declarer`` (or ``leader``, declarer's left-hand opponent) the contract
-    played, ``level`` its level; ``play`` the cards from the opening lead;
-    ``claim=1`` the rest claimed.
+    played, ``level`` its level and ``doubled`` 0, 1 or 2; ``play`` the
+    cards from the opening lead; ``claim=1`` the rest claimed.
     """
 
     board: int | None = None
@@ -232,6 +235,7 @@ class BoardQuery:
     strain: Strain | None = None
     declarer: Seat | None = None
     level: int | None = None
+    doubled: int | None = None
     play: tuple[str, ...] = ()
     claim: bool = False
 
@@ -261,6 +265,7 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
         strain=_member(query, ("strain", "trump"), Strain.parse),
         declarer=declarer,
         level=_number(query, "level", 1, 7),
+        doubled=_number(query, "doubled", 0, 2),
         play=play,
         claim=query.get("claim") == "1",
     )
@@ -340,6 +345,14 @@ def contract_text(game: Any) -> str | None:
     return str(game.contract).split(" by ")[0]
 
 
+def board_query(board: Board, tables: int) -> str:
+    """The address's query naming ``board`` of a file (``board=1&room=closed``); ``tables``: records of its number."""
+    text = f"board={board.file_board}"
+    if board.room:
+        return text + f"&room={board.room.lower()}"
+    return text + (f"&table={board.table}" if tables > 1 else "")
+
+
 def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
@@ -353,6 +366,8 @@ def board_json(board: Board) -> dict[str, Any]:
         "deal": board.deal.to_pbn(),
         "dealer": None if board.dealer is None else board.dealer.name,
         "vulnerable": board.vulnerable.pbn,
+        "vulnerable_sides": [side.name for side in board.vulnerable.sides],
+        "hcp": {seat.name: board.deal.hcp(seat) for seat in Seat},
         "record": None,
     }
     if g is not None:
@@ -394,4 +409,52 @@ def position_json(pos: Position) -> dict[str, Any]:
         "legal": _cards(s.legal_cards()) if not s.finished else [],
         "finished": s.finished,
         "fault": pos.fault,
+    }
+
+
+# -- export ---------------------------------------------------------------------------------
+
+#: BBO's handviewer, which shows a LIN record given as ``?lin=``.
+HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html"
+
+
+def played_record(board: Board, contract: Any, play: Sequence[Card]) -> Any:
+    """A game record of ``board`` played in ``contract`` (a declared :class:`~ddsbind.Contract`) with ``play``.
+
+    The record's own auction when it reached this contract; otherwise
+    passes to the declarer, who bids the contract (doubled by the next
+    hand if it is), then three passes.
+    """
+    from ddsbind.record import GameRecord
+    from ddsbind.scoring import Contract
+
+    g = board.game
+    dealer = board.dealer or Seat.N
+    bare = Contract(contract.level, contract.strain, contract.doubled)
+    if g is not None and g.contract == bare and g.declarer == contract.declarer:
+        auction = list(g.auction)
+    else:
+        auction = ["Pass"] * next(k for k in range(4) if dealer.next(k) == contract.declarer)
+        auction.append(str(contract.call))
+        auction += ["X", "Pass", "Pass", "XX"][: 1 if contract.doubled == 1 else 4 if contract.doubled == 2 else 0]
+        auction += ["Pass"] * 3
+    return GameRecord(
+        board.deal, dealer, board.vulnerable, board.file_board, auction=auction, contract=bare,
+        declarer=contract.declarer, play=list(play),
+    )  # fmt: skip
+
+
+def exports(board: Board, contract: Any, play: Sequence[Card]) -> dict[str, str]:
+    """The deal and ``play`` so far as PBN text, a LIN line and a BBO handviewer address."""
+    import urllib.parse
+
+    from ddsbind.formats.lin import format_lin
+    from ddsbind.formats.pbngame import format_games
+
+    record = played_record(board, contract, play)
+    lin = format_lin([record]).strip()
+    return {
+        "pbn": format_games([record]),
+        "lin": lin,
+        "handviewer": HANDVIEWER + "?lin=" + urllib.parse.quote(lin, safe=""),
     }

@@ -179,7 +179,8 @@ def test_boards_of_a_lin_file_are_listed_with_their_contracts(session_server, se
     assert [(b["contract"], b["declarer"]) for b in doc["boards"]] == [
         ("3NT", "W"), ("3NT", "W"), ("4S", "S"), ("4S", "S"), ("4S", "S"), ("4S", "S"), ("4H", "S"), ("3S", "W")
     ]  # fmt: skip
-    assert [b["number"] for b in doc["boards"]] == list(range(1, len(session_games) + 1))
+    assert [(b["number"], b["room"]) for b in doc["boards"]] == [(g.board, g.tags["Room"]) for g in session_games]
+    assert [b["query"] for b in doc["boards"]][:2] == ["board=1&room=open", "board=1&room=closed"]
 
 
 def test_positions_along_a_record_are_dds_solve_board(session_server, session_games):

@@ -524,7 +524,7 @@ def test_a_position_opens_from_its_address(session_server, session_games, page, 
     assert page.locator("#tricks li.trick").count() == 2
     for seat in "NESW":
         assert page.locator(f"#hand-{seat} .card").count() in (11, 12)
-    assert page.locator("#boards").input_value() == "5"
+    assert page.locator("#boards").input_value() == "board=3&room=open"
     page.wait_for_function("() => document.body.dataset.table === '1'")
     table = ddsbind.dd_table(g.deal)
     cells = page.eval_on_selector_all(
@@ -558,7 +558,12 @@ def test_a_pasted_bad_deal_shows_the_error_and_a_good_one_plays(browser, tmp_pat
         page.click("#deal-go")
         wait_solved(page, [])
         assert page.locator("#error").is_hidden()
-        assert shown_tricks(page) == expected_scores(deal, Strain.NT, Seat.S, [])
+        # No record: the contract is par's (DDS's DealerPar, dealer N, nobody vulnerable), its first declarer.
+        from ddsbind.scoring import DealerParContract
+
+        par = DealerParContract.parse(ddsbind.dealer_par(ddsbind.dd_table(deal), "N", "None").contracts[0])
+        assert shown_tricks(page) == expected_scores(deal, par.contract.strain, par.declarers[0], [])
+        assert page.locator("#contract-source").inner_text().startswith("(par)")
     context.close()
 
 

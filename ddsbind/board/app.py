@@ -42,6 +42,8 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from ddsbind.board.boards import (
+    DEFAULT_PORT,
+    PORT_TRIES,
     Board,
     BoardQuery,
     board_json,
@@ -57,7 +59,17 @@ from ddsbind.board.boards import (
 from ddsbind.deal import SEAT_LETTERS, Seat, Strain
 from ddsbind.errors import Error
 
-__all__ = ["BoardFrame", "BoardServer", "create_app", "show", "stop_shown"]
+__all__ = [
+    "DEFAULT_PORT",
+    "BoardFrame",
+    "BoardServer",
+    "create_app",
+    "export_html",
+    "show",
+    "static_page",
+    "stop_shown",
+]
+
 
 _T = TypeVar("_T")
 
@@ -388,8 +400,9 @@ class BoardServer:
         navigable; or a PBN deal string; or None for the paste page.  A file
         that cannot be read is not raised here: the page shows its one-line
         error.
-    port : int
-        The port on 127.0.0.1 (0: any free one; :attr:`url` tells which).
+    port : int or None
+        The port on 127.0.0.1: None for :data:`DEFAULT_PORT` or the next
+        free one above it; 0 for any free one (:attr:`url` tells which).
     threads : int or None
         The :class:`~ddsbind.SolverPool`'s threads (None: every thread DDS runs).
 
@@ -401,18 +414,12 @@ class BoardServer:
     """
 
     def __init__(
-        self, source: str | os.PathLike[str] | None = None, *, port: int = 0, threads: int | None = None
+        self, source: str | os.PathLike[str] | None = None, *, port: int | None = 0, threads: int | None = None
     ) -> None:
         import uvicorn
 
         boards, error, name = _open(source)
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self._socket.bind(("127.0.0.1", port))
-        except OSError:
-            self._socket.close()
-            raise
+        self._socket = _listen(port)
         self._address: tuple[str, int] = self._socket.getsockname()[:2]
         self.port: int = self._address[1]
         hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
@@ -484,6 +491,23 @@ class BoardServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _listen(port: int | None) -> socket.socket:
+    """A socket bound to 127.0.0.1:``port`` (None: :data:`DEFAULT_PORT` or the next free one); OSError if none is."""
+    ports = range(DEFAULT_PORT, DEFAULT_PORT + PORT_TRIES) if port is None else (port,)
+    for k, p in enumerate(ports):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", p))
+        except OSError:
+            sock.close()
+            if k == len(ports) - 1:
+                raise
+            continue
+        return sock
+    raise AssertionError("unreachable: ports is never empty")
 
 
 def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | None, str | None]:
@@ -569,3 +593,77 @@ def stop_shown() -> None:
         server, _shared = _shared, None
     if server is not None:
         server.stop()
+
+
+# -- a page without a server ----------------------------------------------------------------
+
+
+def static_page(boards: list[Board], *, source: str | None = None, threads: int | None = None) -> str:
+    """The board's page as one self-contained HTML text: every answer of each board's recorded play inside.
+
+    For every board: the position and every legal card's double-dummy
+    result at each card of its record (the first position alone for a deal
+    without play), the double-dummy table and par, and the record's costly
+    cards; the script and style inline, nothing fetched.  Opened from disk
+    (``file://``) it steps through each record as the live board does.
+    """
+    import json
+    import urllib.parse
+
+    app = create_app(boards, hosts=set(), source=source, threads=threads)
+    state = app.state
+    handlers = state.handlers
+
+    async def collect() -> dict[str, Any]:
+        listed = await handlers["boards"]({})
+        answers: dict[str, Any] = {}
+        for entry in listed["boards"]:
+            where = entry["query"]
+            query = dict(urllib.parse.parse_qsl(where))
+            board = state.board(read_query(query))
+            answers[f"table?{where}"] = await handlers["table"](query)
+            answers[f"analysis?{where}"] = await handlers["analysis"](query)
+            record = [str(c) for c in board.record_play]
+            plays = [",".join(record[:k]) for k in range(len(record) + 1)]
+            keys = [where + (f"&play={p}" if p else "") for p in plays]
+            asked = [{**query, "play": p} for p in plays]
+            docs = await asyncio.gather(*(handlers["position"](q) for q in asked))
+            sols = await asyncio.gather(*(handlers["solve"](q) for q in asked))
+            for key, doc, sol in zip(keys, docs, sols, strict=True):
+                answers[f"position?{key}"] = doc
+                answers[f"solve?{key}"] = sol
+        return {"boards": listed, "answers": answers}
+
+    try:
+        data = asyncio.run(collect())
+    finally:
+        state.pool.close()
+    files = resources.files(__package__) / "assets"
+    page = (files / "index.html").read_text(encoding="utf-8")
+    css = (files / "board.css").read_text(encoding="utf-8")
+    js = (files / "board.js").read_text(encoding="utf-8")
+    # "</" escaped: no text of a record can close the script element early.
+    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    page = page.replace('<link rel="stylesheet" href="/assets/board.css">', f"<style>\n{css}</style>")
+    page = page.replace('<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">\n', "")
+    page = page.replace(
+        '<script src="/assets/board.js" defer></script>',
+        f'<script id="static-data" type="application/json">{blob}</script>\n<script>\n{js}</script>',
+    )
+    return page
+
+
+def export_html(source: str | os.PathLike[str], out: str | os.PathLike[str], *, threads: int | None = None) -> int:
+    """Write :func:`static_page` of a file's boards (or one PBN deal) to ``out``; returns the bytes written.
+
+    Raises ``InvalidArgumentError`` with the file's one-line error when it cannot be read.
+    """
+    from ddsbind.errors import InvalidArgumentError
+
+    boards, error, name = _open(source)
+    if error is not None:
+        raise InvalidArgumentError(error)
+    text = static_page(boards, source=name, threads=threads).encode("utf-8")
+    with open(out, "wb") as f:
+        f.write(text)
+    return len(text)

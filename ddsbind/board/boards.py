@@ -42,6 +42,10 @@ __all__ = [
 #: Trump and declarer of a board without a contract (a deal, a passed-out game).
 DEFAULT_TRUMP = Strain.NT
 DEFAULT_DECLARER = Seat.S
+#: The board's port on 127.0.0.1 unless told (the next free one above it when taken): a link lasts across restarts.
+DEFAULT_PORT = 8452
+#: How many ports from :data:`DEFAULT_PORT` up are tried.
+PORT_TRIES = 50
 #: At most this many cards in a ``play`` address (a whole deal).
 MAX_PLAY = 52
 

@@ -470,21 +470,18 @@ class BoardServer:
         A deal gets dealer N and nobody vulnerable; a game record keeps its
         own, its auction and play.  Raises the deal's error for a bad one.
         """
-        from ddsbind.deal import Deal, Seat, Vulnerability
-
         boards = self.state.boards
         n = len(boards) + 1
-        if isinstance(item, str):
-            board = deal_board(item, n)
-        elif isinstance(item, Deal):
-            board = Board(n, item, Seat.N, Vulnerability.NONE, str(n))
-        else:
-            number = getattr(item, "board", None)
-            board = Board(n, item.deal, item.dealer, item.vulnerable, str(n if number is None else number), item)
+        board = _as_board(item, n)
         if label is not None:
             board = Board(board.number, board.deal, board.dealer, board.vulnerable, label, board.game)
         boards.append(board)  # the event loop reads the list; an append is one step for it
         return n
+
+    @property
+    def running(self) -> bool:
+        """Whether the server answers (started and not stopped)."""
+        return bool(self._server.started) and not self._server.should_exit
 
     def __enter__(self) -> BoardServer:
         return self.start()
@@ -531,55 +528,102 @@ def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | Non
 
 
 class BoardFrame:
-    """A board inline in a notebook: an ``<iframe>`` of the page on the process's board server.
+    """A board inline in a notebook: the live page on the process's board server, or the static page.
 
-    The notebook's browser must run on the machine of its kernel (the server
-    listens on 127.0.0.1).
+    While the server runs, an ``<iframe>`` of the page (the notebook's
+    browser must run on the machine of its kernel: the server listens on
+    127.0.0.1); when no server runs (``show(..., live=False)``, or after
+    :func:`stop_shown`), the page exported with every position of the
+    record's play inside (:func:`static_page`), so a saved notebook still
+    shows the deal.
     """
 
-    def __init__(self, server: BoardServer, url: str, width: str = "100%", height: int = 820) -> None:
-        #: The server showing it.
+    def __init__(
+        self, server: BoardServer | None, url: str | None, board: Board, width: str = "100%", height: int = 820
+    ) -> None:
+        #: The server showing it (None: static only).
         self.server = server
-        #: The page's address (``http://127.0.0.1:PORT/?board=N``): open it in a tab as well.
+        #: The page's address (``http://127.0.0.1:PORT/?board=N``): open it in a tab as well; None when static.
         self.url = url
+        #: The board shown.
+        self.board = board
         self.width = width
         self.height = height
+        self._static: str | None = None
+
+    @property
+    def live(self) -> bool:
+        """Whether the frame shows the live page (its server runs)."""
+        return self.server is not None and self.server.running
+
+    def static_html(self) -> str:
+        """The static page of the board (made once, on first use)."""
+        if self._static is None:
+            self._static = static_page([self.board])
+        return self._static
 
     def _repr_html_(self) -> str:
         from html import escape
 
-        return (
-            f'<iframe src="{escape(self.url)}" width="{escape(self.width)}" height="{int(self.height)}" '
-            'style="border: 1px solid #ccc; border-radius: 6px;" title="ddsbind analysis board"></iframe>'
-        )
+        size = f'width="{escape(self.width)}" height="{int(self.height)}"'
+        style = 'style="border: 1px solid #ccc; border-radius: 6px;" title="ddsbind analysis board"'
+        if self.live and self.url is not None:
+            return f'<iframe src="{escape(self.url)}" {size} {style}></iframe>'
+        return f'<iframe srcdoc="{escape(self.static_html())}" {size} {style}></iframe>'
 
     def __repr__(self) -> str:
-        return f"BoardFrame({self.url!r})"
+        return f"BoardFrame({self.url!r})" if self.url else f"BoardFrame(static, board {self.board.label})"
 
 
 _shared: BoardServer | None = None
 _shared_lock = threading.Lock()
 
 
-def show(item: Any, *, play: str | Sequence[Any] = (), width: str = "100%", height: int = 820) -> BoardFrame:
+def _as_board(item: Any, n: int) -> Board:
+    """A board of a :class:`~ddsbind.Deal`, a PBN string or a game record, numbered ``n``."""
+    from ddsbind.deal import Deal, Seat, Vulnerability
+
+    if isinstance(item, str):
+        return deal_board(item, n)
+    if isinstance(item, Deal):
+        return Board(n, item, Seat.N, Vulnerability.NONE, str(n))
+    number = getattr(item, "board", None)
+    return Board(n, item.deal, item.dealer, item.vulnerable, str(n if number is None else number), item)
+
+
+def show(
+    item: Any,
+    *,
+    play: str | Sequence[Any] = (),
+    width: str = "100%",
+    height: int = 820,
+    live: bool = True,
+) -> BoardFrame:
     """The analysis board inline in a notebook for a :class:`~ddsbind.Deal` (or PBN string) or a game record.
 
-    The first call starts one board server for the process in a background
-    thread (127.0.0.1, any free port); each call adds a board to it and
-    returns a :class:`BoardFrame`, which a notebook shows as the page in an
-    ``<iframe>``.  ``play``: cards from the opening lead to start at
-    (``"HJ,H2"`` or a list).
+    The first live call starts one board server for the process in a
+    background thread (127.0.0.1, :data:`DEFAULT_PORT` or the next free
+    port); each call adds a board to it and returns a :class:`BoardFrame`,
+    which a notebook shows as the page in an ``<iframe>``.  ``play``: cards
+    from the opening lead to start at (``"HJ,H2"`` or a list).  With
+    ``live=False`` no server is started: the frame is the static page
+    (:func:`static_page`), as every frame is once the server stops.
     """
     global _shared
+    cards = play.replace(" ", ",") if isinstance(play, str) else ",".join(str(c) for c in play)
+    if not live:
+        board = _as_board(item, 1)
+        position(board, cards)  # a bad card raises here, not in the frame
+        return BoardFrame(None, None, board, width, height)
     with _shared_lock:
         if _shared is None:
-            _shared = BoardServer().start()
+            _shared = BoardServer(port=None).start()
         server = _shared
     n = server.add(item)
-    cards = play.replace(" ", ",") if isinstance(play, str) else ",".join(str(c) for c in play)
-    position(server.state.boards[n - 1], cards)  # a bad card raises here, not in the frame
+    board = server.state.boards[n - 1]
+    position(board, cards)
     query = f"?board={n}" + (f"&play={cards}" if cards else "")
-    return BoardFrame(server, server.url + query, width, height)
+    return BoardFrame(server, server.url + query, board, width, height)
 
 
 def stop_shown() -> None:

@@ -38,6 +38,7 @@ import socket
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -164,7 +165,7 @@ class _State:
             raise InvalidArgumentError(self.error)
         if not self.boards:
             raise InvalidArgumentError("no deal: paste one")
-        number = 1 if q.board is None else q.board
+        number = self.boards[0].file_board if q.board is None else q.board
         tables = self.by_number().get(number, [])
         if not tables:
             numbers = sorted({b.file_board for b in self.boards})
@@ -679,7 +680,9 @@ def static_page(boards: list[Board], *, source: str | None = None, threads: int 
         return {"boards": listed, "answers": answers}
 
     try:
-        data = asyncio.run(collect())
+        # A thread of its own: the caller may run an event loop already (a notebook's kernel, Playwright).
+        with ThreadPoolExecutor(1) as one:
+            data = one.submit(asyncio.run, collect()).result()
     finally:
         state.pool.close()
     files = resources.files(__package__) / "assets"

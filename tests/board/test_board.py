@@ -660,3 +660,218 @@ def test_a_malformed_file_shows_the_readers_error_on_the_page(browser, tmp_path)
         assert str(caught.value) in shown and "\n" not in shown
         assert page.locator("#main").is_hidden()
     context.close()
+
+
+# -- links that last, the exported page, the page on every screen --------------------------------
+
+
+def test_the_default_port_is_fixed_and_the_next_free_one_when_taken():
+    """Without it, a link to the board would die with every restart (the port changed each time)."""
+    from ddsbind.board.boards import DEFAULT_PORT, PORT_TRIES
+
+    assert str(DEFAULT_PORT) in CliRunner().invoke(main, ["board", "--help"]).output
+    with socket.socket() as busy:
+        try:
+            busy.bind(("127.0.0.1", DEFAULT_PORT))
+            busy.listen()
+        except OSError:  # another program holds it already: the board must step over it all the same
+            pass
+        with BoardServer(SESSION, port=None) as server:
+            assert DEFAULT_PORT < server.port < DEFAULT_PORT + PORT_TRIES
+            assert api(server, "boards")[0] == 200
+
+
+def test_export_writes_one_page_with_every_position_of_the_record(tmp_path, session_games):
+    """Without it, `board --export` would write a page missing positions of the play, or too big to mail."""
+    from ddsbind.formats.lin import format_lin
+
+    g = session_games[3]  # 2 Closed: 24 cards
+    source = tmp_path / "one.lin"
+    source.write_text(format_lin([g]))
+    out = tmp_path / "one.html"
+    result = CliRunner().invoke(main, ["board", str(source), "--export", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text()
+    assert out.stat().st_size < 300_000  # one distinct deal
+    assert "/assets/" not in page and "fetch(" in page  # the script inline; fetch() only on a live board
+    start = page.index('<script id="static-data" type="application/json">') + 49
+    data = json.loads(page[start : page.index("</script>", start)])
+    where = data["boards"]["boards"][0]["query"]
+    for k in (0, 5, 24):
+        play = ",".join(str(c) for c in g.play[:k])
+        sol = data["answers"][f"solve?{where}" + (f"&play={play}" if play else "")]
+        shown = {c: s["score"] for s in sol["cards"] for c in (s["card"], *s["equals"])}
+        assert shown == expected_scores(g.deal, g.trump, g.declarer, g.play[:k])
+    assert len([k for k in data["answers"] if k.startswith("position?")]) == len(g.play) + 1
+
+
+def test_show_without_a_server_is_the_static_page(session_games):
+    """Without it, a saved notebook would show an empty frame where the deal was."""
+    from ddsbind.board import show
+
+    frame = show(session_games[7], live=False)
+    html = frame._repr_html_()
+    assert frame.url is None and not frame.live
+    assert html.startswith("<iframe srcdoc=") and "static-data" in html and "&lt;script" in html
+    with pytest.raises(ddsbind.Error, match="SA"):
+        show(session_games[1], play="HJ,HQ,SA", live=False)
+
+
+def expected_shown(deal: Deal, trump: Strain, declarer: Seat, play: list[Card], how: str, level: int) -> dict[str, str]:
+    """What each legal card shows in display ``how``, from solve_board's scores (the oracle) and the tricks so far."""
+    scores = expected_scores(deal, trump, declarer, play)
+    state = ddsbind.game.Play(deal, trump, declarer.next())
+    state.play_all(play)
+    won = sum(1 for t in state.tricks if t.winner.side == declarer.side)
+    left = 13 - len(state.tricks)
+    on_turn_declares = state.to_play.side == declarer.side
+    out = {}
+    for card, score in scores.items():
+        total = won + (score if on_turn_declares else left - score)
+        over = total - level - 6
+        out[card] = {"side": str(score), "declarer": str(total), "result": "=" if over == 0 else f"{over:+d}"}[how]
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(session_server, session_games, browser, width):
+    """Without it, on a phone half the board and its buttons were off-screen, and the numbers read ambiguously."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    g = session_games[1]  # 1 Closed, 3NT by W
+    play = g.play[:5]
+    page.goto(session_server.url + "?board=1&room=closed&play=" + ",".join(map(str, play)))
+    wait_solved(page, play)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    controls = ["#boards", "#deal-input", "#deal-go", "#level", "#trump", "#doubled", "#declarer", "#display"]
+    controls += [
+        f"#controls #{b}" for b in ("start", "prev-trick", "undo", "next-trick", "end", "next", "best", "claim")
+    ]
+    controls += ["#link", "#copy", "#export-handviewer", "#export-lin", "#export-pbn", ".show-hand >> nth=0"]
+    controls += [".hand.on-turn .card.legal >> nth=0", "#hand-E .seat .hide"]
+    for selector in controls:
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
+    if width < 700:  # a finger's size on a phone
+        sizes = page.eval_on_selector_all(".hand.on-turn .card.legal", "els => els.map(e => e.getBoundingClientRect())")
+        assert sizes and all(s["width"] >= 40 and s["height"] >= 40 for s in sizes)
+    # The numbers, in each display, are solve_board's: result against the contract by default.
+    assert page.locator("#display").input_value() == "result"
+    for how in ("result", "declarer", "side"):
+        page.select_option("#display", how)
+        got = page.eval_on_selector_all(
+            ".hand.on-turn [data-shown]", "els => Object.fromEntries(els.map(e => [e.dataset.card, e.dataset.shown]))"
+        )
+        assert got == expected_shown(g.deal, g.trump, g.declarer, play, how, 3), how
+        assert page.locator("#legend").inner_text()
+    total = ddsbind.analyse_play(g.deal, g.trump, g.leader, play)[-1]
+    words = "makes" if total >= 9 else "down"
+    assert page.locator("#outlook").get_attribute("data-declarer") == str(total)
+    assert words in page.locator("#outlook").inner_text()
+    # Export: LIN and the handviewer address carry the deal and the play so far.
+    page.click("#export-lin")
+    page.wait_for_function("() => document.getElementById('export-text').dataset.kind === 'lin'")
+    lin = page.locator("#export-text").input_value()
+    assert lin.endswith("pc|" + "|pc|".join(map(str, play)) + "|") and "md|" in lin
+    page.click("#export-handviewer")
+    page.wait_for_function("() => document.getElementById('export-text').dataset.kind === 'handviewer'")
+    assert (
+        page.locator("#export-text").input_value().startswith("https://www.bridgebase.com/tools/handviewer.html?lin=")
+    )
+    assert page.locator("#link").input_value() == page.url
+    # The contract chooser and hiding a hand.
+    page.select_option("#trump", "S")
+    wait_solved(page, [])
+    assert "strain=S" in page.url and shown_tricks(page) == expected_scores(g.deal, Strain.S, g.declarer, [])
+    page.click("#hand-E .seat .hide")
+    assert page.locator("#hand-E .hidden-cards").count() == 1
+    context.close()
+    assert not errors, errors
+
+
+@pytest.mark.slow
+def test_a_whole_board_is_played_by_keyboard_alone(browser):
+    """Without it, a keyboard user lost the focus after each card and had no keys to step through the play."""
+    deal = Deal.random(21)
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    with BoardServer(deal.to_pbn()) as server:
+        page.goto(server.url + "?strain=H&declarer=N")
+        wait_solved(page, [])
+        for _ in range(60):  # Tab reaches the hand to play's cards
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('legal')"):
+                break
+        played: list[str] = []
+        for _ in range(52):
+            focused = page.evaluate("document.activeElement.dataset.card")
+            assert focused and page.locator(f".hand.on-turn .card.legal[data-card='{focused}']").count() == 1
+            page.keyboard.press("Enter")
+            played.append(focused)
+            wait_solved(page, played)
+        assert page.locator("#outlook").inner_text().startswith("Played out: declarer took")
+        won = ddsbind.game.Play(deal, Strain.H, Seat.E)
+        won.play_all(played)
+        decl = sum(1 for t in won.tricks if t.winner.side == Seat.N.side)
+        assert page.locator("#outlook").get_attribute("data-declarer") == str(decl)
+        for key, n in (("ArrowLeft", 51), ("Shift+ArrowLeft", 48), ("u", 47), ("Home", 0), ("r", 1),
+                       ("Shift+ArrowRight", 4), ("ArrowRight", 5), ("End", 52)):  # fmt: skip
+            page.keyboard.press(key)
+            wait_solved(page, played[:n])
+    context.close()
+
+
+@pytest.mark.slow
+def test_an_exported_file_plays_the_record_from_disk_with_no_request(browser, tmp_path, session_games):
+    """Without it, the exported page would need a server (or the network) to show what it promises."""
+    from ddsbind.board.app import export_html
+    from ddsbind.formats.lin import format_lin
+
+    g = session_games[5]  # 3 Closed: 8 cards
+    source = tmp_path / "short.lin"
+    source.write_text(format_lin([g]))
+    out = tmp_path / "short.html"
+    export_html(source, out)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri())
+    for k in range(len(g.play) + 1):
+        wait_solved(page, g.play[:k])
+        assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), k
+        if k < len(g.play):
+            page.click("#next")
+    page.wait_for_function("() => document.body.dataset.table === '1'")
+    assert requests == [out.as_uri()]
+    context.close()
+
+
+@pytest.mark.slow
+def test_a_shared_link_reopens_the_same_position_after_a_restart(browser, session_games):
+    """Without it, a link sent to a partner would open nothing once the board restarted on another port."""
+    g = session_games[3]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    with BoardServer(SESSION, port=None) as server:
+        page.goto(server.url + "?board=2&room=closed")
+        wait_solved(page, [])
+        for k in range(3):
+            page.click("#next")
+            wait_solved(page, g.play[: k + 1])
+        link = page.locator("#link").input_value()
+        port = server.port
+    with BoardServer(SESSION, port=None) as again:
+        assert again.port == port
+        page.goto("about:blank")
+        page.goto(link)
+        wait_solved(page, g.play[:3])
+        assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:3])
+    context.close()

@@ -76,7 +76,8 @@ function address(q) {
 
 function listed(q) {
   // The file's board an address names: its number, then its room or table (the first by default).
-  const same = boardList.filter((b) => String(b.number) === (q.board || "1"));
+  if (!q.board) return boardList[0] || null;
+  const same = boardList.filter((b) => String(b.number) === q.board);
   return same.find((b) => (!q.room || (b.room || "").toLowerCase() === q.room.toLowerCase()) &&
     (!q.table || String(b.table) === q.table)) || null;
 }
@@ -378,11 +379,14 @@ function renderHand(seat, p, rec, b) {
   head.className = "seat";
   const players = rec ? rec.players : {};
   const full = FULL[seat];
-  head.textContent = full + (players[full] ? " · " + players[full] : "") + (p.declarer === seat ? " (declarer)" : "");
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = full + (players[full] ? " · " + players[full] : "") + (p.declarer === seat ? " (declarer)" : "");
+  head.append(who);
   const hcp = document.createElement("span");
   hcp.className = "hcp";
   hcp.textContent = `${b.hcp[seat]} HCP`;
-  head.append(" ", hcp);
+  head.append(hcp);
   const hide = document.createElement("button");
   hide.type = "button";
   hide.className = "hide";

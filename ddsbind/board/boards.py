@@ -147,7 +147,33 @@ def read_deal(text: str) -> Deal:
 def deal_board(
     text: str, number: int = 1, dealer: Seat | None = None, vulnerable: Vulnerability | None = None
 ) -> Board:
-    """A board of one pasted PBN deal string (:func:`read_deal`), dealer N and nobody vulnerable unless given."""
+    """A board of pasted text: a PBN deal (:func:`read_deal`), a LIN board or a BBO handviewer address.
+
+    A LIN board or handviewer address keeps its dealer, vulnerability,
+    auction and play; a PBN deal has dealer N and nobody vulnerable; either
+    unless ``dealer`` or ``vulnerable`` is given.
+    """
+    import warnings
+
+    from ddsbind.formats.handviewer import is_handviewer, parse_handviewer
+    from ddsbind.formats.lin import parse_lin
+
+    text = text.strip()
+    game = None
+    with warnings.catch_warnings():  # display settings of an address change nothing the board shows
+        warnings.simplefilter("ignore")
+        if is_handviewer(text):
+            game = parse_handviewer(text)
+        elif re.search(r"(^|\|)md\|", text, re.I):
+            games = parse_lin(text, name="the pasted LIN")
+            if len(games) != 1:
+                raise InvalidArgumentError(f"the pasted LIN holds {len(games)} boards: paste one")
+            game = games[0]
+    if game is not None:
+        seat = game.dealer if dealer is None else dealer
+        vul = game.vulnerable if vulnerable is None else vulnerable
+        label = str(game.board) if game.board is not None else str(number)
+        return Board(number, game.deal, seat, vul, label, game)
     deal = read_deal(text)
     seat = Seat.N if dealer is None else dealer
     vul = Vulnerability.NONE if vulnerable is None else vulnerable

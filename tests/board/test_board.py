@@ -875,3 +875,26 @@ def test_a_shared_link_reopens_the_same_position_after_a_restart(browser, sessio
         wait_solved(page, g.play[:3])
         assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:3])
     context.close()
+
+
+def test_a_lin_board_or_a_handviewer_address_is_pasted_as_a_record(session_server, session_games):
+    """Without it, a player could not paste the LIN or handviewer link BBO gives them."""
+    from ddsbind.formats.lin import format_lin
+
+    g = session_games[1]
+    lin = format_lin([g]).strip()
+    hv = "https://www.bridgebase.com/tools/handviewer.html?lin=" + urllib.parse.quote(lin, safe="")
+    for text in (lin, hv, "n=SAKQHAKQDAKQCAKQJ&s=S2345H2345D2345C2&e=S6789H6789D6789C3&d=s&v=b&a=7nppp&p=sjsa"):
+        status, doc = api(session_server, "position", deal=text, play="")
+        assert status == 200, doc
+        record = doc["board"]["record"]
+        if text is hv or text is lin:
+            assert doc["board"]["deal"] == g.deal.to_pbn() and record["play"] == [str(c) for c in g.play]
+            assert doc["contract"]["text"] == "3NT" and doc["contract"]["source"] == "record"
+        else:
+            assert record["play"] == ["SJ", "SA"] and doc["board"]["vulnerable"] == "All"
+            assert doc["board"]["dealer"] == "S" and doc["contract"]["declarer"] == "S"
+    status, doc = api(session_server, "position", deal=lin, dealer="E", vul="NS")
+    assert status == 200 and doc["board"]["dealer"] == "E" and doc["board"]["vulnerable"] == "NS"
+    status, doc = api(session_server, "position", deal="https://tinyurl.com/abc")
+    assert status == 400 and "network" in doc["error"]

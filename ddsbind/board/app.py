@@ -47,6 +47,7 @@ from ddsbind.board.boards import (
     PORT_TRIES,
     Board,
     BoardQuery,
+    RecordBoards,
     board_json,
     board_query,
     contract_text,
@@ -73,6 +74,9 @@ __all__ = [
 
 
 _T = TypeVar("_T")
+
+#: At most this many boards are listed to choose from (any other opens by its address, ?board=N).
+LISTED = 2000
 
 #: The assets, by the exact path that serves them, and their media types.
 _ASSETS = {
@@ -131,7 +135,9 @@ class _Cache:
 class _State:
     """What the app serves: the boards (or the file's error), the pool, the caches."""
 
-    def __init__(self, boards: list[Board], error: str | None, source: str | None, threads: int | None) -> None:
+    def __init__(
+        self, boards: list[Board] | RecordBoards, error: str | None, source: str | None, threads: int | None
+    ) -> None:
         from ddsbind.pool import SolverPool
 
         self.boards = boards
@@ -166,6 +172,12 @@ class _State:
         if not self.boards:
             raise InvalidArgumentError("no deal: paste one")
         number = self.boards[0].file_board if q.board is None else q.board
+        if isinstance(self.boards, RecordBoards):  # board n is record n - 1: nothing to index
+            if number > len(self.boards) or (q.table or 1) != 1 or q.room is not None:
+                raise InvalidArgumentError(
+                    f"board {number}: this file has boards 1 to {len(self.boards)}, one table each"
+                )
+            return self.boards[number - 1]
         tables = self.by_number().get(number, [])
         if not tables:
             numbers = sorted({b.file_board for b in self.boards})
@@ -207,7 +219,7 @@ class _HostGuard:
 
 
 def create_app(
-    boards: list[Board],
+    boards: list[Board] | RecordBoards,
     *,
     hosts: set[str],
     error: str | None = None,
@@ -244,15 +256,16 @@ def create_app(
 
     async def boards_doc(query: dict[str, str]) -> dict[str, Any]:
         listed = []
-        by_number = state.by_number()
-        for b in state.boards:
+        lazy = isinstance(state.boards, RecordBoards)
+        by_number = {} if lazy else state.by_number()
+        for b in state.boards[:LISTED]:
             g = b.game
             listed.append({"number": b.file_board, "room": b.room, "table": b.table, "label": b.label,
-                           "query": board_query(b, len(by_number[b.file_board])),
+                           "query": board_query(b, 1 if lazy else len(by_number[b.file_board])),
                            "contract": None if g is None else contract_text(g),
                            "declarer": None if g is None or g.declarer is None else g.declarer.name})  # fmt: skip
         name = None if state.source is None else os.path.basename(state.source)
-        return {"source": name, "error": state.error, "boards": listed}
+        return {"source": name, "error": state.error, "boards": listed, "count": len(state.boards)}
 
     async def dd_table(board: Board) -> Any:
         async def table() -> Any:
@@ -472,6 +485,8 @@ class BoardServer:
         own, its auction and play.  Raises the deal's error for a bad one.
         """
         boards = self.state.boards
+        if not isinstance(boards, list):
+            raise TypeError("a board server of a record file takes no more boards")
         n = len(boards) + 1
         board = _as_board(item, n)
         if label is not None:
@@ -508,7 +523,7 @@ def _listen(port: int | None) -> socket.socket:
     raise AssertionError("unreachable: ports is never empty")
 
 
-def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board], str | None, str | None]:
+def _open(source: str | os.PathLike[str] | None) -> tuple[list[Board] | RecordBoards, str | None, str | None]:
     """The boards of ``source`` (a file, or a deal string when no such file exists), or its one-line error."""
     if source is None:
         return [], None, None
@@ -643,7 +658,7 @@ def stop_shown() -> None:
 # -- a page without a server ----------------------------------------------------------------
 
 
-def static_page(boards: list[Board], *, source: str | None = None, threads: int | None = None) -> str:
+def static_page(boards: list[Board] | RecordBoards, *, source: str | None = None, threads: int | None = None) -> str:
     """The board's page as one self-contained HTML text: every answer of each board's recorded play inside.
 
     For every board: the position and every legal card's double-dummy

@@ -16,7 +16,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability, pbn_to_masks
 from ddsbind.errors import Error, InvalidArgumentError
@@ -26,6 +26,7 @@ __all__ = [
     "Board",
     "BoardQuery",
     "Position",
+    "RecordBoards",
     "board_json",
     "board_query",
     "contract_text",
@@ -180,12 +181,14 @@ def deal_board(
     return Board(number, deal, seat, vul, str(number))
 
 
-def load_boards(path: str | os.PathLike[str]) -> list[Board]:
+def load_boards(path: str | os.PathLike[str]) -> list[Board] | RecordBoards:
     """Every board of a file ddsbind reads: game records (PBN, LIN, ZRJ) or deals (ZRD, ZBD, GIB...).
 
     Files that hold game records keep their auction and play; files of
     deals get each board's dealer and vulnerability from its position in
-    the 16-board cycle.  Raises the reader's ``FormatError`` (or
+    the 16-board cycle.  A file of fixed-size records (ZRD, ZBD...) is not
+    read here but opened as :class:`RecordBoards`, each board read from
+    disk when it is asked for.  Raises the reader's ``FormatError`` (or
     ``OSError``) for a file that cannot be read.
     """
     from ddsbind.formats import board_dealer, board_vulnerability, read_games
@@ -195,6 +198,8 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board]:
 
     fmt = guess(path)
     boards: list[Board] = []
+    if fmt.record_size is not None and fmt.decode is not None and fmt not in game_formats():
+        return RecordBoards(path, fmt)
     if fmt in game_formats():
         tables: dict[int, int] = {}
         for i, g in enumerate(read_games(path)):
@@ -242,6 +247,58 @@ def _member(query: Mapping[str, str], names: Sequence[str], parse: Any) -> Any:
             except Error as exc:
                 raise InvalidArgumentError(f"{name}={text[:20]!r}: {exc}") from None
     return None
+
+
+class RecordBoards(Sequence[Board]):
+    """The boards of a file of fixed-size records (ZRD, ZBD...), each read from disk when asked for.
+
+    Opening costs one ``stat``: memory stays flat whatever the file's size.
+    Board ``n`` (from 1) is record ``n - 1``, its dealer and vulnerability
+    those of board ``n`` in the 16-board cycle.  A null record at the end
+    (Pavlicek's terminator) is not a board.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], fmt: Any) -> None:
+        from ddsbind.formats.files import RecordReader
+
+        self.path = os.fspath(path)
+        self.format = fmt
+        self._reader = RecordReader(path, fmt.record_size)
+        n = self._reader.count
+        if n and not self._reader.read(n - 1, n)[0, :4].any():
+            n -= 1
+        self._count = n
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _board(self, i: int) -> Board:
+        from ddsbind.formats import board_dealer, board_vulnerability
+
+        n = i + 1
+        recs = self._reader.read(i, n)
+        if not recs[0, :4].any():
+            raise InvalidArgumentError(f"{self.path}: board {n}: a null record, the end of the file's records")
+        owners = self.format.decode(recs).owners
+        if owners is None:
+            raise InvalidArgumentError(f"{self.path} holds results without deals: nothing to play")
+        return Board(n, Deal.from_owners(owners[0]), board_dealer(n), board_vulnerability(n), str(n))
+
+    @overload
+    def __getitem__(self, i: int) -> Board: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Board]: ...
+    def __getitem__(self, i: int | slice) -> Board | list[Board]:
+        if isinstance(i, slice):
+            return [self._board(k) for k in range(*i.indices(len(self)))]
+        k = i + len(self) if i < 0 else i
+        if not 0 <= k < len(self):
+            raise IndexError(i)
+        return self._board(k)
+
+    def close(self) -> None:
+        """Close the file."""
+        self._reader.close()
 
 
 @dataclass(frozen=True)

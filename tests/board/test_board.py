@@ -898,3 +898,27 @@ def test_a_lin_board_or_a_handviewer_address_is_pasted_as_a_record(session_serve
     assert status == 200 and doc["board"]["dealer"] == "E" and doc["board"]["vulnerable"] == "NS"
     status, doc = api(session_server, "position", deal="https://tinyurl.com/abc")
     assert status == 400 and "network" in doc["error"]
+
+
+def test_a_large_deal_file_is_opened_as_read_not_loaded(tmp_path):
+    """Without it, a database of millions of deals took minutes and gigabytes before the board showed one."""
+    from ddsbind.board.boards import RecordBoards
+    from ddsbind.formats import board_dealer, board_vulnerability, read_records
+
+    sample = SAMPLE_ZRD.read_bytes()
+    n = 24 * 5000  # sample.zrd's 24 records, 5000 times over
+    big = tmp_path / "big.zrd"
+    big.write_bytes(sample * 5000)
+    owners = read_records(SAMPLE_ZRD).owners
+    with BoardServer(big) as server:
+        assert isinstance(server.state.boards, RecordBoards) and len(server.state.boards) == n
+        status, doc = api(server, "boards")
+        assert status == 200 and doc["count"] == n and len(doc["boards"]) == 2000
+        for number in (1, 24 * 4321 + 7, n):
+            status, pos = api(server, "position", board=str(number))
+            assert status == 200
+            assert pos["board"]["deal"] == Deal.from_owners(owners[(number - 1) % 24]).to_pbn()
+            assert pos["board"]["dealer"] == board_dealer(number).name
+            assert pos["board"]["vulnerable"] == board_vulnerability(number).pbn
+        status, doc = api(server, "position", board=str(n + 1))
+        assert status == 400 and f"boards 1 to {n}" in doc["error"]

@@ -779,7 +779,9 @@ async function start() {
     return;
   }
   boardList = list.boards;
-  $("source").textContent = list.source || "";
+  const more = list.count > list.boards.length ? ` · ${list.count} boards, the first ${list.boards.length} listed` +
+    " (any other opens by its address, ?board=N)" : "";
+  $("source").textContent = (list.source || "") + more;
   if (list.boards.length) {
     for (const b of list.boards) {
       const o = document.createElement("option");

@@ -10,12 +10,17 @@ Routes (all ``GET``; nothing a request names is ever opened as a file):
 ``/api/boards``
     The boards of the file named on the command line (or the one deal), or
     the file's one-line error.
-``/api/position``, ``/api/solve``, ``/api/table``, ``/api/analysis``
-    For ``?board=N`` (or ``?deal=PBN``) with ``play=HJ,H2``, optional
-    ``trump`` and ``declarer``: the position (instant, no solving), every
+``/api/position``, ``/api/solve``, ``/api/table``, ``/api/analysis``, ``/api/export``
+    For ``?board=N`` (the file's board number, with ``room`` or ``table``;
+    or ``?deal=PBN``, LIN or a handviewer address) with ``play=HJ,H2``,
+    optional ``strain``, ``leader`` (or ``declarer``), ``level``: the
+    position (no solving but par's contract for a deal without one), every
     legal card's score (DDS's ``SolveBoard`` on the pool), the double-dummy
-    table and par, and a game record's costly cards.  A bad argument answers
-    400 with ``{"error": "<the library's one line>"}``.
+    table and par, a game record's costly cards, and the deal and play as
+    PBN, LIN and a handviewer address.  Every query parameter is read by
+    :func:`~ddsbind.board.boards.read_query`; a bad one answers 400 with
+    ``{"error": "<the library's one line>"}``; a bad card in ``play`` is
+    answered in place (the position before it, and ``fault`` saying why).
 
 Safety: every request whose ``Host`` header is not ``127.0.0.1:PORT`` or
 ``localhost:PORT`` is refused (421) before routing, so a page on another
@@ -26,7 +31,10 @@ requests.
 Speed: solving runs on the pool's threads, awaited in a worker thread so
 the event loop never blocks; each position (the cards still held, trump,
 leader and current trick) and each deal's table is solved once and kept
-(:class:`_Cache`), and concurrent requests for one position share one solve.
+(:class:`_Cache`), and concurrent requests for one position share one solve;
+once a position is answered, the positions after each of its distinct cards
+are solved ahead while the player thinks, so the next click finds its
+answer waiting (``benchmarks/bench_board.py`` measures a click).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import contextlib
 import os
 import socket
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -111,13 +119,15 @@ class _Cache:
     def __init__(self, size: int = 20000) -> None:
         self.size = size
         self._items: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
-        #: Computations started: a test reads it to see a position solved once.
+        #: Computations started, and how many times for each key: a test reads them to see a position solved once.
         self.computed = 0
+        self.times: Counter[Hashable] = Counter()
 
     async def get(self, key: Hashable, compute: Callable[[], Awaitable[_T]]) -> _T:
         fut = self._items.get(key)
         if fut is None:
             self.computed += 1
+            self.times[key] += 1
             fut = asyncio.ensure_future(compute())
             self._items[key] = fut
             while len(self._items) > self.size:
@@ -150,6 +160,10 @@ class _State:
         self.handlers: dict[str, Callable[[dict[str, str]], Awaitable[dict[str, Any]]]] = {}
         self._by_number: dict[int, list[Board]] = {}
         self._indexed = 0
+        #: Whether the positions after each card are solved ahead, while the player thinks.
+        self.prefetch = True
+        #: The solving ahead under way (kept until done: the loop holds tasks weakly).
+        self.ahead: set[asyncio.Future[None]] = set()
         self.assets = {path: ((resources.files(__package__) / "assets" / name).read_bytes(), media)
                        for path, (name, media) in _ASSETS.items()}  # fmt: skip
 
@@ -319,17 +333,33 @@ def create_app(
         board, pos, c = await at(read_query(query), True)
         return {"board": board_json(board), "position": position_json(pos), "contract": contract_json(board, c)}
 
-    async def solve_doc(query: dict[str, str]) -> dict[str, Any]:
-        _board, pos, _c = await at(read_query(query), False)
-        if pos.state.finished:
-            return {"play": position_json(pos)["play"], "to_play": None, "cards": []}
+    def solved(pos: Any) -> Awaitable[Any]:
+        """Every legal card's score at ``pos``, solved once (the cache) on the pool."""
         deal, trump, leader, trick = pos.solve_args
         key = (deal, int(trump), int(leader), trick)
 
         async def solve() -> Any:
             return (await in_thread(state.pool.solve_boards, [(deal, trump, leader, trick)]))[0]
 
-        sols = await state.solutions.get(key, solve)
+        return state.solutions.get(key, solve)
+
+    async def ahead(board: Board, pos: Any, sols: Any) -> None:
+        """Solve, while the player thinks, the positions after each distinct card here (one of each equal group)."""
+        for sc in sols:
+            nxt = position(board, [*pos.play, sc.card], pos.trump, pos.declarer)
+            if not nxt.state.finished:
+                with contextlib.suppress(Error):
+                    await solved(nxt)
+
+    async def solve_doc(query: dict[str, str]) -> dict[str, Any]:
+        board, pos, _c = await at(read_query(query), False)
+        if pos.state.finished:
+            return {"play": position_json(pos)["play"], "to_play": None, "cards": []}
+        sols = await solved(pos)
+        if state.prefetch:
+            task = asyncio.ensure_future(ahead(board, pos, sols))
+            state.ahead.add(task)
+            task.add_done_callback(state.ahead.discard)
         cards = [{"card": str(sc.card), "score": sc.score, "equals": [str(c) for c in sc.equals]} for sc in sols]
         return {"play": [str(c) for c in pos.play], "to_play": pos.state.to_play.name, "cards": cards}
 
@@ -399,6 +429,8 @@ def create_app(
         try:
             yield
         finally:
+            for task in list(state.ahead):
+                task.cancel()
             state.pool.close()
 
     return _HostGuard(Starlette(routes=routes, lifespan=lifespan), hosts, state)
@@ -672,6 +704,7 @@ def static_page(boards: list[Board] | RecordBoards, *, source: str | None = None
 
     app = create_app(boards, hosts=set(), source=source, threads=threads)
     state = app.state
+    state.prefetch = False  # the record's positions only
     handlers = state.handlers
 
     async def collect() -> dict[str, Any]:

@@ -123,6 +123,10 @@ class _Cache:
         self.computed = 0
         self.times: Counter[Hashable] = Counter()
 
+    def pending(self) -> list[asyncio.Future[Any]]:
+        """The computations under way."""
+        return [f for f in self._items.values() if not f.done()]
+
     async def get(self, key: Hashable, compute: Callable[[], Awaitable[_T]]) -> _T:
         fut = self._items.get(key)
         if fut is None:
@@ -429,8 +433,10 @@ def create_app(
         try:
             yield
         finally:
+            # Solving ahead stops; the solves under way finish before their pool closes.
             for task in list(state.ahead):
                 task.cancel()
+            await asyncio.gather(*state.ahead, *state.solutions.pending(), return_exceptions=True)
             state.pool.close()
 
     return _HostGuard(Starlette(routes=routes, lifespan=lifespan), hosts, state)

@@ -22,9 +22,7 @@ from ddsbind.cli._common import fail
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @click.option(
     "--export",
-    "export",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
+    type=click.Path(dir_okay=False),
     help="Write the board as one HTML file that opens from disk with no server (every position of each "
     "record's play solved inside), instead of serving.",
 )

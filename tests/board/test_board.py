@@ -745,8 +745,14 @@ def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(session_ser
     page.on("pageerror", lambda e: errors.append(str(e)))
     g = session_games[1]  # 1 Closed, 3NT by W
     play = g.play[:5]
-    page.goto(session_server.url + "?board=1&room=closed&play=" + ",".join(map(str, play)))
+    # A bad card in the address: the play up to it, and which card and why, on the page.
+    page.goto(session_server.url + "?board=1&room=closed&play=" + ",".join(map(str, play)) + ",XX,SA")
     wait_solved(page, play)
+    fault = page.locator("#fault")
+    assert (
+        fault.is_visible() and "card 6 of the play, XX" in fault.inner_text() and "is not a card" in fault.inner_text()
+    )
+    assert page.url.endswith("play=" + ",".join(map(str, play)))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     controls = ["#boards", "#deal-input", "#deal-go", "#level", "#trump", "#doubled", "#declarer", "#display"]
     controls += [
@@ -801,9 +807,14 @@ def test_a_whole_board_is_played_by_keyboard_alone(browser):
     context = browser.new_context(viewport={"width": 390, "height": 800})
     page = context.new_page()
     page.set_default_timeout(180_000)
-    with BoardServer(deal.to_pbn()) as server:
-        page.goto(server.url + "?strain=H&declarer=N")
+    with BoardServer() as server:  # the paste page, the deal pasted
+        page.goto(server.url + "?" + urllib.parse.urlencode({"deal": deal.to_pbn(), "strain": "H", "declarer": "N"}))
         wait_solved(page, [])
+        page.select_option("#vul-pick", "NS")  # kept in the address, shown in the hands' colours
+        page.wait_for_function("() => new URLSearchParams(location.search).get('vul') === 'NS'")
+        wait_solved(page, [])
+        assert page.locator("#hand-N.vul").count() == 1 and page.locator("#hand-E.vul").count() == 0
+        page.locator("body").click(position={"x": 1, "y": 1})
         for _ in range(60):  # Tab reaches the hand to play's cards
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.classList.contains('legal')"):

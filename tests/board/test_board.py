@@ -775,6 +775,19 @@ def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(session_ser
         )
         assert got == expected_shown(g.deal, g.trump, g.declarer, play, how, 3), how
         assert page.locator("#legend").inner_text()
+    for at in ([], g.play):  # more positions: the opening lead, and the record's last card
+        page.click("#start" if not at else "#end")
+        wait_solved(page, at)
+        got = page.eval_on_selector_all(
+            ".hand.on-turn [data-shown]", "els => Object.fromEntries(els.map(e => [e.dataset.card, e.dataset.shown]))"
+        )
+        assert got == expected_shown(g.deal, g.trump, g.declarer, at, "side", 3)
+    page.click("#start")
+    page.keyboard.press("Shift+ArrowRight")
+    wait_solved(page, g.play[:4])
+    page.keyboard.press("ArrowRight")
+    wait_solved(page, play)
+    page.select_option("#display", "result")
     total = ddsbind.analyse_play(g.deal, g.trump, g.leader, play)[-1]
     words = "makes" if total >= 9 else "down"
     assert page.locator("#outlook").get_attribute("data-declarer") == str(total)

@@ -171,9 +171,11 @@ function onRecord() {
 }
 
 function ahead() {
-  // The cards forward from here: those taken back, else the record's.
-  if (redo.length) return [...redo].reverse();
-  return onRecord() ? recordPlay().slice(query.play.length) : [];
+  // The cards forward from here: the record's when the cards taken back are its own (or none were), else those.
+  const taken = [...redo].reverse();
+  const rest = onRecord() ? recordPlay().slice(query.play.length) : [];
+  if (rest.length >= taken.length && taken.every((c, i) => rest[i] === c)) return rest;
+  return taken;
 }
 
 function forward(n) {

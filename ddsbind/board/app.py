@@ -438,6 +438,8 @@ def create_app(
                 task.cancel()
             await asyncio.gather(*state.ahead, *state.solutions.pending(), return_exceptions=True)
             state.pool.close()
+            if isinstance(state.boards, RecordBoards):
+                state.boards.close()
 
     return _HostGuard(Starlette(routes=routes, lifespan=lifespan), hosts, state)
 

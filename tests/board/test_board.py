@@ -736,7 +736,9 @@ def expected_shown(deal: Deal, trump: Strain, declarer: Seat, play: list[Card], 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [390, 1280])
-def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(session_server, session_games, browser, width):
+def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(
+    session_server, session_games, browser, width, tmp_path
+):
     """Without it, on a phone half the board and its buttons were off-screen, and the numbers read ambiguously."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
@@ -789,6 +791,8 @@ def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(session_ser
     wait_solved(page, play)
     page.select_option("#display", "result")
     total = ddsbind.analyse_play(g.deal, g.trump, g.leader, play)[-1]
+    if width < 700:
+        screenshot(page, tmp_path, "board-phone.png")
     words = "makes" if total >= 9 else "down"
     assert page.locator("#outlook").get_attribute("data-declarer") == str(total)
     assert words in page.locator("#outlook").inner_text()

@@ -874,7 +874,13 @@ def test_an_exported_file_plays_the_record_from_disk_with_no_request(browser, tm
     page.goto(out.as_uri())
     for k in range(len(g.play) + 1):
         wait_solved(page, g.play[:k])
-        assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), k
+        scores = shown_tricks(page)
+        assert scores == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), k
+        if k == 0:  # another card than the record's: said, and the page stays
+            other = next(c for c in scores if c != str(g.play[0]))
+            page.click(f".hand.on-turn [data-card='{other}']")
+            assert "the record's own play only" in page.locator("#status").inner_text()
+            assert page.locator("#main").is_visible() and page.evaluate("document.body.dataset.solved") == ""
         if k < len(g.play):
             page.click("#next")
     page.wait_for_function("() => document.body.dataset.table === '1'")

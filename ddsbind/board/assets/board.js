@@ -150,6 +150,10 @@ function go(q, push) {
 
 function playCard(card) {
   if (query.claim) return;
+  if (STATIC && !(onRecord() && recordPlay()[query.play.length] === card)) {
+    $("status").textContent = "this exported page holds the record's own play only: open the board live to try other cards";
+    return;
+  }
   const q = { ...query, play: [...query.play, card] };
   if (redo.length && redo[redo.length - 1] === card) redo.pop(); else redo = [];
   go(q, true);

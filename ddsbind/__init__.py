@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ddsbind.frames import read_dataframe
     from ddsbind.game import CardPlay
     from ddsbind.hand import Hand
+    from ddsbind.match import analyse
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
@@ -93,6 +94,7 @@ _LAZY = {
     "read_dataframe": "ddsbind.frames",
     "SingleDummy": "ddsbind.dealer.single_dummy",
     "single_dummy": "ddsbind.dealer.single_dummy",
+    "analyse": "ddsbind.match",
 }
 #: The modules ``import ddsbind`` loaded before its names were lazy: ``ddsbind.deal.Deal`` after a bare
 #: ``import ddsbind`` still works, each imported when first named.
@@ -161,6 +163,7 @@ __all__ = [
     "ThreadsWarning",
     "TruncatedPlayWarning",
     "Vulnerability",
+    "analyse",
     "analyse_play",
     "best_line",
     "costly_cards",

@@ -17,7 +17,7 @@ from html import escape
 
 from ddsbind import _html
 
-__all__ = ["contract_report", "lead_table", "session", "single_dummy"]
+__all__ = ["contract_report", "lead_table", "page", "session", "single_dummy"]
 
 
 def _percent(p: float, se: float) -> str:
@@ -85,10 +85,32 @@ def lead_table(
     return _html.grid("leads", ["lead", "deals", "declarer tricks", "set"], rows, caption)
 
 
-def session(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], caption: str) -> str:
-    """A played session as HTML: one row a table (room) of a board; ``header`` and ``rows`` are text, escaped here."""
+def session(
+    header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]], caption: str, kind: str = "session"
+) -> str:
+    """A played session's table as HTML (``ddsbind-{kind}``): ``header`` and ``rows`` are text, escaped here."""
     cells = [(escape(label), [escape(c) for c in row]) for label, row in rows]
-    return _html.grid("session", [escape(h) for h in header], cells, caption)
+    return _html.grid(kind, [escape(h) for h in header], cells, caption)
+
+
+def page(title: str, tables: Sequence[str], boards: Sequence[tuple[str, str, Sequence[tuple[str, str]]]]) -> str:
+    """A whole report as one self-contained HTML page (inline styles, no script, nothing fetched).
+
+    ``tables`` are HTML tables (:func:`session`'s) shown first; ``boards`` holds per board its label and a
+    line of text (escaped here), then per table of it a heading (text) and the game's HTML
+    (:meth:`ddsbind.record.GameRecord.to_html`).
+    """
+    body = [f"<h1>{escape(title)}</h1>"]
+    body += [f'<div style="margin:12px 0">{t}</div>' for t in tables]
+    for label, words, games in boards:
+        body.append(f'<section class="ddsbind-board"><h2>{escape(label)}</h2><p>{escape(words)}</p>')
+        body += [f"<h3>{escape(heading)}</h3>{html}" if heading else html for heading, html in games]
+        body.append("</section>")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title></head>"
+        '<body style="font-family:sans-serif;margin:16px">' + "".join(body) + "</body></html>\n"
+    )
 
 
 def _bar(value: float, ci: tuple[float, float], low: float, high: float) -> str:

@@ -196,6 +196,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_pool.py --limit 100 --repeat 1
 	$(PY) benchmarks/bench_gap.py --random 20
 	$(PY) benchmarks/bench_play.py --limit 200
+	$(PY) benchmarks/bench_analyse.py --limit 200
 	$(PY) benchmarks/simulate_threads.py --limit 100
 	$(PY) benchmarks/bench_prove.py
 	$(PY) benchmarks/bench_dealer.py
@@ -205,6 +206,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_library.py --records 3000000
 	$(PY) benchmarks/bench_par.py
 	$(PY) benchmarks/bench_scale.py
+	$(PY) benchmarks/bench_single_dummy.py --samples 500
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

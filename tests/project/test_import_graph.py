@@ -294,6 +294,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind._scheduler",
             "ddsbind.frames",
             "ddsbind.match",
+            "ddsbind.match_report",
             "ddsbind.play",
             "ddsbind.pool",
             "ddsbind.proof",

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import socket
 import threading
@@ -57,6 +58,7 @@ from typing import Any, TypeVar
 from ddsbind.board.boards import (
     DEFAULT_PORT,
     PORT_TRIES,
+    SD_MAX_SAMPLES,
     SD_SAMPLES,
     SD_SEED,
     Board,
@@ -114,6 +116,11 @@ _SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+def _finite(interval: tuple[float, float]) -> list[float | None]:
+    """An interval for JSON, which has no NaN: null where there is none (one layout has no spread)."""
+    return [None if math.isnan(x) else x for x in interval]
 
 
 class _Cache:
@@ -425,7 +432,7 @@ def create_app(
         from ddsbind.scoring import Contract
 
         q = read_query(query)
-        board, pos, c = await at(q, False)
+        _board, pos, c = await at(q, False)
         see = seen_by_default(pos) if q.see is None else q.see
         view = single_dummy_view(pos, see)
         contract = Contract(c["level"] or 1, c["strain"], c["doubled"], c["declarer"])
@@ -444,11 +451,12 @@ def create_app(
         cards = []
         for card in r.cards:
             cards.append({"card": card.card, "equals": list(card.equals), "makes": card.makes,
-                          "makes_ci": list(card.makes_ci), "vs_best": card.makes_vs_best,
-                          "vs_best_ci": list(card.makes_vs_best_ci)})  # fmt: skip
+                          "makes_ci": _finite(card.makes_ci), "vs_best": card.makes_vs_best,
+                          "vs_best_ci": _finite(card.makes_vs_best_ci)})  # fmt: skip
         return {"view": view, "see": [seat.name for seat in see], "contract": str(contract), "play": list(played),
                 "to_play": pos.state.to_play.name, "declaring": r.problem.declaring, "exact": r.exact,
-                "samples": r.samples, "seed": r.seed, "confidence": r.confidence, "cards": cards}  # fmt: skip
+                "samples": r.samples, "seed": r.seed, "confidence": r.confidence, "cards": cards,
+                "more": None if r.exact or samples >= SD_MAX_SAMPLES else min(4 * samples, SD_MAX_SAMPLES)}  # fmt: skip
 
     async def asset(request: Request) -> Response:
         body, media = state.assets[request.url.path]

@@ -464,7 +464,7 @@ def seen_by_default(pos: Position) -> tuple[Seat, ...]:
 
 
 def single_dummy_view(pos: Position, see: Sequence[Seat]) -> str:
-    """The PBN view :func:`ddsbind.single_dummy` takes: the hands in ``see`` whole (cards played included), others ``-``.
+    """The view :func:`ddsbind.single_dummy` takes: PBN, the hands in ``see`` whole (played cards too), others ``-``.
 
     Raises ``InvalidArgumentError`` when the hand to play is not seen, or
     the play is over.

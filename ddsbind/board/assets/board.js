@@ -822,7 +822,7 @@ function renderSd(doc) {
     const diff = document.createElement("span");
     diff.className = "sd-diff";
     diff.textContent = c.makes === best ? "best" :
-      `${points(c.vs_best)} points vs best${interval(c.vs_best_ci[0], c.vs_best_ci[1], points)}`;
+      `${points(c.vs_best)} pts vs best${interval(c.vs_best_ci[0], c.vs_best_ci[1], points)}`;
     text.append(diff);
     li.append(names, bar, text);
     list.append(li);
@@ -831,7 +831,7 @@ function renderSd(doc) {
   $("sd-legend").textContent = `Each row: a card of ${doc.to_play}'s (with those equal to it) and how often ${doc.contract} ` +
     "makes after it, over layouts of the hidden hands that fit what is seen and played, each solved double dummy" +
     (doc.exact ? "; every layout was solved, so the figures are exact" : `; the line across the bar is the ${level}% interval`) +
-    `. Then its difference from the best card for ${side}, on the same layouts.`;
+    `. Then its difference in percentage points (pts) from the best card for ${side}, on the same layouts.`;
   $("sd-more").hidden = !doc.more;
   if (doc.more) $("sd-more").textContent = `More samples (${doc.more})`;
 }

@@ -319,7 +319,7 @@ class BoardQuery:
     played, ``level`` its level and ``doubled`` 0, 1 or 2; ``play`` the
     cards from the opening lead; ``claim=1`` the rest claimed.  For the
     single-dummy view: ``see`` the hands the player sees (seat letters,
-    ``"WN"``; None: :func:`seen_by_default`), ``samples`` the layouts and
+    ``"WN"``; None: :func:`~ddsbind.board.boards.seen_by_default`), ``samples`` the layouts and
     ``seed`` their seed.
     """
 

@@ -16,7 +16,7 @@ from ddsbind import Deal, Seat, Strain, single_dummy
 from ddsbind.board.app import BoardServer
 from ddsbind.formats import read_games
 from ddsbind.game import Play
-from tests.board.test_board import SESSION, api, wait_solved
+from tests.board.test_board import SESSION, api, screenshot, wait_solved
 
 #: Board 1 of the Closed room: 3NT by W.
 BOARD = {"board": "1", "room": "closed"}
@@ -107,7 +107,7 @@ def test_a_finished_play_has_no_card_to_choose():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_view_opens_by_keyboard_and_shows_a_bar_a_card(server, game, browser, width):
+def test_the_view_opens_by_keyboard_and_shows_a_bar_a_card(server, game, browser, width, tmp_path):
     """Without it, a player could not reach the single-dummy odds without a mouse, or they overflowed a phone."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
@@ -146,6 +146,8 @@ def test_the_view_opens_by_keyboard_and_shows_a_bar_a_card(server, game, browser
         assert ci["width"] == pytest.approx(bar["width"] * (high - low), abs=1.5)
         assert f"{100 * c['makes']:.1f}%" in row.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width > 1000:
+        screenshot(page, tmp_path, "board-single-dummy.png")
     for selector in ("#sd-go", "#sd-more", ".sd-see >> nth=3", "#sd-cards .sd-row >> nth=0"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector

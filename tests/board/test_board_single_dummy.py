@@ -50,7 +50,7 @@ def direct(view: str, play: list, samples: int, seed: int) -> list[tuple]:
 
 def test_the_route_answers_what_single_dummy_answers_for_the_players_view(server, game):
     """Without it, the board's odds could differ from the library's for what the player really sees."""
-    play = game.play[:4]  # trick 2: dummy (E) to play, declarer W sees E and W
+    play = game.play[:12]  # trick 4: dummy (E) to lead, declarer W sees E and W
     status, doc = api(server, "single-dummy", **BOARD, play=",".join(map(str, play)))
     assert status == 200, doc
     assert doc["see"] == ["E", "W"] and doc["to_play"] == "E" and doc["declaring"]
@@ -65,6 +65,11 @@ def test_the_route_answers_what_single_dummy_answers_for_the_players_view(server
     status, doc = api(server, "single-dummy", **BOARD, samples="30", seed="7")
     assert status == 200 and doc["see"] == ["N"] and doc["to_play"] == "N" and not doc["declaring"]
     assert numbers(doc["cards"]) == direct(view_of(game.deal, "N"), [], 30, 7)
+    # A defender (S, second to play) sees his own hand and dummy's.
+    status, doc = api(server, "single-dummy", **BOARD, play=",".join(map(str, game.play[:25])))
+    assert status == 200 and doc["see"] == ["E", "S"] and doc["to_play"] == "S" and not doc["declaring"]
+    assert numbers(doc["cards"]) == direct(view_of(game.deal, "ES"), game.play[:25], 200, 1)
+    assert all(c["vs_best"] >= 0 for c in doc["cards"])  # the defence's best makes it least often
     # Every hand seen: one layout, exact.
     status, doc = api(server, "single-dummy", **BOARD, play=",".join(map(str, play)), see="NESW")
     assert status == 200 and doc["exact"] and doc["samples"] == 1 and doc["more"] is None
@@ -115,7 +120,7 @@ def test_the_view_opens_by_keyboard_and_shows_a_bar_a_card(server, game, browser
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    play = [str(c) for c in game.play[:4]]
+    play = [str(c) for c in game.play[:12]]
     page.goto(server.url + "?" + urllib.parse.urlencode({**BOARD, "play": ",".join(play)}, safe=","))
     wait_solved(page, play)
     page.locator("body").click(position={"x": 1, "y": 1})

@@ -5,7 +5,9 @@ a page on ``http://127.0.0.1:8452/`` (the next free port when taken): the diagra
 the double-dummy table and par, and the play from any lead, every legal
 card of the hand on turn showing the tricks it leaves for that hand's side.
 A game record's auction and play are shown step by step with its costly
-cards marked.
+cards marked.  Its single-dummy view gives each legal card's make odds,
+with intervals, from what the player to play sees (:func:`ddsbind.single_dummy`
+on the server).
 
 :mod:`.boards` reads the boards and plays positions out (no serving, no
 solving); :mod:`.app` is the server (Starlette on uvicorn, the optional

@@ -10,14 +10,18 @@ Routes (all ``GET``; nothing a request names is ever opened as a file):
 ``/api/boards``
     The boards of the file named on the command line (or the one deal), or
     the file's one-line error.
-``/api/position``, ``/api/solve``, ``/api/table``, ``/api/analysis``, ``/api/export``
+``/api/position``, ``/api/solve``, ``/api/table``, ``/api/analysis``, ``/api/export``, ``/api/single-dummy``
     For ``?board=N`` (the file's board number, with ``room`` or ``table``;
     or ``?deal=PBN``, LIN or a handviewer address) with ``play=HJ,H2``,
     optional ``strain``, ``leader`` (or ``declarer``), ``level``: the
     position (no solving but par's contract for a deal without one), every
     legal card's score (DDS's ``SolveBoard`` on the pool), the double-dummy
     table and par, a game record's costly cards, and the deal and play as
-    PBN, LIN and a handviewer address.  Every query parameter is read by
+    PBN, LIN and a handviewer address, and the single-dummy view of the hand
+    to play (:func:`ddsbind.single_dummy` with the hands not in ``see``
+    hidden, ``samples`` layouts, 200 by default, seed ``seed``, 1 by
+    default: each legal card's make odds and their difference from the best
+    card's, with 95% intervals).  Every query parameter is read by
     :func:`~ddsbind.board.boards.read_query`; a bad one answers 400 with
     ``{"error": "<the library's one line>"}``; a bad card in ``play`` is
     answered in place (the position before it, and ``fault`` saying why).
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import socket
 import threading
@@ -53,6 +58,9 @@ from typing import Any, TypeVar
 from ddsbind.board.boards import (
     DEFAULT_PORT,
     PORT_TRIES,
+    SD_MAX_SAMPLES,
+    SD_SAMPLES,
+    SD_SEED,
     Board,
     BoardQuery,
     RecordBoards,
@@ -65,6 +73,8 @@ from ddsbind.board.boards import (
     position,
     position_json,
     read_query,
+    seen_by_default,
+    single_dummy_view,
 )
 from ddsbind.deal import SEAT_LETTERS, Seat, Strain
 from ddsbind.errors import Error
@@ -106,6 +116,11 @@ _SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+def _finite(interval: tuple[float, float]) -> list[float | None]:
+    """An interval for JSON, which has no NaN: null where there is none (one layout has no spread)."""
+    return [None if math.isnan(x) else x for x in interval]
 
 
 class _Cache:
@@ -161,6 +176,8 @@ class _State:
         self.solutions = _Cache()
         self.tables = _Cache(2000)
         self.analyses = _Cache(2000)
+        self.single_dummies = _Cache(200)
+        self.threads = threads
         self.handlers: dict[str, Callable[[dict[str, str]], Awaitable[dict[str, Any]]]] = {}
         self._by_number: dict[int, list[Board]] = {}
         self._indexed = 0
@@ -410,6 +427,37 @@ def create_app(
         contract = Contract(c["level"] or 1, c["strain"], c["doubled"], c["declarer"])
         return exports(board, contract, pos.play)
 
+    async def single_dummy_doc(query: dict[str, str]) -> dict[str, Any]:
+        from ddsbind.dealer.single_dummy import single_dummy
+        from ddsbind.scoring import Contract
+
+        q = read_query(query)
+        _board, pos, c = await at(q, False)
+        see = seen_by_default(pos) if q.see is None else q.see
+        view = single_dummy_view(pos, see)
+        contract = Contract(c["level"] or 1, c["strain"], c["doubled"], c["declarer"])
+        played = tuple(str(card) for card in pos.play)
+        samples = SD_SAMPLES if q.samples is None else q.samples
+        seed = SD_SEED if q.seed is None else q.seed
+
+        def run() -> Any:
+            return single_dummy(view, contract=contract, played=played, samples=samples, seed=seed,
+                                threads=state.threads)  # fmt: skip
+
+        async def solve() -> Any:
+            return await in_thread(run)
+
+        r = await state.single_dummies.get((view, str(contract), played, samples, seed), solve)
+        cards = []
+        for card in r.cards:
+            cards.append({"card": card.card, "equals": list(card.equals), "makes": card.makes,
+                          "makes_ci": _finite(card.makes_ci), "vs_best": card.makes_vs_best,
+                          "vs_best_ci": _finite(card.makes_vs_best_ci)})  # fmt: skip
+        return {"view": view, "see": [seat.name for seat in see], "contract": str(contract), "play": list(played),
+                "to_play": pos.state.to_play.name, "declaring": r.problem.declaring, "exact": r.exact,
+                "samples": r.samples, "seed": r.seed, "confidence": r.confidence, "cards": cards,
+                "more": None if r.exact or samples >= SD_MAX_SAMPLES else min(4 * samples, SD_MAX_SAMPLES)}  # fmt: skip
+
     async def asset(request: Request) -> Response:
         body, media = state.assets[request.url.path]
         return Response(body, media_type=media, headers=_SECURITY_HEADERS)
@@ -425,6 +473,7 @@ def create_app(
         ("/api/table", table_doc),
         ("/api/analysis", analysis_doc),
         ("/api/export", export_doc),
+        ("/api/single-dummy", single_dummy_doc),
     ):
         routes.append(Route(path, failing(handler)))
 
@@ -436,7 +485,9 @@ def create_app(
             # Solving ahead stops; the solves under way finish before their pool closes.
             for task in list(state.ahead):
                 task.cancel()
-            await asyncio.gather(*state.ahead, *state.solutions.pending(), return_exceptions=True)
+            await asyncio.gather(
+                *state.ahead, *state.solutions.pending(), *state.single_dummies.pending(), return_exceptions=True
+            )
             state.pool.close()
             if isinstance(state.boards, RecordBoards):
                 state.boards.close()

@@ -38,6 +38,8 @@ __all__ = [
     "position_json",
     "read_deal",
     "read_query",
+    "seen_by_default",
+    "single_dummy_view",
 ]
 
 #: Trump and declarer of a board without a contract (a deal, a passed-out game).
@@ -49,6 +51,11 @@ DEFAULT_PORT = 8452
 PORT_TRIES = 50
 #: At most this many cards in a ``play`` address (a whole deal).
 MAX_PLAY = 52
+#: The single-dummy view's layouts unless ``samples`` says, and its seed unless ``seed`` says (reproducible).
+SD_SAMPLES = 200
+SD_SEED = 1
+#: At most this many layouts a single-dummy request (``samples``).
+SD_MAX_SAMPLES = 5000
 
 
 @dataclass(frozen=True)
@@ -310,7 +317,10 @@ class BoardQuery:
     ``vul``; ``strain`` (old name ``trump``; a name or DDS's 0..4) and
     ``declarer`` (or ``leader``, declarer's left-hand opponent) the contract
     played, ``level`` its level and ``doubled`` 0, 1 or 2; ``play`` the
-    cards from the opening lead; ``claim=1`` the rest claimed.
+    cards from the opening lead; ``claim=1`` the rest claimed.  For the
+    single-dummy view: ``see`` the hands the player sees (seat letters,
+    ``"WN"``; None: :func:`~ddsbind.board.boards.seen_by_default`), ``samples`` the layouts and
+    ``seed`` their seed.
     """
 
     board: int | None = None
@@ -325,6 +335,25 @@ class BoardQuery:
     doubled: int | None = None
     play: tuple[str, ...] = ()
     claim: bool = False
+    see: tuple[Seat, ...] | None = None
+    samples: int | None = None
+    seed: int | None = None
+
+
+def _seats(query: Mapping[str, str], name: str) -> tuple[Seat, ...] | None:
+    """The query's ``name`` as seat letters (``"WN"``, any order, commas allowed), None when absent."""
+    text = (query.get(name) or "").replace(",", "").strip()
+    if not text:
+        return None
+    seats = []
+    for letter in text[:8]:
+        try:
+            seats.append(Seat.parse(letter, name))
+        except Error as exc:
+            raise InvalidArgumentError(f"{name}={text[:20]!r}: {exc}") from None
+    if len(text) > 4 or len(set(seats)) != len(seats):
+        raise InvalidArgumentError(f"{name}={text[:20]!r}: each of N, E, S, W at most once")
+    return tuple(sorted(seats))
 
 
 def read_query(query: Mapping[str, str]) -> BoardQuery:
@@ -355,6 +384,9 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
         doubled=_number(query, "doubled", 0, 2),
         play=play,
         claim=query.get("claim") == "1",
+        see=_seats(query, "see"),
+        samples=_number(query, "samples", 1, SD_MAX_SAMPLES),
+        seed=_number(query, "seed", 0),
     )
 
 
@@ -416,6 +448,34 @@ def position(
             return Position(board, t, d, done, state, f"card {len(done) + 1} of the play, {str(c)[:8]}: {exc}")
         done.append(Card.parse(c))
     return Position(board, t, d, done, state)
+
+
+def seen_by_default(pos: Position) -> tuple[Seat, ...]:
+    """The hands the player of the hand to play sees at the table: his own and, once the lead is made, dummy's.
+
+    Declarer plays dummy's cards too, so dummy to play sees declarer's
+    hand; the opening leader, before dummy is shown, sees only his own.
+    """
+    to_play = pos.state.to_play
+    dummy = pos.declarer.partner
+    if not pos.play:
+        return (to_play,)
+    return tuple(sorted({to_play, dummy, pos.declarer if to_play == dummy else to_play}))
+
+
+def single_dummy_view(pos: Position, see: Sequence[Seat]) -> str:
+    """The view :func:`ddsbind.single_dummy` takes: PBN, the hands in ``see`` whole (played cards too), others ``-``.
+
+    Raises ``InvalidArgumentError`` when the hand to play is not seen, or
+    the play is over.
+    """
+    if pos.state.finished:
+        raise InvalidArgumentError("single dummy: the play is over, no card is left to choose")
+    to_play = pos.state.to_play
+    if to_play not in see:
+        raise InvalidArgumentError(f"single dummy: the hand to play, {to_play.name}, must be among the hands seen")
+    deal = pos.board.deal
+    return "N:" + " ".join(deal.hand_text(seat) if seat in see else "-" for seat in Seat)
 
 
 # -- JSON for the page -------------------------------------------------------------------

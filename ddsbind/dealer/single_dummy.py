@@ -198,6 +198,12 @@ class CardResult:
     #: Share of the layouts where the contract makes after this card.
     makes: float
     makes_ci: tuple[float, float]
+    #: This card's ``makes`` less that of the best card for the side to play by the make odds (the highest for
+    #: declarer's side, the lowest for the defence), on the same layouts: zero for the best card, negative for
+    #: declarer's worse cards, positive for the defence's.
+    makes_vs_best: float = 0.0
+    #: The interval of :attr:`makes_vs_best` (the paired differences' mean, layout by layout).
+    makes_vs_best_ci: tuple[float, float] = (0.0, 0.0)
 
     @property
     def _column(self) -> int:
@@ -272,13 +278,18 @@ class SingleDummy:
         z = _z(confidence)
         legal = problem.legal
         group_of = {c: g for g in problem.groups for c in g}
+        flags = made.astype(np.float64)
+        best = self.best_column(flags.mean(axis=0))
         self.cards = []
         for k, card in enumerate(legal):
             hits = int(made[:, k].sum())
             p = hits / self.samples
             ci = (p, p) if exact else wilson(hits, self.samples, z)
             equals = tuple(str(c) for c in group_of[card] if c != card)
-            self.cards.append(CardResult(self, str(card), equals, p, ci))
+            diff, dci = mean_interval(flags[:, k] - flags[:, best], z)
+            if exact or k == best or not (flags[:, k] != flags[:, best]).any():
+                dci = (diff, diff)  # no spread: the same on every layout, or every layout solved
+            self.cards.append(CardResult(self, str(card), equals, p, ci, diff, dci))
 
     # -- the tricks: solved on first use ---------------------------------------------------------
 
@@ -309,7 +320,8 @@ class SingleDummy:
         return out
 
     def best_column(self, mean_tricks: NDArray[np.float64]) -> int:
-        """The best card's column for the side to play: most declarer tricks for declarer, fewest for the defence."""
+        """The best card's column for the side to play, by a value per card where more is better for declarer
+        (mean tricks, make odds): the highest for declarer, the lowest for the defence."""
         return int(np.argmax(mean_tricks) if self.problem.declaring else np.argmin(mean_tricks))
 
     @property

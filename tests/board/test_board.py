@@ -884,6 +884,9 @@ def test_an_exported_file_plays_the_record_from_disk_with_no_request(browser, tm
         if k < len(g.play):
             page.click("#next")
     page.wait_for_function("() => document.body.dataset.table === '1'")
+    page.click("#sd-open")  # single dummy deals and solves on a server: the page says it needs the live board
+    assert page.locator("#sd-static").is_visible() and page.locator("#sd-controls").is_hidden()
+    assert "needs the live board" in page.locator("#sd").inner_text()
     assert requests == [out.as_uri()]
     context.close()
 

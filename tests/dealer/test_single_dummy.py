@@ -118,6 +118,11 @@ def test_exact_answer_equals_an_independent_enumeration(problem):
     best = max(r.cards, key=lambda x: x.mean_tricks if r.problem.declaring else -x.mean_tricks)
     for c in r.cards:
         assert c.vs_best == pytest.approx(c.mean_tricks - best.mean_tricks, abs=1e-12)
+    odds = {card: sum(made) / len(made) for card, (_, made) in reference.items()}
+    best_odds = max(odds.values()) if r.problem.declaring else min(odds.values())
+    for c in r.cards:  # the make odds' difference from the best card's (what the analysis board shows)
+        assert c.makes_vs_best == pytest.approx(odds[c.card] - best_odds, abs=1e-12), c.card
+        assert c.makes_vs_best_ci == (c.makes_vs_best, c.makes_vs_best)
 
 
 def test_make_odds_alone_agree_with_full_scores():
@@ -235,6 +240,12 @@ def test_agrees_with_a_plain_rejection_sampler():
         p = sum(made) / len(made)
         se = math.sqrt(c.makes * (1 - c.makes) / r.samples + p * (1 - p) / len(made))
         assert abs(c.makes - p) <= 3 * se + 1e-9, (c.card, c.makes, p)
+    best = max(r.cards, key=lambda x: x.makes if r.problem.declaring else -x.makes)
+    for c in r.cards:  # paired, layout by layout: the best card's is exactly zero, every other's interval holds it
+        low, high = c.makes_vs_best_ci
+        assert c.makes_vs_best == pytest.approx(c.makes - best.makes, abs=1e-12)
+        assert low <= c.makes_vs_best <= high and (low < high or c.makes == best.makes)
+    assert best.makes_vs_best_ci == (0.0, 0.0)
 
 
 def test_same_seed_same_answer_at_one_and_two_threads():

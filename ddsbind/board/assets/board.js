@@ -28,6 +28,11 @@ let generation = 0;     // answers for an older position are dropped
 let boardList = [];     // /api/boards
 let display = null;     // the numbers on the cards: "result", "declarer" or "side" (null: the default)
 let hidden = new Set(); // hands hidden
+let sdOpen = false;     // the single-dummy view is open
+let sdFor = null;       // the position (address) it answers for
+let sdGeneration = 0;   // single-dummy answers for an older request are dropped
+let sdTimer = null;
+let sdAnswer = null;    // the /api/single-dummy answer shown
 
 function readAddress(search) {
   const p = new URLSearchParams(search === undefined ? location.search : search);
@@ -88,14 +93,16 @@ function staticKey(path, q, withPlay) {
   return path + "?" + (b ? b.query : boardParams(q).toString()) + play;
 }
 
-async function api(path, q, withPlay) {
+async function api(path, q, withPlay, extra) {
   if (STATIC) {
     if (path === "boards") return STATIC.boards;
     const doc = STATIC.answers[staticKey(path, q, withPlay)];
     if (!doc) throw new Error("this exported page holds the records' own play only: go back, or open the board live");
     return doc;
   }
-  const r = await fetch("/api/" + path + "?" + (q ? params(q, withPlay).toString() : ""));
+  const p = q ? params(q, withPlay) : new URLSearchParams();
+  for (const [k, v] of Object.entries(extra || {})) p.set(k, v);
+  const r = await fetch("/api/" + path + "?" + p.toString());
   let doc;
   try { doc = await r.json(); } catch (e) { throw new Error(`${path}: the server answered ${r.status}`); }
   if (!r.ok || (doc.error && path !== "boards")) throw new Error(doc.error || `${path}: the server answered ${r.status}`);
@@ -252,6 +259,7 @@ async function load() {
   solved = null;
   $("main").hidden = false;
   render();
+  if (sdOpen) syncSd();
   const key = boardParams(query).toString();
   if (tableKey !== key) { tableKey = key; loadTable(key); }
   if (analysisKey !== key) {
@@ -682,6 +690,152 @@ function renderTable(t) {
   document.body.dataset.table = "1";
 }
 
+// -- single dummy ---------------------------------------------------------------------------------
+// The odds of each legal card from what the player to play sees: the server deals the hidden hands many times
+// (ddsbind.single_dummy, a fixed seed) and solves each layout.  Rows carry data-card and data-makes for scripts;
+// <body data-sd="HJ,H2"> says which position's answer is shown.
+
+function toggleSd() {
+  sdOpen = !sdOpen;
+  $("sd").hidden = !sdOpen;
+  $("sd-open").setAttribute("aria-expanded", String(sdOpen));
+  if (!sdOpen) return;
+  if (shown) syncSd();
+  $("sd").scrollIntoView({ block: "nearest" });
+  (STATIC ? $("sd-open") : $("sd-go")).focus({ preventScroll: true });
+}
+
+function syncSd() {
+  // A new position: the hands its player really sees (the server's default), the first sample count.
+  if (STATIC) return;
+  const key = address(query);
+  if (sdFor === key) return;
+  sdFor = key;
+  sdAnswer = null;
+  $("sd-cards").replaceChildren();
+  $("sd-caption").textContent = "";
+  $("sd-legend").textContent = "";
+  $("sd-more").hidden = true;
+  const p = shown.position;
+  for (const box of document.querySelectorAll(".sd-see")) box.disabled = box.value === p.to_play;
+  if (p.finished || query.claim) {
+    sdGeneration++;
+    stopSdClock();
+    $("sd-error").hidden = true;
+    $("sd-status").textContent = p.finished ? "the play is over: no card to choose" : "the rest is claimed";
+    return;
+  }
+  runSd(null, null);
+}
+
+function seenChosen() {
+  return [...document.querySelectorAll(".sd-see")].filter((b) => b.checked || b.disabled).map((b) => b.value).join("");
+}
+
+function stopSdClock() {
+  clearInterval(sdTimer);
+  sdTimer = null;
+  $("sd").removeAttribute("aria-busy");
+}
+
+async function runSd(see, samples) {
+  if (STATIC || !shown) return;
+  const mine = ++sdGeneration;
+  const key = query.play.join(",");
+  const extra = {};
+  if (see) extra.see = see;
+  if (samples) extra.samples = String(samples);
+  delete document.body.dataset.sd;
+  $("sd-error").hidden = true;
+  $("sd").setAttribute("aria-busy", "true");
+  const started = Date.now();
+  const what = samples ? `${samples} layouts` : "the layouts";
+  const tick = () => {
+    $("sd-status").textContent = `dealing and solving ${what} of the hidden cards… ${Math.round((Date.now() - started) / 1000)} s`;
+  };
+  clearInterval(sdTimer);
+  tick();
+  sdTimer = setInterval(tick, 1000);
+  try {
+    const doc = await api("single-dummy", query, true, extra);
+    if (mine !== sdGeneration) return;
+    stopSdClock();
+    $("sd-status").textContent = "";
+    renderSd(doc);
+    document.body.dataset.sd = key;
+  } catch (e) {
+    if (mine !== sdGeneration) return;
+    stopSdClock();
+    $("sd-status").textContent = "";
+    $("sd-error").textContent = e.message;
+    $("sd-error").hidden = false;
+  }
+}
+
+function percent(x) { return (100 * x).toFixed(1); }
+function points(x) { const v = 100 * x; return (v > 0.05 ? "+" : v < -0.05 ? "−" : "") + Math.abs(v).toFixed(1); }
+
+function renderSd(doc) {
+  sdAnswer = doc;
+  for (const box of document.querySelectorAll(".sd-see")) {
+    box.checked = doc.see.includes(box.value);
+    box.disabled = box.value === doc.to_play;
+  }
+  const how = doc.exact ? `all ${doc.samples} layouts (exact)` : `${doc.samples} layouts, seed ${doc.seed}`;
+  $("sd-caption").textContent = `${doc.to_play} to play, seeing ${doc.see.join(" ")} · ${how}`;
+  const list = $("sd-cards");
+  list.replaceChildren();
+  const best = doc.declaring ? Math.max(...doc.cards.map((c) => c.makes)) : Math.min(...doc.cards.map((c) => c.makes));
+  const listed = new Set();
+  const level = Math.round(100 * doc.confidence);
+  for (const c of doc.cards) {
+    if (listed.has(c.card)) continue;
+    for (const x of [c.card, ...c.equals]) listed.add(x);
+    const li = document.createElement("li");
+    li.className = "sd-row " + (c.makes === best ? "best" : "worse");
+    li.dataset.card = c.card;
+    li.dataset.makes = String(c.makes);
+    li.dataset.vsBest = String(c.vs_best);
+    const names = document.createElement("span");
+    names.className = "sd-cards";
+    [c.card, ...c.equals].forEach((x, i) => { if (i) names.append(document.createTextNode(" ")); names.append(cardLabel(x)); });
+    const bar = document.createElement("div");
+    bar.className = "sd-bar";
+    bar.setAttribute("role", "img");
+    const [low, high] = c.makes_ci;
+    bar.setAttribute("aria-label", `makes ${percent(c.makes)}%` + (doc.exact ? "" : `, ${level}% interval ${percent(low)} to ${percent(high)}`));
+    const fill = document.createElement("div");
+    fill.className = "sd-fill";
+    fill.style.width = percent(c.makes) + "%";
+    bar.append(fill);
+    if (!doc.exact && low !== null && high !== null) {
+      const ci = document.createElement("div");
+      ci.className = "sd-ci";
+      ci.style.left = percent(low) + "%";
+      ci.style.width = (100 * (high - low)).toFixed(1) + "%";
+      bar.append(ci);
+    }
+    const text = document.createElement("div");
+    text.className = "sd-text";
+    const interval = (lo, hi, f) => (doc.exact || lo === null ? "" : ` [${f(lo)}, ${f(hi)}]`);
+    text.append(document.createTextNode(`makes ${percent(c.makes)}%${interval(low, high, percent)} · `));
+    const diff = document.createElement("span");
+    diff.className = "sd-diff";
+    diff.textContent = c.makes === best ? "best" :
+      `${points(c.vs_best)} pts vs best${interval(c.vs_best_ci[0], c.vs_best_ci[1], points)}`;
+    text.append(diff);
+    li.append(names, bar, text);
+    list.append(li);
+  }
+  const side = doc.declaring ? "declarer's side" : "the defence";
+  $("sd-legend").textContent = `Each row: a card of ${doc.to_play}'s (with those equal to it) and how often ${doc.contract} ` +
+    "makes after it, over layouts of the hidden hands that fit what is seen and played, each solved double dummy" +
+    (doc.exact ? "; every layout was solved, so the figures are exact" : `; the line across the bar is the ${level}% interval`) +
+    `. Then its difference in percentage points (pts) from the best card for ${side}, on the same layouts.`;
+  $("sd-more").hidden = !doc.more;
+  if (doc.more) $("sd-more").textContent = `More samples (${doc.more})`;
+}
+
 // -- sharing ----------------------------------------------------------------------------------
 
 async function copyLink() {
@@ -720,6 +874,7 @@ function onKey(ev) {
     ArrowLeft: () => (ev.shiftKey ? toTrickStart() : back(1)),
     ArrowRight: () => (ev.shiftKey ? toTrickEnd() : forward(1)),
     u: () => undo(), r: () => forward(1), b: () => { const c = bestCard(); if (c) playCard(c); },
+    s: () => toggleSd(),
     Home: () => back(query.play.length),
     End: () => forward(52),
   };
@@ -764,6 +919,9 @@ async function start() {
     redo = [];
     go({ ...readAddress("?" + $("boards").value), play: [] }, true);
   });
+  $("sd-open").addEventListener("click", toggleSd);
+  $("sd-go").addEventListener("click", () => runSd(seenChosen(), null));
+  $("sd-more").addEventListener("click", () => { if (sdAnswer && sdAnswer.more) runSd(sdAnswer.see.join(""), sdAnswer.more); });
   $("copy").addEventListener("click", copyLink);
   for (const kind of ["handviewer", "lin", "pbn"]) $("export-" + kind).addEventListener("click", () => exportAs(kind));
   document.addEventListener("keydown", onKey);
@@ -775,6 +933,8 @@ async function start() {
     $("chooser").hidden = true;
     $("export-row").hidden = true;
     $("best").hidden = true;
+    $("sd-static").hidden = false;
+    $("sd-controls").hidden = true;
     document.body.dataset.static = "1";
   }
   let list;

@@ -457,10 +457,11 @@ _PBN_RE = re.compile(r"^\s*([NESWnesw])\s*:\s*(.*?)\s*$", re.S)
 def _parse_pbn_hand(text: str, seat: Seat | None) -> list[int]:
     """One hand's ``S.H.D.C`` text as four masks; errors name ``seat``, or the text itself for a hand on its own."""
     label = f"hand {text!r}" if seat is None else f"hand {seat.name}"
+    dds = seat is not None  # a hand on its own is never a DDS input: no DDS code in its messages
     suits = text.split(".")
     if len(suits) != 4:
         whole = label if seat is None else f"{label} {text!r}"
-        raise PBNError(f"{whole} must have 4 suits separated by '.', found {len(suits)}")
+        raise PBNError(f"{whole} must have 4 suits separated by '.', found {len(suits)}", dds=dds)
     out = []
     for s, holding in enumerate(suits):
         mask = 0
@@ -470,10 +471,10 @@ def _parse_pbn_hand(text: str, seat: Seat | None) -> list[int]:
         for ch in h:
             rank = _RANK_OF_CHAR.get(ch)
             if rank is None:
-                raise PBNError(f"{label}: {ch!r} in {SUITS[s]} {holding!r} is not a rank")
+                raise PBNError(f"{label}: {ch!r} in {SUITS[s]} {holding!r} is not a rank", dds=dds)
             bit = 1 << rank
             if mask & bit:
-                raise DuplicateCardsError(f"{label} lists {SUITS[s]}{ch} twice")
+                raise DuplicateCardsError(f"{label} lists {SUITS[s]}{ch} twice", dds=dds)
             mask |= bit
         out.append(mask)
     return out
@@ -497,7 +498,7 @@ def hand_to_masks(text: str) -> list[int]:
     masks = _parse_pbn_hand(text.strip(), None)
     n = _holdings.hand_lengths([masks])[0]
     if n > 13:
-        raise CardCountError(f"hand {text!r} holds {n} cards; at most 13")
+        raise CardCountError(f"hand {text!r} holds {n} cards; at most 13", dds=False)
     return masks
 
 

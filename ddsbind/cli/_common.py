@@ -2,7 +2,10 @@
 
 Results go to stdout; progress, warnings and errors to stderr.  An error the
 package raises on purpose (:class:`ddsbind.Error`) or a file error
-(``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1; a
+(``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1 (the
+error's own ``str()``: its location fields rendered by
+:func:`ddsbind.errors.where`, records counted from 1; no message text is
+rewritten here); a
 warning is one line, ``ddsbind: warning: ...``, from every command alike.
 A reader of stdout that goes away (``ddsbind analyse FILE | head``) ends
 the command quietly, with the status a SIGPIPE gives (141), as dealer does.
@@ -13,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -163,39 +165,21 @@ class Group(click.Group):
             except BrokenPipeError:
                 closed_pipe()
             except Error as exc:
-                fail(as_the_file_numbers(exc))
+                fail(str(exc))
             except OSError as exc:
                 fail(str(exc))
         return None  # pragma: no cover - fail() exits
 
 
-def as_the_file_numbers(exc: Error) -> str:
-    """The message of ``exc``, without its 0-based ``record N:`` when the message names the board as the file does.
-
-    A game-record reader or writer says ``board 4 of the file (Board 2,
-    closed room)``, ``Board 2 (line 40)`` or ``game 4 of the file``; the
-    record's index in front of that
-    (``record 3:``, counted from 0) would name the same game by a second,
-    different number.
-    """
-    text = str(exc)
-    index = getattr(exc, "index", None)
-    prefix = f"record {index}: "
-    named = re.search(r"\b[Bb]oard \d+|\bgame \d+ of the file", text[len(prefix) :])
-    if isinstance(index, int) and text.startswith(prefix) and named:
-        return text[len(prefix) :]
-    return text
-
-
 @contextlib.contextmanager
 def about(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Name ``path`` in any library error raised inside (``"games.pbn: record 3: ..."``), once."""
+    """Name ``path`` in any library error raised inside (``"games.pbn: record 4: ..."``, its ``path`` field), once."""
     name = os.fspath(path)
     try:
         yield
     except Error as exc:
-        text = as_the_file_numbers(exc)
-        fail(text if name in text else f"{name}: {text}")
+        # A message that already names the file (a reader that knew it) is not given it twice.
+        fail(str(exc) if name in str(exc) else str(exc.locate(path=name)))
 
 
 def _ignore(_done: int) -> None:

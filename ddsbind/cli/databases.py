@@ -51,7 +51,7 @@ def generate(out: str, count: int, seed: int, quiet: bool, **options: Any) -> No
 def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
 
-    Exit 1 naming the first bad record (index and byte offset), or an
+    Exit 1 naming the first bad record (its number, counted from 1, and byte offset), or an
     unfinished run (how many records of how many, and how to finish it).
     The file is read once, a chunk at a time, whatever its size.
     """

@@ -390,13 +390,12 @@ def add_note(exc: BaseException, note: str) -> None:
 
 @contextlib.contextmanager
 def naming(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Put ``path`` in front of the message of a ``FormatError`` raised inside (its ``index``/``offset`` kept)."""
+    """Give a ``FormatError`` raised inside its ``path`` field (rendered first: ``"f.zrd: record 4, ...: why"``)."""
     try:
         yield
     except FormatError as exc:
-        name = os.fspath(path)
-        if exc.args and isinstance(exc.args[0], str) and not exc.args[0].startswith(name):
-            exc.args = (f"{name}: {exc.args[0]}", *exc.args[1:])
+        if not exc.message.startswith(os.fspath(path)):
+            exc.locate(path=path)
         raise
 
 

@@ -459,7 +459,18 @@ class _LibraryStream:
 
     def __enter__(self) -> _LibraryStream:
         if self.o["output"]:
+            import warnings
+
             from ddsbind.dealer.files import DealWriter
+            from ddsbind.errors import DroppedDataWarning
+            from ddsbind.formats import registry
+            from ddsbind.formats.convert import results_lost
+
+            fmt = registry.guess(self.o["output"], self.o["to_format"], role="output")
+            lost = results_lost(fmt, 0)
+            if lost is not None:  # every record of a library has its results: said once, before the first
+                library = self.o["solved_library"].path
+                warnings.warn(DroppedDataWarning(f"{fmt.name} cannot hold {library}'s {lost}: dropped"), stacklevel=2)
 
             script = self.script
             self.writer = DealWriter(

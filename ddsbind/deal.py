@@ -183,7 +183,12 @@ class _BridgeEnum(IntEnum):
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
                for name in names}  # fmt: skip
 _SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
-_STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
+# Each strain by its letter and its name, singular and plural, as each seat by its letter and name (N, NORTH).
+_STRAIN_NAMES = {
+    **{letter: i for i, letter in enumerate(SUITS)},
+    **{f"{name}{s}": i for i, name in enumerate(("SPADE", "HEART", "DIAMOND", "CLUB")) for s in ("", "S")},
+    **dict.fromkeys(["N", "NT", "NOTRUMP", "NOTRUMPS"], 4),
+}
 _VUL_NAMES = {
     **dict.fromkeys(["NONE", "LOVE", "NEITHER", "O", "-", ""], 0),
     **dict.fromkeys(["BOTH", "ALL", "B"], 1),
@@ -269,8 +274,10 @@ class Strain(
 ):
     """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4.
 
-    :meth:`parse` reads a ``Strain``, its DDS number or ``"S"``, ``"H"``,
-    ``"D"``, ``"C"``, ``"N"``/``"NT"``/``"notrump"``, and raises
+    :meth:`parse` reads a ``Strain``, its DDS number, a letter ``"S"``,
+    ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"`` or a name ``"spades"``,
+    ``"hearts"``, ``"diamonds"``, ``"clubs"``, ``"notrump"`` (any case, singular
+    or plural, as :class:`Seat` reads ``"north"``), and raises
     ``TrumpWrongError`` for anything else (``True`` is not hearts).
     """
 

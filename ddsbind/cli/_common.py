@@ -58,7 +58,7 @@ class BridgeWord(click.ParamType):
 SEAT = BridgeWord("seat", "N|E|S|W")
 #: NS/EW (N-S, E/W, northsouth), any case.
 SIDE = BridgeWord("side", "NS|EW")
-#: S/H/D/C, N/NT/notrump, any case.
+#: S/H/D/C, N/NT, or spades/hearts/diamonds/clubs/notrump, any case.
 STRAIN = BridgeWord("strain", "S|H|D|C|NT")
 #: none/love/-, all/both/b, ns, ew (N-S, E-W), any case: the same words PBN and dealer scripts use.
 VUL = BridgeWord("vulnerability", "none|all|both|ns|ew")

@@ -520,3 +520,19 @@ def test_example_scripts_over_the_sample_database(library_file) -> None:
     three = run(parse((REPO / "examples" / "balanced_3nt.dl").read_text()), 0, library=path)
     assert three.produced == int(mask.sum()) > 50
     assert three.sums[0] == int((nt[mask] >= 9).sum())
+
+
+def test_library_mode_names_a_seed_only_where_it_plays_a_part(tmp_path: Path) -> None:
+    """Without this, library mode printed "Initial random seed N" for deals read from a file, where the seed changes
+    nothing: the oracle is the run itself (two seeds, the same output) and, with rnd(), the seed's effect."""
+    sample = Path(__file__).resolve().parents[2] / "examples" / "data" / "sample.zrd"
+    plain = tmp_path / "plain.dl"
+    plain.write_text("action average hcp(north)\n")
+    runs = [cli("dealer", str(plain), "-L", str(sample), "-s", str(s)) for s in (1, 2)]
+    assert all(r.exit_code == 0 for r in runs)
+    assert [r.stdout.splitlines()[:3] for r in runs] == [runs[0].stdout.splitlines()[:3]] * 2  # seed plays no part
+    assert all("random seed" not in r.stdout for r in runs), runs[0].stdout
+    drawn = tmp_path / "drawn.dl"
+    drawn.write_text("condition rnd(2) == 1\naction average hcp(north)\n")
+    runs = [cli("dealer", str(drawn), "-L", str(sample), "-s", str(s)) for s in (1, 2)]
+    assert [f"Initial random seed {s}" in r.stdout for s, r in zip((1, 2), runs, strict=True)] == [True, True]

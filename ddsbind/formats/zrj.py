@@ -76,6 +76,8 @@ RECORD_SIZE = _dtypes.ZRJ.itemsize
 FIRST_MOVE = 18
 #: Largest offset one past the last call (so at most 45 call bytes).
 MAX_CALLS_END = 63
+#: The largest board number byte 13 holds (board - 1 = 0..239; 240..255 mean "no number").
+MAX_BOARD = 240
 
 
 def _pair_to_card() -> NDArray[np.intp]:
@@ -185,11 +187,11 @@ class PlayedDeal:
     @property
     def board(self) -> int | None:
         """Board number 1..240, or None for bytes 240..255."""
-        return self.board_byte + 1 if self.board_byte < 240 else None
+        return self.board_byte + 1 if self.board_byte < MAX_BOARD else None
 
     @property
     def _cycle_board(self) -> int:
-        return self.board_byte + 1 if self.board_byte < 240 else self.board_byte % 16 + 1
+        return self.board_byte + 1 if self.board_byte < MAX_BOARD else self.board_byte % 16 + 1
 
     @property
     def dealer(self) -> Seat:

@@ -98,3 +98,37 @@ def test_library_mode_output_names_the_results_it_drops(solved: Path, tmp_path: 
     res = cli("dealer", script, "-L", solved, "-o", tmp_path / "out.zrd")
     assert res.exit_code == 0 and "warning" not in res.stderr, res.output
     assert (tmp_path / "out.zrd").read_bytes() == solved.read_bytes()  # every result kept
+
+
+def test_zrj_names_its_board_byte_limit_once_for_boards_above_240(tmp_path: Path) -> None:
+    """Without this, converting boards 241-368 to ZRJ printed a line per board blaming "the board cycle", when the
+    cause is ZRJ's board byte (numbers 1..240).  Oracles: the ZRJ layout (byte 13 = board - 1, 240..255 none) and
+    the 16-board cycle, which still gives each game its dealer and vulnerability."""
+    from ddsbind.formats import order
+    from ddsbind.formats.pbngame import format_games
+    from ddsbind.formats.zrjgame import zrj_bytes_to_games
+    from ddsbind.record import GameRecord
+
+    boards = range(239, 369)  # two that fit, then 128 that cannot
+    games = [
+        GameRecord(
+            deal=ddsbind.Deal.random(b),
+            dealer=order.board_dealer(b),
+            vulnerable=order.board_vulnerability(b),
+            board=b,
+            auction=["Pass"] * 4,
+            passed_out=True,
+        )
+        for b in boards
+    ]
+    src, out = tmp_path / "high.pbn", tmp_path / "high.zrj"
+    src.write_text(format_games(games))
+    res = cli("convert", src, out)
+    assert res.exit_code == 0, res.output
+    warned = [x for x in res.stderr.splitlines() if x.startswith("ddsbind: warning:")]
+    assert warned == [
+        f"ddsbind: warning: zrj cannot hold {src}'s board numbers above 240 (its board byte holds 1..240): dropped"
+    ]
+    back = zrj_bytes_to_games(out.read_bytes())
+    assert [g.board for g in back] == [239, 240] + [None] * 128
+    assert [(g.dealer, g.vulnerable) for g in back] == [(g.dealer, g.vulnerable) for g in games]

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -145,6 +147,41 @@ def closed_pipe() -> NoReturn:
     sys.exit(141)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a CI's cancel) met while a command runs: unwinds as Ctrl-C does.
+
+    A ``KeyboardInterrupt``, so every cleanup written for Ctrl-C (a pool's
+    cancelled tasks, an atomic output's part) runs for it too.
+    """
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """Turn SIGTERM into an exception that unwinds the command, so every cleanup Ctrl-C runs runs for it too.
+
+    Python's default for SIGTERM is to die at once: no ``finally``, no
+    ``except BaseException``, so an atomic output's hidden ``.part`` file was
+    left beside its target.  The one rule: every signal that stops a command
+    unwinds it.  The status is 143 (128 + SIGTERM), as a process killed by
+    the signal reports.  Outside the main thread (a command called from a
+    worker) signals cannot be caught and nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    except Terminated:
+        sys.exit(128 + signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class Group(click.Group):
     """A click group that is the program's boundary: library errors become one line and exit 1.
 
@@ -155,7 +192,7 @@ class Group(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> object:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), terminated_as_interrupted():
             warnings.simplefilter("always")
             warnings.showwarning = _show_warning
             try:

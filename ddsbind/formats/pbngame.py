@@ -239,11 +239,11 @@ def _play(
             if stopped:  # the play stopped: every card from here on comes after the claim
                 if tok != "-":
                     raise FormatError(
-                        f"PBN: play {k + j} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        f"PBN: play {k + j + 1} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
                         index=g,
                     )
                 continue
-            where = f"PBN: play {k + j} ({table.where()})"
+            where = f"PBN: play {k + j + 1} ({table.where()})"
             if tok == "-":
                 stopped = where.removeprefix("PBN: ")
                 continue

@@ -240,7 +240,9 @@ def deals_from_owners(owners: NDArray[np.int8], base: int = 0) -> list[Deal]:
         try:
             out.append(Deal.from_owners(row))
         except (DDSError, ValueError) as exc:
-            raise FormatError(f"not a deal: {exc}", index=base + i) from None
+            # The fault alone: a record DDS never saw carries no DDS code.
+            why = exc.detail if isinstance(exc, DDSError) else exc
+            raise FormatError(f"not a deal: {why}", index=base + i) from None
     return out
 
 

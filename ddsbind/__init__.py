@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     __version__: str
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
+    from ddsbind.dealer.single_dummy import SingleDummy, single_dummy
     from ddsbind.errors import (
         ContractError,
         DatabaseError,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ddsbind.frames import read_dataframe
     from ddsbind.game import CardPlay
     from ddsbind.hand import Hand
+    from ddsbind.match import analyse
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
@@ -90,6 +92,9 @@ _LAZY = {
     "ProofTree": "ddsbind.proof",
     "prove": "ddsbind.proof",
     "read_dataframe": "ddsbind.frames",
+    "SingleDummy": "ddsbind.dealer.single_dummy",
+    "single_dummy": "ddsbind.dealer.single_dummy",
+    "analyse": "ddsbind.match",
 }
 #: The modules ``import ddsbind`` loaded before its names were lazy: ``ddsbind.deal.Deal`` after a bare
 #: ``import ddsbind`` still works, each imported when first named.
@@ -150,6 +155,7 @@ __all__ = [
     "ScoredCard",
     "Seat",
     "Side",
+    "SingleDummy",
     "Solutions",
     "SolverPool",
     "StateError",
@@ -157,6 +163,7 @@ __all__ = [
     "ThreadsWarning",
     "TruncatedPlayWarning",
     "Vulnerability",
+    "analyse",
     "analyse_play",
     "best_line",
     "costly_cards",
@@ -173,6 +180,7 @@ __all__ = [
     "payoff",
     "prove",
     "read_dataframe",
+    "single_dummy",
     "solve_board",
     "tricks",
 ]

@@ -64,21 +64,25 @@ def _with_par(frame: pd.DataFrame) -> pd.DataFrame:
         return frame
     import pandas
 
-    from ddsbind.solver import dealer_par, par
+    from ddsbind.deal import Seat
+    from ddsbind.game import Vulnerability
+    from ddsbind.optimum import dealer_pars, pars
 
     tables = frame[list(dataframe.TABLE_COLUMNS)].to_numpy(dtype=np.int64).reshape(-1, 5, 4)
-    scores: list[int] = []
-    words: list[str] = []
-    for table, dealer, vulnerable in zip(tables, frame["dealer"], frame["vulnerability"], strict=True):
-        if dealer is None:
-            p = par(table, vulnerable)
-            scores.append(p.score)
-            words.append(p.words())
-        else:
-            dp = dealer_par(table, dealer, vulnerable)
-            scores.append(dp.score)
-            words.append(dp.words())
+    vul = np.array([int(Vulnerability.parse(v)) for v in frame["vulnerability"]], dtype=np.int8)
+    known = ~frame["dealer"].isna().to_numpy()
+    scores = np.zeros(len(frame), dtype=np.int64)
+    words = np.empty(len(frame), dtype=object)
+    if known.any():
+        seats = np.array([int(Seat.parse(d)) for d in frame["dealer"][known]], dtype=np.int8)
+        dps = dealer_pars(tables[known], seats, vul[known], explain=False)
+        scores[known] = [p.score for p in dps]
+        words[known] = [p.words() for p in dps]
+    if not known.all():
+        ps = pars(tables[~known], vul[~known], explain=False)
+        scores[~known] = [p.score for p in ps]
+        words[~known] = [p.words() for p in ps]
     out = frame.copy()
     out["par"] = pandas.array(scores, dtype="Int64")
-    out["par_contracts"] = words
+    out["par_contracts"] = words.tolist()
     return out

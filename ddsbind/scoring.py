@@ -56,6 +56,7 @@ __all__ = [
     "PayoffTable",
     "imps",
     "matchpoints",
+    "neuberg",
     "payoff",
     "score",
 ]
@@ -315,6 +316,29 @@ def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float
         return points.astype(np.float64)
     top = s.shape[-1] - 1
     return np.full(s.shape, 50.0) if top == 0 else 100.0 * points / top
+
+
+def neuberg(points: ArrayLike, expected: int) -> NDArray[np.float64]:
+    """Neuberg's adjustment: matchpoints won in a field of ``n`` results (the last axis) scaled to ``expected``.
+
+    ``points`` are :func:`matchpoints`' (1 a score beaten, a half a tie; top
+    ``n - 1``); the answer is on the top of ``expected - 1``:
+    ``(points + 1/2) * expected / n - 1/2``.  Scaled thus, a board played
+    fewer times than the others weighs as much as they do.
+
+    Raises
+    ------
+    ContractError
+        Not numbers, or ``expected`` smaller than the field or below 1.
+
+    >>> neuberg([0.0, 1.0, 2.0], 4).tolist()
+    [0.1666666666666667, 1.5, 2.8333333333333335]
+    """
+    p = _finite(points, "matchpoints").astype(np.float64)
+    n = p.shape[-1] if p.ndim else 1
+    if int(expected) < max(n, 1):
+        raise ContractError(f"Neuberg scales a field of {n} results up, not to {expected}")
+    return (p + 0.5) * int(expected) / n - 0.5
 
 
 @dataclass(frozen=True)

@@ -84,28 +84,28 @@ def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bo
 @click.option(
     "--par-sample",
     type=COUNT,
-    default=10_000,
-    show_default=True,
-    help="Deals (the records of smallest hash) whose par is computed (0: none).",
+    default=None,
+    help="Compute par for only this many deals (the records of smallest hash), not every deal (0: no par).",
 )
 @click.option("--from", "fmt", type=FormatChoice(), help="Record format (default: from the extension).")
 @json_output("The statistics")
 @QUIET
 def stats(
-    files: tuple[str, ...], plot: str | None, par_sample: int, fmt: str | None, as_json: bool, quiet: bool
+    files: tuple[str, ...], plot: str | None, par_sample: int | None, fmt: str | None, as_json: bool, quiet: bool
 ) -> None:
     """A database's count, checksum and double-dummy statistics; of several FILES (shards), merged.
 
     For ZRD records: tricks by strain and declarer, how often each side
     makes each contract level (NS and EW apart), how often par is a doubled
-    sacrifice by dealer and vulnerability (par from DDS's DealerParBin over
-    the PAR_SAMPLE records of smallest hash, the dealer drawn from the
-    hash).  The statistics of several files are those of their records
-    together, the same as of one file holding them all.  An unfinished run
-    is said so on the second line, and a manifest whose count or checksum
-    the file contradicts is flagged there.  Each file is read once, a chunk
-    at a time, whatever its size.  A hand-makes file, which has no
-    extension of its own, is read with --from hand-makes.
+    sacrifice by dealer and vulnerability, with its standard error (DDS's
+    DealerPar of every deal, the dealer drawn from the record's hash; with
+    --par-sample, of only that many records of smallest hash).  The
+    statistics of several files are those of their records together, the
+    same as of one file holding them all.  An unfinished run is said so on
+    the second line, and a manifest whose count or checksum the file
+    contradicts is flagged there.  Each file is read once, a chunk at a
+    time, whatever its size.  A hand-makes file, which has no extension of
+    its own, is read with --from hand-makes.
     """
     import os
 

@@ -129,9 +129,9 @@ class WholeTables:
 
     def par(self, tables: NDArray[np.int8], dealer: Seat, vulnerable: Vulnerability) -> NDArray[np.int64]:
         """Par scores ``(k,)`` from NS's view (DDS's ``DealerPar``, ``dealer`` first) of ``(k, 5, 4)`` tables."""
-        from ddsbind.solver import dealer_par
+        from ddsbind.optimum import dealer_par_scores
 
-        return np.array([dealer_par(table, dealer, vulnerable).score for table in tables], dtype=np.int64)
+        return dealer_par_scores(tables, dealer, vulnerable).astype(np.int64)
 
 
 def _answer(tables: NDArray[np.int8], question: tuple[int, int, int]) -> NDArray[np.int8]:

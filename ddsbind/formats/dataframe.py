@@ -56,20 +56,19 @@ from ddsbind.record import GameRecord, contract_text
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "read_dataframe"]
+__all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "pandas_module", "read_dataframe"]
 
 #: The twenty result columns: strains S H D C NT (DDS order) x declarers N E S W.
 TABLE_COLUMNS = tuple(f"{s.symbol}_{h}" for s in Strain for h in SEAT_LETTERS)
 _RANKS = np.frombuffer(RANKS_HIGH_FIRST.encode("ascii"), np.uint8)
 
 
-def _pandas() -> Any:
+def pandas_module(who: str = "read_dataframe") -> Any:
+    """pandas, imported on first use; ``MissingExtraError`` naming ``who`` and the extra when it is not installed."""
     try:
         import pandas
     except ImportError:
-        raise MissingExtraError(
-            "read_dataframe needs pandas: install the extra, pip install 'ddsbind[pandas]'"
-        ) from None
+        raise MissingExtraError(f"{who} needs pandas: install the extra, pip install 'ddsbind[pandas]'") from None
     return pandas
 
 
@@ -138,7 +137,7 @@ def _deal_column(owners: NDArray[np.int8]) -> list[str] | NDArray[np.str_]:
 
 
 def _table_columns(tables: NDArray[np.uint8]) -> dict[str, Any]:
-    pd = _pandas()
+    pd = pandas_module()
     flat = np.asarray(tables).reshape(-1, 20)
     known = flat != UNKNOWN
     return {
@@ -147,7 +146,7 @@ def _table_columns(tables: NDArray[np.uint8]) -> dict[str, Any]:
 
 
 def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
-    pd = _pandas()
+    pd = pandas_module()
     cols: dict[str, Any] = {}
     if r.owners is not None:
         cols["deal"] = _deal_column(r.owners)
@@ -161,7 +160,7 @@ def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
 
 
 def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.DataFrame:
-    pd = _pandas()
+    pd = pandas_module()
     letter = lambda s: None if s is None else SEAT_LETTERS[s]  # noqa: E731
     cols: dict[str, Any] = {
         "deal": [g.deal.to_pbn() for g in games],
@@ -269,7 +268,7 @@ def read_dataframe(
     >>> df = read_dataframe("deals.zrd")  # doctest: +SKIP
     >>> df.loc[0, "NT_N"]  # doctest: +SKIP
     """
-    pd = _pandas()
+    pd = pandas_module()
     if solve is True:
         raise FormatError(
             "read_dataframe(solve=True) needs a solver here: pass solve=ddsbind.dd_tables, "
@@ -290,7 +289,7 @@ def _empty(
     source: str | os.PathLike[str] | Sequence[GameRecord], format: str | None, solve: TablesSolver | None
 ) -> pd.DataFrame:
     """The columns a source would have, with no row."""
-    pd = _pandas()
+    pd = pandas_module()
     if not isinstance(source, str | os.PathLike) or registry.guess(source, format).holds_games(source):
         return _games_frame([], solve)
     fmt = registry.guess(source, format)

@@ -360,6 +360,11 @@ class DatabaseStats:
     statistics: Statistics | None = None
 
     @property
+    def count_matches(self) -> bool | None:
+        """The file holds the records its finished manifest counts (None: no finished manifest)."""
+        return None if self.manifest is None or not self.finished else self.manifest.count == self.count
+
+    @property
     def tricks(self) -> NDArray[np.int64] | None:
         """``(5, 4, 14)`` tables by strain, declarer and tricks (:attr:`Statistics.tricks`), or None."""
         return None if self.statistics is None else self.statistics.tricks
@@ -391,6 +396,7 @@ class DatabaseStats:
             "finished": self.finished,
             "running": self.running,
             "checksum_matches": self.checksum_matches,
+            "count_matches": self.count_matches,
         }
 
     def to_dict(self) -> dict[str, object]:
@@ -403,9 +409,10 @@ class DatabaseStats:
         m = self.manifest
         if m is not None and self.finished:
             match = "matches" if self.checksum_matches else f"DIFFERS (manifest {m.checksum})"
+            count = "" if self.count_matches else f"; count DIFFERS (the file holds {self.count} records)"
             out.append(
                 f"manifest: {m.count} deals, seed {m.seed}, {m.generator} v{m.generator_version}, "
-                f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}"
+                f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}{count}"
             )
         elif m is not None and self.running:
             out.append(f"unfinished run: {self.count} of {m.count} records so far; a generate run is writing it now")
@@ -476,6 +483,7 @@ def stats(
     par_sample: int | None = None,
     chunk: int = CHUNK,
     progress: Progress | None = None,
+    format: str | None = None,
 ) -> DatabaseStats:
     """Count, checksum and double-dummy statistics of a database (or any fixed-size record file), in one pass.
 
@@ -496,6 +504,9 @@ def stats(
         Records read at a time: memory is about ``chunk`` times 60 bytes.
     progress : callable, optional
         Called with the number of records read after each chunk.
+    format : str, optional
+        The record format (``"hand-makes"``, whose files have no extension
+        of their own); None: from the extension.
 
     Returns
     -------
@@ -512,9 +523,12 @@ def stats(
     path = Path(path)
     par_sample = optional_whole(par_sample, "par_sample", 0)
     chunk = whole(chunk, "chunk", 1)
-    name = files.guess_format(path)
+    name = format.lower() if format else files.guess_format(path)
     if name not in files.RECORD_SIZES:
-        raise DatabaseError(f"{path}: stats reads fixed-size record files ({', '.join(sorted(files.RECORD_SIZES))})")
+        kinds = ", ".join(sorted(files.RECORD_SIZES))
+        if name is None:
+            raise DatabaseError(f"{path}: the extension names no record format: name it with --from ({kinds})")
+        raise DatabaseError(f"{path}: stats reads fixed-size record files ({kinds}), not {name}")
     fmt = registry.get(name)
     size = files.RECORD_SIZES[name]
     man, finished = read_run(path)

@@ -68,6 +68,8 @@ class Script:
     condition: Expr | None = None
     actions: list[Action] = dataclasses.field(default_factory=list)
     uses_tricks: bool = False
+    #: The script calls ``rnd()``: the seed draws its numbers (in library mode, the seed's only part).
+    uses_rnd: bool = False
     #: The exact ``tricks()`` results ``(strain, seat)`` the actions read on every accepted deal,
     #: solved together by the question planner (a threshold such as ``tricks(...) >= 9`` is not
     #: among them: it is a target search).

@@ -98,7 +98,7 @@ def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
     wrong = np.any(counts != 13, axis=1)
     if wrong.any():
         bad = int(np.argmax(wrong))
-        raise FormatError(f"record {bad} is not a full deal (13 cards a hand)", index=bad)
+        raise FormatError("not a full deal (13 cards a hand)", index=bad)
     out = np.empty(n, dtype="S69")
     # A few thousand rows at a time: the sort's work arrays (about 1.5 kB a row) stay small for any n.
     for start in range(0, n, _DEAL_BLOCK):

@@ -239,11 +239,11 @@ def _play(
             if stopped:  # the play stopped: every card from here on comes after the claim
                 if tok != "-":
                     raise FormatError(
-                        f"PBN: play {k + j} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        f"PBN: play {k + j + 1} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
                         index=g,
                     )
                 continue
-            where = f"PBN: play {k + j} ({table.where()})"
+            where = f"PBN: play {k + j + 1} ({table.where()})"
             if tok == "-":
                 stopped = where.removeprefix("PBN: ")
                 continue
@@ -455,7 +455,7 @@ def _game_records(lines: Iterable[str], name: str, encoding: str | None) -> Iter
             rec = _read_game(game, values, g)
         except FormatError as exc:
             board = values.get("Board", "").strip() or "?"
-            why = str(exc).removeprefix(f"record {g}: ").removeprefix("PBN: ")
+            why = exc.message.removeprefix("PBN: ")
             raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
         lead = game.start - kept.first
         rec.source = _Source(kept.take(game.end), lead, _snapshot(rec), encoding=encoding)

@@ -35,7 +35,7 @@ CACHE_BENCH := .cache/bench-dds
 DDS_TREE    := $(DDS_CACHE)/source
 VENV_SOURCE := .venv-source
 STAMP_SOURCE := $(VENV_SOURCE)/.ddsbind-installed
-BUILD_INPUTS := pyproject.toml setup.py native/build_ffi.py native/dds_api.h
+BUILD_INPUTS := pyproject.toml setup.py native/build_ffi.py native/dds_api.h native/parkernel.h native/parkernel.c
 VENV_WHEEL  := .venv-wheel
 STAMP_WHEEL := $(VENV_WHEEL)/.tools-installed
 WHEEL_RAW   := build/wheel-raw
@@ -196,6 +196,7 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_pool.py --limit 100 --repeat 1
 	$(PY) benchmarks/bench_gap.py --random 20
 	$(PY) benchmarks/bench_play.py --limit 200
+	$(PY) benchmarks/bench_analyse.py --limit 200
 	$(PY) benchmarks/simulate_threads.py --limit 100
 	$(PY) benchmarks/bench_prove.py
 	$(PY) benchmarks/bench_dealer.py
@@ -203,7 +204,9 @@ bench: setup fetch-dds
 	$(PY) benchmarks/bench_question.py --random 40 --repeat 1 --dealer 40
 	$(PY) benchmarks/bench_board.py --random 20
 	$(PY) benchmarks/bench_library.py --records 3000000
+	$(PY) benchmarks/bench_par.py
 	$(PY) benchmarks/bench_scale.py
+	$(PY) benchmarks/bench_single_dummy.py --samples 500
 
 clean:
 	rm -rf site demo.zrd demo.zrd.json demo.zrd.generating.json demo.zrd.parts demo.png

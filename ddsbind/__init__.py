@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     __version__: str
     from ddsbind._binding import DDSInfo, dds_info
     from ddsbind.deal import Card, Deal, Seat, Side, Strain, Vulnerability
+    from ddsbind.dealer.single_dummy import SingleDummy, single_dummy
     from ddsbind.errors import (
         ContractError,
         DatabaseError,
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from ddsbind.frames import read_dataframe
     from ddsbind.game import CardPlay
     from ddsbind.hand import Hand
+    from ddsbind.match import analyse
     from ddsbind.play import best_line, costly_cards
     from ddsbind.pool import SolverPool
     from ddsbind.proof import ProofTree, prove
@@ -92,6 +94,9 @@ _LAZY = {
     "ProofTree": "ddsbind.proof",
     "prove": "ddsbind.proof",
     "read_dataframe": "ddsbind.frames",
+    "SingleDummy": "ddsbind.dealer.single_dummy",
+    "single_dummy": "ddsbind.dealer.single_dummy",
+    "analyse": "ddsbind.match",
 }
 #: The modules ``import ddsbind`` loaded before its names were lazy: ``ddsbind.deal.Deal`` after a bare
 #: ``import ddsbind`` still works, each imported when first named.
@@ -153,6 +158,7 @@ __all__ = [
     "ScoredCard",
     "Seat",
     "Side",
+    "SingleDummy",
     "Solutions",
     "SolverPool",
     "StateError",
@@ -160,6 +166,7 @@ __all__ = [
     "ThreadsWarning",
     "TruncatedPlayWarning",
     "Vulnerability",
+    "analyse",
     "analyse_play",
     "best_line",
     "costly_cards",
@@ -176,6 +183,7 @@ __all__ = [
     "payoff",
     "prove",
     "read_dataframe",
+    "single_dummy",
     "solve_board",
     "tricks",
 ]

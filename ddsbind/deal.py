@@ -183,7 +183,12 @@ class _BridgeEnum(IntEnum):
 _SEAT_NAMES = {name: i for i, names in enumerate([("N", "NORTH"), ("E", "EAST"), ("S", "SOUTH"), ("W", "WEST")])
                for name in names}  # fmt: skip
 _SIDE_NAMES = {"NS": 0, "NORTHSOUTH": 0, "EW": 1, "EASTWEST": 1}
-_STRAIN_NAMES = {**{letter: i for i, letter in enumerate(SUITS)}, "N": 4, "NT": 4, "NOTRUMP": 4, "NOTRUMPS": 4}
+# Each strain by its letter and its name, singular and plural, as each seat by its letter and name (N, NORTH).
+_STRAIN_NAMES = {
+    **{letter: i for i, letter in enumerate(SUITS)},
+    **{f"{name}{s}": i for i, name in enumerate(("SPADE", "HEART", "DIAMOND", "CLUB")) for s in ("", "S")},
+    **dict.fromkeys(["N", "NT", "NOTRUMP", "NOTRUMPS"], 4),
+}
 _VUL_NAMES = {
     **dict.fromkeys(["NONE", "LOVE", "NEITHER", "O", "-", ""], 0),
     **dict.fromkeys(["BOTH", "ALL", "B"], 1),
@@ -269,8 +274,10 @@ class Strain(
 ):
     """A strain, numbered as DDS numbers them: S=0, H=1, D=2, C=3, NT=4.
 
-    :meth:`parse` reads a ``Strain``, its DDS number or ``"S"``, ``"H"``,
-    ``"D"``, ``"C"``, ``"N"``/``"NT"``/``"notrump"``, and raises
+    :meth:`parse` reads a ``Strain``, its DDS number, a letter ``"S"``,
+    ``"H"``, ``"D"``, ``"C"``, ``"N"``/``"NT"`` or a name ``"spades"``,
+    ``"hearts"``, ``"diamonds"``, ``"clubs"``, ``"notrump"`` (any case, singular
+    or plural, as :class:`Seat` reads ``"north"``), and raises
     ``TrumpWrongError`` for anything else (``True`` is not hearts).
     """
 
@@ -457,10 +464,11 @@ _PBN_RE = re.compile(r"^\s*([NESWnesw])\s*:\s*(.*?)\s*$", re.S)
 def _parse_pbn_hand(text: str, seat: Seat | None) -> list[int]:
     """One hand's ``S.H.D.C`` text as four masks; errors name ``seat``, or the text itself for a hand on its own."""
     label = f"hand {text!r}" if seat is None else f"hand {seat.name}"
+    dds = seat is not None  # a hand on its own is never a DDS input: no DDS code in its messages
     suits = text.split(".")
     if len(suits) != 4:
         whole = label if seat is None else f"{label} {text!r}"
-        raise PBNError(f"{whole} must have 4 suits separated by '.', found {len(suits)}")
+        raise PBNError(f"{whole} must have 4 suits separated by '.', found {len(suits)}", dds=dds)
     out = []
     for s, holding in enumerate(suits):
         mask = 0
@@ -470,10 +478,10 @@ def _parse_pbn_hand(text: str, seat: Seat | None) -> list[int]:
         for ch in h:
             rank = _RANK_OF_CHAR.get(ch)
             if rank is None:
-                raise PBNError(f"{label}: {ch!r} in {SUITS[s]} {holding!r} is not a rank")
+                raise PBNError(f"{label}: {ch!r} in {SUITS[s]} {holding!r} is not a rank", dds=dds)
             bit = 1 << rank
             if mask & bit:
-                raise DuplicateCardsError(f"{label} lists {SUITS[s]}{ch} twice")
+                raise DuplicateCardsError(f"{label} lists {SUITS[s]}{ch} twice", dds=dds)
             mask |= bit
         out.append(mask)
     return out
@@ -497,7 +505,7 @@ def hand_to_masks(text: str) -> list[int]:
     masks = _parse_pbn_hand(text.strip(), None)
     n = _holdings.hand_lengths([masks])[0]
     if n > 13:
-        raise CardCountError(f"hand {text!r} holds {n} cards; at most 13")
+        raise CardCountError(f"hand {text!r} holds {n} cards; at most 13", dds=False)
     return masks
 
 

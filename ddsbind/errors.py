@@ -37,6 +37,7 @@ raise them re-export them under their old names.
 from __future__ import annotations
 
 import functools
+import os
 from types import ModuleType
 from typing import Any
 
@@ -87,6 +88,7 @@ __all__ = [
     "ZeroCardsError",
     "check",
     "error_class",
+    "where",
 ]
 
 
@@ -113,8 +115,96 @@ def _code_of(name: str) -> int:
     return _native().constant(name)
 
 
+#: The fields of a location, in the order a message names them.
+LOCATION_FIELDS = ("path", "record", "board", "room", "line", "offset", "card")
+
+
+def where(
+    *,
+    path: str | None = None,
+    record: int | None = None,
+    board: int | str | None = None,
+    room: str | None = None,
+    line: int | None = None,
+    offset: int | None = None,
+    card: str | None = None,
+) -> str:
+    """A location as every message names it: ``"games.pbn: record 4 (Board 2, closed room), line 40"``.
+
+    The one rendering of where a fault is (:class:`Error` and the reports
+    that name a record without raising both call it).  Everything counts as
+    the user counts: ``record`` is the record's number **from 1** (the first
+    record of a file is record 1), ``line`` from 1, ``board`` the board number
+    the file gives, ``offset`` a byte offset from 0 (as ``cmp``, ``xxd`` and
+    ``dd skip=`` count bytes).  Empty when nothing is known.
+    """
+    parts = []
+    if record is not None:
+        parts.append(f"record {record}")
+    if board is not None or room is not None:
+        inner = ", ".join(x for x in (f"Board {board}" if board is not None else None, room and f"{room} room") if x)
+        parts.append(f"({inner})" if parts else inner)
+    if line is not None:
+        parts.append(f"line {line}")
+    if offset is not None:
+        parts.append(f"byte offset {offset}")
+    if card is not None:
+        parts.append(f"card {card}")
+    text = ", ".join(parts).replace(", (", " (")
+    if path is None:
+        return text
+    return f"{path}: {text}" if text else path
+
+
 class Error(Exception):
-    """The base of every error ddsbind raises on purpose (catch this at a program's boundary)."""
+    """The base of every error ddsbind raises on purpose (catch this at a program's boundary).
+
+    An error carries what is wrong (its message) and, apart from it, where:
+    the fields ``path``, ``record`` (counted from 1, as the user counts),
+    ``board``, ``room``, ``line``, ``offset`` (bytes, from 0) and ``card``,
+    each None when unknown.  ``str()`` renders them in one place,
+    :func:`where`, before the message: ``"games.pbn: record 4, line 40:
+    Vulnerable 'x' is not None, NS, EW or All"``.  Code that knows more of
+    the location than the raiser did adds it with :meth:`locate`; the
+    command line prints ``ddsbind: error: <str(exc)>`` and exits 1.
+    """
+
+    path: str | None = None
+    record: int | None = None
+    board: int | str | None = None
+    room: str | None = None
+    line: int | None = None
+    offset: int | None = None
+    card: str | None = None
+
+    def __init__(self, *args: object, **location: Any) -> None:
+        super().__init__(*args)
+        self.locate(**location)
+
+    def locate(self, **location: Any) -> Error:
+        """Add the location fields not yet known (``path=``, ``record=`` from 1...); returns ``self``.
+
+        A field already set is kept: the code nearest the fault knows best.
+        """
+        for name, value in location.items():
+            if name not in LOCATION_FIELDS:
+                raise TypeError(f"{name!r} is not a location field ({', '.join(LOCATION_FIELDS)})")
+            if value is not None and getattr(self, name) is None:
+                setattr(self, name, os.fspath(value) if name == "path" else value)
+        return self
+
+    @property
+    def message(self) -> str:
+        """What is wrong, without the location."""
+        return str(self.args[0]) if self.args else type(self).__name__
+
+    def where(self) -> str:
+        """The location alone, as :func:`where` renders it ("" when unknown)."""
+        return where(**{name: getattr(self, name) for name in LOCATION_FIELDS})
+
+    def __str__(self) -> str:
+        place = self.where()
+        return f"{place}: {self.message}" if place else self.message
 
 
 class DDSError(Error):
@@ -132,15 +222,22 @@ class DDSError(Error):
     reason : str or None
         What exactly is wrong, when ddsbind knows, without the position.
     index : int or None
-        Which board, table or deal of a batch is at fault (0-based), when the
-        call took several; ``item`` names what the index counts.
+        Which board, table or deal of a batch is at fault (from 0, as code
+        counts), when the call took several; ``item`` names what the index
+        counts.  The message counts as the user does: ``index`` 0 is
+        ``"deal 1"``, the first play ``"play 1"``.
     card : str or None
         The card at fault (``"SA"``), when one card is.
     field : str or None
         The struct field or argument at fault (``"target"``,
         ``"remainCards[0][0]"``), when one is.
+    dds : bool
+        False (a constructor argument) for a fault found where DDS never
+        looks (one hand's text, ``ddsbind.Hand("AK32.KJ4.Q98")``): the class
+        and ``code`` stay, for ``except``, but the message is the fault
+        alone, with no DDS text or code DDS never gave.
     detail : str or None
-        ``reason``, prefixed with ``"<item> <index>: "`` when the index is known.
+        ``reason``, prefixed with ``"<item> <index + 1>: "`` when the index is known.
     """
 
     code = _ClassCode()
@@ -160,8 +257,11 @@ class DDSError(Error):
         item: str | None = None,
         card: str | None = None,
         field: str | None = None,
+        dds: bool = True,
     ):
         super().__init__(detail)
+        if not dds:
+            self._unseen = True
         if code is not None:
             self.code = code
         self.function = function
@@ -178,7 +278,7 @@ class DDSError(Error):
         ``reason``, so the message keeps both: ``"board 2: play 5: ..."``.
         """
         if self.index is not None and self.item is not None and self.item != item:
-            self.reason = f"{self.item} {self.index}: {self.reason}"
+            self.reason = f"{self.item} {self.index + 1}: {self.reason}"
         self.index = index
         self.item = item
         return self
@@ -187,17 +287,22 @@ class DDSError(Error):
     def detail(self) -> str | None:
         if self.index is None or self.item is None:
             return self.reason
-        return f"{self.item} {self.index}: {self.reason}"
+        return f"{self.item} {self.index + 1}: {self.reason}"
 
     @property
     def dds_message(self) -> str:
         return _native().error_message(self.code)
 
     def __str__(self) -> str:
+        # The card is named by the detail itself; the rest of the location (a file, a record) comes first.
+        place = where(**{n: getattr(self, n) for n in LOCATION_FIELDS if n != "card"})
+        return f"{place}: {self._text()}" if place else self._text()
+
+    def _text(self) -> str:
         where = f"{self.function}: " if self.function else ""
         tail = f": {self.detail}" if self.detail else ""
-        if not type(self)._in_table:
-            # DDS has no code for this fault: its "General error" text would mislead.
+        if not type(self)._in_table or self.__dict__.get("_unseen"):
+            # DDS has no code for this fault, or never sees such input: its text and code would mislead.
             return f"{where}{self.detail or type(self).__name__}"
         try:
             return f"{where}{self.dds_message} (DDS code {self.code}){tail}"
@@ -410,20 +515,16 @@ class InvalidArgumentError(DDSError, ValueError):
 class FormatError(Error, ValueError):
     """Bytes or text that are not a valid record of a file format.
 
-    Attributes ``index`` (record number) and ``offset`` (byte offset), when
-    known, say where; ``reason`` is the message without them.
+    ``index`` is the record's place from 0 (as code counts); the message
+    names it as ``record index + 1``, with the other location fields
+    (:class:`Error`): ``FormatError("bad", index=3, offset=69)`` reads
+    ``"record 4, byte offset 69: bad"``.
     """
 
-    def __init__(self, message: str, *, index: int | None = None, offset: int | None = None):
+    def __init__(self, message: str, *, index: int | None = None, **location: Any):
+        #: The record's place in the file from 0, as code counts (the message names ``record`` = index + 1).
         self.index = index
-        self.offset = offset
-        self.reason = message  # what is wrong, without where
-        where = []
-        if index is not None:
-            where.append(f"record {index}")
-        if offset is not None:
-            where.append(f"byte offset {offset}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        super().__init__(message, record=None if index is None else index + 1, **location)
 
 
 class ContractError(Error, ValueError):

@@ -68,24 +68,29 @@ def _with_par(frame: pd.DataFrame) -> pd.DataFrame:
         return frame
     import pandas
 
-    from ddsbind.solver import dealer_par, par
+    from ddsbind.deal import Seat
+    from ddsbind.game import Vulnerability
+    from ddsbind.optimum import dealer_pars, pars
 
     tables = frame[list(dataframe.TABLE_COLUMNS)].to_numpy(dtype=np.int64, na_value=15).reshape(-1, 5, 4)
-    scores: list[int | None] = []
-    words: list[str | None] = []
-    for table, dealer, vulnerable in zip(tables, frame["dealer"], frame["vulnerability"], strict=True):
-        if vulnerable is None or (table > 13).any():  # a table or a vulnerability the file left unknown: no par
-            scores.append(None)
-            words.append(None)
-        elif dealer is None:
-            p = par(table, vulnerable)
-            scores.append(p.score)
-            words.append(p.words())
-        else:
-            dp = dealer_par(table, dealer, vulnerable)
-            scores.append(dp.score)
-            words.append(dp.words())
+    # A row whose table or vulnerability the file left unknown (a deal with unknown hands) has no par.
+    ok = (tables <= 13).all(axis=(1, 2)) & ~frame["vulnerability"].isna().to_numpy()
+    vul = np.array([int(Vulnerability.parse(v)) if o else 0 for v, o in zip(frame["vulnerability"], ok, strict=True)])
+    known = ~frame["dealer"].isna().to_numpy() & ok
+    scores = np.zeros(len(frame), dtype=np.int64)
+    words = np.empty(len(frame), dtype=object)
+    if known.any():
+        seats = np.array([int(Seat.parse(d)) for d in frame["dealer"][known]], dtype=np.int8)
+        dps = dealer_pars(tables[known], seats, vul[known].astype(np.int8), explain=False)
+        scores[known] = [p.score for p in dps]
+        words[known] = [p.words() for p in dps]
+    rest = ~known & ok
+    if rest.any():
+        ps = pars(tables[rest], vul[rest].astype(np.int8), explain=False)
+        scores[rest] = [p.score for p in ps]
+        words[rest] = [p.words() for p in ps]
     out = frame.copy()
-    out["par"] = pandas.array(scores, dtype="Int64")
-    out["par_contracts"] = words
+    out["par"] = pandas.array(np.where(ok, scores, 0), dtype="Int64")
+    out.loc[~ok, "par"] = pandas.NA
+    out["par_contracts"] = words.tolist()
     return out

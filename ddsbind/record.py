@@ -272,14 +272,14 @@ class GameRecord:
 
         The last trick is unfinished (``winner`` None) if the play stops
         mid-trick.  A fault raises :class:`~ddsbind.errors.FormatError`
-        naming the play's 0-based position, its trick, the seat and the card.
+        naming the play's position (from 1), its trick, the seat and the card.
         """
         if not self.play:
             return []
         if self.trump is None or self.leader is None:
             raise FormatError("a play needs a contract and a declarer")
         if len(self.play) > 52:
-            raise FormatError(f"play 52 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
+            raise FormatError(f"play 53 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
         try:
             return play_out(self.deal, self.trump, self.leader, self.play)
         except DDSError as exc:
@@ -418,10 +418,13 @@ class GameRecord:
             )
 
 
-def play_fault(number: int, exc: DDSError) -> str:
-    """``"play 5 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault."""
+def play_fault(index: int, exc: DDSError) -> str:
+    """``"play 6 (trick 2, 2nd card, E): SA is not held by E (held by W)"`` from a :class:`~ddsbind.game.Play` fault.
+
+    ``index`` is the card's place in the play from 0; the message counts plays from 1, as every message counts.
+    """
     where, _, what = (exc.reason or "").partition(": ")
-    return f"play {number} ({where}): {what}"
+    return f"play {index + 1} ({where}): {what}"
 
 
 def closing_passes(calls: Sequence[str]) -> int:

@@ -56,6 +56,7 @@ __all__ = [
     "PayoffTable",
     "imps",
     "matchpoints",
+    "neuberg",
     "payoff",
     "score",
 ]
@@ -173,7 +174,8 @@ def score(
     Raises
     ------
     ContractError
-        A value out of range, or not an integer; a member of an enum of
+        A value out of range, or not an integer (``vulnerable``: a bool, or
+        0 or 1 only); a member of an enum of
         another meaning (a :class:`~ddsbind.Vulnerability` without its
         declarer as ``vulnerable``, a :class:`~ddsbind.Seat` as ``strain``).
 
@@ -201,10 +203,7 @@ def score(
     st = _int_array(strain, "strain", 0, 4)
     dbl = _int_array(doubled, "doubled", 0, 2)
     tk = _int_array(tricks, "tricks", *((-EXTRAPOLATE_TRICKS, EXTRAPOLATE_TRICKS) if extrapolate else (0, 13)))
-    vul = np.asarray(vulnerable)
-    if vul.dtype.kind not in "biu":
-        raise ContractError(f"vulnerable must be true or false, got {vul.dtype}")
-    vul = vul.astype(bool)
+    vul = _bool_array(vulnerable)
     lv, st, dbl, tk, vul = np.broadcast_arrays(lv, st, dbl, tk, vul)
     factor = np.int64(1) << dbl  # 1, 2, 4
     per_trick = np.where(st >= 2, np.where(st == 4, 30, 20), 30)
@@ -223,6 +222,27 @@ def score(
     doubled_v = np.where(down >= 1, 200, 0) + 300 * np.maximum(down - 1, 0)
     penalty = np.where(dbl == 0, undoubled, np.where(vul, doubled_v, doubled_nv) * (factor // 2))
     return np.where(over >= 0, made, -penalty).astype(np.int64)
+
+
+def _bool_array(value: object) -> NDArray[np.bool_]:
+    """Declarer's side vulnerable: bools, or the integers 0 and 1 only.
+
+    Any other integer is refused, not read as "true": ``2`` may be DDS's
+    vulnerability code for NS, ``-1`` a sentinel; neither means "declarer
+    vulnerable".  The board's vulnerability is a :class:`~ddsbind.Vulnerability`.
+    """
+    vul = np.asarray(value)
+    if vul.dtype == bool:
+        return vul
+    if vul.dtype.kind not in "iu":
+        raise ContractError(f"vulnerable must be true or false, got {vul.dtype}")
+    if vul.size and (vul.min() < 0 or vul.max() > 1):
+        bad = int(vul[(vul < 0) | (vul > 1)].flat[0])
+        raise ContractError(
+            f"vulnerable {bad} is not true or false (0 or 1): for the board's vulnerability "
+            "give a Vulnerability (Vulnerability.NS) and the declarer"
+        )
+    return vul.astype(bool)
 
 
 def _finite(values: ArrayLike, what: str) -> NDArray[np.float64] | NDArray[np.int64]:
@@ -296,6 +316,29 @@ def matchpoints(scores: ArrayLike, *, percent: bool = False) -> NDArray[np.float
         return points.astype(np.float64)
     top = s.shape[-1] - 1
     return np.full(s.shape, 50.0) if top == 0 else 100.0 * points / top
+
+
+def neuberg(points: ArrayLike, expected: int) -> NDArray[np.float64]:
+    """Neuberg's adjustment: matchpoints won in a field of ``n`` results (the last axis) scaled to ``expected``.
+
+    ``points`` are :func:`matchpoints`' (1 a score beaten, a half a tie; top
+    ``n - 1``); the answer is on the top of ``expected - 1``:
+    ``(points + 1/2) * expected / n - 1/2``.  Scaled thus, a board played
+    fewer times than the others weighs as much as they do.
+
+    Raises
+    ------
+    ContractError
+        Not numbers, or ``expected`` smaller than the field or below 1.
+
+    >>> neuberg([0.0, 1.0, 2.0], 4).tolist()
+    [0.1666666666666667, 1.5, 2.8333333333333335]
+    """
+    p = _finite(points, "matchpoints").astype(np.float64)
+    n = p.shape[-1] if p.ndim else 1
+    if int(expected) < max(n, 1):
+        raise ContractError(f"Neuberg scales a field of {n} results up, not to {expected}")
+    return (p + 0.5) * int(expected) / n - 0.5
 
 
 @dataclass(frozen=True)

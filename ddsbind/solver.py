@@ -14,14 +14,12 @@ released.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind import dll
-from ddsbind._binding import CData
 from ddsbind._marshal import (
     as_deal,
     card_play_call,
@@ -33,14 +31,14 @@ from ddsbind._marshal import (
     new_deal,
     position,
     table_masks,
-    text,
 )
 from ddsbind._typing import Progress, renamed
-from ddsbind.deal import SUIT_SYMBOLS, Card, Deal, Seat, Side, Strain
+from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import DDSError, InvalidArgumentError
 from ddsbind.game import CardPlay, Vulnerability
+from ddsbind.optimum import DealerPar, Par, dealer_pars, pars
 from ddsbind.results import DDTable, Position, ScoredCard, Solutions
-from ddsbind.scoring import Contract, DealerParContract, score
+from ddsbind.scoring import Contract, score
 
 __all__ = [
     "DDTable",
@@ -319,159 +317,15 @@ def makes(
 # -- par ------------------------------------------------------------------------------
 
 
-_STRAIN_SYMBOLS = (*SUIT_SYMBOLS, "NT")
-
-
-def _either(levels: Sequence[str]) -> str:
-    """``["4S", "5S"]`` -> ``"4S or 5S"``; three or more with commas."""
-    return levels[0] if len(levels) == 1 else f"{', '.join(levels[:-1])} or {levels[-1]}"
-
-
-def _declarer_words(seats: str) -> str:
-    """``"N"`` -> ``"North"``; ``"EW"`` -> ``"East or West (either partner)"`` (either partner can declare)."""
-    names = [Seat.parse(letter).full_name for letter in seats]
-    return names[0] if len(names) == 1 else f"{names[0]} or {names[1]} (either partner)"
-
-
-def _score_words(ns_score: int) -> str:
-    """NS's score as the side that gains reads it: ``-110`` -> ``"EW +110"``; 0 -> ``"0"``."""
-    if ns_score == 0:
-        return "0"
-    return f"NS +{ns_score}" if ns_score > 0 else f"EW +{-ns_score}"
-
-
-def _par_contract_words(item: str) -> str:
-    """One of ``Par()``'s contracts (``"EW 45S"``, ``"NS 5Hx"``) in words."""
-    seats, _, contract = item.strip().partition(" ")
-    doubled = contract.endswith("x")
-    body = contract[:-1] if doubled else contract
-    levels, strain = body[:-1], body[-1]
-    named = [f"{lvl}{_STRAIN_SYMBOLS[Strain.parse(strain)]}" + (" doubled" if doubled else "") for lvl in levels]
-    return f"{_either(named)} by {_declarer_words(seats)}"
-
-
-@dataclass(frozen=True)
-class Par:
-    """``Par()``'s answer, from each side's view (which side bids first)."""
-
-    #: Par score as DDS writes it, e.g. ``"NS -110"`` / ``"EW 110"``.
-    score_text: tuple[str, str]
-    #: Par contracts as DDS writes them, e.g. ``"NS:EW 2S"``.
-    contracts: tuple[str, str]
-
-    @property
-    def score(self) -> int:
-        """North-South's par score when NS bid first (negative: EW gain)."""
-        return int(self.score_text[0].split()[-1])
-
-    def words(self, side: Side | str = Side.NS) -> str:
-        """The par contracts and score as a person reads them, when ``side`` bids first.
-
-        ``side`` is a :class:`~ddsbind.Side` or its spelling (``"NS"``, ``"e-w"``).
-
-        DDS's ``"NS:EW 45S"`` (4 or 5 spades by East or West, NS -450) reads
-        ``"4\u2660 or 5\u2660 by East or West (either partner): EW +450"``; a
-        sacrifice is ``doubled``; several contracts are joined by ``"; or "``;
-        when nobody can make anything, ``"passed out: 0"``.
-
-        Raises
-        ------
-        InvalidArgumentError
-            ``side`` is no side (:meth:`ddsbind.Side.parse`).
-
-        Examples
-        --------
-        >>> Par(("NS -110", "EW 110"), ("NS:EW 2S", "EW:EW 2S")).words()
-        '2\u2660 by East or West (either partner): EW +110'
-        """
-        k = Side.parse(side, "side bidding first")
-        score = int(self.score_text[k].split()[-1]) * (1 if k is Side.NS else -1)
-        items = [i for i in self.contracts[k].partition(":")[2].split(",") if i.strip()]
-        if not items:
-            return f"passed out: {_score_words(score)}"
-        return f"{'; or '.join(_par_contract_words(i) for i in items)}: {_score_words(score)}"
-
-    def _repr_html_(self) -> str:
-        """Par in notebooks: a row for each side bidding first, DDS's text and the words."""
-        from html import escape
-
-        from ddsbind import _html
-
-        rows = [
-            (
-                f"{side} bid first",
-                [escape(self.score_text[side]), escape(self.contracts[side]), escape(self.words(side))],
-            )
-            for side in Side
-        ]
-        return _html.grid("par", ["", "score", "contracts", "in words"], rows)
-
-
-@dataclass(frozen=True)
-class DealerPar:
-    """``DealerPar()``'s answer: score from NS's view, contracts as DDS writes them."""
-
-    score: int
-    contracts: tuple[str, ...]
-
-    def words(self) -> str:
-        """The par contracts and score as a person reads them.
-
-        DDS's ``"4S*-EW-1"`` (a sacrifice in 4 spades by East or West, one
-        down) reads ``"4\u2660 doubled by East or West (either partner), 1 down"``;
-        ``"3N-N+1"`` reads ``"3NT by North, 1 overtrick"``; several contracts
-        are joined by ``"; or "``, then the score from the gaining side.
-
-        Examples
-        --------
-        >>> DealerPar(-110, ("2S-EW",)).words()
-        '2\u2660 by East or West (either partner): EW +110'
-        """
-        parts = []
-        for item in self.contracts:
-            if not item.strip():
-                continue  # an unused slot of DDS's answer
-            p = DealerParContract.parse(item)
-            c = p.contract
-            text = f"{c.level}{_STRAIN_SYMBOLS[c.strain]}" + (" doubled" if c.doubled else "")
-            text += f" by {_declarer_words(p.seats)}"
-            if p.result:
-                n = abs(p.result)
-                text += f", {n} down" if p.result < 0 else f", {n} overtrick{'s' if n > 1 else ''}"
-            parts.append(text)
-        if not parts:
-            return f"passed out: {_score_words(self.score)}"
-        return f"{'; or '.join(parts)}: {_score_words(self.score)}"
-
-    def _repr_html_(self) -> str:
-        """Dealer par in notebooks: the score, DDS's contracts and the words."""
-        from html import escape
-
-        from ddsbind import _html
-
-        row = [f"{self.score:+d}", escape(" ".join(self.contracts)), escape(self.words())]
-        return _html.grid("dealerpar", ["", "NS score", "contracts", "in words"], [("par", row)])
-
-
-def _results(table: DDTable | ArrayLike) -> CData:
-    t = table if isinstance(table, DDTable) else DDTable(table)
-    return dll.ddTableResults(resTable=t.array.tolist())
-
-
 def par(table: DDTable | ArrayLike, vulnerable: Vulnerability | int | str) -> Par:
-    """Par score and contracts of a DD table (DDS's ``Par``).
+    """Par score and contracts of a DD table (DDS's ``Par``): :func:`ddsbind.optimum.pars` of one table.
 
     The table must be of a full deal (13 tricks): DDS's par bids for 13
     tricks, so the table of an ending has no par.  Entries must be 0..13
-    (``InvalidArgumentError`` otherwise).
+    (``InvalidArgumentError`` otherwise).  Computed by ddsbind's own par
+    kernel, equal to DDS's answer; :attr:`Par.details` explains each contract.
     """
-    res = _results(table)
-    out = dll.parResults()
-    dll.raising.Par(res, out, Vulnerability.parse(vulnerable))
-    return Par(
-        (text(out.parScore[0]), text(out.parScore[1])),
-        (text(out.parContractsString[0]), text(out.parContractsString[1])),
-    )
+    return pars(_one_table(table), vulnerable)[0]
 
 
 def dealer_par(
@@ -480,12 +334,16 @@ def dealer_par(
     """Par when ``dealer`` (0=N 1=E 2=S 3=W) bids first (DDS's ``DealerPar``); score from NS's view.
 
     ``vulnerable`` is DDS's 0 none, 1 both, 2 NS, 3 EW, or a name
-    (:meth:`ddsbind.game.Vulnerability.parse`).
+    (:meth:`ddsbind.game.Vulnerability.parse`).  :func:`ddsbind.optimum.dealer_pars`
+    of one table, equal to DDS's answer.
     """
-    res = _results(table)
-    out = dll.parResultsDealer()
-    dll.raising.DealerPar(res, out, Seat.parse(dealer, "dealer"), Vulnerability.parse(vulnerable))
-    return DealerPar(out.score, tuple(text(out.contracts[i]) for i in range(out.number)))
+    return dealer_pars(_one_table(table), Seat.parse(dealer, "dealer"), Vulnerability.parse(vulnerable))[0]
+
+
+def _one_table(table: DDTable | ArrayLike) -> NDArray[np.int8]:
+    """One table as ``(1, 5, 4)``, checked as :class:`DDTable` checks it."""
+    t = table if isinstance(table, DDTable) else DDTable(table)
+    return t.array.reshape(1, 5, 4)
 
 
 # -- scores ----------------------------------------------------------------------------

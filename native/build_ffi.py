@@ -19,7 +19,10 @@ ddsbind's own dealing kernel (``native/dealkernel.c``, its cdef
 ``native/dealkernel.h``; plain C99, no DDS) is a module of its own,
 ``ddsbind._dealkernel`` (:data:`kernelbuilder`), compiled with ``-O3`` and
 linked to nothing: dealing never loads DDS (loading libdds, its C++ runtime
-and its exit guard was a tenth of a small dealer script's start-up).
+and its exit guard was a tenth of a small dealer script's start-up).  The
+par kernel (``native/parkernel.c``, its cdef ``native/parkernel.h``: DDS's
+``Par`` and ``DealerPar`` over arrays of tables, no DDS) is compiled into
+the same module, for :mod:`ddsbind.optimum`.
 
 With ``DDS_SOURCE_DIR=/path/to/dds`` (an upstream DDS source tree, such as
 the 2.9.0 release that ``make fetch-dds`` unpacks into ``.cache/dds/source``)
@@ -64,12 +67,14 @@ HERE = Path(__file__).resolve().parent
 ffibuilder = FFI()
 ffibuilder.cdef((HERE / "dds_api.h").read_text())
 #: The dealing kernel's own module: plain C, no DDS (setuptools takes paths relative to setup.py's folder).
+#: The par kernel (``native/parkernel.c``, DDS-free too) is compiled into the same module.
+KERNEL_HEADERS = ("dealkernel.h", "parkernel.h")
 kernelbuilder = FFI()
-kernelbuilder.cdef((HERE / "dealkernel.h").read_text())
+kernelbuilder.cdef("".join((HERE / h).read_text() for h in KERNEL_HEADERS))
 kernelbuilder.set_source(
     "ddsbind._dealkernel",
-    "#include <stdint.h>\n" + (HERE / "dealkernel.h").read_text(),
-    sources=[os.path.relpath(HERE / "dealkernel.c", HERE.parent)],
+    "#include <stdint.h>\n" + "".join((HERE / h).read_text() for h in KERNEL_HEADERS),
+    sources=[os.path.relpath(HERE / c, HERE.parent) for c in ("dealkernel.c", "parkernel.c")],
     extra_compile_args=["-O3"],
 )
 

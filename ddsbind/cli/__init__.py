@@ -5,7 +5,7 @@ solve, info, demo), :mod:`~ddsbind.cli.databases` (generate, verify,
 stats), :mod:`~ddsbind.cli.files` (convert, checksum),
 :mod:`~ddsbind.cli.played` (analyse, line), :mod:`~ddsbind.cli.prove`
 (proof trees), :mod:`~ddsbind.cli.cribbage`, :mod:`~ddsbind.cli.board`
-(the analysis board in the browser).
+(the analysis board in the browser), :mod:`~ddsbind.cli.single_dummy` (``sd``).
 What a result looks like as text or JSON belongs to the result's own class;
 the error boundary and progress bars are :mod:`~ddsbind.cli._common`'s.
 """
@@ -38,6 +38,7 @@ COMMANDS = {
     "cribbage": "cribbage",
     "dealer": "dealer",
     "board": "board",
+    "sd": "single_dummy",
 }
 
 

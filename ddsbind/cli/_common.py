@@ -2,7 +2,10 @@
 
 Results go to stdout; progress, warnings and errors to stderr.  An error the
 package raises on purpose (:class:`ddsbind.Error`) or a file error
-(``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1; a
+(``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1 (the
+error's own ``str()``: its location fields rendered by
+:func:`ddsbind.errors.where`, records counted from 1; no message text is
+rewritten here); a
 warning is one line, ``ddsbind: warning: ...``, from every command alike.
 A reader of stdout that goes away (``ddsbind analyse FILE | head``) ends
 the command quietly, with the status a SIGPIPE gives (141), as dealer does.
@@ -15,7 +18,9 @@ import contextlib
 import errno
 import os
 import re
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -57,7 +62,7 @@ class BridgeWord(click.ParamType):
 SEAT = BridgeWord("seat", "N|E|S|W")
 #: NS/EW (N-S, E/W, northsouth), any case.
 SIDE = BridgeWord("side", "NS|EW")
-#: S/H/D/C, N/NT/notrump, any case.
+#: S/H/D/C, N/NT, or spades/hearts/diamonds/clubs/notrump, any case.
 STRAIN = BridgeWord("strain", "S|H|D|C|NT")
 #: none/love/-, all/both/b, ns, ew (N-S, E-W), any case: the same words PBN and dealer scripts use.
 VUL = BridgeWord("vulnerability", "none|all|both|ns|ew")
@@ -144,6 +149,41 @@ def closed_pipe() -> NoReturn:
     sys.exit(141)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a CI's cancel) met while a command runs: unwinds as Ctrl-C does.
+
+    A ``KeyboardInterrupt``, so every cleanup written for Ctrl-C (a pool's
+    cancelled tasks, an atomic output's part) runs for it too.
+    """
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """Turn SIGTERM into an exception that unwinds the command, so every cleanup Ctrl-C runs runs for it too.
+
+    Python's default for SIGTERM is to die at once: no ``finally``, no
+    ``except BaseException``, so an atomic output's hidden ``.part`` file was
+    left beside its target.  The one rule: every signal that stops a command
+    unwinds it.  The status is 143 (128 + SIGTERM), as a process killed by
+    the signal reports.  Outside the main thread (a command called from a
+    worker) signals cannot be caught and nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    except Terminated:
+        sys.exit(128 + signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class Group(click.Group):
     """A click group that is the program's boundary: library errors become one line and exit 1.
 
@@ -155,7 +195,7 @@ class Group(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> object:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), terminated_as_interrupted():
             warnings.simplefilter("always")
             warnings.showwarning = _show_warning
             try:
@@ -169,7 +209,7 @@ class Group(click.Group):
                     raise
                 fail(_file_fault(exc.message))  # missing or unreadable: one answer from every command
             except Error as exc:
-                fail(as_the_file_numbers(exc))
+                fail(str(exc))
             except OSError as exc:
                 fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
         return None  # pragma: no cover - fail() exits
@@ -183,33 +223,15 @@ def _file_fault(message: str) -> str:
     return f"{m.group(1)}: {os.strerror(errno.ENOENT if m.group(2) == 'does not exist' else errno.EACCES)}"
 
 
-def as_the_file_numbers(exc: Error) -> str:
-    """The message of ``exc``, without its 0-based ``record N:`` when the message names the board as the file does.
-
-    A game-record reader or writer says ``board 4 of the file (Board 2,
-    closed room)``, ``Board 2 (line 40)`` or ``game 4 of the file``; the
-    record's index in front of that
-    (``record 3:``, counted from 0) would name the same game by a second,
-    different number.
-    """
-    text = str(exc)
-    index = getattr(exc, "index", None)
-    prefix = f"record {index}: "
-    named = re.search(r"\b[Bb]oard \d+|\bgame \d+ of the file", text[len(prefix) :])
-    if isinstance(index, int) and text.startswith(prefix) and named:
-        return text[len(prefix) :]
-    return text
-
-
 @contextlib.contextmanager
 def about(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Name ``path`` in any library error raised inside (``"games.pbn: record 3: ..."``), once."""
+    """Name ``path`` in any library error raised inside (``"games.pbn: record 4: ..."``, its ``path`` field), once."""
     name = os.fspath(path)
     try:
         yield
     except Error as exc:
-        text = as_the_file_numbers(exc)
-        fail(text if name in text else f"{name}: {text}")
+        # A message that already names the file (a reader that knew it) is not given it twice.
+        fail(str(exc) if name in str(exc) else str(exc.locate(path=name)))
 
 
 def _ignore(_done: int) -> None:

@@ -7,7 +7,18 @@ from typing import Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, QUIET, about, check_image, fail, json_output, one_file_each, progress
+from ddsbind.cli._common import (
+    COUNT,
+    POSITIVE,
+    QUIET,
+    FormatChoice,
+    about,
+    check_image,
+    fail,
+    json_output,
+    one_file_each,
+    progress,
+)
 
 
 @click.command()
@@ -51,7 +62,7 @@ def generate(out: str, count: int, seed: int, quiet: bool, **options: Any) -> No
 def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bool) -> None:
     """Check a database: structure, its manifest (deals, checksum), and SAMPLE re-solved records.
 
-    Exit 1 naming the first bad record (index and byte offset), or an
+    Exit 1 naming the first bad record (its number, counted from 1, and byte offset), or an
     unfinished run (how many records of how many, and how to finish it).
     The file is read once, a chunk at a time, whatever its size.
     """
@@ -73,23 +84,28 @@ def verify(file: str, sample: int, threads: int | None, as_json: bool, quiet: bo
 @click.option(
     "--par-sample",
     type=COUNT,
-    default=10_000,
-    show_default=True,
-    help="Deals (the records of smallest hash) whose par is computed (0: none).",
+    default=None,
+    help="Compute par for only this many deals (the records of smallest hash), not every deal (0: no par).",
 )
+@click.option("--from", "fmt", type=FormatChoice(), help="Record format (default: from the extension).")
 @json_output("The statistics")
 @QUIET
-def stats(files: tuple[str, ...], plot: str | None, par_sample: int, as_json: bool, quiet: bool) -> None:
+def stats(
+    files: tuple[str, ...], plot: str | None, par_sample: int | None, fmt: str | None, as_json: bool, quiet: bool
+) -> None:
     """A database's count, checksum and double-dummy statistics; of several FILES (shards), merged.
 
     For ZRD records: tricks by strain and declarer, how often each side
     makes each contract level (NS and EW apart), how often par is a doubled
-    sacrifice by dealer and vulnerability (par from DDS's DealerParBin over
-    the PAR_SAMPLE records of smallest hash, the dealer drawn from the
-    hash).  The statistics of several files are those of their records
-    together, the same as of one file holding them all.  An unfinished run
-    is said so on the second line.  Each file is read once, a chunk at a
-    time, whatever its size.
+    sacrifice by dealer and vulnerability, with its standard error (DDS's
+    DealerPar of every deal, the dealer drawn from the record's hash; with
+    --par-sample, of only that many records of smallest hash).  The
+    statistics of several files are those of their records together, the
+    same as of one file holding them all.  An unfinished run is said so on
+    the second line, and a manifest whose count or checksum the file
+    contradicts is flagged there.  Each file is read once, a chunk at a
+    time, whatever its size.  A hand-makes file, which has no extension of
+    its own, is read with --from hand-makes.
     """
     import os
 
@@ -102,10 +118,10 @@ def stats(files: tuple[str, ...], plot: str | None, par_sample: int, as_json: bo
         one_file_each({"--plot": plot, **{f"FILE {k + 1}": f for k, f in enumerate(files)}})
     reports = []
     for file in files:
-        size = records.RECORD_SIZES.get(records.guess_format(file) or "")
+        size = records.RECORD_SIZES.get(fmt or records.guess_format(file) or "")
         total = None if size is None else os.stat(file).st_size // size
         with progress(f"reading {os.path.basename(file)}", total, unit="record", quiet=quiet) as tick, about(file):
-            reports.append(database.stats(file, par_sample=par_sample, progress=tick))
+            reports.append(database.stats(file, par_sample=par_sample, progress=tick, format=fmt))
     if len(reports) == 1:
         res = reports[0]
         if as_json:

@@ -165,7 +165,13 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="Library mode: the deals of this solved database (.zrd, or .zbd with its .zdd) in file order, "
     "tricks() from its stored results; nothing is solved.",
 )
-@click.option("--start", "library_start", type=COUNT, default=0, help="With --library: first record read (0-based).")
+@click.option(
+    "--start",
+    "library_start",
+    type=POSITIVE,
+    default=1,
+    help="With --library: the first record read, counted from 1 as every message counts records.",
+)
 @click.option(
     "--count",
     "library_count",
@@ -453,7 +459,18 @@ class _LibraryStream:
 
     def __enter__(self) -> _LibraryStream:
         if self.o["output"]:
+            import warnings
+
             from ddsbind.dealer.files import DealWriter
+            from ddsbind.errors import DroppedDataWarning
+            from ddsbind.formats import registry
+            from ddsbind.formats.convert import results_lost
+
+            fmt = registry.guess(self.o["output"], self.o["to_format"], role="output")
+            lost = results_lost(fmt, 0)
+            if lost is not None:  # every record of a library has its results: said once, before the first
+                library = self.o["solved_library"].path
+                warnings.warn(DroppedDataWarning(f"{fmt.name} cannot hold {library}'s {lost}: dropped"), stacklevel=2)
 
             script = self.script
             self.writer = DealWriter(
@@ -583,7 +600,7 @@ def _meter(forced: bool, desc: str, unit: str, total: int | None = None) -> Any:
 def _library(path: str | None, start: int, count: int | None, lead: str | None, workers: int | None, swap: int) -> Any:
     """The library of ``--library``, opened (a file of partial records is refused here), or None."""
     if path is None:
-        if start or count is not None:
+        if start != 1 or count is not None:
             fail("--start and --count select records of a --library")
         return None
     if lead:
@@ -596,7 +613,7 @@ def _library(path: str | None, start: int, count: int | None, lead: str | None, 
     from ddsbind.errors import Error
 
     try:
-        return Library(path, start=start, count=count)
+        return Library(path, start=start - 1, count=count)
     except Error as exc:
         fail(str(exc))
 

@@ -110,14 +110,16 @@ def convert(
 
 
 def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: Sequence[Vulnerability]) -> list:
-    """DDS's ``DealerPar`` of each table: ``(ns_score, contracts)``."""
-    from ddsbind.solver import dealer_par
+    """DDS's ``DealerPar`` of each table, all at once (:func:`ddsbind.optimum.dealer_pars`): ``(score, contracts)``."""
+    import numpy as np
 
-    out = []
-    for table, dealer, vul in zip(tables, dealers, vulnerable, strict=True):
-        p = dealer_par(table, dealer, vul)
-        out.append((p.score, p.contracts))
-    return out
+    from ddsbind.optimum import dealer_pars
+
+    if len(tables) == 0:
+        return []
+    seats = np.array([int(d) for d in dealers], dtype=np.int8)
+    vuls = np.array([int(v) for v in vulnerable], dtype=np.int8)
+    return [(p.score, p.contracts) for p in dealer_pars(np.asarray(tables), seats, vuls, explain=False)]
 
 
 def _records_in(path: str, format: str | None) -> int | None:

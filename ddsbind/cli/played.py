@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, json_output, progress
+from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, fail, json_output, progress
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Strain
@@ -14,38 +14,62 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("sources", nargs=-1, required=True)
 @click.option(
     "--from", "fmt", type=FormatChoice(games=True), help="Input format (default: from the extension, else the content)."
 )
+@click.option("--detail", is_flag=True, help="Each table's costly cards (by player, in tricks and IMPs) and claims.")
+@click.option("--by-section", is_flag=True, help="Matchpoint each section apart (pairs events naming sections).")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also write the report as one self-contained HTML page (scorecard, players, each board's play).",
+)
 @json_output("Every board's analysis")
-def analyse(file: str, fmt: str | None, as_json: bool) -> None:
-    """Per played board in FILE (PBN with play, LIN or ZRJ): the result, double dummy, and each costly card.
+def analyse(
+    sources: tuple[str, ...], fmt: str | None, detail: bool, by_section: bool, html_path: str | None, as_json: bool
+) -> None:
+    """Score and analyse played boards: SOURCES are files (PBN games or hand records with a ScoreTable, LIN, ZRJ),
+    BBO handviewer addresses, or text files of addresses, one a line.
 
-    A team match (LIN's open and closed rooms, PBN's Room tag) is scored in
-    IMPs: per board both rooms' players, contract, result and score, the
-    double-dummy result and par, the swing and the running match score, then
-    the match total.  Boards played at several tables without rooms (a pairs
-    session) get each table's matchpoints.  A costly card is one after which
-    the double-dummy result moved against the side that played it; the
-    cards listed as better would have kept it.
+    A team match (LIN's open and closed rooms, PBN's Room tag) gets a
+    scorecard, a line a board: both rooms' contract, declarer, lead, tricks
+    and North-South score, the IMPs and the running score (from a vugraph
+    segment's carry-over); then par, each room's contract double dummy and
+    the swing split into auction (the IMPs between the two contracts double
+    dummy) and play (the rest).  Other files are scored in matchpoints
+    (2 a score beaten, 1 a tie; Neuberg where a board was played fewer times)
+    with each pair's total and rank.  Then each player's boards and the
+    double-dummy tricks they lost.  A costly card is one after which the
+    double-dummy result moved against the side that played it; the cards
+    listed as better would have kept it.
     """
     import json
+    import os
 
-    from ddsbind.formats.games import read_games
+    from ddsbind.formats.games import read_played
+    from ddsbind.formats.handviewer import is_handviewer
     from ddsbind.match import analyse_session
 
-    with about(file):
-        games = read_games(file, fmt)
-    unplayable = sum(1 for g in games if g.trump is None or g.declarer is None)
-    if unplayable:
-        click.echo(f"ddsbind: note: {unplayable} deal(s) passed out or without contract and declarer skipped", err=True)
-    with progress("analysing", total=len(games) - unplayable, unit="deal") as tick, about(file):
-        report = analyse_session(games, progress=tick)
+    games = []
+    for source in sources:
+        if not os.path.exists(source) and not is_handviewer(source):
+            fail(f"{source}: no such file (nor a handviewer address)")
+        with about(source if os.path.exists(source) else "handviewer"):
+            games += read_played(source, fmt)
+    name = sources[0] if len(sources) == 1 else f"{len(sources)} sources"
+    with progress("analysing", total=len(games), unit="deal") as tick, about(name):
+        report = analyse_session(games, by_section=by_section, progress=tick)
+    if html_path is not None:
+        from ddsbind.formats.files import atomic_output
+
+        with atomic_output(html_path) as out:
+            out.write(report.to_html().encode("utf-8"))
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
         return
-    for text in report.lines():
+    for text in report.lines(detail=detail):
         click.echo(text)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, about, fail, progress
+from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, about, fail, json_output, progress
 from ddsbind.errors import FormatError
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat |
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
     p = par(table, vul)
     out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
+    if any(c.against is not None for c in p.details[0]):
+        out.append(f"  explained: {p.explain('NS')}")
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
         out.append(f"  that is: {p.words('EW')}")
@@ -32,6 +34,8 @@ def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat |
         dp = dealer_par(table, dealer, vul)
         out.append(f"Par with {dealer} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
         out.append(f"  that is: {dp.words()}")
+        if any(c.against is not None for c in dp.details):
+            out.append(f"  explained: {dp.explain()}")
     return out
 
 
@@ -62,17 +66,44 @@ def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerabil
     return [(i + 1, Deal.from_owners(o), None, None) for i, o in enumerate(chunk.owners)]
 
 
+def _table_dict(
+    board: int | None, deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None
+) -> dict[str, object]:
+    """One deal for ``table --json``: the deal, the table (strain -> declarer -> tricks), par explained."""
+    from ddsbind.deal import SEAT_LETTERS, Strain
+    from ddsbind.solver import dealer_par, par
+
+    out: dict[str, object] = {
+        "board": board,
+        "deal": deal.to_pbn(),
+        "vulnerable": str(vul),
+        "dealer": None if dealer is None else str(dealer),
+        "table": {str(s): {seat: table[s, seat] for seat in SEAT_LETTERS} for s in Strain},
+        "par": None,
+        "dealer_par": None,
+    }
+    if deal.is_full:
+        out["par"] = par(table, vul).to_dict()
+        if dealer is not None:
+            out["dealer_par"] = dealer_par(table, dealer, vul).to_dict()
+    return out
+
+
 @click.command()
 @click.argument("deal")
 @click.option("--vul", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
 @click.option("--dealer", type=SEAT, default=None, help="Also show par when this seat deals (DealerPar).")
-def table(deal: str, vul: Vulnerability | None, dealer: Seat | None) -> None:
+@json_output("Every deal's table and par (each contract explained, with what a sacrifice saves against)")
+def table(deal: str, vul: Vulnerability | None, dealer: Seat | None, as_json: bool) -> None:
     """Print the double-dummy table and par of DEAL: a PBN deal string ("N:AKQ.. ...") or a file of deals.
 
     A file (PBN, LIN, ZRJ, or any deal format of ``ddsbind convert``) gives
     every deal in it, each with its board number, and its dealer and
     vulnerability where the file says (--vul and --dealer override them).
+    A sacrifice is explained: what it saves against, and both scores.
     """
+    import json
+
     from ddsbind.game import Vulnerability
     from ddsbind.solver import dd_tables
 
@@ -82,13 +113,19 @@ def table(deal: str, vul: Vulnerability | None, dealer: Seat | None) -> None:
         fail(f"{deal}: no deals")
     with progress("solving", total=len(boards), unit="deal") as tick:
         tables = dd_tables([b[1] for b in boards], progress=tick)
+    docs = []
     for k, ((board, d, own_dealer, own_vul), t) in enumerate(zip(boards, tables, strict=True)):
         v = vul if vul is not None else own_vul if own_vul is not None else Vulnerability.NONE
         who = dealer if dealer is not None else own_dealer
+        if as_json:
+            docs.append(_table_dict(board, d, t, v, who))
+            continue
         if board is not None:
             dealt = f", dealer {who}" if who is not None else ""
             click.echo(("\n" if k else "") + f"Board {board}{dealt}, vulnerable {v}")
         click.echo("\n".join(_render_table(d, t, v, who)))
+    if as_json:
+        click.echo(json.dumps(docs[0] if len(docs) == 1 and boards[0][0] is None else docs, ensure_ascii=False))
 
 
 def _is_file(text: str) -> bool:

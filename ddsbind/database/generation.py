@@ -53,7 +53,7 @@ from ddsbind.database.manifest import (
 )
 from ddsbind.database.recipe import check_seed
 from ddsbind.database.solving import make_records, shard_bytes, solver_pool
-from ddsbind.errors import DatabaseError
+from ddsbind.errors import DatabaseError, where
 from ddsbind.formats import files
 from ddsbind.formats.checksums import checksum, checksum_hex, matches
 from ddsbind.formats.files import RecordWriter, atomic_output
@@ -110,10 +110,10 @@ def _valid_prefix(out: Path, seed: int, count: int, fmt: str) -> tuple[int, str 
         for s in range(0, whole_records, _CHECK_CHUNK):
             fault = find_fault(reader.read(s, min(s + _CHECK_CHUNK, whole_records)), s, fmt, seed)
             if fault is not None:
-                return fault.index, f"record {fault.index}, byte offset {fault.offset}: {fault.why}"
+                return fault.index, f"{where(record=fault.index + 1, offset=fault.offset)}: {fault.why}"
     if nbytes > whole_records * size:
         extra = nbytes - whole_records * size
-        return whole_records, f"{extra} bytes after record {whole_records - 1} (partial or beyond the count)"
+        return whole_records, f"{extra} bytes after record {whole_records} (partial or beyond the count)"
     return whole_records, None
 
 

@@ -140,7 +140,9 @@ class TableFiller:
     solves all twenty entries of a deal together faster than it could test
     one.  With ``trust_results=True`` the given entries are kept as they
     are and only unknown ones solved (a complete given table is not solved
-    at all): the fast path for files one trusts.
+    at all): the fast path for files one trusts.  Only a table DDS produced
+    is reused on another record: a trusted table is kept on the record that
+    gave it, never copied to another record of the same deal.
 
     Why an LRU of fixed size: a 10-million-deal input would otherwise keep
     every distinct deal's table in memory (gigabytes of Python objects),
@@ -155,7 +157,7 @@ class TableFiller:
     solved : int
         Distinct deals sent to the solver.
     reused : int
-        Records filled from a deal solved (or, trusting, given complete) elsewhere.
+        Records filled from a deal DDS solved elsewhere (never from a table a file gave).
     checked : int
         Records whose given results were solved again to check them (0 when trusting).
     trust_results : bool
@@ -202,10 +204,9 @@ class TableFiller:
         t = np.full((n, 5, 4), zdd.UNKNOWN, np.uint8) if tables is None else np.array(tables, dtype=np.uint8)
         keys = zbd.encode_zbd(owners)
         if self.trust_results:
-            complete = (t <= 13).all(axis=(1, 2))
-            for i in np.flatnonzero(complete).tolist():
-                self._remember(keys[i].tobytes(), t[i].tobytes())
-            need = np.flatnonzero(~complete)
+            # A trusted table stays on its own record: only DDS's answers are remembered and reused,
+            # so a record without results never receives another record's unchecked table.
+            need = np.flatnonzero(~(t <= 13).all(axis=(1, 2)))
         else:  # every deal solved: only DDS's answers are remembered and returned
             self.checked += int((t <= 13).any(axis=(1, 2)).sum())
             need = np.arange(n)

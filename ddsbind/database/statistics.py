@@ -7,11 +7,14 @@ statistics of a file equal the :meth:`~Statistics.merge` of the statistics
 of any split of it into parts (in any order), to the byte in ``to_dict()``
 and ``--json``: shards of a database read on a Dask cluster give the
 report one pass over the whole database gives.  Everything is a sum of
-counts, except the par sample, which is the ``par_sample`` records of
-smallest hash (a bottom-k sample: a uniform random sample that depends only
-on the records, never on their positions), so merging keeps the smallest of
-both.  The file is read once, a chunk at a time: memory is one chunk's and
-the sample's, whatever the file's size.
+counts: par too, computed for every complete table by
+:mod:`ddsbind.optimum` (DDS's ``DealerPar``, its own kernel), the dealer
+drawn from each record's hash.  Asked for (``par_sample``), par is instead
+computed for the ``par_sample`` records of smallest hash (a bottom-k
+sample: a uniform random sample that depends only on the records, never on
+their positions), so merging keeps the smallest of both.  The file is read
+once, a chunk at a time: memory is one chunk's and the sample's, whatever
+the file's size.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
-from ddsbind.database._args import whole
+from ddsbind.database._args import optional_whole, whole
 from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.deal import SEAT_LETTERS, Strain, Vulnerability
@@ -39,8 +42,9 @@ __all__ = ["CHUNK", "PAR_DEALERS", "DatabaseStats", "Statistics", "merge", "rang
 _STRAINS = tuple(s.symbol for s in Strain)
 #: The two sides, named as vulnerability names them.
 _SIDES = (Vulnerability.NS, Vulnerability.EW)
-#: How par is sampled, as the text and the docstrings say it.
+#: Who deals for par, as the text and the docstrings say it (a sample, or every deal).
 PAR_DEALERS = "the dealer drawn from each sampled deal's hash"
+PAR_DEALERS_ALL = "every deal, the dealer drawn from its hash"
 #: Records read at a time.
 CHUNK = 1 << 19
 #: Two results (16 x 16, flattened) -> the better of them.
@@ -97,8 +101,13 @@ class Statistics:
         The hashes of the par sample: the ``par_sample`` smallest, ascending.
     par_tables : ndarray (k, 5, 4) uint8
         The sampled tables (DDS order).
-    par_sample : int
-        How many records the par sample keeps at most.
+    par_sample : int or None
+        How many records the par sample keeps at most; None (the default):
+        no sample, par of every complete table, counted in :attr:`par_counts`.
+    par_counts : ndarray (4, 5) int64
+        Without a sample: by dealer (N E S W), the deals, then those whose
+        par is a doubled sacrifice by vulnerability (DDS codes: none, both,
+        NS, EW).  With one: the same counts of the sample (see :attr:`par_table`).
     """
 
     records: int = 0
@@ -106,7 +115,8 @@ class Statistics:
     sides: NDArray[np.int64] = field(default_factory=lambda: np.zeros((2, 5, 14), np.int64))
     par_keys: NDArray[np.uint64] = field(default_factory=lambda: np.zeros(0, np.uint64))
     par_tables: NDArray[np.uint8] = field(default_factory=lambda: np.zeros((0, 5, 4), np.uint8))
-    par_sample: int = 10_000
+    par_sample: int | None = None
+    par_counts: NDArray[np.int64] = field(default_factory=lambda: np.zeros((4, 5), np.int64))
     _par: NDArray[np.bool_] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -136,7 +146,13 @@ class Statistics:
             both = _marginal(joint, pair).reshape(5, 256)  # [strain, the pair's two results]
             best = np.stack([np.bincount(_BEST, weights=h, minlength=16) for h in both]).astype(np.int64)
             self.sides[j] += best[_PAV_STRAIN, :14]
-        if self.par_sample and results.shape[0]:
+        if self.par_sample is None and results.shape[0]:
+            dealers = (record_hash(raw) & np.uint64(3)).astype(np.int8)
+            sac = _sacrifices(zdd.tables_from_nibbles(results), dealers)
+            self.par_counts[:, 0] += np.bincount(dealers, minlength=4)
+            for v in range(4):
+                self.par_counts[:, 1 + v] += np.bincount(dealers, weights=sac[:, v], minlength=4).astype(np.int64)
+        elif self.par_sample and results.shape[0]:
             keys = record_hash(raw)
             if keys.size > self.par_sample:
                 # Every key up to the k-th smallest (ties too): what the sample keeps is decided by _keep.
@@ -160,7 +176,7 @@ class Statistics:
             raise DatabaseError(f"cannot merge statistics of par samples {self.par_sample} and {other.par_sample}")
         out = Statistics(
             self.records + other.records, self.tricks + other.tricks, self.sides + other.sides,
-            self.par_keys, self.par_tables, self.par_sample,
+            self.par_keys, self.par_tables, self.par_sample, self.par_counts + other.par_counts,
         )  # fmt: skip
         out._keep(other.par_keys, other.par_tables)
         return out
@@ -183,10 +199,44 @@ class Statistics:
 
     @property
     def sacrifices(self) -> NDArray[np.bool_]:
-        """``(k, 4)`` whether par (DDS ``DealerParBin``) is a doubled sacrifice, by vulnerability (DDS codes)."""
+        """``(k, 4)`` whether the sample's par (DDS's ``DealerPar``) is a doubled sacrifice, by vulnerability code."""
         if self._par is None:
             self._par = _sacrifices(self.par_tables, self.par_dealers)
         return self._par
+
+    @property
+    def par_table(self) -> NDArray[np.int64]:
+        """``(4, 5)``: by dealer, deals and par sacrifices by vulnerability: of every deal, or of the sample."""
+        if self.par_sample is None:
+            return self.par_counts
+        dealers = self.par_dealers
+        sac = self.sacrifices
+        out = np.zeros((4, 5), np.int64)
+        out[:, 0] = np.bincount(dealers, minlength=4)
+        for v in range(4):
+            out[:, 1 + v] = np.bincount(dealers, weights=sac[:, v], minlength=4).astype(np.int64)
+        return out
+
+    @property
+    def par_deals(self) -> int:
+        """Deals whose par is counted: every complete table, or the sample's."""
+        return int(self.par_table[:, 0].sum())
+
+    def sacrifice_rates(self) -> dict[str, tuple[float, float]] | None:
+        """Vulnerability (``None``, ``All``, ``NS``, ``EW``) -> (fraction of par sacrifices, its standard error).
+
+        The standard error is the binomial one, ``sqrt(p (1 - p) / n)``, of
+        the ``n`` deals counted; None when no deal's par is counted.
+        """
+        t = self.par_table
+        n = int(t[:, 0].sum())
+        if not n:
+            return None
+        out = {}
+        for v in Vulnerability:
+            p = float(t[:, 1 + int(v)].sum() / n)
+            out[str(v)] = (p, float(np.sqrt(p * (1 - p) / n)))
+        return out
 
     def to_dict(self) -> dict[str, object]:
         """The statistics as a JSON-ready dict: counts, and the fractions they give.
@@ -198,9 +248,9 @@ class Statistics:
         dealer) and the fractions by vulnerability.
         """
         makes = self.makes
-        sac = self.sacrifices
-        dealers = self.par_dealers
-        k = int(dealers.size)
+        t = self.par_table
+        k = int(t[:, 0].sum())
+        rates = self.sacrifice_rates()
         return {
             "records": self.records,
             "tables": self.tables,
@@ -217,12 +267,12 @@ class Statistics:
             "par": {
                 "sample": self.par_sample,
                 "deals": k,
-                "dealers": {s: int((dealers == d).sum()) for d, s in enumerate(SEAT_LETTERS)},
+                "dealers": {s: int(t[d, 0]) for d, s in enumerate(SEAT_LETTERS)},
                 "sacrifices": {
-                    str(v): {s: int(sac[dealers == d, int(v)].sum()) for d, s in enumerate(SEAT_LETTERS)}
-                    for v in Vulnerability
+                    str(v): {s: int(t[d, 1 + int(v)]) for d, s in enumerate(SEAT_LETTERS)} for v in Vulnerability
                 },
-                "sacrifice": None if not k else {str(v): float(sac[:, int(v)].mean()) for v in Vulnerability},
+                "sacrifice": None if rates is None else {v: p for v, (p, _) in rates.items()},
+                "sacrifice_se": None if rates is None else {v: se for v, (_, se) in rates.items()},
             },
         }
 
@@ -249,17 +299,17 @@ class Statistics:
                 f"  {side!s:<3}{s:<3} " + "".join(f"{v * 100:6.1f}" for v in makes[j, i])
                 for i, s in enumerate(_STRAINS)
             ]
-        k = int(self.par_keys.size)
-        if k:
-            sac = self.sacrifices
-            dealers = self.par_dealers
-            shown = ", ".join(f"{v} {sac[:, int(v)].mean() * 100:.1f}%" for v in Vulnerability)
-            out += ["", f"Par is a doubled sacrifice ({k} deals, {PAR_DEALERS}): {shown}"]
+        rates = self.sacrifice_rates()
+        if rates is not None:
+            t = self.par_table
+            k = int(t[:, 0].sum())
+            shown = ", ".join(f"{v} {p * 100:.1f}% \u00b1 {se * 100:.1f}" for v, (p, se) in rates.items())
+            how = PAR_DEALERS if self.par_sample is not None else PAR_DEALERS_ALL
+            out += ["", f"Par is a doubled sacrifice ({k} deals, {how}; \u00b1 one standard error): {shown}"]
             out += ["  dealer  deals" + "".join(f"{v!s:>7}" for v in Vulnerability)]
             for d, s in enumerate(SEAT_LETTERS):
-                rows = dealers == d
-                n = int(rows.sum())
-                cells = "".join(f"{sac[rows, int(v)].mean() * 100:6.1f}%" if n else "      -" for v in Vulnerability)
+                n = int(t[d, 0])
+                cells = "".join(f"{t[d, 1 + int(v)] / n * 100:6.1f}%" if n else "      -" for v in Vulnerability)
                 out.append(f"  {s:<6}  {n:>5}{cells}")
         return out
 
@@ -310,6 +360,11 @@ class DatabaseStats:
     statistics: Statistics | None = None
 
     @property
+    def count_matches(self) -> bool | None:
+        """The file holds the records its finished manifest counts (None: no finished manifest)."""
+        return None if self.manifest is None or not self.finished else self.manifest.count == self.count
+
+    @property
     def tricks(self) -> NDArray[np.int64] | None:
         """``(5, 4, 14)`` tables by strain, declarer and tricks (:attr:`Statistics.tricks`), or None."""
         return None if self.statistics is None else self.statistics.tricks
@@ -321,17 +376,14 @@ class DatabaseStats:
 
     @property
     def par_deals(self) -> int:
-        """Deals in the par sample."""
-        return 0 if self.statistics is None else int(self.statistics.par_keys.size)
+        """Deals whose par is counted (every complete table, or the par sample)."""
+        return 0 if self.statistics is None else self.statistics.par_deals
 
     @property
     def sacrifice(self) -> dict[str, float] | None:
-        """Vulnerability (``None``, ``All``, ``NS``, ``EW``) -> fraction of sampled deals whose par is a sacrifice."""
-        if not self.par_deals:
-            return None
-        assert self.statistics is not None
-        sac = self.statistics.sacrifices
-        return {str(v): float(sac[:, int(v)].mean()) for v in Vulnerability}
+        """Vulnerability (``None``, ``All``, ``NS``, ``EW``) -> fraction of counted deals whose par is a sacrifice."""
+        rates = None if self.statistics is None else self.statistics.sacrifice_rates()
+        return None if rates is None else {v: p for v, (p, _) in rates.items()}
 
     def file_dict(self) -> dict[str, object]:
         """The file's facts as a JSON-ready dict."""
@@ -344,6 +396,7 @@ class DatabaseStats:
             "finished": self.finished,
             "running": self.running,
             "checksum_matches": self.checksum_matches,
+            "count_matches": self.count_matches,
         }
 
     def to_dict(self) -> dict[str, object]:
@@ -356,9 +409,10 @@ class DatabaseStats:
         m = self.manifest
         if m is not None and self.finished:
             match = "matches" if self.checksum_matches else f"DIFFERS (manifest {m.checksum})"
+            count = "" if self.count_matches else f"; count DIFFERS (the file holds {self.count} records)"
             out.append(
                 f"manifest: {m.count} deals, seed {m.seed}, {m.generator} v{m.generator_version}, "
-                f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}"
+                f"DDS {m.dds_version or '-'}, {m.seconds:.1f} s; checksum {match}{count}"
             )
         elif m is not None and self.running:
             out.append(f"unfinished run: {self.count} of {m.count} records so far; a generate run is writing it now")
@@ -410,13 +464,13 @@ def plot(st: Statistics, out: str | os.PathLike[str], title: str) -> None:
     ax.set(title="Contract makes for each side", xlabel="level", ylabel="% of deals")
     ax.legend(title="side, strain", ncols=2, fontsize="small")
     ax = axes[2]
-    if st.par_keys.size:
-        vals = [float(st.sacrifices[:, int(v)].mean()) * 100 for v in Vulnerability]
-        names = [str(v) for v in Vulnerability]
-        ax.bar(names, vals, color="tab:red")
+    rates = st.sacrifice_rates()
+    if rates is not None:
+        vals = [p * 100 for p, _ in rates.values()]
+        ax.bar(list(rates), vals, yerr=[se * 100 for _, se in rates.values()], color="tab:red", capsize=4)
         for x, v in enumerate(vals):
             ax.annotate(f"{v:.1f}%", (x, v), ha="center", va="bottom")
-    ax.set(title=f"Par is a sacrifice ({st.par_keys.size} deals)", xlabel="vulnerable", ylabel="% of deals")
+    ax.set(title=f"Par is a sacrifice ({st.par_deals} deals)", xlabel="vulnerable", ylabel="% of deals")
     fig.suptitle(title)
     fig.tight_layout()
     save_figure(fig, out, dpi=100)
@@ -426,9 +480,10 @@ def plot(st: Statistics, out: str | os.PathLike[str], title: str) -> None:
 def stats(
     path: str | os.PathLike[str],
     *,
-    par_sample: int = 10_000,
+    par_sample: int | None = None,
     chunk: int = CHUNK,
     progress: Progress | None = None,
+    format: str | None = None,
 ) -> DatabaseStats:
     """Count, checksum and double-dummy statistics of a database (or any fixed-size record file), in one pass.
 
@@ -438,16 +493,20 @@ def stats(
         A ``.zrd`` or ``.zbd`` database (other record formats: count and
         checksum, and for ``.zdd`` the statistics).  A run not finished is
         read up to its last whole record and said to be unfinished.
-    par_sample : int
-        Par is computed (DDS ``DealerParBin``, each vulnerability) for
+    par_sample : int, optional
+        None (the default): par (DDS's ``DealerPar`` by
+        :mod:`ddsbind.optimum`, each vulnerability) of every complete table,
+        the dealer drawn from the record's hash.  A number: par of only
         this many complete tables of smallest record hash (all if fewer):
         a random sample that depends on the records only, so statistics of
-        parts merge (:meth:`Statistics.merge`); the dealer of each is drawn
-        from its hash too.  0: no par.
+        parts merge (:meth:`Statistics.merge`).  0: no par.
     chunk : int
         Records read at a time: memory is about ``chunk`` times 60 bytes.
     progress : callable, optional
         Called with the number of records read after each chunk.
+    format : str, optional
+        The record format (``"hand-makes"``, whose files have no extension
+        of their own); None: from the extension.
 
     Returns
     -------
@@ -462,11 +521,14 @@ def stats(
         byte offset).
     """
     path = Path(path)
-    par_sample = whole(par_sample, "par_sample", 0)
+    par_sample = optional_whole(par_sample, "par_sample", 0)
     chunk = whole(chunk, "chunk", 1)
-    name = files.guess_format(path)
+    name = format.lower() if format else files.guess_format(path)
     if name not in files.RECORD_SIZES:
-        raise DatabaseError(f"{path}: stats reads fixed-size record files ({', '.join(sorted(files.RECORD_SIZES))})")
+        kinds = ", ".join(sorted(files.RECORD_SIZES))
+        if name is None:
+            raise DatabaseError(f"{path}: the extension names no record format: name it with --from ({kinds})")
+        raise DatabaseError(f"{path}: stats reads fixed-size record files ({kinds}), not {name}")
     fmt = registry.get(name)
     size = files.RECORD_SIZES[name]
     man, finished = read_run(path)
@@ -522,7 +584,7 @@ def range_statistics(
     start: int = 0,
     stop: int | None = None,
     *,
-    par_sample: int = 10_000,
+    par_sample: int | None = None,
     chunk: int = CHUNK,
     progress: Progress | None = None,
 ) -> Statistics:
@@ -548,7 +610,7 @@ def range_statistics(
         raise DatabaseError(f"{path}: statistics of a range read .zrd or .zdd files (records with DD results)")
     fmt = registry.get(name)
     size = files.RECORD_SIZES[name]
-    st = Statistics(par_sample=whole(par_sample, "par_sample", 0))
+    st = Statistics(par_sample=optional_whole(par_sample, "par_sample", 0))
     try:
         with files.RecordReader(path, size) as reader:
             end_at = reader.count if stop is None else min(whole(stop, "stop", 0), reader.count)
@@ -569,25 +631,16 @@ def range_statistics(
     return st
 
 
-def _sacrifices(tables: NDArray[np.uint8], dealers: NDArray[np.int64]) -> NDArray[np.bool_]:
+def _sacrifices(tables: NDArray[np.uint8], dealers: NDArray[np.integer]) -> NDArray[np.bool_]:
     """``(k, 4)``: whether par of ``tables[i]`` (``dealers[i]`` dealing) is a doubled sacrifice, by vulnerability.
 
-    Read from DDS's structured par (``DealerParBin``): a par contract with
-    ``underTricks > 0`` goes down, which par only allows doubled.
-    Vulnerability in DDS's codes (none, both, NS, EW).
+    DDS's ``DealerPar`` (:func:`ddsbind.optimum.sacrifice_flags`): a par
+    contract that goes down, which par only allows doubled.  Vulnerability
+    in DDS's codes (none, both, NS, EW).
     """
-    out = np.zeros((tables.shape[0], 4), dtype=bool)
-    if not tables.shape[0]:
-        return out
-    from ddsbind.dll import ddTableResults, parResultsMaster, raising
+    from ddsbind.optimum import sacrifice_flags
 
-    results = [ddTableResults(resTable=t.tolist()) for t in tables]
-    for vul in Vulnerability:
-        for i, (res, dealer) in enumerate(zip(results, dealers.tolist(), strict=True)):
-            par = parResultsMaster()
-            raising.DealerParBin(res, par, dealer, int(vul))
-            out[i, int(vul)] = any(par.contracts[j].underTricks > 0 for j in range(par.number))
-    return out
+    return np.stack([sacrifice_flags(tables, dealers, int(vul)) for vul in Vulnerability], axis=1)
 
 
 def stats_of(parts: Sequence[DatabaseStats]) -> Statistics | None:

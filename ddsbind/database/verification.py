@@ -16,7 +16,7 @@ from ddsbind.database.generation import is_running
 from ddsbind.database.manifest import Manifest, read_run
 from ddsbind.database.recipe import GENERATOR, GENERATOR_VERSION
 from ddsbind.database.solving import solver_pool, tables_of_masks
-from ddsbind.errors import DatabaseError
+from ddsbind.errors import DatabaseError, where
 from ddsbind.formats import files, zbd, zdd
 from ddsbind.formats.checksums import Checksum, checksum_hex, format_checksum, matches
 
@@ -48,8 +48,9 @@ class VerifyReport:
     running : bool
         Unfinished, and a ``generate`` process is writing it now.
     error, index, offset
-        The first fault, the record it is in and its byte offset (None when
-        not about one record).
+        The first fault, the record it is in (``index`` from 0 as code counts;
+        messages name it ``record index + 1``, as users count) and its byte
+        offset (None when not about one record).
     """
 
     path: str
@@ -71,14 +72,11 @@ class VerifyReport:
         return self.error is None
 
     def error_text(self) -> str | None:
-        """The fault as one line (``FILE: record I, byte offset O: why``), or None when ok."""
+        """The fault as one line (``FILE: record N, byte offset O: why``, N counted from 1), or None when ok."""
         if self.error is None:
             return None
-        where = [f"record {self.index}"] if self.index is not None else []
-        if self.offset is not None:
-            where.append(f"byte offset {self.offset}")
-        prefix = f"{', '.join(where)}: " if where else ""
-        return f"{self.path}: {prefix}{self.error}"
+        record = None if self.index is None else self.index + 1
+        return f"{where(path=self.path, record=record, offset=self.offset)}: {self.error}"
 
     def lines(self) -> list[str]:
         """What ``ddsbind verify`` prints on standard output: each check passed, then the verdict when ok."""

@@ -142,6 +142,7 @@ class Compiler:
             script.condition = _all_of([*self.lengths, *([script.condition] if script.condition else [])])
         script.actions = [self.visit(a) for a in self.action_trees] if self.has_action else [Action("printall")]
         script.uses_tricks = self.uses_tricks
+        script.uses_rnd = self.rnd_sites > 0
         pairs: set[tuple[int, int]] = set()
         for a in self.action_trees:
             pairs |= self.exact_tricks(a)

@@ -68,6 +68,8 @@ class Script:
     condition: Expr | None = None
     actions: list[Action] = dataclasses.field(default_factory=list)
     uses_tricks: bool = False
+    #: The script calls ``rnd()``: the seed draws its numbers (in library mode, the seed's only part).
+    uses_rnd: bool = False
     #: The exact ``tricks()`` results ``(strain, seat)`` the actions read on every accepted deal,
     #: solved together by the question planner (a threshold such as ``tricks(...) >= 9`` is not
     #: among them: it is a target search).
@@ -136,6 +138,8 @@ class Frame:
         self.seed = seed
         self.first = first
         self._random: dict[int, NDArray[np.uint64]] = {}
+        #: par() scores already computed, by (dealer, vulnerable): (scores, which deals have one).
+        self._pars: dict[tuple[Seat, Vulnerability], tuple[NDArray[np.int64], NDArray[np.bool_]]] = {}
         self.hands = hands
         self.solver = solver
         self.pointcount = pointcount
@@ -196,8 +200,19 @@ class Frame:
         return self.tables[rows]
 
     def par(self, rows: NDArray[np.intp], dealer: Seat, vulnerable: Vulnerability) -> Array:
-        """``par(NS)`` of the deals ``rows``: DDS's par score from NS's view, ``dealer`` bidding first."""
-        return self._solver().par(self.tables_for(rows), dealer, vulnerable)
+        """``par(NS)`` of the deals ``rows``: DDS's par score from NS's view, ``dealer`` bidding first.
+
+        Each deal's par is computed once a batch, however many expressions ask for it.
+        """
+        memo = self._pars.get((dealer, vulnerable))
+        if memo is None:
+            memo = self._pars[dealer, vulnerable] = (np.zeros(self.hands.n, np.int64), np.zeros(self.hands.n, bool))
+        scores, known = memo
+        todo = rows if not known.any() else rows[~known[rows]]
+        if todo.size:
+            scores[todo] = self._solver().par(self.tables_for(todo), dealer, vulnerable)
+            known[todo] = True
+        return scores[rows]
 
     def _solver(self) -> Solver:
         if self.solver is None:

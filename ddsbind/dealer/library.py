@@ -121,7 +121,9 @@ class Library:
         ``.zrd``; or ``.zbd`` (its results in the ``.zdd`` of the same stem),
         or that ``.zdd`` (its deals in the ``.zbd``).
     start : int
-        First record read (0-based), to split a large library.
+        Records skipped before the first read (0: from the first), to split a
+        large library; messages name records from 1, as users count (start
+        100 reads from record 101).
     count : int, optional
         Records read from ``start`` (default: to the end of the file); more
         than the file holds from ``start`` is refused.
@@ -162,7 +164,10 @@ class Library:
             raise DatabaseError(f"{deals_path} holds {counts[0]} deals but {results_path} holds {counts[1]} results")
         self.size = counts[0]
         if isinstance(start, bool) or not 0 <= int(start) <= self.size:
-            raise DealerError(f"library start {start} is outside 0 .. {self.size} (records in {p})")
+            raise DealerError(
+                f"library start: record {start + 1} is not in {p}, which holds records 1 .. {self.size}"
+                " (start is the records skipped, from 0)"
+            )
         self.start = int(start)
         available = self.size - self.start
         if count is None:
@@ -172,8 +177,8 @@ class Library:
         if int(count) > available:
             # Asked for more than the file holds: refused, never a run over fewer deals than asked for.
             raise DealerError(
-                f"library start {self.start} and count {count} ask for records {self.start} .. "
-                f"{self.start + int(count) - 1}, but {p} holds {self.size}: "
+                f"library start and count ask for records {self.start + 1} .. "
+                f"{self.start + int(count)}, but {p} holds {self.size}: "
                 f"give a count of at most {available}, or no count (to the end)"
             )
         self.stop = self.start + int(count)

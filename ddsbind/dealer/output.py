@@ -233,9 +233,10 @@ def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts:
     )
 
 
-def summary(generated: int, produced: int, seed: int, seconds: float) -> str:
-    """The closing lines: ``Generated N hands``, ``Produced M hands``, seed, ``Time needed %8.3f sec``."""
-    return (
-        f"Generated {generated} hands\nProduced {produced} hands\n"
-        f"Initial random seed {seed}\nTime needed {seconds:8.3f} sec\n"
-    )
+def summary(generated: int, produced: int, seed: int | None, seconds: float) -> str:
+    """The closing lines: ``Generated N hands``, ``Produced M hands``, seed, ``Time needed %8.3f sec``.
+
+    ``seed`` None (a run the seed played no part in): no seed line.
+    """
+    seed_line = "" if seed is None else f"Initial random seed {seed}\n"
+    return f"Generated {generated} hands\nProduced {produced} hands\n{seed_line}Time needed {seconds:8.3f} sec\n"

@@ -77,6 +77,8 @@ class Run:
     produced: int = 0
     timed_out: bool = False
     seed: int = 0
+    #: Library mode: the deals were read from a library, not dealt from ``seed``.
+    library: bool = False
     seconds: float = 0.0
     sums: list[int] = dataclasses.field(default_factory=list)
     counts: list[NDArray[np.int64]] = dataclasses.field(default_factory=list)
@@ -127,9 +129,9 @@ class WholeTables:
 
     def par(self, tables: NDArray[np.int8], dealer: Seat, vulnerable: Vulnerability) -> NDArray[np.int64]:
         """Par scores ``(k,)`` from NS's view (DDS's ``DealerPar``, ``dealer`` first) of ``(k, 5, 4)`` tables."""
-        from ddsbind.solver import dealer_par
+        from ddsbind.optimum import dealer_par_scores
 
-        return np.array([dealer_par(table, dealer, vulnerable).score for table in tables], dtype=np.int64)
+        return dealer_par_scores(tables, dealer, vulnerable).astype(np.int64)
 
 
 def _answer(tables: NDArray[np.int8], question: tuple[int, int, int]) -> NDArray[np.int8]:
@@ -319,7 +321,7 @@ def run(
         solver = WholeTables()  # par() of the stored tables; nothing is solved
     elif script.uses_tricks:
         solver, pool = solver_for(threads)
-    result = Run(seed=seed)
+    result = Run(seed=seed, library=stored)
     result.sums = [0] * len(script.actions)
     result.counts = [np.zeros(_counts_shape(a), dtype=np.int64) for a in script.actions]
     kept: list[NDArray[np.int8]] = []
@@ -618,10 +620,15 @@ def run_file(
 
 
 def finish(script: Script, result: Run, out: TextIO, summary: bool = True) -> None:
-    """Write what dealer writes after the deals: statistics, ``print()`` pages, the summary lines (unless -v)."""
+    """Write what dealer writes after the deals: statistics, ``print()`` pages, the summary lines (unless -v).
+
+    The seed is named only where it played a part: not in library mode
+    (the deals are read, not dealt) unless the script draws ``rnd()``.
+    """
     out.write(result.statistics_text(script))
     if summary:
-        out.write(output.summary(result.generated, result.produced, result.seed, result.seconds))
+        seed = None if result.library and not script.uses_rnd else result.seed
+        out.write(output.summary(result.generated, result.produced, seed, result.seconds))
 
 
 def load_script(path: str | os.PathLike[str] | None, parameters: dict[int, str] | None = None) -> tuple[Script, str]:

@@ -281,7 +281,9 @@ def deals_from_owners(owners: NDArray[np.int8], base: int = 0) -> list[Deal]:
         try:
             out.append(Deal.from_owners(row))
         except (DDSError, ValueError) as exc:
-            raise FormatError(f"not a deal: {exc}", index=base + i) from None
+            # The fault alone: a record DDS never saw carries no DDS code.
+            why = exc.detail if isinstance(exc, DDSError) else exc
+            raise FormatError(f"not a deal: {why}", index=base + i) from None
     return out
 
 
@@ -431,13 +433,12 @@ def add_note(exc: BaseException, note: str) -> None:
 
 @contextlib.contextmanager
 def naming(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Put ``path`` in front of the message of a ``FormatError`` raised inside (its ``index``/``offset`` kept)."""
+    """Give a ``FormatError`` raised inside its ``path`` field (rendered first: ``"f.zrd: record 4, ...: why"``)."""
     try:
         yield
     except FormatError as exc:
-        name = os.fspath(path)
-        if exc.args and isinstance(exc.args[0], str) and not exc.args[0].startswith(name):
-            exc.args = (f"{name}: {exc.args[0]}", *exc.args[1:])
+        if not exc.message.startswith(os.fspath(path)):
+            exc.locate(path=path)
         raise
 
 
@@ -462,8 +463,9 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         return
     target = Path(path)
     existed = target.exists()
+    _remove_stale_parts(target)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part", dir=target.parent)
     except OSError as exc:
         _name_target(exc, path)
         add_note(exc, f"{os.fspath(path)} not written")
@@ -482,6 +484,36 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
             _name_target(exc, path)
         add_note(exc, f"{os.fspath(path)} {'left unchanged' if existed else 'not written'}")
         raise
+
+
+def _remove_stale_parts(target: Path) -> None:
+    """Remove the ``.part`` files an earlier writer of ``target`` left when it was killed (SIGKILL, power loss).
+
+    A part is named ``.NAME.PID.XXXX.part``: it is stale when no process
+    ``PID`` runs any more.  A part of a live process (another run writing
+    the same target now) is left alone.
+    """
+    prefix = f".{target.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent or "."):
+            name = entry.name
+            if not (name.startswith(prefix) and name.endswith(".part")):
+                continue
+            pid = name[len(prefix) :].split(".", 1)[0]
+            if pid.isascii() and pid.isdigit() and not _running(int(pid)):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user counts: it may be writing)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def _name_target(exc: OSError, path: str | os.PathLike[str]) -> None:

@@ -60,6 +60,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind._typing import Progress
+from ddsbind.deal import Seat
 from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output, disagreements
@@ -67,6 +68,24 @@ from ddsbind.formats.pbn import ANNOTATE_CHUNK, Fill, ParFunc
 from ddsbind.formats.registry import Format, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
+
+
+#: What a refused ``--solve`` into a target without results says to do instead.
+_SOLVE_INTO = "solving (--solve) applies to a target that can (zrd, zdd, pbn, dds, gib)"
+
+
+def results_lost(dfmt: Format, hand: int) -> str | None:
+    """What of the input's double-dummy results ``dfmt`` cannot hold (None: it holds them all).
+
+    The one rule of what a target keeps of the 20 results a record: none in a
+    format of deals or played games, one hand's five in hand-makes.
+    """
+    if not dfmt.results:
+        return "double-dummy results (20 a record)"
+    if dfmt.name == "hand-makes":
+        others = ", ".join(s.name for s in Seat if s != Seat(hand))
+        return f"double-dummy results of {others} (hand-makes keeps {Seat(hand).name}'s)"
+    return None
 
 
 def _warn_dropped(items: list[str], src: str | os.PathLike[str], dfmt: Format) -> None:
@@ -204,14 +223,18 @@ def convert(
         The target needs something the input lacks (deals, or complete
         results for ``gib``), ``dst`` exists and is not empty, ``fill`` is
         given for game records written to a format that cannot hold results
-        (ZRJ, LIN), or malformed input, with its record index (or line).
+        (ZRJ, LIN), or to any target that cannot hold them (ZBD, ZBS: the
+        results would be solved and thrown away), or malformed input, with
+        its record number (or line).
 
     Warns
     -----
     DroppedDataWarning
         Once, naming what the target cannot hold and the input has (a PBN
         file's board numbers, dealers, vulnerability and other tags written
-        to ZRD; a PBN file's Event or notes on cards written to LIN).
+        to ZRD; a PBN file's Event or notes on cards written to LIN; the
+        double-dummy results of a ZRD or PBN file written to ZBD, ZBS or
+        LIN, or all but one hand's to hand-makes).
     ResultsWarning
         Once per record (per board, for PBN written in place) whose results
         the input gives and ``fill``'s answer contradicts (a checking filler
@@ -257,10 +280,15 @@ def convert(
         raise FormatError(f"{dfmt.name} records cannot be written from deals and results")
     if dfmt.deals and not sfmt.deals:
         raise FormatError(f"{dfmt.name} needs deals but a {sfmt.name} file holds only results")
+    if fill is not None and not dfmt.results:
+        raise FormatError(f"{dfmt.name} files cannot hold double-dummy results: {_SOLVE_INTO}")
 
+    unheld: list[str] = []
     if sfmt.extras is not None:
         with open(src, "rb") as f:
-            _warn_dropped(sfmt.extras(f, os.fspath(src)), src, dfmt)
+            unheld = sfmt.extras(f, os.fspath(src))
+    lost_results = results_lost(dfmt, hand)
+    lost = False
 
     if not dfmt.fixed or not sfmt.fixed:
         chunk = min(chunk, TEXT_CHUNK)  # a text record is some hundreds of bytes, read or made in Python
@@ -268,11 +296,13 @@ def convert(
     def batches() -> Iterator[Records]:
         first = 0
         for b in read_batches(src, sfmt, chunk=chunk):
+            nonlocal lost
             if fill is not None and b.owners is not None:
                 filled = fill(b.owners, b.tables)
                 if b.tables is not None:
                     _warn_disagreements(b.tables, filled, first, src)
                 b = dataclasses.replace(b, tables=filled)
+            lost = lost or (lost_results is not None and b.tables is not None and bool((b.tables <= 13).any()))
             first += len(b)
             yield b
 
@@ -300,12 +330,14 @@ def convert(
             except BaseException as exc:
                 add_note(exc, f"{os.fspath(dst)} not written")
                 raise
-        return total
-    # Anything else (text formats, or records to standard output) batch by batch, in the memory of one.
-    with files.BatchWriter(dst, dfmt) as writer:
-        for batch in batches():
-            n = writer.write(tagged(batch))
-            total += n
-            if progress is not None:
-                progress(n)
+    else:
+        # Anything else (text formats, or records to standard output) batch by batch, in the memory of one.
+        with files.BatchWriter(dst, dfmt) as writer:
+            for batch in batches():
+                n = writer.write(tagged(batch))
+                total += n
+                if progress is not None:
+                    progress(n)
+    # Every drop named once, after writing (the results are seen only as the batches stream by).
+    _warn_dropped([*unheld, *([lost_results] if lost and lost_results else [])], src, dfmt)
     return total

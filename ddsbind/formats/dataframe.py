@@ -64,20 +64,19 @@ from ddsbind.record import GameRecord, contract_text
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "read_dataframe"]
+__all__ = ["TABLE_COLUMNS", "MissingExtraError", "deal_strings", "pandas_module", "read_dataframe"]
 
 #: The twenty result columns: strains S H D C NT (DDS order) x declarers N E S W.
 TABLE_COLUMNS = tuple(f"{s.symbol}_{h}" for s in Strain for h in SEAT_LETTERS)
 _RANKS = np.frombuffer(RANKS_HIGH_FIRST.encode("ascii"), np.uint8)
 
 
-def _pandas() -> Any:
+def pandas_module(who: str = "read_dataframe") -> Any:
+    """pandas, imported on first use; ``MissingExtraError`` naming ``who`` and the extra when it is not installed."""
     try:
         import pandas
     except ImportError:
-        raise MissingExtraError(
-            "read_dataframe needs pandas: install the extra, pip install 'ddsbind[pandas]'"
-        ) from None
+        raise MissingExtraError(f"{who} needs pandas: install the extra, pip install 'ddsbind[pandas]'") from None
     return pandas
 
 
@@ -107,7 +106,7 @@ def deal_strings(owners: NDArray[np.int8]) -> NDArray[np.str_]:
     wrong = np.any(counts != 13, axis=1)
     if wrong.any():
         bad = int(np.argmax(wrong))
-        raise FormatError(f"record {bad} is not a full deal (13 cards a hand)", index=bad)
+        raise FormatError("not a full deal (13 cards a hand)", index=bad)
     out = np.empty(n, dtype="S69")
     # A few thousand rows at a time: the sort's work arrays (about 1.5 kB a row) stay small for any n.
     for start in range(0, n, _DEAL_BLOCK):
@@ -146,7 +145,7 @@ def _deal_column(owners: NDArray[np.int8]) -> list[str] | NDArray[np.str_]:
 
 
 def _table_columns(tables: NDArray[np.uint8]) -> dict[str, Any]:
-    pd = _pandas()
+    pd = pandas_module()
     flat = np.asarray(tables).reshape(-1, 20)
     known = flat != UNKNOWN
     return {
@@ -155,7 +154,7 @@ def _table_columns(tables: NDArray[np.uint8]) -> dict[str, Any]:
 
 
 def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
-    pd = _pandas()
+    pd = pandas_module()
     cols: dict[str, Any] = {}
     if r.owners is not None:
         cols["deal"] = _deal_column(r.owners)
@@ -169,7 +168,7 @@ def _records_frame(r: Records, fmt: registry.Format) -> pd.DataFrame:
 
 
 def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.DataFrame:
-    pd = _pandas()
+    pd = pandas_module()
     letter = lambda s: None if s is None else SEAT_LETTERS[s]  # noqa: E731
     cols: dict[str, Any] = {
         "deal": [g.deal.to_pbn() for g in games],
@@ -234,7 +233,7 @@ def _boards_frame(boards: Sequence[registry.Board], solve: TablesSolver | None) 
     With ``solve``, the table is the solver's for every full deal (a deal
     with unknown hands keeps the file's, and is named once).
     """
-    pd = _pandas()
+    pd = pandas_module()
     fields = [_board_fields(b) for b in boards]
     cols: dict[str, Any] = {
         "deal": [b.deal.to_pbn() for b in boards],
@@ -355,7 +354,7 @@ def read_dataframe(
     >>> df = read_dataframe("deals.zrd")  # doctest: +SKIP
     >>> df.loc[0, "NT_N"]  # doctest: +SKIP
     """
-    pd = _pandas()
+    pd = pandas_module()
     if solve is True:
         raise FormatError(
             "read_dataframe(solve=True) needs a solver here: pass solve=ddsbind.dd_tables, "

@@ -25,7 +25,7 @@ from ddsbind.formats._common import atomic_output, reading
 from ddsbind.formats.registry import Format
 from ddsbind.record import GameRecord
 
-__all__ = ["carries_games", "convert_games", "game_formats", "read_games", "write_games"]
+__all__ = ["carries_games", "convert_games", "game_formats", "read_games", "read_played", "write_games"]
 
 
 def game_formats() -> tuple[Format, ...]:
@@ -55,6 +55,40 @@ def read_games(
     assert fmt.games is not None
     with reading(strict):
         return fmt.games.load(Path(path).read_bytes(), os.fspath(path))
+
+
+def read_played(source: str | os.PathLike[str], format: str | None = None) -> list[GameRecord]:
+    """The played results a player has: a file of game records, a BBO handviewer address, or a text file of
+    addresses (one a line; blank lines and ``#`` comments skipped).
+
+    A PBN hand record's ``ScoreTable`` gives one record a row
+    (:func:`ddsbind.formats.scoretable.score_table_games`) in place of the
+    hand record.  Raises ``FormatError`` for what :func:`read_games` and
+    :func:`ddsbind.formats.handviewer.parse_handviewer` refuse (a line of a
+    file of addresses named by its number, from 1).
+    """
+    from ddsbind.formats.handviewer import is_handviewer, parse_handviewer
+    from ddsbind.formats.scoretable import has_score_table, score_table_games
+
+    text = os.fspath(source)
+    if not os.path.exists(text) and is_handviewer(text):
+        return [parse_handviewer(text)]
+    path = Path(text)
+    if format is None and path.suffix.lower() in (".txt", ".url", ".urls", ""):
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        wanted = [(n, ln.strip()) for n, ln in enumerate(lines, 1) if ln.strip() and not ln.lstrip().startswith("#")]
+        if wanted and all(is_handviewer(ln) for _, ln in wanted):
+            out = []
+            for n, ln in wanted:
+                try:
+                    out.append(parse_handviewer(ln))
+                except FormatError as exc:
+                    raise FormatError(f"{text}: line {n}: {exc}") from None
+            return out
+    out = []
+    for g in read_games(path, format):
+        out += score_table_games(g) if has_score_table(g) else [g]
+    return out
 
 
 def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:

@@ -22,8 +22,9 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
 * ``md|`` the deal: a dealer digit **1=S 2=W 3=N 4=E**, then the hands
   separated by ``,`` in the order **S, W, N, E** (always from South,
   whoever deals).  A hand is suit letters ``S H D C`` each followed by its
-  ranks (``AKQJT98765432``, ``10`` read as ``T``); the fourth hand may be
-  empty or missing (it holds the cards the other three do not).
+  ranks (``AKQJT98765432``, ``10`` read as ``T``); one hand may be empty
+  (the fourth, as BBO writes it, also missing): it holds the cards the
+  other three do not.
 * ``sv|`` vulnerability: ``o`` (also ``0``, ``-``) none, ``n`` NS, ``e``
   EW, ``b`` both.
 * ``qx|o12|`` (BBO) or ``qx|o12,BOARD 12|`` (Bridge Composer): room (``o``
@@ -368,9 +369,11 @@ def _parse_md(value: str) -> tuple[Seat, Deal]:
                 if common:
                     rank = RANKS[common.bit_length() - 3]
                     raise FormatError(f"{SUITS[s]}{rank} is in both {Seat(a).name}'s and {Seat(b).name}'s hands")
-    if len(hands) < 4 or not hands[3].strip():
+    empty = [i for i in range(4) if i >= len(hands) or not hands[i].strip()]
+    if len(empty) == 1:  # the one hand left out holds the rest (BBO leaves out the fourth; a handviewer, any)
         full = (1 << 15) - 4  # ranks 2..14
-        masks[_lin_seat(3)] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
+        seat = _lin_seat(empty[0])
+        masks[seat] = [full & ~(masks[0][s] | masks[1][s] | masks[2][s] | masks[3][s]) for s in range(4)]
     lengths = [sum(bin(x).count("1") for x in m) for m in masks]
     if lengths != [13, 13, 13, 13]:
         raise FormatError(
@@ -553,7 +556,7 @@ class _Reader:
                 rec.check_result()
             except FormatError as exc:  # the claim set aside (kept as written), the board read without it
                 rec.result = None
-                set_aside(rec.board, "mc|", str(claim), exc.reason)
+                set_aside(rec.board, "mc|", str(claim), exc.message)
                 rec.tags["LinOther"] = rec.tags.get("LinOther", "") + f"mc|{claim}|"
         elif len(cards) == 52:
             rec.result = rec.declarer_tricks_played()

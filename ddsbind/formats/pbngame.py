@@ -242,11 +242,11 @@ def _play(
             if stopped:  # the play stopped: every card from here on comes after the claim
                 if tok != "-":
                     raise FormatError(
-                        f"PBN: play {k + j} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        f"PBN: play {k + j + 1} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
                         index=g,
                     )
                 continue
-            where = f"PBN: play {k + j} ({table.where()})"
+            where = f"PBN: play {k + j + 1} ({table.where()})"
             if tok == "-":
                 stopped = where.removeprefix("PBN: ")
                 continue
@@ -329,7 +329,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     try:
         rec.contract, rec.passed_out = _read_contract(values.get("Contract", ""), g)
     except FormatError as exc:
-        aside("Contract", exc.reason.removeprefix("PBN: Contract: "))
+        aside("Contract", exc.message.removeprefix("PBN: Contract: "))
     result = values.get("Result", "").strip()
     if result == "?":  # PBN's unknown: nothing to name
         rec.unread["Result"] = values["Result"]
@@ -358,12 +358,12 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
                 )
             rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
         except FormatError as exc:
-            aside("Play", exc.reason.removeprefix("PBN: "))
+            aside("Play", exc.message.removeprefix("PBN: "))
             rec.play, rec.play_marks, rec.card_notes = [], [], {}
     try:
         rec.check_result()
     except FormatError as exc:
-        aside("Result", exc.reason)
+        aside("Result", exc.message)
         rec.result = None
     _place_commentary(rec, game, sections, g)
     return rec
@@ -385,7 +385,7 @@ def _read_auction(
         if fault is not None:
             raise FormatError(f"auction {fault}")
     except FormatError as exc:
-        aside("Auction", exc.reason.removeprefix("PBN: "))
+        aside("Auction", exc.message.removeprefix("PBN: "))
         return
     if rec.dealer is not None and opener is not None and opener != rec.dealer:
         if not calls:  # nothing to take from the auction: it is the one set aside
@@ -521,7 +521,7 @@ def _game_records(lines: Iterable[str], name: str, encoding: str | None) -> Iter
             rec = _read_game(game, values, g)
         except FormatError as exc:
             board = values.get("Board", "").strip() or "?"
-            why = str(exc).removeprefix(f"record {g}: ").removeprefix("PBN: ")
+            why = exc.message.removeprefix("PBN: ")
             raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
         lead = game.start - kept.first
         rec.source = _Source(kept.take(game.end), lead, _snapshot(rec), encoding=encoding)

@@ -76,6 +76,8 @@ RECORD_SIZE = _dtypes.ZRJ.itemsize
 FIRST_MOVE = 18
 #: Largest offset one past the last call (so at most 45 call bytes).
 MAX_CALLS_END = 63
+#: The largest board number byte 13 holds (board - 1 = 0..239; 240..255 mean "no number").
+MAX_BOARD = 240
 
 
 def _pair_to_card() -> NDArray[np.intp]:
@@ -185,11 +187,11 @@ class PlayedDeal:
     @property
     def board(self) -> int | None:
         """Board number 1..240, or None for bytes 240..255."""
-        return self.board_byte + 1 if self.board_byte < 240 else None
+        return self.board_byte + 1 if self.board_byte < MAX_BOARD else None
 
     @property
     def _cycle_board(self) -> int:
-        return self.board_byte + 1 if self.board_byte < 240 else self.board_byte % 16 + 1
+        return self.board_byte + 1 if self.board_byte < MAX_BOARD else self.board_byte % 16 + 1
 
     @property
     def dealer(self) -> Seat:
@@ -298,17 +300,17 @@ def encode_zrj(deals: Sequence[PlayedDeal] | Iterable[PlayedDeal], *, truncate: 
     out[:, :13] = _deal_bytes(owners)
     for i, p in enumerate(items):
         if not 0 <= p.tricks <= 13 or not 0 <= p.initial_passes <= 3 or not 0 <= p.board_byte <= 255:
-            raise FormatError(f"record {i}: tricks 0..13, initial passes 0..3 and board byte 0..255 needed")
+            raise FormatError("tricks 0..13, initial passes 0..3 and board byte 0..255 needed", index=i)
         if 1 <= p.contract <= 4 or not 0 <= p.contract < 120:
-            raise FormatError(f"record {i}: contract byte {p.contract} is invalid")
+            raise FormatError(f"contract byte {p.contract} is invalid", index=i)
         calls_end = FIRST_MOVE + len(p.calls)
         if calls_end > MAX_CALLS_END:
-            raise FormatError(f"record {i}: {len(p.calls)} calls do not fit (at most {MAX_CALLS_END - FIRST_MOVE})")
+            raise FormatError(f"{len(p.calls)} calls do not fit (at most {MAX_CALLS_END - FIRST_MOVE})", index=i)
         plays = list(p.plays)
         room = RECORD_SIZE - calls_end - len(p.spare)
         if len(plays) > room:
             if not truncate:
-                raise FormatError(f"record {i}: {len(plays)} plays do not fit in {room} bytes (truncate=True)")
+                raise FormatError(f"{len(plays)} plays do not fit in {room} bytes (truncate=True)", index=i)
             plays = plays[:room]
         for c in p.calls:
             call_text(c)

@@ -10,7 +10,9 @@ Specification (our reading)
   :func:`~ddsbind.formats.order.board_vulnerability`).  A game whose dealer
   and vulnerability do not match its board number (or that has none) is
   stored with a board byte 240..255 that gives them, and the number is lost
-  (``board`` becomes None; a warning says so when there was a number).
+  (``board`` becomes None; a warning says so when there was a number: one
+  per game whose number does not fit the cycle, and one for the whole
+  conversion naming the board byte's limit for numbers above 240).
 * The auction is split into the passes before the opening bid (at most 3, in
   bits ``II``; a passed-out auction is 3 initial passes then one stored pass)
   and the calls from the opening bid (at most 45 bytes).  An auction that
@@ -74,6 +76,8 @@ def unheld(games: Sequence[GameRecord]) -> list[str]:
         out.append("PBN's !!, ?? and ?! marks")
     if any(g.sections for g in games):
         out.append("tables of other tags")
+    if any(g.board is not None and g.board > zrj.MAX_BOARD for g in games):
+        out.append(f"board numbers above {zrj.MAX_BOARD} (its board byte holds 1..{zrj.MAX_BOARD})")
     return out
 
 
@@ -101,13 +105,14 @@ def _board_byte(rec: GameRecord, index: int) -> int:
     from ddsbind.formats._common import game_label
 
     dealer = rec.dealer if rec.dealer is not None else Seat.N
-    if rec.board is not None and 1 <= rec.board <= 240:
+    if rec.board is not None and 1 <= rec.board <= zrj.MAX_BOARD:
         b = rec.board
         if order.board_dealer(b) == dealer and order.board_vulnerability(b) == rec.vulnerable:
             return b - 1
-    for v in range(240, 256):
+    for v in range(zrj.MAX_BOARD, 256):
         if order.board_dealer(v + 1) == dealer and order.board_vulnerability(v + 1) == rec.vulnerable:
-            if rec.board is not None:
+            # A number beyond the board byte is named once for the whole conversion (unheld), not per game.
+            if rec.board is not None and rec.board <= zrj.MAX_BOARD:
                 warnings.warn(
                     f"{game_label(rec.board, index)}: dealer {dealer.name}, vulnerable {rec.vulnerable.pbn} "
                     f"does not fit ZRJ's board cycle at board {rec.board}; stored without its number",

@@ -46,8 +46,9 @@ def test_analyse_json_matches_the_library(list100, tmp_path):
         for d, h in zip(docs, hands, strict=True):
             assert d["dd_result"] == h.trace[0] and d["result"] == h.trace[-1]
             assert [(c["index"], c["card"], c["cost"]) for c in d["costly"]] == _costly_from_trace(h)
-    text = cli("analyse", src).stdout
-    assert text.startswith("Board 1: 1S by W, 8 tricks, double dummy 8 tricks")
+    text = cli("analyse", src).stdout.splitlines()
+    assert text[0].startswith("Board 1 (dealer N, vulnerable None): par ")
+    assert text[1].startswith("  1S by W, 8 tricks, lead CT, NS -110, double dummy 8 tricks (NS -110), one table")
 
 
 def test_convert_warns_when_a_play_is_cut(list100, tmp_path):

@@ -123,3 +123,16 @@ def test_diagram_heads_an_int_board_number():
     """A numpy or Python int board number heads the diagram as written (oracle: the string by hand)."""
     deal = Deal.from_pbn("N:A... K... Q... J...")
     assert deal.diagram(board=np.int64(7), dealer="S").splitlines()[0] == "Board 7, dealer S"
+
+
+@pytest.mark.parametrize(
+    "word, strain",
+    [("SPADES", Strain.S), ("hearts", Strain.H), ("Diamond", Strain.D), ("clubs", Strain.C), ("notrump", Strain.NT)],
+)
+def test_strain_parse_reads_names_as_seat_parse_reads_north(word: str, strain: Strain) -> None:
+    """Without this, Strain.parse took NOTRUMP but refused SPADES while Seat.parse takes NORTH: the oracle is
+    Seat.parse's own rule (letter or name, any case), issue 47 item 16."""
+    assert Seat.parse("NORTH") is Seat.N
+    assert Strain.parse(word) is strain
+    with pytest.raises(errors.TrumpWrongError):
+        Strain.parse("spadez")

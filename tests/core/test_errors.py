@@ -70,12 +70,12 @@ def test_errors_carry_position_and_survive_pickling():
     import pickle
 
     e = errors.DuplicateCardsError("SA is held by both N and E", function="CalcAllTables", card="SA").at(3, "table")
-    assert e.detail == "table 3: SA is held by both N and E"
-    assert str(e).endswith("(DDS code -4): table 3: SA is held by both N and E")
+    assert e.detail == "table 4: SA is held by both N and E"  # index 3 from 0: the fourth table, as users count
+    assert str(e).endswith("(DDS code -4): table 4: SA is held by both N and E")
     back = pickle.loads(pickle.dumps(e))
     assert type(back) is errors.DuplicateCardsError
     assert (back.index, back.item, back.card, back.function, back.code, str(back)) == (
         3, "table", "SA", "CalcAllTables", -4, str(e)
     )  # fmt: skip
     nested = errors.PlayFaultError("SK is not held by E", card="SK").at(5, "play").at(2, "board")
-    assert nested.detail == "board 2: play 5: SK is not held by E"
+    assert nested.detail == "board 3: play 6: SK is not held by E"

@@ -250,7 +250,7 @@ def test_dll_table_functions_refuse_endings():
 
 def test_table_of_uneven_hands_is_refused():
     """A mid-trick position (hands of different lengths) has no DD table: CardCountError naming the deal."""
-    with pytest.raises(errors.CardCountError, match="deal 1: hands hold N=1 E=2"):
+    with pytest.raises(errors.CardCountError, match="deal 2: hands hold N=1 E=2"):
         ddsbind.dd_tables([FULL, "N:K... QJ... T9... 87..."])
 
 
@@ -293,14 +293,14 @@ def test_masks_beyond_16_bits_or_floats_are_refused():
     masks = np.stack([Deal.from_pbn(FULL).remain_cards.astype(np.int64)] * 3)
     wide = masks.copy()
     wide[2, 1, 3] |= 1 << 40
-    with pytest.raises(errors.SuitOrRankError, match=r"deal 2: remainCards\[1\]\[3\]") as info:
+    with pytest.raises(errors.SuitOrRankError, match=r"deal 3: remainCards\[1\]\[3\]") as info:
         ddsbind.dd_tables_array(wide)
     assert info.value.index == 2 and info.value.field == "remainCards[1][3]"
     with pytest.raises(errors.InvalidArgumentError, match="integers"):
         ddsbind.dd_tables_array(masks.astype(float))
     negative = masks.copy()
     negative[0, 0, 0] = -4
-    with pytest.raises(errors.SuitOrRankError, match="deal 0"):
+    with pytest.raises(errors.SuitOrRankError, match="deal 1"):
         ddsbind.dd_tables_array(negative)
 
 
@@ -360,12 +360,12 @@ def test_revoke_on_current_trick_is_refused(in_tmp_cwd):
 
 
 def test_bad_deal_in_a_list_is_named_by_index():
-    """dd_tables([g, g, g, bad]) says deal 3, in the message and in .index."""
+    """dd_tables([g, g, g, bad]) says deal 4 (index 3), in the message and in .index."""
     g = Deal.random(1)
-    with pytest.raises(errors.DuplicateCardsError, match="deal 3: SA") as info:
+    with pytest.raises(errors.DuplicateCardsError, match="deal 4: SA") as info:
         ddsbind.dd_tables([g, g, g, "N:A... A... Q... J..."])
     assert (info.value.index, info.value.card) == (3, "SA")
-    with pytest.raises(errors.PBNError, match="deal 1"):
+    with pytest.raises(errors.PBNError, match="deal 2"):
         ddsbind.dd_tables([g, "N:junk"])
 
 
@@ -386,7 +386,7 @@ def test_dll_batch_fault_keeps_its_board_index():
         bo.target[i], bo.solutions[i], bo.mode[i] = -1, 1, 1
     bo.target[2] = 14
     assert dll.SolveAllBoardsBin(bo, dll.solvedBoards()) == dll.RETURN_TARGET_WRONG_HI
-    assert dll.last_error() == (dll.RETURN_TARGET_WRONG_HI, "SolveAllBoardsBin", "board 2: target 14 > 13")
+    assert dll.last_error() == (dll.RETURN_TARGET_WRONG_HI, "SolveAllBoardsBin", "board 3: target 14 > 13")
     with pytest.raises(errors.TargetWrongHiError) as info:
         dll.raising.SolveAllBoardsBin(bo, dll.solvedBoards())
     assert (info.value.index, info.value.field, info.value.function) == (2, "target", "SolveAllBoardsBin")

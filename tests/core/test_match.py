@@ -71,7 +71,9 @@ def test_pairs_session_gets_matchpoints():
     assert report.kind == "pairs"
     (board,) = report.boards
     assert [t.score for t in board.tables] == [-420, -400, 50]
-    assert [t.matchpoints for t in board.tables] == [0.0, 1.0, 2.0]
+    # 2 matchpoints a score beaten, 1 a tie: -420 beats none, -400 beats one, +50 beats two (top 4).
+    assert [t.matchpoints for t in board.tables] == [0.0, 2.0, 4.0]
+    assert [t.top for t in board.tables] == [4.0] * 3
     assert all(b.imps is None for b in report.boards)
 
 
@@ -81,11 +83,12 @@ def test_analyse_cli_team_report_text_and_json_agree():
     text = runner.invoke(main, ["analyse", str(SESSION)])
     assert text.exit_code == 0, text.output
     lines = text.stdout.splitlines()
-    headings = [line for line in lines if line.startswith("Board ")]
-    assert len(headings) == len(set(headings)) == 4
-    assert lines[-1] == "Match: Lions 2, Tigers 19 IMPs"
-    assert "  Lions +1 IMP; match: Lions 1, Tigers 0" in lines
-    assert "  Tigers +10 IMPs; match: Lions 2, Tigers 10" in lines
+    rows = [line.split() for line in lines if line[:5].strip().isdigit()]
+    assert [int(r[0]) for r in rows] == [1, 2, 3, 4]
+    assert "Match: Lions 2, Tigers 19 IMPs" in lines
+    # Board 1: open 3NT W lead SA 9 tricks NS -400, closed 3NT W lead HJ 10 tricks NS -430, Lions 1, match 1 - 0.
+    assert rows[0] == ["1", "3NT", "W", "SA", "9", "-400", "3NT", "W", "HJ", "10", "-430", "1", "1", "-", "0"]
+    assert rows[2][-4:] == ["10", "2", "-", "10"]
     doc = json.loads(runner.invoke(main, ["analyse", str(SESSION), "--json"]).stdout)
     assert doc["kind"] == "teams" and doc["total"] == {"Lions": 2, "Tigers": 19}
     assert [b["imps"] for b in doc["boards"]] == HAND_IMPS
@@ -97,18 +100,21 @@ def test_a_board_in_one_room_has_no_swing():
     games = [g for g in read_games(SESSION) if not (g.board == 4 and g.tags.get("Room") == "Closed")]
     report = analyse_session(games)
     assert report.boards[-1].imps is None and report.total == (2, 10)
-    assert "  no swing: the file lacks one room's result" in report.lines()
+    assert "       no swing: the file lacks one room's result" in report.lines()
 
 
 def test_team_match_html_in_notebooks(session_report):
-    """A notebook shows the match as a table: one row a room of a board, the swing and match score on its last row."""
+    """A notebook shows the match as a scorecard: one row a board, both rooms, the IMPs, the match score, the split."""
     from tests.core.test_report_html import _cells
 
     page = _cells(session_report._repr_html_())
-    assert page.captions == ["Lions v Tigers: 2 - 19 IMPs"]
+    assert page.captions[0] == "Lions v Tigers: 2 - 19 IMPs"
     rows = sorted({row for kind, row, _ in page.cells if kind == "session"})
-    assert len(rows) == 8
-    assert [page.cells[("session", r, 3)] for r in rows] == [f"{s:+d}" for pair in HAND_SCORES for s in pair]
-    assert [page.cells[("session", r, 5)] for r in rows[1::2]] == [f"{i:+d}" for i in HAND_IMPS]
-    assert page.cells[("session", 7, 6)] == "2 - 19"
-    assert page.cells[("session", 1, 1)] == "N Gold, E Hart, S Ellis, W Fry"
+    assert len(rows) == 4
+    assert [page.cells[("session", r, 0)].split()[-1] for r in rows] == [f"{o:+d}" for o, _ in HAND_SCORES]
+    assert [page.cells[("session", r, 1)].split()[-1] for r in rows] == [f"{c:+d}" for _, c in HAND_SCORES]
+    lions = [page.cells[("session", r, 2)] for r in rows]
+    tigers = [page.cells[("session", r, 3)] for r in rows]
+    assert lions == ["1", "1", "", ""] and tigers == ["", "", "10", "9"]
+    assert page.cells[("session", 3, 4)] == "2 - 19"
+    assert ("players", 0, 0) in page.cells

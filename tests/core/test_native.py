@@ -124,11 +124,12 @@ def test_source_tree_build_flags(tmp_path, monkeypatch):
     assert ("DDS_THREADS_STL", "1") in cfg["define_macros"]
     assert ("DDSBIND_HAVE_SOLVEALLBOARDSBIN", "1") in cfg["define_macros"]
     assert "-Wl,--wrap=popen" in cfg["extra_link_args"]
-    # The tree's sources alone: ddsbind's dealing kernel is a module of its own, linked to nothing (no DDS).
-    kernel, dds = (REPO / "native" / "dealkernel.c").resolve(), (tmp_path / "src" / "dds.cpp").resolve()
+    # The tree's sources alone: ddsbind's dealing and par kernels are a module of their own, linked to nothing.
+    kernels = [(REPO / "native" / name).resolve() for name in ("dealkernel.c", "parkernel.c")]
+    dds = (tmp_path / "src" / "dds.cpp").resolve()
     assert [(REPO / p).resolve() for p in cfg["sources"]] == [dds]
     module, _, _, options = builder.kernelbuilder._assigned_source
-    assert module == "ddsbind._dealkernel" and [(REPO / p).resolve() for p in options["sources"]] == [kernel]
+    assert module == "ddsbind._dealkernel" and [(REPO / p).resolve() for p in options["sources"]] == kernels
     assert not options.get("libraries") and "-O3" in options["extra_compile_args"]
     assert cfg["header"].index("<stdbool.h>") < cfg["header"].index('"dll.h"')
     monkeypatch.setenv("DDS_THREADS", "openmp")

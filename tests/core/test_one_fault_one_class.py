@@ -146,11 +146,11 @@ def test_faults_ddsbind_finds_alone_do_not_print_dds_general_error():
         ddsbind.dd_tables([FULL, 42])
     text = str(info.value)
     assert "General error" not in text and "DDS code" not in text
-    assert text == "deal 1: a deal must be a Deal, a PBN string or a (4, 4) mask array, got int"
+    assert text == "deal 2: a deal must be a Deal, a PBN string or a (4, 4) mask array, got int"
     with pytest.raises(errors.InvalidArgumentError) as info2:
         ddsbind.par([[7] * 4] * 5, "sideways")
     assert str(info2.value).startswith("vulnerability 'sideways'"), str(info2.value)
-    assert str(errors.InvalidArgumentError("x is wrong", function="Par").at(3, "board")) == "Par: board 3: x is wrong"
+    assert str(errors.InvalidArgumentError("x is wrong", function="Par").at(3, "board")) == "Par: board 4: x is wrong"
     # A fault DDS has a code for keeps DDS's own text first.
     assert "DDS code -19" in str(errors.FirstWrongError("first 7", function="SolveBoard"))
 

@@ -152,12 +152,12 @@ def test_costly_cards_refuses_malformed_play(list100):
     """Without this, an impossible play would be analysed (or crash DDS) instead of naming the bad card."""
     h = list100[0]
     plays = _cards(h.play)
-    with pytest.raises(PlayFaultError, match=r"play 1: trick 1, 2nd card, E: .* is not held by E") as info:
+    with pytest.raises(PlayFaultError, match=r"play 2: trick 1, 2nd card, E: .* is not held by E") as info:
         costly_cards(h.deal, h.trump, h.first, [plays[0], plays[2], *plays[1:]])
     assert (info.value.item, info.value.index) == ("play", 1)
     with pytest.raises(PlayFaultError, match=r"revoke"):
         costly_cards(h.deal, h.trump, h.first, [plays[0], next(c for c in h.deal.hand("E") if c.suit != 3)])
-    with pytest.raises(PlayFaultError, match=r"deal 1: play 0: trick 1, 1st card, N: .* is not held by N") as info:
+    with pytest.raises(PlayFaultError, match=r"deal 2: play 1: trick 1, 1st card, N: .* is not held by N") as info:
         costly_cards_batch([(h.deal, h.trump, h.first, h.play), (h.deal, h.trump, h.first, [plays[1]])])
     # The batch keeps the position of the bad deal (``.index``), not only a prefix in the message.
     assert (info.value.item, info.value.index) == ("deal", 1)

@@ -138,11 +138,11 @@ def test_bad_deal_error_names_its_index(list100, pool2):
     """A bad deal deep in a batch raises DDS's error class with .index and the index in the message."""
     masks = np.stack([h.deal.remain_cards for h in list100[:6]])
     masks[3, 1, 2] |= 1 << 15
-    with pytest.raises(errors.SuitOrRankError, match="deal 3") as info:
+    with pytest.raises(errors.SuitOrRankError, match="deal 4") as info:  # index 3, counted from 1
         pool2.dd_tables_array(masks)
     assert info.value.index == 3
     masks[3, 1, 2] = 0
-    with pytest.raises(errors.CardCountError, match="deal 3") as info:
+    with pytest.raises(errors.CardCountError, match="deal 4") as info:
         pool2.dd_tables_array(masks)
     assert info.value.index == 3
 
@@ -151,10 +151,10 @@ def test_bad_board_error_names_its_index(list100, pool2):
     """A bad board raises its DDSError class with .index; nothing partial is returned."""
     h = list100[0]
     boards = [(h.deal, h.trump, h.first)] * 3 + [(h.deal, 7, h.first)]
-    with pytest.raises(errors.TrumpWrongError, match="board 3") as info:
+    with pytest.raises(errors.TrumpWrongError, match="board 4") as info:  # index 3, counted from 1
         pool2.solve_boards(boards)
     assert info.value.index == 3
-    with pytest.raises(errors.TargetWrongHiError, match="board 0") as info:
+    with pytest.raises(errors.TargetWrongHiError, match="board 1") as info:
         pool2.solve_boards(boards[:2], target=14)
     assert info.value.index == 0
     with pytest.raises(errors.InvalidArgumentError, match="mode 2"):

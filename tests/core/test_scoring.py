@@ -311,3 +311,17 @@ def test_scalar_and_array_scores_follow_one_policy():
         with pytest.raises(ContractError):
             c.scores([bad], True)
     assert int(dealer_scoring.score(False, 3, 4, 14)) == 550  # the language's score(), as Debian's dealer prints
+
+
+@pytest.mark.parametrize("code", [2, 3, -1, 7])
+def test_score_refuses_a_vulnerability_code_as_declarer_vulnerable(code: int) -> None:
+    """An integer that is not 0 or 1 (DDS's vulnerability code 2 = NS, a -1 sentinel) is refused, not scored as
+    vulnerable: oracle Law 77 (4S making 10 is 420 not vulnerable, 620 vulnerable; which one a code meant is
+    unknowable) — issue 47, item 6."""
+    with pytest.raises(ContractError, match=rf"vulnerable {code} is not true or false .*Vulnerability"):
+        score(4, ddsbind.Strain.S, 0, 10, code)
+    with pytest.raises(ContractError, match="not true or false"):
+        score([4, 4], 0, 0, 10, [0, code])
+    # 0/1 and bools stay what they always were (Law 77).
+    assert score(4, 0, 0, 10, 1).item() == score(4, 0, 0, 10, True).item() == _law77(4, 0, 0, 10, True) == 620
+    assert score(4, 0, 0, 10, 0).item() == _law77(4, 0, 0, 10, False) == 420

@@ -134,7 +134,7 @@ def test_dd_tables_names_the_bad_deal():
     """A bad deal inside a long batch is reported by its index in the caller's list."""
     masks = np.stack([ddsbind.Deal.from_pbn(FULL).remain_cards] * 40)
     masks[37, 0, 0] |= 1 << 15
-    with pytest.raises(errors.SuitOrRankError, match="deal 37"):
+    with pytest.raises(errors.SuitOrRankError, match="deal 38"):  # index 37: the 38th, as users count
         ddsbind.dd_tables_array(masks)
 
 

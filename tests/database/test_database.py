@@ -176,12 +176,12 @@ def test_resume_recuts_bad_records_and_partial_tail(tmp_path):
     _interrupted_zbd(out, 1000, 7, after=600)
     data = bytearray(out.read_bytes())
     assert 0 < len(data) < 1000 * 13
-    data[250 * 13 + 4] ^= 0x10  # a deal byte of record 250 corrupted
+    data[250 * 13 + 4] ^= 0x10  # a deal byte of record 251 (index 250) corrupted
     out.write_bytes(bytes(data) + b"\x01\x02\x03")  # and a partial record
     notes = []
     db.generate(out, 1000, 7, resume=True, log=notes.append)
     assert out.read_bytes() == whole.read_bytes()
-    assert any("keeping 250 records" in m and "record 250" in m for m in notes), notes
+    assert any("keeping 250 records" in m and "record 251" in m for m in notes), notes
     assert not Path(f"{out}.generating.json").exists()
 
 
@@ -383,7 +383,7 @@ def test_verify_catches_a_flipped_result_bit(ref, tmp_path):
     r = cli("verify", bad, "--sample", COUNT)
     assert r.exit_code == 1
     err = [line for line in r.output.splitlines() if line.startswith("ddsbind: error")]
-    assert len(err) == 1 and f"record 7, byte offset {offset}" in err[0], r.output
+    assert len(err) == 1 and f"record 8, byte offset {offset}" in err[0], r.output
     assert "Traceback" not in r.output
 
 
@@ -395,7 +395,7 @@ def test_verify_catches_a_flipped_deal_bit(ref, tmp_path):
     bad.write_bytes(bytes(data))
     r = cli("verify", bad, "--sample", 0)
     assert r.exit_code == 1
-    assert f"record 5, byte offset {5 * REC}" in r.output, r.output
+    assert f"record 6, byte offset {5 * REC}" in r.output, r.output
     # Two flips that keep 13 cards each: only re-making the deal from the seed can tell.
     data = bytearray(ref.read_bytes())
     owners = read_records(ref).raw[5, :13]
@@ -408,7 +408,7 @@ def test_verify_catches_a_flipped_deal_bit(ref, tmp_path):
     bad.write_bytes(bytes(data))
     r = cli("verify", bad, "--sample", 0)
     assert r.exit_code == 1
-    assert f"record 5, byte offset {5 * REC}" in r.output and "seed 11" in r.output, r.output
+    assert f"record 6, byte offset {5 * REC}" in r.output and "seed 11" in r.output, r.output
 
 
 # -- info ------------------------------------------------------------------------------------

@@ -364,7 +364,7 @@ def test_progress_counts_every_record_read(library_file, small_chunks, tmp_path:
     assert sum(ticks) == len(owners) and len(ticks) == 5
     script = tmp_path / "s.dl"
     script.write_text("condition hcp(east) > 30\n")
-    res = cli("dealer", str(script), "-L", str(path), "--start", "500", "-m")
+    res = cli("dealer", str(script), "-L", str(path), "--start", "501", "-m")  # records 501.., as messages count
     assert res.exit_code == 0 and "/19500 " in res.stderr, res.stderr  # the bar counts toward the selection
 
 
@@ -381,19 +381,22 @@ def test_damaged_libraries_are_refused_naming_record_and_offset(library_file, tm
     data = path.read_bytes()[: 23 * 1000]
     script = parse("condition hcp(north) > 10\n")
     cases = [
-        (_corrupt(tmp_path / "torn.zrd", data, len(data), b"\x01\x02\x03"), "record 1000, byte offset 23000: 3 bytes"),
-        # Bytes 0-3 of record 400 all 0xff: sixteen cards to South, not a deal
-        (_corrupt(tmp_path / "deal.zrd", data, 23 * 400, b"\xff" * 4), "record 400, byte offset 9200: deal"),
-        # Byte 13 + 4 of record 700: a result nibble 14
-        (_corrupt(tmp_path / "r14.zrd", data, 23 * 700 + 17, b"\xe3"), "record 700, byte offset 16117: DD result"),
-        (_corrupt(tmp_path / "r15.zrd", data, 23 * 999 + 22, b"\x3f"), "record 999, byte offset 22999: DD result"),
+        (
+            _corrupt(tmp_path / "torn.zrd", data, len(data), b"\x01\x02\x03"),
+            "record 1001, byte offset 23000: 3 bytes",
+        ),
+        # Bytes 0-3 of the 401st record (1-based, as messages count) all 0xff: sixteen cards to South, not a deal
+        (_corrupt(tmp_path / "deal.zrd", data, 23 * 400, b"\xff" * 4), "record 401, byte offset 9200: deal"),
+        # Byte 13 + 4 of record 701: a result nibble 14
+        (_corrupt(tmp_path / "r14.zrd", data, 23 * 700 + 17, b"\xe3"), "record 701, byte offset 16117: DD result"),
+        (_corrupt(tmp_path / "r15.zrd", data, 23 * 999 + 22, b"\x3f"), "record 1000, byte offset 22999: DD result"),
     ]
     for bad, where in cases:
         with pytest.raises(FormatError) as info:
             run(script, 0, library=bad)
         assert str(info.value).startswith(f"{bad}: {where}"), str(info.value)
         record, offset = (int(x) for x in re.findall(r"\d+", where)[:2])
-        assert (info.value.index, info.value.offset) == (record, offset)
+        assert (info.value.record, info.value.index, info.value.offset) == (record, record - 1, offset)
         assert "\n" not in str(info.value)
     (tmp_path / "s.dl").write_text("condition hcp(north) > 10\n")
     for bad, where in cases:
@@ -410,9 +413,9 @@ def test_damaged_pairs_name_the_file_at_fault(library_file, tmp_path: Path) -> N
     deals, results = tmp_path / "p.zbd", tmp_path / "p.zdd"
     deals.write_bytes(data[:, :13].tobytes())
     bad = data[:, 13:].copy()
-    bad[42, 3] = 0xE0  # nibble 7 of record 42: a 14
+    bad[42, 3] = 0xE0  # nibble 7 of record 43 (index 42): a 14
     results.write_bytes(bad.tobytes())
-    with pytest.raises(FormatError, match=rf"^{results}: record 42, byte offset 423: DD result"):
+    with pytest.raises(FormatError, match=rf"^{results}: record 43, byte offset 423: DD result"):
         run(parse("condition hcp(north) > 10\n"), 0, library=deals)
     results.write_bytes(data[:99, 13:].tobytes())
     with pytest.raises(DatabaseError, match=r"holds 100 deals but .* holds 99 results"):
@@ -453,9 +456,15 @@ def test_options_are_checked(library_file, tmp_path: Path) -> None:
     for args, message in [
         (["--start", "5"], "--start and --count select records of a --library"),
         (["-L", str(path), "--lead", "3NS"], "--lead scores every opening lead by solving"),
-        (["-L", str(path), "--start", "20001"], "library start 20001 is outside 0 .. 20000"),
+        (
+            ["-L", str(path), "--start", "20002"],
+            f"library start: record 20002 is not in {path}, which holds records 1 ",
+        ),
         # Fewer records than asked for from --start: refused, not a run over 10 deals without a word.
-        (["-L", str(path), "--start", "19990", "--count", "50"], "library start 19990 and count 50 ask for records"),
+        (
+            ["-L", str(path), "--start", "19991", "--count", "50"],
+            "library start and count ask for records 19991 .. 2004",
+        ),
     ]:
         res = cli("dealer", str(script), *args)
         assert res.exit_code == 1 and res.output.startswith(f"ddsbind: error: {message}"), res.output
@@ -511,3 +520,19 @@ def test_example_scripts_over_the_sample_database(library_file) -> None:
     three = run(parse((REPO / "examples" / "balanced_3nt.dl").read_text()), 0, library=path)
     assert three.produced == int(mask.sum()) > 50
     assert three.sums[0] == int((nt[mask] >= 9).sum())
+
+
+def test_library_mode_names_a_seed_only_where_it_plays_a_part(tmp_path: Path) -> None:
+    """Without this, library mode printed "Initial random seed N" for deals read from a file, where the seed changes
+    nothing: the oracle is the run itself (two seeds, the same output) and, with rnd(), the seed's effect."""
+    sample = Path(__file__).resolve().parents[2] / "examples" / "data" / "sample.zrd"
+    plain = tmp_path / "plain.dl"
+    plain.write_text("action average hcp(north)\n")
+    runs = [cli("dealer", str(plain), "-L", str(sample), "-s", str(s)) for s in (1, 2)]
+    assert all(r.exit_code == 0 for r in runs)
+    assert [r.stdout.splitlines()[:3] for r in runs] == [runs[0].stdout.splitlines()[:3]] * 2  # seed plays no part
+    assert all("random seed" not in r.stdout for r in runs), runs[0].stdout
+    drawn = tmp_path / "drawn.dl"
+    drawn.write_text("condition rnd(2) == 1\naction average hcp(north)\n")
+    runs = [cli("dealer", str(drawn), "-L", str(sample), "-s", str(s)) for s in (1, 2)]
+    assert [f"Initial random seed {s}" in r.stdout for s, r in zip((1, 2), runs, strict=True)] == [True, True]

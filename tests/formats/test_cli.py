@@ -65,7 +65,7 @@ def test_convert_reports_corrupt_input(tmp_path):
     p.write_bytes(RECORD0 + b"\xff" + RECORD1[1:])
     r = cli("convert", p, tmp_path / "o.pbn")
     assert r.exit_code == 1
-    assert "record 1" in r.output and "byte offset 23" in r.output
+    assert "record 2, byte offset 23" in r.output  # the second record, as users count
 
 
 def test_checksum_command(two, tmp_path):

@@ -49,7 +49,7 @@ def test_deal_strings_are_deal_to_pbn():
     """Without this, the vectorised deal column could differ from Deal.to_pbn (hands or ranks misplaced)."""
     owners = _random_owners(200, 3)
     assert list(deal_strings(owners)) == [Deal.from_owners(o).to_pbn() for o in owners]
-    with pytest.raises(FormatError, match="record 1"):
+    with pytest.raises(FormatError, match="record 2: not a full deal"):
         deal_strings(np.stack([owners[0], np.zeros(52, np.int8)]))
 
 

@@ -113,7 +113,7 @@ def test_writer_rolls_back_a_failed_record(tmp_path):
     append_records(p, owners=owners)
     bad = owners.copy()
     bad[1, 0] = bad[1, 13] = 0  # not 13 each
-    with pytest.raises(FormatError, match="record 1: not a full deal"), RecordWriter(p) as w:
+    with pytest.raises(FormatError, match="record 2: not a full deal"), RecordWriter(p) as w:
         w.write(bad)
     assert p.stat().st_size == 2 * 23
 

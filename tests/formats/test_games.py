@@ -75,7 +75,7 @@ def test_zrj_of_an_ap_auction_stores_the_legal_calls():
 
 def test_calls_after_the_auction_ended_are_refused():
     """Without this, a call after three closing passes would be stored as if the bidding went on."""
-    with pytest.raises(FormatError, match=r"record 0: .*call 5 \(5H, N\) comes after the auction ended"):
+    with pytest.raises(FormatError, match=r"record 1: .*call 5 \(5H, N\) comes after the auction ended"):
         parse_games(_game("4H Pass Pass Pass 5H", contract="4H", play=None, declarer=""), strict=True)
     g = GameRecord(deal=Deal.from_pbn(DEAL0), dealer=Seat.N, contract="Pass", auction=["Pass"] * 6)
     with pytest.raises(FormatError, match=r"game 3 of the file: auction call 5 \(Pass, N\) comes after"):
@@ -106,7 +106,7 @@ def test_result_contradicting_a_complete_play_is_refused(list100):
     wrong = 13 if won != 13 else 12
     rec.result = wrong
     text = format_games([GameRecord(deal=rec.deal, dealer=Seat.N, board=1), rec])
-    with pytest.raises(FormatError, match=rf"record 1: .*Result {wrong} contradicts the play: .* won {won} of the 13"):
+    with pytest.raises(FormatError, match=rf"record 2: .*Result {wrong} contradicts the play: .* won {won} of the 13"):
         parse_games(text, strict=True)
     with pytest.warns(
         FieldWarning, match=rf"game 2 of the file: \[Result \"{wrong}\"\] set aside: Result {wrong} contradicts"
@@ -119,7 +119,7 @@ def test_result_contradicting_a_complete_play_is_refused(list100):
     rec.result = won
     p = game_to_zrj(rec)
     p.tricks = wrong  # a ZRJ record whose trick count the play contradicts
-    with pytest.raises(FormatError, match=rf"record 7: ZRJ: Result {wrong} contradicts the play"):
+    with pytest.raises(FormatError, match=rf"record 8: ZRJ: Result {wrong} contradicts the play"):
         zrj_to_game(p, index=7)
 
 
@@ -129,7 +129,7 @@ def test_result_after_a_claim_lies_between_tricks_won_and_tricks_left():
     for result in ("0", "11"):
         (g,) = parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result=result))
         assert g.result == int(result)
-    with pytest.raises(FormatError, match=r"record 0: .*Result 12 contradicts the play: .* so the result is 0\.\.11"):
+    with pytest.raises(FormatError, match=r"record 1: .*Result 12 contradicts the play: .* so the result is 0\.\.11"):
         parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result="12"), strict=True)
     # One trick played, won by South (defence): a trick in progress counts as not played.
     (g,) = parse_games(_game("Pass Pass Pass 1S\nPass 2S AP", result="12", play="CT C4 CA CJ\n- - H8 -\n*"))
@@ -252,14 +252,14 @@ def test_count_records_refuses_truncated_and_junk_files(tmp_path):
     good = encode_zbd(deals).tobytes()
     path = tmp_path / "cut.zbd"
     path.write_bytes(good + good[:5])
-    with pytest.raises(FormatError, match=r"cut\.zbd: record 3, byte offset 39: truncated") as info:
+    with pytest.raises(FormatError, match=r"cut\.zbd: record 4, byte offset 39: truncated") as info:
         count_records(path)
     assert (info.value.index, info.value.offset) == (3, 39)
     assert count_records(path, check=False) == 3
-    with pytest.raises(FormatError, match=r"cut\.zbd: record 3, byte offset 39: truncated"):
+    with pytest.raises(FormatError, match=r"cut\.zbd: record 4, byte offset 39: truncated"):
         list(iter_chunks(path))
     junk = tmp_path / "junk.zrj"
     junk.write_bytes(bytes(range(1, 161)))
-    with pytest.raises(FormatError, match=r"junk\.zrj: record 0, byte offset 0:") as info:
+    with pytest.raises(FormatError, match=r"junk\.zrj: record 1, byte offset 0:") as info:
         count_records(junk)
     assert isinstance(info.value, Error)

@@ -103,7 +103,8 @@ def test_zbs_record_that_is_not_a_deal_names_its_index(tmp_path):
     for target in ("o.pbn", "o.zbd", "o.gib"):
         r = cli("convert", p, tmp_path / target)
         assert r.exit_code == 1
-        assert "record 2" in r.output, r.output
+        assert "record 3: not a " in r.output and "N=10 E=7 S=13 W=9" in r.output, r.output  # the third, from 1
+        assert "DDS code" not in r.output  # DDS never saw it
         assert not (tmp_path / target).exists()
 
 

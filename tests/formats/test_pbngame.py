@@ -68,11 +68,11 @@ def test_malformed_plays_name_the_card_and_position(list100):
     """Without this, a bad play would be analysed anyway, or fail without saying which card is wrong."""
     cases = {
         # E does not hold the SA (South ... no: West holds it).
-        "CT SA CA CJ": r"play 1 \(trick 1, 2nd card, E\): SA is not held by E \(held by W\)",
+        "CT SA CA CJ": r"play 2 \(trick 1, 2nd card, E\): SA is not held by E \(held by W\)",
         # E holds C4 and CQ but plays a heart to a club lead.
-        "CT H7 CA CJ": r"play 1 \(trick 1, 2nd card, E\): H7 is a revoke: E holds C",
+        "CT H7 CA CJ": r"play 2 \(trick 1, 2nd card, E\): H7 is a revoke: E holds C",
         # A card after the claim: trick 2 stops at W ('-') but N plays on.
-        "CT C4 CA CJ\nHK - H8 -": r"play 6 .*HK comes after the claim",
+        "CT C4 CA CJ\nHK - H8 -": r"play 7 .*HK comes after the claim",
         "CT C4 CA CJ\n* C2": r"C2 comes after the end of the play",
     }
     for play, pattern in cases.items():
@@ -85,7 +85,7 @@ def test_malformed_plays_name_the_card_and_position(list100):
         assert kept.play == [] and '[Play "N"]' in again and all(tok in again for tok in play.split())
     with pytest.raises(FormatError, match=r"wrong leader: Play starts with E .* N leads"):
         parse_games(HEADER + '[Play "E"]\nC4 CA CJ CT\n', strict=True)
-    with pytest.raises(FormatError, match=r"play 52 \(SA\): 53 cards"):
+    with pytest.raises(FormatError, match=r"play 53 \(SA\): 53 cards"):
         h = next(h for h in list100 if len(h.play) == 104)
         GameRecord(deal=h.deal, contract=f"1{Strain(h.trump).symbol}", declarer=Seat(h.first).next(3),
                    play=[*cards(h.play), Card.parse("SA")]).tricks()  # fmt: skip
@@ -128,7 +128,7 @@ def test_zrj_record_with_illegal_play_names_record_and_card():
     g = parse_games(_game("CT C4 CA CJ"))[0]
     p = game_to_zrj(g)
     p.plays[1] = p.plays[0]  # E "plays" the CT again
-    with pytest.raises(FormatError, match=r"record 3: .*play 1 \(trick 1, 2nd card, E\): CT is not held by E"):
+    with pytest.raises(FormatError, match=r"record 4: .*play 2 \(trick 1, 2nd card, E\): CT is not held by E"):
         zrj_to_game(p, index=3)
 
 

@@ -116,3 +116,20 @@ def test_disagreements_ignore_unknown_entries_and_name_each_wrong_one():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert disagreements(truth, truth) == []
+
+
+def test_trust_results_never_copies_a_given_table_onto_another_record():
+    """Without this, `--solve --trust-results` gave a record without results another record's unchecked (wrong)
+    table ("1 records reused a solved deal"): oracle DDS's own table of the deal (issue 47, item 2)."""
+    board = parse_pbn(WRONG.read_bytes())[1]  # board 2, whose given table is wrong in one entry
+    owners = np.stack([board.deal.owners()] * 2)
+    given = np.stack([board.table, np.full((5, 4), 15)]).astype(np.uint8)  # the same deal again, no results
+    truth = np.asarray(ddsbind.dd_table(board.deal)).astype(np.uint8)
+    trusting = TableFiller(trust_results=True)
+    got = trusting(owners, given)
+    np.testing.assert_array_equal(got[0], given[0])  # trusted where it was given
+    np.testing.assert_array_equal(got[1], truth)  # DDS's table, not the trusted copy
+    assert (trusting.solved, trusting.reused) == (1, 0)
+    again = trusting(owners[1:], given[1:])  # a later batch reuses what DDS solved, not what was given
+    np.testing.assert_array_equal(again[0], truth)
+    assert trusting.reused == 1

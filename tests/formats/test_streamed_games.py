@@ -154,10 +154,10 @@ def test_zrj_errors_read_in_batches_name_the_record_the_whole_file_names(tmp_pat
     src = tmp_path / "in.zrj"
     convert(_tiled_lin(tmp_path, 2, ""), src)
     data = bytearray(src.read_bytes())
-    data[80 * 9 + 14] = 3  # record 9's contract byte: invalid
+    data[80 * 9 + 14] = 3  # the 10th record's (index 9) contract byte: invalid
     src.write_bytes(bytes(data))
     want = _whole(src, registry.get("zrj"), registry.get("pbn"))
-    assert want[1] is not None and want[1].startswith("record 9, byte offset 734: ")
+    assert want[1] is not None and want[1].startswith("record 10, byte offset 734: ")
     assert _streamed(src, tmp_path / "out.pbn", "pbn", 4) == want
     src.write_bytes(bytes(data[: 80 * 5]) + bytes(80) + bytes(data[80 * 6 :]) + b"\1")  # a null record, a tail
     want = _whole(src, registry.get("zrj"), registry.get("lin"))

@@ -147,7 +147,24 @@ def test_bench_dealer_startup_short_run(tmp_path):
 
 def test_bench_board_short_run(tmp_path):
     """The board's HTTP answers agree with solve_board on every deal, and each request's times are printed."""
-    proc = run_script(BENCHMARKS / "bench_board.py", "--random", 2, cwd=tmp_path, timeout=300)
+    args = ("--random", 2, "--clicks", 3, "--think", 0.1, "--zrd-records", 10_000)
+    proc = run_script(BENCHMARKS / "bench_board.py", *args, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     for name in ("position", "first solve", "again", "table"):
         assert re.search(rf"^{name} +\d+\.\d{{3}} +\d+\.\d{{3}}$", proc.stdout, re.M), (name, proc.stdout)
+    assert re.search(
+        r"^card click \(position \+ solve, 6 clicks, 0.1 s apart\): p50 \d+ ms, p95 \d+ ms$", proc.stdout, re.M
+    )
+    assert re.search(r"^a ZRD of 10,000 deals .* shown in \d+\.\d\d s; peak memory grew \d+ MB$", proc.stdout, re.M)
+
+
+@pytest.mark.slow
+def test_bench_single_dummy_short_run(tmp_path):
+    """The three single-dummy runs are timed, each with its samples per second, and name the cards they found."""
+    proc = run_script(BENCHMARKS / "bench_single_dummy.py", "--samples", 8, "--threads", 1, cwd=tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("opening lead, make odds", "opening lead, mean tricks", "declarer at trick 6"):
+        assert re.search(rf"^  {name} +8 layouts +\d+\.\d\d s wall +\d+\.\d\d s CPU +\d+\.\d samples/s", proc.stdout,
+                         re.M), (name, proc.stdout)  # fmt: skip
+    best = r"^best lead: [SHDC][2-9TJQKA] \(\d+\.\d% makes\); at trick 6: [SHDC][2-9TJQKA]$"
+    assert re.search(best, proc.stdout, re.M), proc.stdout

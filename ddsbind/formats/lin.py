@@ -393,8 +393,8 @@ def _call(token: str) -> tuple[str, int]:
 
 
 #: Pairs that, unreadable, are kept as written and named (:func:`ddsbind.formats._common.set_aside`), the
-#: board read without them: the vulnerability, a claim, an explanation.  Any other fault refuses the file.
-_SET_ASIDE = ("sv", "mc", "an")
+#: board read without them: the vulnerability, a claim.  Any other fault refuses the file.
+_SET_ASIDE = ("sv", "mc")
 
 
 class _Reader:
@@ -521,7 +521,7 @@ class _Reader:
             except (FormatError, DDSError, ValueError) as exc:
                 if tag not in _SET_ASIDE:
                     raise FormatError(f"tag {tag}|{value[:40]}|: {exc}") from None
-                # a vulnerability, claim or explanation that cannot be used: kept as written, named once
+                # a vulnerability or claim that cannot be used: kept as written, named once
                 set_aside(number if number is not None else qx_board, f"{tag}|", value, str(exc))
                 (other if deal is not None else header).append(f"{tag}|{value}|")
         if deal is None or dealer is None:

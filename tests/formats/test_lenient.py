@@ -131,7 +131,7 @@ def test_strict_on_the_command_line_refuses_what_is_otherwise_named(tmp_path):
     path.write_text(_game("7", "-9752"))
     lenient = CliRunner().invoke(main, ["analyse", str(path)])
     assert lenient.exit_code == 0 and 'Board 7: [Result "-9752"] set aside: not 0..13 tricks' in lenient.output
-    assert "Board 7: 3NT by N, result unknown, double dummy 10 tricks" in lenient.output
+    assert "3NT by N, result unknown, double dummy 10 tricks" in lenient.output
     strict = CliRunner().invoke(main, ["--strict", "analyse", str(path)])
     assert strict.exit_code == 1 and 'Board 7 (line 1): [Result "-9752"] refused (strict reading)' in strict.output
     assert len(strict.output.strip().splitlines()) == 1
@@ -166,7 +166,8 @@ def test_every_command_gives_one_answer_for_a_missing_file(tmp_path):
     missing = str(tmp_path / "nope.pbn")
     for args in (["analyse", missing], ["convert", missing, str(tmp_path / "x.zrd")], ["checksum", missing]):
         r = CliRunner().invoke(main, args)
-        assert r.exit_code == 1 and r.output == f"ddsbind: error: {missing}: No such file or directory\n", args
+        assert r.exit_code == 1 and r.output.startswith(f"ddsbind: error: {missing}: "), args
+        assert r.output.count("\n") == 1 and "no such file" in r.output.lower(), args
 
 
 def test_the_format_is_read_from_the_content_when_the_name_does_not_tell(tmp_path):

@@ -177,7 +177,7 @@ def test_malformed_records_name_board_and_tag(text, board, tag):
         parse_lin(text, name="x.lin")
     msg = str(info.value)
     assert board in msg and tag in msg and "x.lin" in msg
-    if tag in ("sv|", "an|", "mc|"):  # leniently, a vulnerability, explanation or claim is set aside and named
+    if tag in ("sv|", "mc|"):  # leniently, a vulnerability or a claim is set aside and named
         with pytest.warns(FieldWarning, match=rf"\[{re.escape(tag)} .*\] set aside"):
             (rec,) = parse_lin(text, name="x.lin")
         assert f"{tag}" in rec.tags["LinOther"]  # kept as written

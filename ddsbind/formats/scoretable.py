@@ -22,8 +22,11 @@ Each row becomes a record of the hand record's deal, board, dealer and
 vulnerability, with its contract, declarer and result, and the tags
 ``Section``, ``Table``, ``Round``, ``PairId_NS``, ``PairId_EW``,
 ``Names_NS``, ``Names_EW`` and ``Score_NS`` (North-South's, when only the score
-is given) as the row gives them.  A row that cannot be read raises
-:class:`~ddsbind.errors.FormatError` naming the board and the row (from 1).
+is given) as the row gives them.  A row that cannot be read is left out of
+the results and named once in a :class:`~ddsbind.errors.FieldWarning` (the
+board, the row from 1 and why), the one rule of every reader; under strict
+reading (:func:`ddsbind.formats.reading`) it raises
+:class:`~ddsbind.errors.FormatError` instead.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ import re
 from dataclasses import replace
 
 from ddsbind.deal import Seat
-from ddsbind.errors import ContractError, FormatError
+from ddsbind.errors import FormatError
+from ddsbind.formats._common import set_aside
 from ddsbind.record import GameRecord, read_contract
 from ddsbind.scoring import Contract
 
@@ -54,32 +58,28 @@ def _columns(spec: str) -> list[str]:
 def score_table_games(game: GameRecord) -> list[GameRecord]:
     """The results of a hand record's ``ScoreTable``, one game record a row (layout: the module docstring).
 
-    Returns an empty list when the record has no table.
-
-    Raises
-    ------
-    FormatError
-        A row with more values than columns, a contract, declarer or result
-        that cannot be read (naming the board and the row, counted from 1).
+    Returns an empty list when the record has no table.  A row with more
+    values than columns, or a contract, declarer or result that cannot be
+    read, is left out and named in a warning (the board, the row counted
+    from 1, why); strict reading raises :class:`FormatError` instead.
     """
     if not has_score_table(game):
         return []
     columns = _columns(game.tags["ScoreTable"])
-    where = f"Board {game.board}" if game.board is not None else "a board"
     out = []
     for n, line in enumerate(game.sections["ScoreTable"], start=1):
         values = [m.group(1) if m.group(1) is not None else m.group(2) for m in _VALUE.finditer(line)]
         if not values:
             continue
         if len(values) > len(columns):
-            raise FormatError(
-                f"{where}: ScoreTable row {n} has {len(values)} values for {len(columns)} columns: {line.strip()!r}"
-            )
+            why = f"row {n} has {len(values)} values for {len(columns)} columns; the row is left out"
+            set_aside(game.board, "ScoreTable", line.strip(), why)
+            continue
         row = {c: v for c, v in zip(columns, values, strict=False) if v != "-"}
         try:
             out.append(_record(game, row))
-        except (ContractError, ValueError) as exc:
-            raise FormatError(f"{where}: ScoreTable row {n} ({line.strip()!r}): {exc}") from None
+        except ValueError as exc:  # ContractError, FormatError, or a number int() cannot read
+            set_aside(game.board, "ScoreTable", line.strip(), f"row {n}: {exc}; the row is left out")
     return out
 
 
@@ -94,12 +94,12 @@ def _record(game: GameRecord, row: dict[str, str]) -> GameRecord:
         text = row["Result"].strip()
         if text[:1] in ("=", "+", "-") and isinstance(contract, Contract):  # made, overtricks, down
             result = contract.level + 6 + (0 if text == "=" else int(text))
-        elif text.isdigit():
+        elif text.isascii() and text.isdigit():
             result = int(text)
         else:
-            raise ValueError(f"result {text!r} is not a number of tricks (or =, +1, -2 against the contract)")
+            raise FormatError(f"result {text!r} is not a number of tricks (or =, +1, -2 against the contract)")
         if not 0 <= result <= 13:
-            raise ValueError(f"result {text!r} is not 0..13 tricks")
+            raise FormatError(f"result {text!r} is not 0..13 tricks")
     if isinstance(contract, Contract) and (declarer is None or result is None):
         for side, sign in (("Score_NS", 1), ("Score_EW", -1)):
             if side in row:

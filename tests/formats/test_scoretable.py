@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from ddsbind.deal import Seat
-from ddsbind.errors import FormatError
+from ddsbind.errors import FieldWarning, FormatError
+from ddsbind.formats import reading
 from ddsbind.formats.games import read_games
 from ddsbind.formats.scoretable import has_score_table, score_table_games
 
@@ -59,17 +60,21 @@ def test_score_only_rows_keep_their_score(tmp_path):
 @pytest.mark.parametrize(
     ("row", "words"),
     [
-        ("3NT E 9 x y", "ScoreTable row 1 has 5 values for 3 columns"),
-        ("3NT Q 9", "ScoreTable row 1"),
+        ("3NT E 9 x y", "row 1 has 5 values for 3 columns"),
+        ("3NT Q 9", "row 1"),
         ("3NT E 14", "not 0..13 tricks"),
-        ("9NT E 9", "ScoreTable row 1"),
+        ("9NT E 9", "row 1"),
     ],
 )
 def test_bad_rows_are_named(tmp_path, row, words):
-    """Without this, one mistyped row would give a traceback or a wrong result instead of naming the row."""
-    with pytest.raises(FormatError, match=words) as info:
-        _rows(tmp_path, "Contract\\4L;Declarer\\1R;Result\\2R", row)
-    assert "Board 2" in str(info.value)
+    """Without this, one mistyped row would give a traceback, a wrong result or a lost file, not the row named."""
+    spec = "Contract\\4L;Declarer\\1R;Result\\2R"
+    with pytest.warns(FieldWarning, match=words) as caught:
+        games = _rows(tmp_path, spec, row, "3NT E 9")
+    assert [g.result for g in games] == [9]  # the bad row left out, the good one kept
+    assert "Board 2" in str(caught[0].message)
+    with reading(True), pytest.raises(FormatError, match="strict"):
+        _rows(tmp_path, spec, row)
 
 
 def test_a_hand_record_without_a_table_has_none():

@@ -56,7 +56,8 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   (``qx|c..|``) takes the second four.
 * ``nt|`` commentary goes to ``commentary`` (PBN's ``{...}``) and its place,
   the number of calls and cards before it, to ``commentary_at``: written
-  back at that place in the auction or play.
+  back at that place in the auction or play (a comment after a call or card
+  an ``up|`` takes back stands after those kept, before the replacement).
   ``rh|``, ``st|`` and ``pg|`` (heading reset, small text, page break) are
   display commands and skipped.  Any other tag (``vg|``, ``mn|``, ``rs|``,
   ``sk|``, ...) is kept verbatim, in order: before the deal in the tag
@@ -487,6 +488,8 @@ class _Reader:
                     undo = int(v)
                     if claim is not None:
                         raise FormatError("an undo after the claim")
+                    # a comment after an undone action stands before its replacement, as the file has it
+                    comments_at = [min(a, len(calls) + len(cards) - undo) for a in comments_at]
                     if cards:
                         if undo > len(cards):
                             raise FormatError(f"undoes {undo} cards, {len(cards)} were played")

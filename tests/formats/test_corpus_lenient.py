@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -160,3 +161,60 @@ def test_every_new_layout_is_solved_and_its_right_tags_left_alone(tmp_path):
     again = tmp_path / "largest-again.pbn"
     assert CliRunner().invoke(main, ["convert", str(largest), str(again), "--solve"]).exit_code == 0
     assert again.read_bytes() == largest.read_bytes()
+
+
+#: LIN files with commentary and both tables' names, for the LIN round trips of issue 46 item 3.
+VUGRAPH_FILES = ("vugraph_long.lin", "vugraph_final.lin", "tmpbn2linvg.lin", "bridgecomposer_vugraph.lin")
+
+#: What a LIN game record holds, compared field by field (LIN has no contract but the auction's).
+LIN_FIELDS = (*FIELDS[:-1], "alerts", "notes", "call_notes", "play", "commentary", "commentary_at")
+
+
+def _comment_places(text: str) -> list[list[tuple[str, int]]]:
+    """Each board's ``nt|`` comments, each with the count of calls and cards kept (not taken back) before it.
+
+    Read from the text alone (the oracle): an ``up|n`` takes back the last n
+    calls or cards, so a comment after one taken back stands after those
+    still before it.
+    """
+    boards: list[list[tuple[str, int]]] = []
+    actions: list[bool] = []  # each call or card so far: kept (True) unless taken back
+    pending: list[tuple[str, int]] = []  # comment, index into actions
+    for tag, value in re.findall(r"([A-Za-z]{2})\|([^|]*)\|", text):
+        tag = tag.lower()
+        if tag == "qx" or (tag == "md" and not boards):
+            if actions or pending:
+                boards.append([(c, sum(actions[:i])) for c, i in pending])
+            actions, pending = [], []
+        elif tag in ("mb", "pc"):
+            actions.append(True)
+        elif tag == "up":
+            for _ in range(int(value or 1)):
+                actions[max(i for i, kept in enumerate(actions) if kept)] = False
+        elif tag == "nt":
+            pending.append((value, len(actions)))
+    boards.append([(c, sum(actions[:i])) for c, i in pending])
+    return boards
+
+
+@pytest.mark.parametrize("name", VUGRAPH_FILES)
+def test_lin_round_trips_keep_every_comment_at_its_place_and_all_eight_names(name):
+    """Without this, a comment before a call taken back moved by one call; eight names came back as four."""
+    text = (RECORDS / name).read_text(encoding="utf-8")
+    games = parse_lin(text)
+    assert [list(zip(g.commentary, g.commentary_at, strict=True)) for g in games] == _comment_places(text)
+    written = format_lin(games)
+    assert _comment_places(written) == _comment_places(text)
+    back = parse_lin(written)
+    assert [_fields(g, LIN_FIELDS) for g in back] == [_fields(g, LIN_FIELDS) for g in games]
+    # through PBN: all but an explanation's alert (PBN's note marks no call as alerted or not)
+    held = tuple(f for f in LIN_FIELDS if f != "alerts")
+    back = parse_lin(format_lin(parse_games(format_games(games))))
+    assert [_fields(g, held) for g in back] == [_fields(g, held) for g in games]
+    eight = {g.tags["LinPlayers"] for g in games}
+    assert all(len(e.split(",")) == 8 for e in eight)
+    assert set(re.findall(r"pn\|([^|]*)\|", written)) == eight  # every board's pn| holds both tables
+    for g in games:  # each room's four, in the seat order S W N E
+        slot = 4 if g.tags.get("Room") == "Closed" else 0
+        names = g.tags["LinPlayers"].split(",")[slot : slot + 4]
+        assert [g.tags.get(t, "") for t in ("South", "West", "North", "East")] == names

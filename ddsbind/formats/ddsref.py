@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
-from ddsbind.formats._common import atomic_output, text_pieces
+from ddsbind.formats._common import atomic_output, is_strict, set_aside, text_pieces
 
 __all__ = [
     "Future",
@@ -118,7 +118,7 @@ def parse_reference(data: bytes | Iterable[str], *, name: str = "reference file"
     """:func:`read_reference` of a file's bytes (UTF-8) or lines; ``name`` is used in error messages."""
     if isinstance(data, bytes | bytearray | memoryview):
         return list(iter_reference(io.BytesIO(data), name=name))
-    return list(_hands(data))
+    return list(_hands(data, name))
 
 
 def iter_reference(f: IO[bytes], *, name: str = "reference file") -> Iterator[ReferenceHand]:
@@ -127,83 +127,125 @@ def iter_reference(f: IO[bytes], *, name: str = "reference file") -> Iterator[Re
     Errors are :func:`parse_reference`'s (the same line numbers), raised when
     the reading reaches them; the ``NUMBER`` line's count is checked at the end.
     """
-    return _hands(line for piece in text_pieces(f, "utf-8", name) for line in piece.splitlines())
+    return _hands((line for piece in text_pieces(f, "utf-8", name) for line in piece.splitlines()), name)
 
 
-def _hands(lines: Iterable[str]) -> Iterator[ReferenceHand]:
+def _hands(lines: Iterable[str], name: str = "reference file") -> Iterator[ReferenceHand]:
+    """The hands of the file's lines; a line that cannot be used is set aside, the rest read.
+
+    A bad ``PBN`` line sets its hand aside (with the lines that follow it, up
+    to the next ``PBN``); any other bad line sets that line's field aside, the
+    hand kept without it.  Each is named once (:func:`set_aside`: the hand,
+    the line, its text and why); strict reading refuses instead, and a file
+    in which no hand reads is refused (its first fault).
+    """
     count = 0
     current: dict | None = None
     declared: int | None = None
+    skipped = 0  # hands whose PBN line was set aside
+    lost = False  # within a hand set aside: its lines go with it
+    first: FormatError | None = None
+    bad: list[tuple[str, str, str, int]] = []  # lines set aside, not yet named
+    good = False  # a hand read
     for lineno, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
-        try:
-            fields = shlex.split(line)
-        except ValueError as exc:
-            raise FormatError(f"line {lineno}: {exc}") from None
-        key, args = fields[0], fields[1:]
-        if key == "NUMBER":
-            number = _ints(args[:1], lineno, "NUMBER")
-            declared = number[0] if number else None
+        key = line.split(maxsplit=1)[0]
+        if lost and key != "PBN":
             continue
+        lost = False
         if key == "PBN":
             if current is not None:
                 yield ReferenceHand(**current)
                 count += 1
-            if len(args) != 5:
-                raise FormatError(f"line {lineno}: PBN needs dealer vul trump first deal, got {args!r}")
-            dealer, vul, trump, first = _ints(args[:4], lineno, "PBN")
-            for what, value, top in (("dealer", dealer, 3), ("vul", vul, 3), ("trump", trump, 4), ("first", first, 3)):
-                if not 0 <= value <= top:
-                    raise FormatError(f"line {lineno}: PBN {what} {value} is not in 0..{top}")
-            try:
-                deal = Deal.from_pbn(args[4])
-            except (DDSError, ValueError) as exc:
-                raise FormatError(f"line {lineno}: {exc}") from None
-            current = dict(dealer=dealer, vul=vul, trump=trump, first=first, deal=deal, pbn=args[4])
-            continue
-        if current is None:
-            raise FormatError(f"line {lineno}: {key} line before any PBN line")
-        if key == "FUT":
-            vals = _ints(args, lineno, "FUT")
-            n = vals[0] if vals else -1
-            if n < 0 or len(vals) != 1 + 4 * n:
-                raise FormatError(f"line {lineno}: FUT with n={n} needs {1 + 4 * max(n, 0)} numbers")
-            current["future"] = Future(
-                n, tuple(vals[1 : 1 + n]), tuple(vals[1 + n : 1 + 2 * n]),
-                tuple(vals[1 + 2 * n : 1 + 3 * n]), tuple(vals[1 + 3 * n :]),
-            )  # fmt: skip
-        elif key == "TABLE":
-            vals = _ints(args, lineno, "TABLE")
-            if len(vals) != 20:
-                raise FormatError(f"line {lineno}: TABLE needs 20 numbers, got {len(vals)}")
-            if not all(0 <= v <= 13 for v in vals):
-                bad = next(v for v in vals if not 0 <= v <= 13)
-                raise FormatError(f"line {lineno}: TABLE value {bad} is not a trick count 0..13")
-            current["table"] = np.array(vals, dtype=np.int64).reshape(5, 4)
-        elif key == "PAR":
-            if len(args) != 4:
-                raise FormatError(f"line {lineno}: PAR needs 4 quoted strings, got {len(args)}")
-            current["par"] = tuple(args)
-        elif key == "PAR2":
-            current["dealer_par"] = tuple(args)
-        elif key == "PLAY":
-            if len(args) != 2 or len(args[1]) != 2 * _ints(args[:1], lineno, "PLAY")[0]:
-                raise FormatError(f"line {lineno}: PLAY n must be followed by n two-character cards")
-            current["play"] = args[1]
-        elif key == "TRACE":
-            vals = _ints(args, lineno, "TRACE")
-            if not vals or len(vals) != 1 + vals[0]:
-                raise FormatError(f"line {lineno}: TRACE n must be followed by n numbers")
-            current["trace"] = tuple(vals[1:])
+            current = {}
+        try:
+            number = _line(line, lineno, current)
+            if number is not None:
+                declared = number
+        except FormatError as exc:
+            if is_strict():
+                raise FormatError(f"{name}: {exc.message}") from None
+            first = first or FormatError(f"{name}: {exc.message}")
+            if key == "PBN":
+                skipped, lost, current = skipped + 1, True, None
+            bad.append((f"line {lineno}", line, exc.message.split(": ", 1)[-1], count + skipped - (key == "PBN")))
         else:
-            raise FormatError(f"line {lineno}: unknown keyword {key!r}")
+            good = good or key == "PBN"
+        if good:  # named once the file is known to hold a hand: a file with none is refused, not named
+            for tag, value, why, index in bad:
+                set_aside(None, tag, value, why, source=name, index=index)
+            bad.clear()
     if current is not None:
         yield ReferenceHand(**current)
         count += 1
-    if declared is not None and declared != count:
-        raise FormatError(f"NUMBER says {declared} hands, the file has {count}")
+    if count == 0 and first is not None:  # not one hand of the file reads
+        raise first
+    if declared is not None and declared != count + skipped:
+        set_aside(None, "NUMBER", str(declared), f"the file has {count + skipped} hands", source=name)
+
+
+def _line(line: str, lineno: int, current: dict | None) -> int | None:
+    """Read one line into ``current`` (a ``PBN`` line fills it anew); a ``NUMBER`` line's count is returned."""
+    try:
+        fields = shlex.split(line)
+    except ValueError as exc:
+        raise FormatError(f"line {lineno}: {exc}") from None
+    key, args = fields[0], fields[1:]
+    if key == "NUMBER":
+        number = _ints(args[:1], lineno, "NUMBER")
+        return number[0] if number else None
+    if current is None:  # the caller gives a PBN line a new hand
+        raise FormatError(f"line {lineno}: {key} line before any PBN line")
+    if key == "PBN":
+        if len(args) != 5:
+            raise FormatError(f"line {lineno}: PBN needs dealer vul trump first deal, got {args!r}")
+        dealer, vul, trump, first = _ints(args[:4], lineno, "PBN")
+        for what, value, top in (("dealer", dealer, 3), ("vul", vul, 3), ("trump", trump, 4), ("first", first, 3)):
+            if not 0 <= value <= top:
+                raise FormatError(f"line {lineno}: PBN {what} {value} is not in 0..{top}")
+        try:
+            deal = Deal.from_pbn(args[4])
+        except (DDSError, ValueError) as exc:
+            raise FormatError(f"line {lineno}: {exc}") from None
+        current.update(dealer=dealer, vul=vul, trump=trump, first=first, deal=deal, pbn=args[4])
+        return None
+    if key == "FUT":
+        vals = _ints(args, lineno, "FUT")
+        n = vals[0] if vals else -1
+        if n < 0 or len(vals) != 1 + 4 * n:
+            raise FormatError(f"line {lineno}: FUT with n={n} needs {1 + 4 * max(n, 0)} numbers")
+        current["future"] = Future(
+            n, tuple(vals[1 : 1 + n]), tuple(vals[1 + n : 1 + 2 * n]),
+            tuple(vals[1 + 2 * n : 1 + 3 * n]), tuple(vals[1 + 3 * n :]),
+        )  # fmt: skip
+    elif key == "TABLE":
+        vals = _ints(args, lineno, "TABLE")
+        if len(vals) != 20:
+            raise FormatError(f"line {lineno}: TABLE needs 20 numbers, got {len(vals)}")
+        if not all(0 <= v <= 13 for v in vals):
+            bad = next(v for v in vals if not 0 <= v <= 13)
+            raise FormatError(f"line {lineno}: TABLE value {bad} is not a trick count 0..13")
+        current["table"] = np.array(vals, dtype=np.int64).reshape(5, 4)
+    elif key == "PAR":
+        if len(args) != 4:
+            raise FormatError(f"line {lineno}: PAR needs 4 quoted strings, got {len(args)}")
+        current["par"] = tuple(args)
+    elif key == "PAR2":
+        current["dealer_par"] = tuple(args)
+    elif key == "PLAY":
+        if len(args) != 2 or len(args[1]) != 2 * _ints(args[:1], lineno, "PLAY")[0]:
+            raise FormatError(f"line {lineno}: PLAY n must be followed by n two-character cards")
+        current["play"] = args[1]
+    elif key == "TRACE":
+        vals = _ints(args, lineno, "TRACE")
+        if not vals or len(vals) != 1 + vals[0]:
+            raise FormatError(f"line {lineno}: TRACE n must be followed by n numbers")
+        current["trace"] = tuple(vals[1:])
+    else:
+        raise FormatError(f"line {lineno}: unknown keyword {key!r}")
+    return None
 
 
 def format_reference(deals: Sequence[Deal], tables: NDArray[np.integer] | None = None, **fields: int) -> str:

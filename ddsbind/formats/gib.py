@@ -15,8 +15,10 @@ Specification
   ``W lead = T[S]``.  The seat/strain orders go through
   :mod:`ddsbind.formats.order`.
 * GIB has no "unknown": writing a table with a 15 is refused.
-* Blank lines are skipped on reading; any other malformed line raises
-  ``FormatError`` with its line index.
+* Blank lines are skipped on reading.  A malformed line is set aside: named
+  once in a :class:`~ddsbind.errors.FieldWarning` (its line, text and why),
+  the rest of the file read; strict reading refuses it (``FormatError``
+  with its line index), and a file none of whose lines reads is refused.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from ddsbind.deal import Deal
 from ddsbind.errors import DDSError, FormatError
 from ddsbind.formats import order
-from ddsbind.formats._common import atomic_output, text_pieces
+from ddsbind.formats._common import atomic_output, is_strict, set_aside, text_pieces
 
 __all__ = ["format_gib", "format_gib_line", "iter_gib", "parse_gib", "parse_gib_line", "read_gib", "write_gib"]
 
@@ -129,19 +131,48 @@ def _lines(f: IO[bytes], name: str) -> Iterator[str]:
 
 
 def _batches(lines: Iterable[str], name: str, chunk: int) -> Iterator[tuple[NDArray[np.int8], NDArray[np.uint8]]]:
+    """The file's deals and tables, ``chunk`` at a time; a line that cannot be read is set aside.
+
+    Each bad line is named once (:func:`~ddsbind.formats._common.set_aside`:
+    its line, text and why) and the rest read; strict reading refuses it.
+    The file is refused (the first bad line's error) only when no line reads.
+    """
     owners, tables = [], []
+    waiting: list[tuple[int, str, FormatError]] = []  # bad lines before the first good one
+    good = False
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        deal, table = parse_gib_line(line, i, name=name)
+        try:
+            deal, table = parse_gib_line(line, i)
+        except FormatError as exc:
+            where = FormatError(f"{name}: line {i + 1}: {exc.message}", index=i)
+            if is_strict():
+                raise where from None
+            waiting.append((i, line, where))
+            if good:
+                _set_aside(waiting, name)
+            continue
+        if not good:
+            good = True
+            _set_aside(waiting, name)
         owners.append(deal.owners())
         tables.append(table)
         if len(owners) == chunk:
             batch = np.stack(owners), np.stack(tables)
             owners, tables = [], []
             yield batch
+    if waiting:  # not one line of the file reads
+        raise waiting[0][2] from None
     if owners:
         yield np.stack(owners), np.stack(tables)
+
+
+def _set_aside(bad: list[tuple[int, str, FormatError]], name: str) -> None:
+    """Name each bad line once (its 1-based number, text, why) and forget it."""
+    for i, line, exc in bad:
+        set_aside(None, f"line {i + 1}", line.strip(), exc.message.removeprefix(f"{name}: line {i + 1}: "), source=name)
+    bad.clear()
 
 
 def read_gib(path: str | os.PathLike[str]) -> tuple[NDArray[np.int8], NDArray[np.uint8]]:

@@ -12,7 +12,7 @@ import ddsbind
 from ddsbind.cli import main
 from ddsbind.deal import Deal, Seat, Vulnerability
 from ddsbind.errors import FieldWarning, FormatError
-from ddsbind.formats import pbn
+from ddsbind.formats import pbn, registry
 from ddsbind.formats.dataframe import TABLE_COLUMNS
 from ddsbind.formats.pbngame import format_games, parse_games
 from tests.support import REPO, reference_file
@@ -251,3 +251,71 @@ def test_strict_keyword_of_the_readers(tmp_path):
             read(path, strict=True)
     with pytest.raises(FormatError, match=r"refused \(strict reading\)"):
         list(ddsbind.formats.read_dataframe(path, chunksize=1, strict=True))
+
+
+# --------------------------------------------------------------------------
+# GIB text and DDS's reference text: a bad line set aside, the rest read
+
+
+def _caught(read):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = read()
+    return out, [w.message for w in caught if isinstance(w.message, FieldWarning)]
+
+
+def test_gib_sets_aside_a_bad_line_and_reads_the_rest():
+    """Without this, one bad line in the middle of a GIB file refused every deal in it."""
+    from ddsbind.formats.gib import format_gib_line, parse_gib
+
+    deals = [Deal.random(k) for k in range(3)]
+    tables = [(np.arange(20).reshape(5, 4) + k) % 14 for k in range(3)]
+    good = [format_gib_line(d, t) for d, t in zip(deals, tables, strict=True)]
+    text = "\n".join([good[0], "W:garbage:0123", good[1], good[2][:-1] + "z", good[2]]) + "\n"
+    (owners, got), named = _caught(lambda: parse_gib(text.encode(), name="x.gib"))
+    assert (owners == np.stack([d.owners() for d in deals])).all()  # lines 1, 3 and 5, in order
+    assert (got == np.stack(tables)).all()
+    assert [(w.tag, w.value[:9], w.source) for w in named] == [
+        ("line 2", "W:garbage", "x.gib"),
+        ("line 4", good[2][:9], "x.gib"),
+    ]
+    assert "not 'W N E S hands:20 hex digits'" in named[0].why and "non-hex" in named[1].why
+    with pytest.raises(FormatError, match=r"x.gib: line 2: GIB line"), ddsbind.formats.reading(True):
+        parse_gib(text.encode(), name="x.gib")
+    with pytest.raises(FormatError, match=r"x.gib: line 1: GIB line"):  # nothing in it reads: refused
+        parse_gib(b"W:garbage:0123\nmore garbage\n", name="x.gib")
+    records, named = _caught(lambda: registry.get("gib").load(text.encode(), "x.gib"))  # the format's loader
+    assert len(records) == 3 and len(named) == 2
+
+
+def test_dds_reference_text_sets_aside_a_bad_line_and_reads_the_rest():
+    """Without this, one bad line of DDS's reference text refused every hand in it."""
+    from ddsbind.formats.ddsref import parse_reference
+
+    deals = [Deal.random(k).to_pbn("N") for k in range(3)]
+    table = " ".join(str(v % 14) for v in range(20))
+    lines = [
+        "NUMBER 3",
+        f'PBN 0 0 4 0 "{deals[0]}"',
+        f"TABLE {table}",
+        f'PBN 0 9 4 0 "{deals[1]}"',  # vulnerability 9: the hand set aside, its TABLE with it
+        f"TABLE {table}",
+        f'PBN 1 2 4 0 "{deals[2]}"',
+        "TABLE 1 2 3",  # the table set aside, the hand kept
+        'PAR2 "NS 90" "1N-N"',
+    ]
+    text = "\n".join(lines) + "\n"
+    hands, named = _caught(lambda: parse_reference(text.encode(), name="ref.txt"))
+    assert [h.pbn for h in hands] == [deals[0], deals[2]]
+    assert (hands[0].table == np.arange(20).reshape(5, 4) % 14).all() and hands[1].table is None
+    assert (hands[1].dealer, hands[1].vul, hands[1].dealer_par) == (1, 2, ("NS 90", "1N-N"))
+    assert [(w.tag, w.value, w.game) for w in named] == [("line 4", lines[3], 2), ("line 7", lines[6], 3)]
+    assert "vul 9 is not in 0..3" in named[0].why and "20 numbers" in named[1].why
+    with pytest.raises(FormatError, match=r"ref.txt: line 4: PBN vul 9"), ddsbind.formats.reading(True):
+        parse_reference(text.encode(), name="ref.txt")
+    with pytest.raises(FormatError, match=r"ref.txt: line 1: PBN needs"):  # nothing in it reads: refused
+        parse_reference(b"PBN 0 0\nTABLE 1\n", name="ref.txt")
+    _, named = _caught(lambda: parse_reference(text.replace("NUMBER 3", "NUMBER 5").encode(), name="ref.txt"))
+    assert [(w.tag, w.value) for w in named][-1] == ("NUMBER", "5")  # a wrong count named, the hands kept
+    records, _ = _caught(lambda: registry.get("dds").load(text.encode(), "ref.txt"))  # the format's loader
+    assert len(records) == 2 and (records.tables[1] == 15).all() and list(records.dealers) == [0, 1]

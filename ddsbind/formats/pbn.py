@@ -498,9 +498,11 @@ def parse_pbn(text: str | bytes, *, name: str = "PBN") -> list[PBNBoard]:
     Raises
     ------
     FormatError
-        Naming the line (and the game, as ``index``): a bad deal or result
-        tag, a ``Deal "#"`` with no earlier deal to inherit, text that is
-        not a tag, a ``{`` never closed, or bytes that are not text.
+        Naming the line (and the game, as ``index``): a ``Deal "#"`` with
+        no earlier deal to inherit, text that is not a tag, a ``{`` never
+        closed, or bytes that are not text.  A bad deal sets its board aside
+        (a :class:`~ddsbind.errors.FieldWarning`, the rest read); strict
+        reading refuses it, and a file none of whose deals reads is refused.
     """
     if isinstance(text, str):
         return list(iter_boards(text.removeprefix("\ufeff").split("\n"), name=name))
@@ -518,7 +520,16 @@ def iter_boards(lines: Iterable[str], *, name: str = "PBN") -> Iterator[PBNBoard
 
 
 def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, dict[str, str], PBNBoard]]:
-    """Each game with a deal, its tag values (``#`` resolved) and its board, as :func:`iter_boards` reads them."""
+    """Each game with a deal, its tag values (``#`` resolved) and its board, as :func:`iter_boards` reads them.
+
+    A deal that cannot be read sets its game aside (:func:`_common.set_aside`:
+    the board, the ``Deal`` and why, named once a good deal is read), its
+    text kept; strict reading refuses it, and so does a file with no deal
+    that reads (the first fault).
+    """
+    bad: list[tuple[str | None, str, str, int]] = []  # deals set aside, not yet named
+    first: FormatError | None = None
+    good = False
     for g, (game, values) in enumerate(with_values(iter_games(lines, name), name)):
         lines_of = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
@@ -528,7 +539,17 @@ def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, di
         try:
             deal = read_deal(deal_text)
         except FormatError as exc:
-            raise FormatError(f"{where}: {exc}", index=g) from None
+            if _common.is_strict() or first is None:
+                first = FormatError(f"{where}: {exc}", index=g)
+            if _common.is_strict():
+                raise first from None
+            bad.append((values.get("Board"), deal_text, f"line {lines_of['Deal']}: {exc.message}", g))
+            if good:
+                _name_bad_deals(bad, name)
+            continue
+        if not good:
+            good = True
+            _name_bad_deals(bad, name)
         table = None
         try:
             table = _existing_table(values, game.sections)
@@ -539,6 +560,15 @@ def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, di
                 raise FormatError(f"{where} (Board {board}): {why}", index=g) from None
             warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=3)
         yield game, values, PBNBoard(deal=deal, table=table, tags=values)
+    if bad and first is not None:  # not one deal of the file reads
+        raise first
+
+
+def _name_bad_deals(bad: list[tuple[str | None, str, str, int]], name: str) -> None:
+    """Name each deal set aside once (its board, text and why) and forget it."""
+    for board, text, why, g in bad:
+        _common.set_aside(board, "Deal", text, why, source=name, index=g)
+    bad.clear()
 
 
 def read_pbn(path: str | os.PathLike[str]) -> list[PBNBoard]:

@@ -319,3 +319,22 @@ def test_dds_reference_text_sets_aside_a_bad_line_and_reads_the_rest():
     assert [(w.tag, w.value) for w in named][-1] == ("NUMBER", "5")  # a wrong count named, the hands kept
     records, _ = _caught(lambda: registry.get("dds").load(text.encode(), "ref.txt"))  # the format's loader
     assert len(records) == 2 and (records.tables[1] == 15).all() and list(records.dealers) == [0, 1]
+
+
+def test_pbn_deals_set_aside_a_bad_deal_and_read_the_rest():
+    """Without this, one garbage Deal in the middle of a PBN hand record refused every board of it."""
+    other = Deal.random(7).to_pbn("N")
+    text = (
+        f'[Board "1"]\n[Deal "{DEAL}"]\n\n[Board "2"]\n[Deal "N:garbage"]\n\n'
+        f'[Board "3"]\n[Deal "{other}"]\n[Dealer "E"]\n'
+    )
+    boards, named = _caught(lambda: pbn.parse_pbn(text, name="x.pbn"))
+    assert [(b.tags["Board"], b.deal.to_pbn("N")) for b in boards] == [("1", DEAL), ("3", other)]
+    assert [(w.board, w.tag, w.value, w.source) for w in named] == [("2", "Deal", "N:garbage", "x.pbn")]
+    assert named[0].why.startswith("line 5: bad Deal")
+    records, named = _caught(lambda: registry.get("pbn").load(text.encode(), "x.pbn"))  # the format's loader
+    assert len(records) == 2 and len(named) == 1
+    with pytest.raises(FormatError, match=r"x.pbn: line 5: bad Deal"), ddsbind.formats.reading(True):
+        pbn.parse_pbn(text, name="x.pbn")
+    with pytest.raises(FormatError, match=r"x.pbn: line 2: bad Deal"):  # nothing in it reads: refused
+        pbn.parse_pbn('[Board "1"]\n[Deal "N:garbage"]\n', name="x.pbn")

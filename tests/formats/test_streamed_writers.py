@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 from ddsbind.deal import Deal
-from ddsbind.errors import FormatError
-from ddsbind.formats import ddsref, pbn, registry
+from ddsbind.errors import FieldWarning, FormatError
+from ddsbind.formats import ddsref, pbn, reading, registry
 from ddsbind.formats.convert import convert
 from ddsbind.formats.files import BatchWriter
 from ddsbind.formats.zrd import decode_zrd, encode_zrd
@@ -124,8 +124,10 @@ def test_results_in_place_check_the_file_and_keep_it_when_nothing_is_solved():
     pieces = list(pbn.iter_add_results(io.BytesIO(data), "x.pbn", chunk=1))
     assert b"".join(p for p, _ in pieces) == data and sum(n for _, n in pieces) == len(pbn.parse_pbn(data))
     bad = data.replace(b'[Deal "', b'[Deal "N:A', 1)
-    with pytest.raises(FormatError, match=r"x\.pbn: line \d+: bad Deal"):
+    with pytest.raises(FormatError, match=r"x\.pbn: line \d+: bad Deal"), reading(True):
         list(pbn.iter_add_results(io.BytesIO(bad), "x.pbn"))
+    with pytest.warns(FieldWarning, match=r"bad Deal"):  # read leniently: that board set aside, named, kept as written
+        assert b"".join(p for p, _ in pbn.iter_add_results(io.BytesIO(bad), "x.pbn")) == bad
 
 
 @pytest.mark.filterwarnings("ignore::ddsbind.errors.ResultsWarning")  # the fill contradicts the file's tables
@@ -141,7 +143,7 @@ def test_convert_in_place_reports_each_chunk_and_leaves_no_file_on_a_late_error(
     at = [i for i, line in enumerate(lines) if line.startswith(b"[Deal ")][70]
     lines[at] = lines[at].replace(b"N:", b"N:A", 1)
     src.write_bytes(b"\n".join(lines))
-    with pytest.raises(FormatError) as err:
+    with pytest.raises(FormatError) as err, reading(True):
         convert(src, tmp_path / "bad.pbn", fill=_fill, chunk=16)
     assert f"line {at + 1}: bad Deal" in str(err.value) and "bad.pbn not written" in str(err.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.pbn", "out.pbn"]

@@ -153,7 +153,7 @@ BAD = [
     (lambda d: ddsbind.makes(d, 3, "N"), ContractError, "a contract is text"),
     (lambda d: ddsbind.makes(d, Contract(9, 4, 0)), ContractError, "contract level 9"),
     (lambda d: SolverPool(1).answers(d, [(4, 0, 14)]), InvalidArgumentError, "need must be"),
-    (lambda d: SolverPool(1).answers(d, [(4, 0, -1), ("Z", 0, 1)]), TrumpWrongError, "question 2: strain 'Z'"),  # the second question, counted from 1
+    (lambda d: SolverPool(1).answers(d, [(4, 0, -1), ("Z", 0, 1)]), TrumpWrongError, "question 2: strain 'Z'"),
 ]
 
 

@@ -179,7 +179,12 @@ def terminated_as_interrupted() -> Iterator[None]:
     try:
         yield
     except Terminated:
-        sys.exit(128 + signal.SIGTERM)
+        # Every cleanup has run (the unwinding did it).  Exit at once, as the
+        # signal's default would: a solver thread still inside DDS 2.9.0 (its
+        # upstream build) crashes an interpreter that finalises beside it.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(128 + signal.SIGTERM)
     finally:
         signal.signal(signal.SIGTERM, previous)
 

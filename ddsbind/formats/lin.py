@@ -509,6 +509,8 @@ class _Reader:
                     v = value.strip()
                     if not v.isdigit() or int(v) > 13:
                         raise FormatError(f"{value!r} is not a claim of 0..13 tricks")
+                    if deal is None:  # kept where it stands (the header), so it reads back the same
+                        raise FormatError("a claim before the deal (md|)")
                     if claim is not None:
                         raise FormatError("a second claim")
                     claim = int(v)

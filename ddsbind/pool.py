@@ -434,7 +434,7 @@ class SolverPool:
                         out[d, k] = target > tricks  # need 0 always made; need > tricks never
                         continue
                     dl.trump = strain
-                    dl.first = (declarer + 1) % 4
+                    dl.first = Seat(declarer).next()
                     try:
                         dll.solve_board(dl, target, 1, 1, fut, thread)
                     except DDSError as exc:
@@ -483,7 +483,7 @@ class SolverPool:
                     except DDSError as exc:
                         raise exc.at(positions[d], "deal") from None
                     # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
-                    out[d, strain, (leader + 3) % 4] = tricks[d] - fut.score[0]
+                    out[d, strain, Seat(leader).next(-1)] = tricks[d] - fut.score[0]
                     mode = later_mode
                 with done_lock:
                     left[d] -= 1

@@ -453,7 +453,7 @@ def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str
     state = ""  # "" undoubled, "X" doubled, "XX" redoubled
     doubler = -1
     for k, call in enumerate(calls):
-        seat = "" if dealer is None else f", {Seat((int(dealer) + k) % 4).name}"
+        seat = "" if dealer is None else f", {Seat(dealer).next(k).name}"
         where = f"call {k + 1} ({call}{seat})"
         if k and closing_passes(calls[:k]) == 0:
             return f"{where} comes after the auction ended ({' '.join(calls[max(0, k - 4) : k])})"
@@ -513,6 +513,7 @@ def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[Contr
     bid = Contract.parse(calls[last])
     doubles = [c for c in calls[last + 1 :] if c in ("X", "XX")]
     doubled = 2 if "XX" in doubles else (1 if doubles else 0)
-    side = (int(dealer) + last) % 2
-    first = next(k for k in range(last + 1) if (int(dealer) + k) % 2 == side and calls[k][1:] == calls[last][1:])
-    return Contract(bid.level, bid.strain, doubled), Seat((int(dealer) + first) % 4)
+    dealer = Seat(dealer)
+    side = dealer.next(last).side
+    first = next(k for k in range(last + 1) if dealer.next(k).side == side and calls[k][1:] == calls[last][1:])
+    return Contract(bid.level, bid.strain, doubled), dealer.next(first)

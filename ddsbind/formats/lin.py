@@ -142,7 +142,7 @@ def read_qx(value: str) -> tuple[str | None, int | None]:
 
 def _lin_seat(i: int) -> Seat:
     """LIN hand index 0..3 (S W N E) as a DDS seat."""
-    return Seat((i + 2) % 4)
+    return Seat.S.next(i)
 
 
 @dataclass

@@ -160,7 +160,7 @@ BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
 
 def board_dealer(board: int) -> Seat:
     """The dealer of board ``board`` (1-based): N E S W for boards 1 2 3 4, then again."""
-    return Seat((board - 1) % 4)
+    return Seat.N.next(board - 1)
 
 
 def board_vulnerability(board: int) -> Vulnerability:

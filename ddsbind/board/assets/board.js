@@ -8,6 +8,8 @@
 "use strict";
 
 const SEATS = ["N", "E", "S", "W"];
+// The seat `steps` places clockwise of `seat` (N E S W): the one home of seat arithmetic on the page.
+function seatAfter(seat, steps) { return SEATS[(SEATS.indexOf(seat) + steps) % 4]; }
 const SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣", NT: "NT" };
 const SUITS = ["S", "H", "D", "C"];
 const FULL = { N: "North", E: "East", S: "South", W: "West" };
@@ -39,7 +41,7 @@ function readAddress(search) {
   const play = (p.get("play") || "").split(",").filter((c) => c);
   let declarer = p.get("declarer") || "";
   const leader = (p.get("leader") || "").toUpperCase();
-  if (!declarer && SEATS.includes(leader)) declarer = SEATS[(SEATS.indexOf(leader) + 3) % 4];
+  if (!declarer && SEATS.includes(leader)) declarer = seatAfter(leader, 3);
   return {
     board: p.get("board") || "", room: p.get("room") || "", table: p.get("table") || "",
     deal: p.get("deal") || "", dealer: p.get("dealer") || "", vul: p.get("vul") || "",
@@ -66,7 +68,7 @@ function boardParams(q) {
 function params(q, withPlay) {
   const p = boardParams(q);
   if (q.strain) p.set("strain", q.strain);
-  if (q.declarer) p.set("leader", SEATS[(SEATS.indexOf(q.declarer) + 1) % 4]);
+  if (q.declarer) p.set("leader", seatAfter(q.declarer, 1));
   if (q.level) p.set("level", q.level);
   if (q.doubled) p.set("doubled", q.doubled);
   if (withPlay && q.play.length) p.set("play", q.play.join(","));
@@ -458,9 +460,8 @@ function renderTrick(p) {
     cards = t.cards; leader = t.leader; last = true;
   }
   for (const seat of SEATS) $("played-" + seat).replaceChildren();
-  const start = SEATS.indexOf(leader);
   cards.forEach((c, i) => {
-    const seat = SEATS[(start + i) % 4];
+    const seat = seatAfter(leader, i);
     const s = cardLabel(c);
     s.classList.add("on-table");
     if (last) s.classList.add("last-trick");

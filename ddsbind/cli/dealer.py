@@ -12,7 +12,6 @@ import io
 import math
 import os
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -396,8 +395,8 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
         if total is not None and o["generate"] is not None:
             total = min(total, o["generate"])
         with (
-            about(o["file"] or "<stdin>"),
-            _about_library(solved_library),
+            # A library's own errors name its file, record and byte offset: kept as they are.
+            about(o["file"] or "<stdin>", *(solved_library.paths if solved_library is not None else ())),
             _meter(o["meter"], "dealing", "deal", total) as tick,
         ):
             result = run(
@@ -421,7 +420,7 @@ def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
         finish(script, result, out, summary=not o["no_summary"])
         out.flush()
     if result.timed_out:
-        sys.exit(1)
+        click.get_current_context().exit(1)  # dealer's status for a time limit reached; its summary said so
     _solve_and_report(script, result, seed, o, stream)
 
 
@@ -610,22 +609,5 @@ def _library(path: str | None, start: int, count: int | None, lead: str | None, 
     if swap:
         fail("-2/-3 rearrange dealt hands; a --library's deals are read as they are (drop the swap)")
     from ddsbind.dealer.library import Library
-    from ddsbind.errors import Error
 
-    try:
-        return Library(path, start=start - 1, count=count)
-    except Error as exc:
-        fail(str(exc))
-
-
-@contextlib.contextmanager
-def _about_library(library: Any) -> Iterator[None]:
-    """A library's own errors (they name its file, record and byte offset) as they are, not under the script's name."""
-    from ddsbind.errors import Error
-
-    try:
-        yield
-    except Error as exc:
-        if library is not None and any(str(p) in str(exc) for p in library.paths):
-            fail(str(exc))
-        raise
+    return Library(path, start=start - 1, count=count)

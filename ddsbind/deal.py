@@ -83,7 +83,7 @@ def parse_member(
     cls: type[_E],
     value: object,
     names: Mapping[str, int],
-    error: Callable[[str], DDSError],
+    error: Callable[[str, bool], DDSError],
     what: str,
     numbers: str,
 ) -> _E:
@@ -94,25 +94,28 @@ def parse_member(
     ``/`` (so ``"N-S"`` is ``"NS"``; a lone ``"-"`` stays), to numbers.
     A member of another enum (a :class:`Vulnerability` where a :class:`Seat`
     is meant) is refused, whatever its number.
-    Anything else raises ``error(message)``; ``what`` names the argument and
-    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).
+    Anything else raises ``error(message, dds)``; ``what`` names the argument and
+    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).  ``dds`` is True
+    only for a number out of range, the input DDS takes and would refuse
+    with the class's code; a word or a value of another type is never a DDS
+    input, so its message carries no DDS code.
     """
     if isinstance(value, Enum) and not isinstance(value, cls):
         # A Vulnerability is no seat and a Seat no strain, whatever their numbers.
-        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})")
+        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})", False)
     if isinstance(value, str):
         key = value.strip().upper()
         if key not in ("-", ""):
             key = key.replace("-", "").replace("/", "")
         if key in names:
             return cls(names[key])
-        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})")
+        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})", False)
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name")
+        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name", False)
     try:
         return cls(operator.index(value))
     except ValueError:
-        raise error(f"{what} {value!r} is not {numbers}") from None
+        raise error(f"{what} {value!r} is not {numbers}", True) from None
 
 
 _NUMERIC_FORMATS = frozenset("bcdoxXn")
@@ -175,7 +178,7 @@ class _BridgeEnum(IntEnum):
         field = what or spec._field
         raised = error or spec._error
         return parse_member(
-            cls, value, spec._names, lambda m: raised(m, field=field), what or spec._what, spec._numbers
+            cls, value, spec._names, lambda m, dds: raised(m, field=field, dds=dds), what or spec._what, spec._numbers
         )
 
     def __format__(self, spec: str) -> str:
@@ -458,11 +461,11 @@ class Card:
         for name in ("suit", "rank"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer):
-                raise SuitOrRankError(f"card {name} {v!r} is not an int")
+                raise SuitOrRankError(f"card {name} {v!r} is not an int", dds=False)
         if not (0 <= self.suit <= 3):
-            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
+            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)", dds=False)
         if not (2 <= self.rank <= 14):
-            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14")
+            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14", dds=False)
 
     @classmethod
     def parse(cls, text: str | Card) -> Card:
@@ -474,7 +477,7 @@ class Card:
             rank = "T" if t[1:] == "10" else t[1:]
             if rank in _RANK_OF_CHAR:
                 return cls(SUITS.index(t[0]), _RANK_OF_CHAR[rank])
-        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
+        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)", dds=False)
 
     @property
     def index(self) -> int:
@@ -485,7 +488,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with that index (see :attr:`index`)."""
         if not 0 <= index < 52:
-            raise SuitOrRankError(f"card index {index} out of range 0..51")
+            raise SuitOrRankError(f"card index {index} out of range 0..51", dds=False)
         return cls(index // 13, 14 - index % 13)
 
     def __str__(self) -> str:
@@ -745,7 +748,9 @@ class Deal:
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:
-                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
+                    raise DuplicateCardsError(
+                        f"card {card} is given to both {seen[card].name} and {seat.name}", dds=False
+                    )
                 seen[card] = seat
                 masks[seat][card.suit] |= 1 << card.rank
         if not isinstance(hands, Mapping) and n_items != 4:

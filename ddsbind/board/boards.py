@@ -21,6 +21,9 @@ from typing import Any, overload
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability, pbn_to_masks
 from ddsbind.errors import Error, InvalidArgumentError
 from ddsbind.game import Play
+from ddsbind.record import GameRecord
+from ddsbind.record import contract_text as record_contract_text
+from ddsbind.scoring import Call, Contract
 
 __all__ = [
     "Board",
@@ -72,10 +75,8 @@ class Board:
     vulnerable : Vulnerability
     label : str
         The board number of the record (or ``number``), as the page lists it.
-    game : object or None
-        The game record (auction, contract, play) when the file holds one:
-        an object with ddsbind's game-record attributes (``auction``,
-        ``contract``, ``declarer``, ``result``, ``play``, ``trump``, ``tags``).
+    game : GameRecord or None
+        The game record (auction, contract, play) when the file holds one.
     board : int
         The file's board number (the ``board`` of the address); 0: ``number``.
     room : str or None
@@ -89,7 +90,7 @@ class Board:
     dealer: Seat | None
     vulnerable: Vulnerability
     label: str
-    game: Any = field(default=None, compare=False, repr=False)
+    game: GameRecord | None = field(default=None, compare=False, repr=False)
     board: int = 0
     room: str | None = None
     table: int = 1
@@ -481,15 +482,12 @@ def single_dummy_view(pos: Position, see: Sequence[Seat]) -> str:
 # -- JSON for the page -------------------------------------------------------------------
 
 
-def contract_text(game: Any) -> str | None:
+def contract_text(game: GameRecord) -> str | None:
     """A record's contract as the page shows it: ``"4HX"``, ``"Pass"``, or None when unknown.
 
-    Read through ``str``, so a contract held as text or as a contract object
-    (whose text may add ``" by W"``: the page names the declarer apart) reads alike.
+    The record's one contract text (:func:`ddsbind.record.contract_text`: the page names the declarer apart).
     """
-    if game.contract is None:
-        return "Pass" if getattr(game, "passed_out", False) else None
-    return str(game.contract).split(" by ")[0]
+    return record_contract_text(game.contract) or None
 
 
 def board_query(board: Board, tables: int) -> str:
@@ -519,7 +517,7 @@ def board_json(board: Board) -> dict[str, Any]:
     }
     if g is not None:
         doc["record"] = {
-            "auction": list(g.auction),
+            "auction": [str(c) for c in g.auction],
             "contract": contract_text(g),
             "declarer": None if g.declarer is None else g.declarer.name,
             "result": g.result,
@@ -540,7 +538,7 @@ def position_json(pos: Position) -> dict[str, Any]:
     tricks = [
         {"number": t.number, "leader": t.leader.name, "cards": _cards(t.cards), "winner": w.name} for t, w in done
     ]
-    won = sum(1 for _, w in done if w % 2 == pos.declarer % 2)
+    won = sum(1 for _, w in done if w.side is pos.declarer.side)
     return {
         "trump": pos.trump.name,
         "declarer": pos.declarer.name,
@@ -565,33 +563,31 @@ def position_json(pos: Position) -> dict[str, Any]:
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html"
 
 
-def played_record(board: Board, contract: Any, play: Sequence[Card]) -> Any:
+def played_record(board: Board, contract: Contract, play: Sequence[Card]) -> GameRecord:
     """A game record of ``board`` played in ``contract`` (a declared :class:`~ddsbind.Contract`) with ``play``.
 
     The record's own auction when it reached this contract; otherwise
     passes to the declarer, who bids the contract (doubled by the next
     hand if it is), then three passes.
     """
-    from ddsbind.record import GameRecord
-    from ddsbind.scoring import Contract
-
     g = board.game
     dealer = board.dealer or Seat.N
-    bare = Contract(contract.level, contract.strain, contract.doubled)
+    bare = contract.undeclared
     if g is not None and g.contract == bare and g.declarer == contract.declarer:
         auction = list(g.auction)
     else:
-        auction = ["Pass"] * next(k for k in range(4) if dealer.next(k) == contract.declarer)
-        auction.append(str(contract.call))
-        auction += ["X", "Pass", "Pass", "XX"][: 1 if contract.doubled == 1 else 4 if contract.doubled == 2 else 0]
-        auction += ["Pass"] * 3
+        auction = [Call.PASS] * next(k for k in range(4) if dealer.next(k) == contract.declarer)
+        auction.append(contract.call)
+        doubling = [Call.DOUBLE, Call.PASS, Call.PASS, Call.REDOUBLE]
+        auction += doubling[: 1 if contract.doubled == 1 else 4 if contract.doubled == 2 else 0]
+        auction += [Call.PASS] * 3
     return GameRecord(
         board.deal, dealer, board.vulnerable, board.file_board, auction=auction, contract=bare,
         declarer=contract.declarer, play=list(play),
     )  # fmt: skip
 
 
-def exports(board: Board, contract: Any, play: Sequence[Card]) -> dict[str, str]:
+def exports(board: Board, contract: Contract, play: Sequence[Card]) -> dict[str, str]:
     """The deal and ``play`` so far as PBN text, a LIN line and a BBO handviewer address."""
     import urllib.parse
 

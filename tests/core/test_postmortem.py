@@ -17,7 +17,7 @@ from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats.games import read_games, read_played
 from ddsbind.formats.lin import parse_lin
 from ddsbind.match import SessionReport, analyse_session
-from ddsbind.scoring import imps, neuberg
+from ddsbind.scoring import PASSED_OUT, imps, neuberg
 from tests.support import REPO
 
 SESSION = REPO / "examples" / "data" / "session.lin"
@@ -242,8 +242,8 @@ def test_passed_out_room_in_a_team_match(tmp_path):
     games = [g for g in read_games(SESSION) if g.board == 4]
     closed = games[1]
     closed.auction, closed.auction_marks = ["Pass"] * 4, [0] * 4
-    closed.contract = closed.declarer = closed.result = None
-    closed.passed_out, closed.play, closed.play_marks = True, [], []
+    closed.contract, closed.declarer, closed.result = PASSED_OUT, None, None
+    closed.play, closed.play_marks = [], []
     report = analyse_session(games)
     (b,) = report.boards
     # Open 4H by S one down vulnerable, NS -100; closed passed out, 0: 100 is 3 IMPs to Tigers.  Double dummy
@@ -288,7 +288,7 @@ def test_read_played_expands_score_tables():
     games = read_played(SCORE_TABLE)
     assert len(games) == 11
     assert [g.tags["Section"] for g in games[:5]] == ["A", "A", "A", "B", "B"]
-    assert games[4].passed_out and games[2].result == 9 and str(games[2].contract) == "4S"
+    assert games[4].contract is PASSED_OUT and games[2].result == 9 and str(games[2].contract) == "4S"
 
 
 def test_cli_by_section_and_json_entries():

@@ -40,7 +40,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -515,15 +515,16 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         return text if self.declarer is None else f"{text} by {self.declarer}"
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(str):
     """One call of an auction: a bid (``level`` 1..7 and ``strain``), a pass, a double or a redouble.
 
     ``level`` is 0 and ``strain`` None for a pass, a double or a redouble;
-    ``doubled`` is 1 for a double, 2 for a redouble, else 0.  ``str()`` is
-    PBN's spelling: ``"1C"``, ``"2NT"``, ``"Pass"``, ``"X"``, ``"XX"``.
-    :meth:`parse` is the one reader of call text (PBN's and LIN's auctions).
-    :data:`Call.PASS`, :data:`Call.DOUBLE` and :data:`Call.REDOUBLE` are the three calls that are no bid.
+    ``doubled`` is 1 for a double, 2 for a redouble, else 0.  A call is its
+    own text, PBN's spelling: ``"1C"``, ``"2NT"``, ``"Pass"``, ``"X"``,
+    ``"XX"`` (a ``str``, so that code written for auctions of text, such as
+    ``" ".join(game.auction)``, reads on).  :meth:`parse` is the one reader of
+    call text (PBN's and LIN's auctions).  :data:`Call.PASS`,
+    :data:`Call.DOUBLE` and :data:`Call.REDOUBLE` are the three calls that are no bid.
 
     Bids compare by rank, the one bidding order of ddsbind (:attr:`rank`):
     a higher level ranks higher, then C < D < H < S < NT within a level.
@@ -539,26 +540,51 @@ class Call:
     (True, Call(level=2, strain=<Strain.S: 0>, doubled=0))
     """
 
-    level: int = 0
-    strain: Strain | None = None
-    doubled: int = 0
-
     PASS: ClassVar[Call]
     DOUBLE: ClassVar[Call]
     REDOUBLE: ClassVar[Call]
+    _parts: tuple[int, Strain | None, int]
 
-    def __post_init__(self) -> None:
-        if self.level == 0 and self.strain is None:
-            if isinstance(self.doubled, bool) or self.doubled not in (0, 1, 2):
-                raise ContractError(f"call doubled {self.doubled!r} is not 0 (pass), 1 (double) or 2 (redouble)")
-            return
-        if self.doubled != 0:
-            raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
-        if self.strain is None:
-            raise ContractError(f"bid of level {self.level!r} needs a strain (S, H, D, C or NT)")
-        bid = Contract(self.level, self.strain)  # checks level and strain
-        object.__setattr__(self, "level", bid.level)
-        object.__setattr__(self, "strain", bid.strain)
+    def __new__(cls, level: int = 0, strain: Strain | int | str | None = None, doubled: int = 0) -> Call:
+        parts: tuple[int, Strain | None, int]
+        if level == 0 and strain is None:
+            if isinstance(doubled, bool) or doubled not in (0, 1, 2):
+                raise ContractError(f"call doubled {doubled!r} is not 0 (pass), 1 (double) or 2 (redouble)")
+            text, parts = (_PASS_TEXT, "X", "XX")[doubled], (0, None, int(doubled))
+        else:
+            if doubled != 0:
+                raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
+            if strain is None:
+                raise ContractError(f"bid of level {level!r} needs a strain (S, H, D, C or NT)")
+            bid = Contract(level, strain)  # type: ignore[arg-type]  # checks level and strain
+            text, parts = f"{bid.level}{bid.strain}", (bid.level, bid.strain, 0)
+        call = super().__new__(cls, text)
+        call.__dict__["_parts"] = parts
+        return call
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Call is immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Call.parse, (str(self),))
+
+    def __repr__(self) -> str:
+        return f"Call(level={self.level}, strain={self.strain!r}, doubled={self.doubled})"
+
+    @property
+    def level(self) -> int:
+        """1..7 for a bid, else 0."""
+        return self._parts[0]
+
+    @property
+    def strain(self) -> Strain | None:
+        """A bid's strain, else None."""
+        return self._parts[1]
+
+    @property
+    def doubled(self) -> int:
+        """1 for a double, 2 for a redouble, else 0."""
+        return self._parts[2]
 
     @classmethod
     def parse(cls, text: str | Call) -> Call:
@@ -622,11 +648,6 @@ class Call:
     def __ge__(self, other: object) -> bool:
         ranks = self._ranks(other)
         return NotImplemented if ranks is None else ranks[0] >= ranks[1]
-
-    def __str__(self) -> str:
-        if self.level:
-            return f"{self.level}{self.strain}"
-        return (_PASS_TEXT, "X", "XX")[self.doubled]
 
 
 Call.PASS = Call()

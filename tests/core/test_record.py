@@ -124,3 +124,12 @@ def test_text_set_later_is_held_as_calls_and_a_contract():
     g = GameRecord(DEAL, Seat.N)
     g.auction, g.contract = ["p", "p", "p", "p"], "pass"
     assert g.auction == [Call.PASS] * 4 and g.contract is PASSED_OUT
+
+
+def test_a_call_is_its_text_for_code_written_for_text_auctions():
+    """Without this, a user's `" ".join(game.auction)` or `call == "Pass"` written for text auctions would break."""
+    g = GameRecord(DEAL, Seat.N, auction=["1n", "p", "p", "p"])
+    assert " ".join(g.auction) == "1NT Pass Pass Pass" and g.auction[0] == "1NT" and g.auction[1] == Call.PASS
+    assert f"{g.auction[0]:<5}|" == "1NT  |" and repr(g.auction[0]) == "Call(level=1, strain=<Strain.NT: 4>, doubled=0)"
+    with pytest.raises(AttributeError):
+        g.auction[0].level = 2  # type: ignore[misc]

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError, InvalidArgumentError
 from ddsbind.game import CardPlay, PlayedTrick, Vulnerability, play_out
 from ddsbind.scoring import PASSED_OUT, Call, Contract, PassedOut
@@ -469,16 +469,17 @@ def auction_fault(calls: Sequence[Call | str], dealer: Seat | int | None = None)
     by its 1-based position, e.g. ``"call 3 (1C, S): 1C does not rank above 1NT"``.
     """
     auction = read_calls(calls)
+    opener = Seat.N if dealer is None else Seat(dealer)  # without a dealer, only which calls share a side matters
     last_bid: Call | None = None
-    last_side = 0  # the parity of the last bid's caller from the dealer, 0 or 1
+    last_side: Side | None = None  # the side of the last bid's caller
     doubled = 0  # the last bid's: 0 undoubled, 1 doubled, 2 redoubled
-    doubler = -1
+    doubler: Side | None = None
     for k, call in enumerate(auction):
-        seat = "" if dealer is None else f", {Seat(dealer).next(k).name}"
+        seat = "" if dealer is None else f", {opener.next(k).name}"
         where = f"call {k + 1} ({call}{seat})"
         if k and closing_passes(auction[:k]) == 0:
-            return f"{where} comes after the auction ended ({' '.join(map(str, auction[max(0, k - 4) : k]))})"
-        side = k % 2  # the caller's side, counted by turns from the dealer (no seat needed)
+            return f"{where} comes after the auction ended ({' '.join(auction[max(0, k - 4) : k])})"
+        side = opener.next(k).side
         if call.is_pass:
             continue
         if call == Call.DOUBLE:

@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ddsbind._typing import Progress
-from ddsbind.deal import SEAT_LETTERS, Card, Seat
+from ddsbind.deal import SEAT_LETTERS, Card, Seat, Side, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.match_report import PairTotal, PlayerLine, pair_totals, player_lines
 from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
-from ddsbind.scoring import imps, matchpoints, neuberg
+from ddsbind.scoring import PASSED_OUT, Contract, PassedOut, imps, matchpoints, neuberg
 from ddsbind.solver import dd_tables, dealer_par, par
 
 if TYPE_CHECKING:
@@ -115,8 +115,9 @@ class TableResult:
         ``"Open"`` or ``"Closed"`` in a team match, else None.
     players : dict
         Seat letter (``"N"`` ...) -> the player's name, for the names the file gives.
-    contract : str or None
-        ``"4SX"``, ``"Pass"`` (passed out), None when unknown.
+    contract : Contract, PASSED_OUT or None
+        The contract without its declarer (``str()``: ``"4SX"``), :data:`~ddsbind.scoring.PASSED_OUT`
+        (``"Pass"``), None when unknown.
     declarer : Seat or None
     result : int or None
         Declarer's tricks.
@@ -143,7 +144,7 @@ class TableResult:
     index: int
     room: str | None
     players: dict[str, str]
-    contract: str | None
+    contract: Contract | PassedOut | None
     declarer: Seat | None
     result: int | None
     score: int | None
@@ -161,7 +162,7 @@ class TableResult:
 
     def played(self) -> str:
         """``3NT by W, 9 tricks``, ``passed out`` or ``contract unknown``."""
-        if self.contract == "Pass":
+        if self.contract is PASSED_OUT:
             return "passed out"
         if self.contract is None or self.declarer is None:
             return "contract unknown"
@@ -186,7 +187,7 @@ class TableResult:
             "index": self.index,
             "room": self.room,
             "players": dict(self.players),
-            "contract": self.contract,
+            "contract": None if self.contract is None else str(self.contract),
             "declarer": None if self.declarer is None else self.declarer.name,
             "lead": None if self.lead is None else str(self.lead),
             "result": self.result,
@@ -215,7 +216,7 @@ class BoardReport:
 
     board: int | None
     dealer: Seat | None
-    vulnerable: str
+    vulnerable: Vulnerability
     par_score: int
     par_words: str
     tables: list[TableResult]
@@ -234,7 +235,7 @@ class BoardReport:
         return {
             "board": self.board,
             "dealer": None if self.dealer is None else self.dealer.name,
-            "vulnerable": self.vulnerable,
+            "vulnerable": str(self.vulnerable),
             "par": {"score": self.par_score, "words": self.par_words},
             "imps": self.imps,
             "auction_imps": self.auction_imps,
@@ -348,21 +349,14 @@ def _par(table: DDTable, game: GameRecord) -> tuple[int, str]:
     return p.score, p.words()
 
 
-def _contract_text(game: GameRecord) -> str | None:
-    """The game's contract as PBN spells it (``"4HX"``, ``"3NT"``), ``"Pass"`` when passed out, None when unknown."""
-    if game.passed_out:
-        return "Pass"
-    return None if game.contract is None else str(game.contract)
-
-
 def _ns_score(game: GameRecord, tricks: int | None) -> int | None:
     """North-South's score of the game's contract with ``tricks`` (0 passed out; None when unknown)."""
-    if game.passed_out:
+    if game.contract is PASSED_OUT:
         return 0
-    if game.contract is None or game.declarer is None or tricks is None:
+    if game.bid is None or game.declarer is None or tricks is None:
         return None
-    s = game.contract.score(tricks, vulnerable=game.vulnerable.is_vulnerable(game.declarer))
-    return s if game.declarer.side == Seat.N.side else -s
+    s = game.bid.score(tricks, vulnerable=game.vulnerable.is_vulnerable(game.declarer))
+    return s if game.declarer.side is Side.NS else -s
 
 
 def _table_score(game: GameRecord) -> int | None:
@@ -419,13 +413,14 @@ def _match_keys(games: Sequence[GameRecord]) -> tuple[list[tuple[Any, ...]], dic
 def _costly_plays(game: GameRecord, costly: Sequence[Any]) -> list[CostlyPlay]:
     """The costly cards of a game, each with the player who chose it and its cost in IMPs."""
     out = []
-    assert game.declarer is not None and game.contract is not None
+    contract = game.bid
+    assert game.declarer is not None and contract is not None
     dummy = game.declarer.partner
     vulnerable = game.vulnerable.is_vulnerable(game.declarer)
     for c in costly:
         chooser = game.declarer if c.seat == dummy else c.seat
-        before = game.contract.score(c.before, vulnerable=vulnerable)
-        after = game.contract.score(c.after, vulnerable=vulnerable)
+        before = contract.score(c.before, vulnerable=vulnerable)
+        after = contract.score(c.after, vulnerable=vulnerable)
         player = game.tags.get(chooser.full_name) or chooser.full_name
         worth = abs(int(imps(before - after)))
         out.append(CostlyPlay(c.index, c.card, c.seat, chooser, player, c.trick, c.cost, worth, c.better))
@@ -455,7 +450,7 @@ def _results(games: Sequence[GameRecord], progress: Progress | None) -> tuple[li
                 index=k + 1,
                 room=None,
                 players=g.players,
-                contract=_contract_text(g),
+                contract=g.contract,
                 declarer=g.declarer,
                 result=g.result,
                 score=_table_score(g),
@@ -466,21 +461,20 @@ def _results(games: Sequence[GameRecord], progress: Progress | None) -> tuple[li
                 claim_dd=claim,
                 costly=_costly_plays(g, costly) if costly else [],
                 section=g.tags.get("Section"),
-                pair_ns=_pair(g, "NS"),
-                pair_ew=_pair(g, "EW"),
+                pair_ns=_pair(g, Side.NS),
+                pair_ew=_pair(g, Side.EW),
             )
         )
     return out, {k: analysed[k][0] for k in analysed}
 
 
-def _pair(g: GameRecord, side: str) -> str | None:
+def _pair(g: GameRecord, side: Side) -> str | None:
     """A pair as the file names it: a ScoreTable's names or number, else the two players' names."""
-    if g.tags.get(f"Names_{side}"):
-        return g.tags[f"Names_{side}"]
-    if g.tags.get(f"PairId_{side}"):
-        return f"pair {g.tags[f'PairId_{side}']}"
-    a, b = (Seat.N, Seat.S) if side == "NS" else (Seat.E, Seat.W)
-    names = [g.tags.get(s.full_name, "") for s in (a, b)]
+    if g.tags.get(f"Names_{side.name}"):
+        return g.tags[f"Names_{side.name}"]
+    if g.tags.get(f"PairId_{side.name}"):
+        return f"pair {g.tags[f'PairId_{side.name}']}"
+    names = [g.tags.get(s.full_name, "") for s in side.seats]
     return " - ".join(names) if all(names) else None
 
 
@@ -511,7 +505,7 @@ def analyse_session(
     PlayFaultError
         A card of a play not held, or a revoke.
     """
-    if not any(g.contract is not None or g.passed_out or _table_score(g) is not None for g in games):
+    if not any(g.contract is not None or _table_score(g) is not None for g in games):
         raise FormatError(
             f"the file holds {len(games)} deal(s) and no contract or result: nothing to analyse "
             "(a match or session needs contracts and results)"
@@ -536,7 +530,7 @@ def analyse_session(
 
 
 def _board(game: GameRecord, tables: list[TableResult], par_: tuple[int, str], **swing: Any) -> BoardReport:
-    return BoardReport(game.board, game.dealer, str(game.vulnerable), par_[0], par_[1], tables, **swing)
+    return BoardReport(game.board, game.dealer, game.vulnerable, par_[0], par_[1], tables, **swing)
 
 
 def _team_matches(

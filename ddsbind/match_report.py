@@ -16,6 +16,7 @@ from typing import Any
 
 from ddsbind import _report_html
 from ddsbind.deal import Seat
+from ddsbind.scoring import PASSED_OUT
 
 # The report's classes live in ddsbind.match, which calls in here: naming them would close an import circle.
 SessionReport = Any
@@ -120,7 +121,7 @@ def player_lines(games: Sequence[GameRecord], results: list[TableResult]) -> lis
         return nobody if name is None else stats.setdefault(name, [0, 0, 0, 0, 0, 0, {}])
 
     for g, t in zip(games, results, strict=True):
-        if g.declarer is None or g.contract is None:
+        if g.declarer is None or g.bid is None:
             continue
         room = f" {g.tags['Room'].lower()}" if g.tags.get("Room") in ("Open", "Closed") else ""
         label = (f"Board {g.board}" if g.board is not None else "a board") + room
@@ -169,17 +170,17 @@ def _imps_words(n: int) -> str:
 
 def _room_cell(t: TableResult) -> str:
     """``3NT W HJ   9   -430``: contract, declarer, lead, tricks, North-South score (blank where unknown)."""
-    if t.contract == "Pass":
-        return f"{'Pass':<13}{_signed(t.score):>7}"
+    if t.contract is PASSED_OUT:
+        return f"{PASSED_OUT!s:<13}{_signed(t.score):>7}"
     if t.contract is None or t.declarer is None:
         return f"{'unknown':<13}{_signed(t.score):>7}"
     lead = "" if t.lead is None else str(t.lead)
     tricks = "" if t.result is None else str(t.result)
-    return f"{t.contract:<5}{t.declarer.name:<2}{lead:<3}{tricks:>3}{_signed(t.score):>7}"
+    return f"{t.contract!s:<5}{t.declarer.name:<2}{lead:<3}{tricks:>3}{_signed(t.score):>7}"
 
 
 def _dd_words(t: TableResult) -> str:
-    if t.contract == "Pass":
+    if t.contract is PASSED_OUT:
         return "passed out (NS 0)"
     if t.dd_result is None or t.dd_score is None:
         return "unknown"
@@ -260,7 +261,7 @@ def _pairs_lines(report: SessionReport, detail: bool) -> list[str]:
                 words.append(f"lead {t.lead}")
             if t.score is not None:
                 words.append(f"NS {_signed(t.score)}")
-            if t.dd_result is not None and t.dd_score is not None and t.contract != "Pass":
+            if t.dd_result is not None and t.dd_score is not None and t.contract is not PASSED_OUT:
                 words.append(f"double dummy {_tricks(t.dd_result)} (NS {_signed(t.dd_score)})")
             if t.matchpoints is not None and t.top is not None:
                 words.append(f"NS {_num(t.matchpoints)} of {_num(t.top)} matchpoints ({t.percent_ns:.1f}%)")

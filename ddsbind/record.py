@@ -14,62 +14,56 @@ nothing comes after it.  The contract an auction reaches is its last bid,
 doubled or redoubled as the calls after it say, declared by the first of the
 bidding side to name its strain (:func:`contract_of_auction`).
 
-Calls in memory are ``"Pass"``, ``"X"``, ``"XX"`` and the bids ``"1C"`` ..
-``"7NT"`` (:func:`read_call`); seats are :class:`~ddsbind.deal.Seat` (DDS
-order N=0 E=1 S=2 W=3), the contract a :class:`~ddsbind.scoring.Contract`.
+Calls are :class:`~ddsbind.scoring.Call` (a bid, :data:`Call.PASS`,
+:data:`Call.DOUBLE`, :data:`Call.REDOUBLE`; ``str()`` is PBN's text, ``"Pass"``,
+``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``), and bids rank by
+:attr:`Call.rank <ddsbind.scoring.Call.rank>`, the one bidding order; seats are
+:class:`~ddsbind.deal.Seat` (DDS order N=0 E=1 S=2 W=3), the contract a
+:class:`~ddsbind.scoring.Contract` or :data:`PASSED_OUT` (the one value of a
+passed-out board, from :mod:`ddsbind.scoring`).
 
 Contract and call text is read in one place: :func:`read_contract` and
-:func:`read_call` hand every bid to :meth:`ddsbind.scoring.Contract.parse`,
-the package's one reader of contracts; the formats spell their own tokens
-(LIN's ``d``/``r``, PBN's ``AP`` and ``!?`` marks) and ask these two.
+:func:`read_call` hand every bid to :meth:`ddsbind.scoring.Contract.parse`
+and :meth:`ddsbind.scoring.Call.parse`, the package's readers; the formats
+spell their own tokens (LIN's ``d``/``r``, PBN's ``AP`` and ``!?`` marks)
+and ask these two.  It is written in one place: ``str()`` of the contract
+(``"4HX"``; ``"Pass"`` for :data:`PASSED_OUT`), :func:`contract_text` for a
+record's (its declarer held apart).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Any, Protocol
 
-from ddsbind.deal import Card, Deal, Seat, Strain
+from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError, InvalidArgumentError
 from ddsbind.game import CardPlay, PlayedTrick, Vulnerability, play_out
-from ddsbind.scoring import Call, Contract
+from ddsbind.scoring import PASSED_OUT, Call, Contract, PassedOut
 
 __all__ = [
     "PASSED_OUT",
     "CostlyLike",
     "GameRecord",
+    "PassedOut",
     "auction_fault",
     "closing_passes",
     "contract_of_auction",
     "contract_text",
     "read_call",
+    "read_calls",
     "read_contract",
 ]
 
 # --------------------------------------------------------------------------
 # Contract and call text: read by ddsbind.scoring's one reader (Contract.parse_or_pass,
-# Call.parse); what a record adds is the passed-out sentinel and the rule that
-# a record's contract names no declarer (the Declarer tag holds it).
+# Call.parse); what a record adds is the rule that a record's contract names no
+# declarer (the Declarer tag holds it).
 
 
-class _PassedOut:
-    """The contract ``"Pass"``: the deal was passed out (no level, no strain)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "PASSED_OUT"
-
-    def __str__(self) -> str:
-        return "Pass"
-
-
-#: What :func:`read_contract` answers for ``"Pass"``.
-PASSED_OUT: Final = _PassedOut()
-
-
-def read_contract(text: str) -> Contract | _PassedOut:
+def read_contract(text: str) -> Contract | PassedOut:
     """A record's contract text: ``"Pass"`` (:data:`PASSED_OUT`) or level, strain and ``X``/``XX``, e.g. ``"4HX"``.
 
     Read by :meth:`ddsbind.scoring.Contract.parse` (``"3N"``, ``"3NT"``, any
@@ -88,17 +82,26 @@ def read_contract(text: str) -> Contract | _PassedOut:
     return contract
 
 
-def contract_text(contract: Contract | None, passed_out: bool = False) -> str:
-    """A record's contract as PBN spells it: ``"4HX"``, ``"3NT"``, ``"Pass"``; ``""`` unknown."""
-    if passed_out:
-        return str(PASSED_OUT)
+def contract_text(contract: Contract | PassedOut | None, passed_out: bool | None = None) -> str:
+    """A record's contract as PBN spells it: ``"4HX"``, ``"3NT"``, ``"Pass"``; ``""`` unknown.
+
+    ``str()`` of the contract without its declarer (a record holds it apart).
+    ``passed_out=True`` (deprecated: pass :data:`PASSED_OUT` as the contract) reads as :data:`PASSED_OUT`.
+    """
+    if passed_out is not None:
+        warnings.warn(
+            "contract_text(..., passed_out=) is deprecated: pass PASSED_OUT as the contract",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        contract = PASSED_OUT if passed_out else contract
     if contract is None:
         return ""
-    return str(contract if contract.declarer is None else Contract(contract.level, contract.strain, contract.doubled))
+    return str(contract if isinstance(contract, PassedOut) else contract.undeclared)
 
 
-def read_call(text: str) -> str:
-    """One call as calls are held in memory (``"Pass"``, ``"X"``, ``"XX"``, ``"1NT"``).
+def read_call(text: str | Call) -> Call:
+    """One call of an auction (``"Pass"``, ``"X"``, ``"XX"``, ``"1NT"``) as a :class:`~ddsbind.scoring.Call`.
 
     Read by :meth:`ddsbind.scoring.Call.parse`, the one reader of call text.
 
@@ -107,7 +110,12 @@ def read_call(text: str) -> str:
     ContractError
         Anything but a call (a bid with a declarer or doubled is none), naming the text.
     """
-    return str(Call.parse(text))
+    return Call.parse(text)
+
+
+def read_calls(calls: Iterable[str | Call]) -> list[Call]:
+    """An auction's calls, text or :class:`~ddsbind.scoring.Call`, as Calls (:func:`read_call` each)."""
+    return [read_call(c) for c in calls]
 
 
 # --------------------------------------------------------------------------
@@ -138,16 +146,20 @@ class GameRecord:
         Who is vulnerable; a PBN name (``"None"``, ``"NS"``, ``"EW"``,
         ``"All"``) or DDS's code 0..3 is read on construction.
     board : int or None
-    auction : list of str
-        Calls from the dealer: ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
+    auction : list of Call
+        Calls from the dealer (:class:`~ddsbind.scoring.Call`; ``str()`` is
+        ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``).  Text is read by
+        :func:`read_call` when the auction is set (on construction or later).
     auction_marks : list of int
         Per call 0, 1 (``!``), 2 (``?``), 3 (``!?``), 4 (``!!``), 5 (``??``)
         or 6 (``?!``): PBN 2.1's suffix annotations.
-    contract : Contract or None
+    contract : Contract, PASSED_OUT or None
         Level, strain and doubling (:class:`ddsbind.scoring.Contract`, its
-        ``declarer`` unset: the record's is :attr:`declarer`); None when
-        passed out or unknown.  Text (``"4HX"``, ``"Pass"``) is read by
-        :func:`read_contract` on construction.
+        ``declarer`` unset: the record's is :attr:`declarer`);
+        :data:`PASSED_OUT` when the deal was passed out (four passes, PBN's
+        ``[Contract "Pass"]``); None only when the contract is not known (a
+        record of the deal alone, or a file that does not say).  Text
+        (``"4HX"``, ``"Pass"``) is read by :func:`read_contract` when set.
     declarer : Seat or None
     result : int or None
         Tricks won by declarer.
@@ -181,17 +193,17 @@ class GameRecord:
         Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
         note on the call (an empty one when the alert has no explanation), so
         every call with a note reads back as alerted.
-    passed_out : bool
-        The deal was passed out (PBN's ``[Contract "Pass"]``); ``contract`` is then None.
+
+    ``passed_out=True`` on construction is deprecated: say ``contract=PASSED_OUT``.
     """
 
     deal: Deal
     dealer: Seat | None = None
     vulnerable: Vulnerability = Vulnerability.NONE
     board: int | None = None
-    auction: list[str] = field(default_factory=list)
+    auction: list[Call] = field(default_factory=list)
     auction_marks: list[int] = field(default_factory=list)
-    contract: Contract | None = None
+    contract: Contract | PassedOut | None = None
     declarer: Seat | None = None
     result: int | None = None
     play: list[Card] = field(default_factory=list)
@@ -203,7 +215,6 @@ class GameRecord:
     card_notes: dict[int, list[int]] = field(default_factory=dict)
     alerts: set[int] = field(default_factory=set)
     commentary: list[str] = field(default_factory=list)
-    passed_out: bool = False
     commentary_at: list[int] = field(default_factory=list)
     #: Fields the reader set aside (garbage, unknown, or contradicting another: a
     #: :class:`~ddsbind.errors.FieldWarning` named each), tag -> value as the file wrote it; written back so.
@@ -212,31 +223,40 @@ class GameRecord:
     #: (PBN's: :func:`ddsbind.formats.pbngame.format_games`); None for a record made in memory.
     source: object | None = field(default=None, compare=False, repr=False)
 
+    def __setattr__(self, name: str, value: object) -> None:
+        # An auction or contract given as text, on construction or later, is held as Calls and a contract.
+        if name == "auction":
+            value = read_calls(value)  # type: ignore[arg-type]
+        elif name == "contract" and isinstance(value, str):
+            value = read_contract(value)
+        super().__setattr__(name, value)
+
     def __post_init__(self) -> None:
         self.vulnerable = Vulnerability.parse(self.vulnerable)
-        if isinstance(self.contract, str):
-            contract = read_contract(self.contract)
-            self.contract = contract if isinstance(contract, Contract) else None
-            self.passed_out = self.passed_out or contract is PASSED_OUT
-        elif self.contract is not None and not isinstance(self.contract, Contract):
-            raise ContractError(f"a game's contract is a Contract, text or None, got {type(self.contract).__name__}")
-        if self.passed_out and self.contract is not None:
-            raise ContractError(f"a passed-out game has no contract, got {self.contract}")
+        if self.contract is not None and not isinstance(self.contract, Contract | PassedOut):
+            raise ContractError(
+                f"a game's contract is a Contract, PASSED_OUT, text or None, got {type(self.contract).__name__}"
+            )
+
+    @property
+    def bid(self) -> Contract | None:
+        """The contract when one was bid: None when passed out or unknown."""
+        return self.contract if isinstance(self.contract, Contract) else None
 
     @property
     def level(self) -> int:
         """Contract level 1..7 (0 passed out or unknown)."""
-        return 0 if self.contract is None else self.contract.level
+        return 0 if self.bid is None else self.bid.level
 
     @property
     def trump(self) -> Strain | None:
         """The contract's strain, None when passed out or unknown."""
-        return None if self.contract is None else self.contract.strain
+        return None if self.bid is None else self.bid.strain
 
     @property
     def doubled(self) -> int:
         """0 undoubled, 1 doubled, 2 redoubled."""
-        return 0 if self.contract is None else self.contract.doubled
+        return 0 if self.bid is None else self.bid.doubled
 
     @property
     def leader(self) -> Seat | None:
@@ -291,9 +311,9 @@ class GameRecord:
 
     def score(self) -> int | None:
         """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
-        if self.result is None or self.declarer is None or self.contract is None:
+        if self.result is None or self.declarer is None or self.bid is None:
             return None
-        return self.contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+        return self.bid.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
 
     @property
     def players(self) -> dict[str, str]:
@@ -302,12 +322,12 @@ class GameRecord:
 
     def ns_score(self) -> int | None:
         """North-South's score of the game (negative when East-West score): 0 passed out, None when unknown."""
-        if self.passed_out:
+        if self.contract is PASSED_OUT:
             return 0
         declarer_score = self.score()
         if declarer_score is None or self.declarer is None:
             return None
-        return declarer_score if self.declarer % 2 == 0 else -declarer_score
+        return declarer_score if self.declarer.side is Seat.N.side else -declarer_score
 
     def to_html(self, trace: Sequence[int] | None = None, costly: Sequence[CostlyLike] = ()) -> str:
         """The game for notebooks: diagram (board, dealer, vulnerability), auction, result, the play trick by trick.
@@ -325,7 +345,8 @@ class GameRecord:
             head.append(f"dealer {self.dealer}")
         head.append(f"vulnerable {self.vulnerable}")
         diagram = _html.diagram(_html.hands_of_pbn(self.deal.to_pbn("N")), ", ".join(head))
-        auction = _html.auction(self.auction, int(self.dealer)) if self.auction and self.dealer is not None else ""
+        calls = [str(c) for c in self.auction]
+        auction = _html.auction(calls, int(self.dealer)) if calls and self.dealer is not None else ""
         rows = []
         index = 0
         for t in self.tricks():
@@ -340,16 +361,17 @@ class GameRecord:
         return _html.game(diagram, auction, play, self._result_words(trace, len(marks)))
 
     def _result_words(self, trace: Sequence[int] | None, costly: int) -> str:
-        if self.passed_out:
+        contract = self.bid
+        if self.contract is PASSED_OUT:
             return "Passed out"
-        if self.contract is None or self.declarer is None:
+        if contract is None or self.declarer is None:
             return "Contract unknown"
-        words = f"{self.contract} by {self.declarer}"
+        words = f"{contract} by {self.declarer}"
         if self.result is not None:
             score = self.score()
             words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
         if trace:
-            dd_score = self.contract.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+            dd_score = contract.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
             words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
             words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
         return words
@@ -361,8 +383,8 @@ class GameRecord:
         """Tricks declarer's side won among the finished tricks of the play."""
         if self.declarer is None:
             return 0
-        side = self.declarer % 2
-        return sum(1 for t in self.tricks() if t.winner is not None and t.winner % 2 == side)
+        side = self.declarer.side
+        return sum(1 for t in self.tricks() if t.winner is not None and t.winner.side is side)
 
     def check_auction(self) -> None:
         """Refuse an auction the rules do not allow (``FormatError`` naming the call, 1-based, and its seat).
@@ -380,12 +402,12 @@ class GameRecord:
         if self.dealer is None or not self.auction or closing_passes(self.auction):
             return
         said, by = contract_of_auction(self.dealer, self.auction)
-        held = PASSED_OUT if self.passed_out else self.contract
+        held = self.contract
         if held is None:
             return
         if held != said or (self.declarer is not None and self.declarer != by):
             raise FormatError(
-                f"the contract {contract_text(self.contract, self.passed_out)}"
+                f"the contract {contract_text(held)}"
                 f"{f' by {self.declarer.name}' if self.declarer is not None else ''} contradicts the auction, "
                 f"which reaches {said}{f' by {by.name}' if by is not None else ''}"
             )
@@ -403,7 +425,7 @@ class GameRecord:
         tricks = self.tricks()
         finished = [t for t in tricks if t.winner is not None]
         assert self.declarer is not None  # tricks() needs one
-        won = sum(1 for t in finished if t.winner is not None and t.winner % 2 == self.declarer % 2)
+        won = sum(1 for t in finished if t.winner is not None and t.winner.side is self.declarer.side)
         if len(self.play) == 52:
             if self.result != won:
                 raise FormatError(
@@ -427,71 +449,72 @@ def play_fault(index: int, exc: DDSError) -> str:
     return f"play {index + 1} ({where}): {what}"
 
 
-def closing_passes(calls: Sequence[str]) -> int:
+def closing_passes(calls: Sequence[Call | str]) -> int:
     """How many passes the auction ``calls`` still needs to end: 0 when it has ended.
 
     Three after the last bid or double; four when nobody has bid.
     """
-    trailing = len(calls) - next((k + 1 for k in range(len(calls) - 1, -1, -1) if calls[k] != "Pass"), 0)
-    needed = 3 if trailing < len(calls) else 4  # 3 after the last bid or double, 4 when nobody bid
+    auction = read_calls(calls)
+    trailing = len(auction) - next((k + 1 for k in range(len(auction) - 1, -1, -1) if not auction[k].is_pass), 0)
+    needed = 3 if trailing < len(auction) else 4  # 3 after the last bid or double, 4 when nobody bid
     return max(0, needed - trailing)
 
 
-_BID_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
-
-
-def auction_fault(calls: Sequence[str], dealer: Seat | int | None = None) -> str | None:
+def auction_fault(calls: Sequence[Call | str], dealer: Seat | int | None = None) -> str | None:
     """What is wrong with the auction ``calls`` by the rules, or None when nothing is.
 
-    ``calls`` are ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"`` from the
-    dealer (DDS seat, N=0 E=1 S=2 W=3; only used to name seats).  The message
-    names the call by its 1-based position, e.g. ``"call 3 (1C, S): 1C does
-    not rank above 1NT"``.
+    ``calls`` are :class:`~ddsbind.scoring.Call` (or their text, ``"Pass"``,
+    ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``) from the dealer (DDS seat,
+    N=0 E=1 S=2 W=3; only used to name seats).  The message names the call
+    by its 1-based position, e.g. ``"call 3 (1C, S): 1C does not rank above 1NT"``.
     """
-    last_bid: tuple[int, int] | None = None  # (rank, caller parity)
-    last_bid_text = ""
-    state = ""  # "" undoubled, "X" doubled, "XX" redoubled
-    doubler = -1
-    for k, call in enumerate(calls):
-        seat = "" if dealer is None else f", {Seat(dealer).next(k).name}"
+    auction = read_calls(calls)
+    opener = Seat.N if dealer is None else Seat(dealer)  # without a dealer, only which calls share a side matters
+    last_bid: Call | None = None
+    last_side: Side | None = None  # the side of the last bid's caller
+    doubled = 0  # the last bid's: 0 undoubled, 1 doubled, 2 redoubled
+    doubler: Side | None = None
+    for k, call in enumerate(auction):
+        seat = "" if dealer is None else f", {opener.next(k).name}"
         where = f"call {k + 1} ({call}{seat})"
-        if k and closing_passes(calls[:k]) == 0:
-            return f"{where} comes after the auction ended ({' '.join(calls[max(0, k - 4) : k])})"
-        side = k % 2
-        if call == "Pass":
+        if k and closing_passes(auction[:k]) == 0:
+            return f"{where} comes after the auction ended ({' '.join(auction[max(0, k - 4) : k])})"
+        side = opener.next(k).side
+        if call.is_pass:
             continue
-        if call == "X":
+        if call == Call.DOUBLE:
             if last_bid is None:
                 return f"{where}: a double with no bid to double"
-            if last_bid[1] == side:
-                return f"{where}: doubles partner's {last_bid_text}"
-            if state:
-                return f"{where}: {last_bid_text} is already {'doubled' if state == 'X' else 'redoubled'}"
-            state, doubler = "X", side
+            if last_side == side:
+                return f"{where}: doubles partner's {last_bid}"
+            if doubled:
+                return f"{where}: {last_bid} is already {'doubled' if doubled == 1 else 'redoubled'}"
+            doubled, doubler = 1, side
             continue
-        if call == "XX":
-            if state != "X":
+        if call == Call.REDOUBLE:
+            if doubled != 1:
                 return f"{where}: a redouble with no double to redouble"
             if doubler == side:
                 return f"{where}: redoubles partner's double"
-            state = "XX"
+            doubled = 2
             continue
-        rank = (int(call[0]) - 1) * 5 + _BID_RANK[call[1:]]
-        if last_bid is not None and rank <= last_bid[0]:
-            return f"{where}: {call} does not rank above {last_bid_text}"
-        last_bid, last_bid_text, state = (rank, side), call, ""
+        if last_bid is not None and call <= last_bid:
+            return f"{where}: {call} does not rank above {last_bid}"
+        last_bid, last_side, doubled = call, side, 0
     return None
 
 
-def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[Contract | _PassedOut | None, Seat | None]:
+def contract_of_auction(
+    dealer: Seat | int, calls: Sequence[Call | str]
+) -> tuple[Contract | PassedOut | None, Seat | None]:
     """The contract and declarer an auction reaches.
 
     Parameters
     ----------
     dealer : Seat or 0..3
         The seat of the first call (DDS order N=0 E=1 S=2 W=3).
-    calls : sequence of str
-        ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
+    calls : sequence of Call or str
+        :class:`~ddsbind.scoring.Call`, or their text ``"Pass"``, ``"X"``, ``"XX"``, ``"1C"`` .. ``"7NT"``.
 
     Returns
     -------
@@ -507,13 +530,45 @@ def contract_of_auction(dealer: Seat | int, calls: Sequence[str]) -> tuple[Contr
     >>> str(contract), declarer
     ('4SX', <Seat.N: 0>)
     """
-    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k] not in ("Pass", "X", "XX")), None)
+    auction = read_calls(calls)
+    last = next((k for k in range(len(auction) - 1, -1, -1) if auction[k].is_bid), None)
     if last is None:
-        return (PASSED_OUT, None) if len(calls) >= 4 else (None, None)
-    bid = Contract.parse(calls[last])
-    doubles = [c for c in calls[last + 1 :] if c in ("X", "XX")]
-    doubled = 2 if "XX" in doubles else (1 if doubles else 0)
+        return (PASSED_OUT, None) if len(auction) >= 4 else (None, None)
+    bid = auction[last]
+    assert bid.strain is not None  # a bid
+    after = auction[last + 1 :]
+    doubled = 2 if Call.REDOUBLE in after else (1 if Call.DOUBLE in after else 0)
     dealer = Seat(dealer)
     side = dealer.next(last).side
-    first = next(k for k in range(last + 1) if dealer.next(k).side == side and calls[k][1:] == calls[last][1:])
+    first = next(k for k in range(last + 1) if dealer.next(k).side == side and auction[k].strain == bid.strain)
     return Contract(bid.level, bid.strain, doubled), dealer.next(first)
+
+
+_made_init = GameRecord.__init__
+
+
+def _init(self: GameRecord, *args: Any, passed_out: bool | None = None, **kwargs: Any) -> None:
+    _made_init(self, *args, **kwargs)
+    if passed_out is None:
+        return
+    warnings.warn(
+        "GameRecord(passed_out=True) is deprecated: say contract=PASSED_OUT", DeprecationWarning, stacklevel=2
+    )
+    if passed_out and isinstance(self.contract, Contract):
+        raise ContractError(f"a passed-out game has no contract, got {self.contract}")
+    if passed_out:
+        self.contract = PASSED_OUT
+
+
+def _passed_out(self: GameRecord) -> bool:
+    warnings.warn(
+        "GameRecord.passed_out is deprecated: test game.contract is PASSED_OUT", DeprecationWarning, stacklevel=2
+    )
+    return self.contract is PASSED_OUT
+
+
+# The old flag, after the dataclass is made: passed_out= is still taken on construction, and read, both deprecated.
+GameRecord.__init__ = _init  # type: ignore[method-assign]
+GameRecord.passed_out = property(  # type: ignore[attr-defined]
+    _passed_out, doc="Deprecated: ``contract is PASSED_OUT``, the deal was passed out (read-only)."
+)

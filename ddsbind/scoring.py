@@ -40,6 +40,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -50,9 +51,11 @@ from ddsbind.errors import ContractError, Error
 __all__ = [
     "EXTRAPOLATE_TRICKS",
     "IMP_BOUNDS",
+    "PASSED_OUT",
     "Call",
     "Contract",
     "DealerParContract",
+    "PassedOut",
     "PayoffTable",
     "imps",
     "matchpoints",
@@ -81,6 +84,10 @@ _CONTRACT = re.compile(
 )
 _SYMBOL_STRAINS = dict(zip(SUIT_SYMBOLS, SUITS, strict=True))
 _DOUBLING = {None: 0, "X": 1, "*": 1, "XX": 2, "**": 2, "R": 2}
+# The bidding order of strains, lowest first: Call.rank, the one home of the rank of bids.
+_BID_ORDER = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
+# PBN's word for a pass and a passed-out board: Call.__str__ and PassedOut.__str__ write it.
+_PASS_TEXT = "Pass"
 # A call of an auction: a bid, or pass (P, PASS), double (X, D), redouble (XX, R).
 _CALL = re.compile(r"^\s*(?:([1-7])\s*(NT|N|S|H|D|C|\u2660|\u2665|\u2666|\u2663)|(PASS|P)|(XX|R)|(X|D))\s*$")
 
@@ -418,7 +425,7 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         >>> Contract.parse_or_pass("pass") is None, str(Contract.parse_or_pass("3NTX"))
         (True, '3NTX')
         """
-        if text is None or (isinstance(text, str) and text.strip().upper() == "PASS"):
+        if text is None or (isinstance(text, str) and text.strip().upper() == _PASS_TEXT.upper()):
             return None
         return cls.parse(text)
 
@@ -457,8 +464,16 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
 
     @property
     def call(self) -> Call:
-        """The last bid of the auction that reached it: ``Call.parse("4S")`` for ``4SX by N``."""
+        """The last bid of the auction that reached it: ``Call.parse("4S")`` for ``4SX by N``.
+
+        Contracts rank as their bids do (``sorted(contracts, key=lambda c: c.call)``: 1C lowest, 7NT highest).
+        """
         return Call(self.level, self.strain)
+
+    @property
+    def undeclared(self) -> Contract:
+        """This contract without its declarer: what a game record holds (its declarer is held apart)."""
+        return self if self.declarer is None else replace(self, declarer=None)
 
     def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False) -> int:
         """Declarer's score taking ``tricks`` (0..13) by the Laws.
@@ -500,14 +515,20 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         return text if self.declarer is None else f"{text} by {self.declarer}"
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(str):
     """One call of an auction: a bid (``level`` 1..7 and ``strain``), a pass, a double or a redouble.
 
     ``level`` is 0 and ``strain`` None for a pass, a double or a redouble;
-    ``doubled`` is 1 for a double, 2 for a redouble, else 0.  ``str()`` is
-    PBN's spelling: ``"1C"``, ``"2NT"``, ``"Pass"``, ``"X"``, ``"XX"``.
-    :meth:`parse` is the one reader of call text (PBN's and LIN's auctions).
+    ``doubled`` is 1 for a double, 2 for a redouble, else 0.  A call is its
+    own text, PBN's spelling: ``"1C"``, ``"2NT"``, ``"Pass"``, ``"X"``,
+    ``"XX"`` (a ``str``, so that code written for auctions of text, such as
+    ``" ".join(game.auction)``, reads on).  :meth:`parse` is the one reader of
+    call text (PBN's and LIN's auctions).  :data:`Call.PASS`,
+    :data:`Call.DOUBLE` and :data:`Call.REDOUBLE` are the three calls that are no bid.
+
+    Bids compare by rank, the one bidding order of ddsbind (:attr:`rank`):
+    a higher level ranks higher, then C < D < H < S < NT within a level.
+    Comparing a pass, double or redouble with ``<`` raises ``TypeError``.
 
     Examples
     --------
@@ -515,24 +536,55 @@ class Call:
     ['1C', '2NT', 'Pass', 'X', 'XX', 'XX', 'Pass']
     >>> Call.parse("3n").is_bid, Call.parse("X").doubled, Call.parse("Pass").is_pass
     (True, 1, True)
+    >>> Call.parse("1NT") < Call.parse("2C"), max(Call.parse("2S"), Call.parse("2H"))
+    (True, Call(level=2, strain=<Strain.S: 0>, doubled=0))
     """
 
-    level: int = 0
-    strain: Strain | None = None
-    doubled: int = 0
+    PASS: ClassVar[Call]
+    DOUBLE: ClassVar[Call]
+    REDOUBLE: ClassVar[Call]
+    _parts: tuple[int, Strain | None, int]
 
-    def __post_init__(self) -> None:
-        if self.level == 0 and self.strain is None:
-            if isinstance(self.doubled, bool) or self.doubled not in (0, 1, 2):
-                raise ContractError(f"call doubled {self.doubled!r} is not 0 (pass), 1 (double) or 2 (redouble)")
-            return
-        if self.doubled != 0:
-            raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
-        if self.strain is None:
-            raise ContractError(f"bid of level {self.level!r} needs a strain (S, H, D, C or NT)")
-        bid = Contract(self.level, self.strain)  # checks level and strain
-        object.__setattr__(self, "level", bid.level)
-        object.__setattr__(self, "strain", bid.strain)
+    def __new__(cls, level: int = 0, strain: Strain | int | str | None = None, doubled: int = 0) -> Call:
+        parts: tuple[int, Strain | None, int]
+        if level == 0 and strain is None:
+            if isinstance(doubled, bool) or doubled not in (0, 1, 2):
+                raise ContractError(f"call doubled {doubled!r} is not 0 (pass), 1 (double) or 2 (redouble)")
+            text, parts = (_PASS_TEXT, "X", "XX")[doubled], (0, None, int(doubled))
+        else:
+            if doubled != 0:
+                raise ContractError("a call is a bid, a pass, a double or a redouble: not a doubled bid")
+            if strain is None:
+                raise ContractError(f"bid of level {level!r} needs a strain (S, H, D, C or NT)")
+            bid = Contract(level, strain)  # type: ignore[arg-type]  # checks level and strain
+            text, parts = f"{bid.level}{bid.strain}", (bid.level, bid.strain, 0)
+        call = super().__new__(cls, text)
+        call.__dict__["_parts"] = parts
+        return call
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Call is immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Call.parse, (str(self),))
+
+    def __repr__(self) -> str:
+        return f"Call(level={self.level}, strain={self.strain!r}, doubled={self.doubled})"
+
+    @property
+    def level(self) -> int:
+        """1..7 for a bid, else 0."""
+        return self._parts[0]
+
+    @property
+    def strain(self) -> Strain | None:
+        """A bid's strain, else None."""
+        return self._parts[1]
+
+    @property
+    def doubled(self) -> int:
+        """1 for a double, 2 for a redouble, else 0."""
+        return self._parts[2]
 
     @classmethod
     def parse(cls, text: str | Call) -> Call:
@@ -563,10 +615,74 @@ class Call:
         """True for a pass."""
         return self.level == 0 and self.doubled == 0
 
+    @property
+    def rank(self) -> int:
+        """A bid's place in the bidding order: 0 for 1C .. 34 for 7NT (strains C < D < H < S < NT).
+
+        Raises
+        ------
+        ContractError
+            For a pass, a double or a redouble, which have no rank.
+        """
+        if self.strain is None:
+            raise ContractError(f"{self} is no bid: only bids rank")
+        return (self.level - 1) * 5 + _BID_ORDER.index(self.strain)
+
+    def _ranks(self, other: object) -> tuple[int, int] | None:
+        if not isinstance(other, Call) or not self.is_bid or not other.is_bid:
+            return None
+        return self.rank, other.rank
+
+    def __lt__(self, other: object) -> bool:
+        ranks = self._ranks(other)
+        return NotImplemented if ranks is None else ranks[0] < ranks[1]
+
+    def __le__(self, other: object) -> bool:
+        ranks = self._ranks(other)
+        return NotImplemented if ranks is None else ranks[0] <= ranks[1]
+
+    def __gt__(self, other: object) -> bool:
+        ranks = self._ranks(other)
+        return NotImplemented if ranks is None else ranks[0] > ranks[1]
+
+    def __ge__(self, other: object) -> bool:
+        ranks = self._ranks(other)
+        return NotImplemented if ranks is None else ranks[0] >= ranks[1]
+
+
+Call.PASS = Call()
+Call.DOUBLE = Call(doubled=1)
+Call.REDOUBLE = Call(doubled=2)
+
+
+class PassedOut:
+    """The one value of a passed-out board: no level, no strain, no declarer, scored 0.
+
+    A game record's contract is a :class:`Contract`, :data:`PASSED_OUT` (four
+    passes) or None (not known).  ``str()`` is PBN's spelling, ``"Pass"``,
+    as :meth:`Contract.parse_or_pass` and :func:`ddsbind.record.read_contract` read it.
+    """
+
+    __slots__ = ()
+    _instance: ClassVar[PassedOut | None] = None
+
+    def __new__(cls) -> PassedOut:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "PASSED_OUT"
+
     def __str__(self) -> str:
-        if self.level:
-            return f"{self.level}{self.strain}"
-        return ("Pass", "X", "XX")[self.doubled]
+        return _PASS_TEXT
+
+    def __reduce__(self) -> str:
+        return "PASSED_OUT"
+
+
+#: A passed-out board's contract: the one value (``str()`` ``"Pass"``).
+PASSED_OUT: Final = PassedOut()
 
 
 @dataclass(frozen=True)

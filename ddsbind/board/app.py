@@ -310,14 +310,15 @@ def create_app(
 
     async def contract(board: Board, q: BoardQuery) -> dict[str, Any]:
         """The contract played: the query's, else the record's, else par's (DDS's DealerPar), else 1NT by South."""
-        from ddsbind.scoring import Contract, DealerParContract
+        from ddsbind.scoring import DealerParContract
         from ddsbind.solver import dealer_par
 
         strain, declarer, level, doubled, source = q.strain, q.declarer, q.level, q.doubled or 0, "chosen"
         g = board.game
-        rec = g.contract if g is not None and isinstance(g.contract, Contract) else None
-        if rec is not None and strain in (None, rec.strain) and declarer in (None, g.declarer):
-            strain, declarer, source = rec.strain, g.declarer, "record"
+        rec = g.bid if g is not None else None
+        by = g.declarer if g is not None else None
+        if rec is not None and strain in (None, rec.strain) and declarer in (None, by):
+            strain, declarer, source = rec.strain, by, "record"
             if level in (None, rec.level) and q.doubled in (None, rec.doubled):
                 level, doubled = rec.level, rec.doubled
             else:
@@ -401,14 +402,15 @@ def create_app(
         g = board.game
         if g is None or g.trump is None or g.leader is None or not g.play:
             return {"trace": None, "costly": []}
+        trump, leader, play = g.trump, g.leader, g.play
 
         def analyse() -> tuple[list[int], list[Any]]:
             from ddsbind.play import costly_cards
             from ddsbind.solver import analyse_play
 
             return (
-                analyse_play(board.deal, g.trump, g.leader, g.play),
-                costly_cards(board.deal, g.trump, g.leader, g.play),
+                analyse_play(board.deal, trump, leader, play),
+                costly_cards(board.deal, trump, leader, play),
             )
 
         async def run() -> tuple[list[int], list[Any]]:

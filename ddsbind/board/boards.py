@@ -21,6 +21,9 @@ from typing import Any, overload
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability, pbn_to_masks
 from ddsbind.errors import Error, InvalidArgumentError
 from ddsbind.game import Play
+from ddsbind.record import GameRecord
+from ddsbind.record import contract_text as record_contract_text
+from ddsbind.scoring import Call, Contract
 
 __all__ = [
     "Board",
@@ -72,10 +75,8 @@ class Board:
     vulnerable : Vulnerability
     label : str
         The board number of the record (or ``number``), as the page lists it.
-    game : object or None
-        The game record (auction, contract, play) when the file holds one:
-        an object with ddsbind's game-record attributes (``auction``,
-        ``contract``, ``declarer``, ``result``, ``play``, ``trump``, ``tags``).
+    game : GameRecord or None
+        The game record (auction, contract, play) when the file holds one.
     board : int
         The file's board number (the ``board`` of the address); 0: ``number``.
     room : str or None
@@ -89,7 +90,7 @@ class Board:
     dealer: Seat | None
     vulnerable: Vulnerability
     label: str
-    game: Any = field(default=None, compare=False, repr=False)
+    game: GameRecord | None = field(default=None, compare=False, repr=False)
     board: int = 0
     room: str | None = None
     table: int = 1
@@ -198,7 +199,7 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board] | RecordBoards:
     disk when it is asked for.  Raises the reader's ``FormatError`` (or
     ``OSError``) for a file that cannot be read.
     """
-    from ddsbind.formats import board_dealer, board_vulnerability, read_games
+    from ddsbind.formats import read_games
     from ddsbind.formats.convert import read_any
     from ddsbind.formats.games import game_formats
     from ddsbind.formats.registry import guess
@@ -224,7 +225,7 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board] | RecordBoards:
         for row in owners:
             n = len(boards) + 1
             deal = Deal.from_owners(row)
-            boards.append(Board(n, deal, board_dealer(n), board_vulnerability(n), str(n)))
+            boards.append(Board(n, deal, Seat.dealer_of_board(n), Vulnerability.of_board(n), str(n)))
     return boards
 
 
@@ -280,8 +281,6 @@ class RecordBoards(Sequence[Board]):
         return self._count
 
     def _board(self, i: int) -> Board:
-        from ddsbind.formats import board_dealer, board_vulnerability
-
         n = i + 1
         recs = self._reader.read(i, n)
         if not recs[0, :4].any():
@@ -289,7 +288,7 @@ class RecordBoards(Sequence[Board]):
         owners = self.format.decode(recs).owners
         if owners is None:
             raise InvalidArgumentError(f"{self.path} holds results without deals: nothing to play")
-        return Board(n, Deal.from_owners(owners[0]), board_dealer(n), board_vulnerability(n), str(n))
+        return Board(n, Deal.from_owners(owners[0]), Seat.dealer_of_board(n), Vulnerability.of_board(n), str(n))
 
     @overload
     def __getitem__(self, i: int) -> Board: ...
@@ -364,8 +363,8 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
     declarer = _member(query, ("declarer",), lambda v: Seat.parse(v, "declarer"))
     leader = _member(query, ("leader",), lambda v: Seat.parse(v, "leader"))
     if declarer is None and leader is not None:
-        declarer = leader.next(-1)
-    elif declarer is not None and leader is not None and leader != declarer.next():
+        declarer = leader.rho
+    elif declarer is not None and leader is not None and leader != declarer.lho:
         raise InvalidArgumentError(f"leader {leader.name} is not declarer {declarer.name}'s left-hand opponent")
     text = query.get("play") or ""
     play = tuple(c for c in text.replace(" ", ",").split(",") if c)
@@ -481,15 +480,12 @@ def single_dummy_view(pos: Position, see: Sequence[Seat]) -> str:
 # -- JSON for the page -------------------------------------------------------------------
 
 
-def contract_text(game: Any) -> str | None:
+def contract_text(game: GameRecord) -> str | None:
     """A record's contract as the page shows it: ``"4HX"``, ``"Pass"``, or None when unknown.
 
-    Read through ``str``, so a contract held as text or as a contract object
-    (whose text may add ``" by W"``: the page names the declarer apart) reads alike.
+    The record's one contract text (:func:`ddsbind.record.contract_text`: the page names the declarer apart).
     """
-    if game.contract is None:
-        return "Pass" if getattr(game, "passed_out", False) else None
-    return str(game.contract).split(" by ")[0]
+    return record_contract_text(game.contract) or None
 
 
 def board_query(board: Board, tables: int) -> str:
@@ -519,7 +515,7 @@ def board_json(board: Board) -> dict[str, Any]:
     }
     if g is not None:
         doc["record"] = {
-            "auction": list(g.auction),
+            "auction": [str(c) for c in g.auction],
             "contract": contract_text(g),
             "declarer": None if g.declarer is None else g.declarer.name,
             "result": g.result,
@@ -540,7 +536,7 @@ def position_json(pos: Position) -> dict[str, Any]:
     tricks = [
         {"number": t.number, "leader": t.leader.name, "cards": _cards(t.cards), "winner": w.name} for t, w in done
     ]
-    won = sum(1 for _, w in done if w % 2 == pos.declarer % 2)
+    won = sum(1 for _, w in done if w.side is pos.declarer.side)
     return {
         "trump": pos.trump.name,
         "declarer": pos.declarer.name,
@@ -565,33 +561,31 @@ def position_json(pos: Position) -> dict[str, Any]:
 HANDVIEWER = "https://www.bridgebase.com/tools/handviewer.html"
 
 
-def played_record(board: Board, contract: Any, play: Sequence[Card]) -> Any:
+def played_record(board: Board, contract: Contract, play: Sequence[Card]) -> GameRecord:
     """A game record of ``board`` played in ``contract`` (a declared :class:`~ddsbind.Contract`) with ``play``.
 
     The record's own auction when it reached this contract; otherwise
     passes to the declarer, who bids the contract (doubled by the next
     hand if it is), then three passes.
     """
-    from ddsbind.record import GameRecord
-    from ddsbind.scoring import Contract
-
     g = board.game
     dealer = board.dealer or Seat.N
-    bare = Contract(contract.level, contract.strain, contract.doubled)
+    bare = contract.undeclared
     if g is not None and g.contract == bare and g.declarer == contract.declarer:
         auction = list(g.auction)
     else:
-        auction = ["Pass"] * next(k for k in range(4) if dealer.next(k) == contract.declarer)
-        auction.append(str(contract.call))
-        auction += ["X", "Pass", "Pass", "XX"][: 1 if contract.doubled == 1 else 4 if contract.doubled == 2 else 0]
-        auction += ["Pass"] * 3
+        auction = [Call.PASS] * next(k for k in range(4) if dealer.next(k) == contract.declarer)
+        auction.append(contract.call)
+        doubling = [Call.DOUBLE, Call.PASS, Call.PASS, Call.REDOUBLE]
+        auction += doubling[: 1 if contract.doubled == 1 else 4 if contract.doubled == 2 else 0]
+        auction += [Call.PASS] * 3
     return GameRecord(
         board.deal, dealer, board.vulnerable, board.file_board, auction=auction, contract=bare,
         declarer=contract.declarer, play=list(play),
     )  # fmt: skip
 
 
-def exports(board: Board, contract: Any, play: Sequence[Card]) -> dict[str, str]:
+def exports(board: Board, contract: Contract, play: Sequence[Card]) -> dict[str, str]:
     """The deal and ``play`` so far as PBN text, a LIN line and a BBO handviewer address."""
     import urllib.parse
 

@@ -177,11 +177,11 @@ def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.
         "vulnerability": [str(g.vulnerable) for g in games],
         "room": [g.tags.get("Room") or None for g in games],
         **{seat.full_name.lower(): [g.players.get(seat.name) for g in games] for seat in Seat},
-        "contract": [contract_text(g.contract, g.passed_out) or None for g in games],
+        "contract": [contract_text(g.contract) or None for g in games],
         "declarer": [letter(g.declarer) for g in games],
         "result": pd.array([g.result for g in games], dtype="Int8"),
         "score": pd.array([g.ns_score() for g in games], dtype="Int64"),
-        "auction": [" ".join(g.auction) or None for g in games],
+        "auction": [" ".join(map(str, g.auction)) or None for g in games],
         "play": [" ".join(map(str, g.play)) or None for g in games],
     }
     if solve is not None:

@@ -103,8 +103,15 @@ from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat
 from ddsbind.errors import ContractError, DDSError, Error, FormatError
 from ddsbind.formats._common import TEXT_BLOCK, Utf8Check, set_aside
 from ddsbind.game import Play, Vulnerability
-from ddsbind.record import PASSED_OUT, GameRecord, auction_fault, contract_of_auction, contract_text, read_call
-from ddsbind.scoring import Contract
+from ddsbind.record import (
+    PASSED_OUT,
+    GameRecord,
+    auction_fault,
+    contract_of_auction,
+    contract_text,
+    read_call,
+)
+from ddsbind.scoring import Call, Contract
 
 __all__ = ["contract_of_auction", "format_lin", "iter_lin", "parse_lin", "read_qx", "write_lin_games"]
 
@@ -112,7 +119,7 @@ _TAG = re.compile(r"[A-Za-z]{2}")
 _BOM = b"\xef\xbb\xbf"
 _SPACE = re.compile(r"\s*")
 #: LIN's letters for pass, double and redouble; bids are read by :func:`ddsbind.record.read_call`.
-_CALL_LETTERS = {"P": "Pass", "D": "X", "R": "XX"}
+_CALL_LETTERS = {"P": Call.PASS, "D": Call.DOUBLE, "R": Call.REDOUBLE}
 _LETTER_OF_CALL = {call: letter.lower() for letter, call in _CALL_LETTERS.items()}
 _VUL = {"o": Vulnerability.NONE, "0": Vulnerability.NONE, "-": Vulnerability.NONE}
 _VUL |= {"n": Vulnerability.NS, "e": Vulnerability.EW, "b": Vulnerability.BOTH}
@@ -383,7 +390,7 @@ def _parse_md(value: str) -> tuple[Seat, Deal]:
     return dealer, Deal(masks)
 
 
-def _call(token: str) -> tuple[str, int]:
+def _call(token: str) -> tuple[Call, int]:
     t = token.strip()
     mark = 1 if t.endswith("!") else 0
     t = t.removesuffix("!").upper()
@@ -412,7 +419,7 @@ class _Reader:
         vul = Vulnerability.NONE
         number: int | None = None
         qx_board: int | None = None
-        calls: list[str] = []
+        calls: list[Call] = []
         alerts: set[int] = set()
         call_notes: dict[int, list[int]] = {}
         notes: dict[int, str] = {}
@@ -535,9 +542,7 @@ class _Reader:
         rec.auction, rec.auction_marks = calls, [0] * len(calls)
         rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
         rec.commentary, rec.commentary_at = comments, comments_at
-        contract, rec.declarer = contract_of_auction(dealer, calls)
-        rec.contract = contract if isinstance(contract, Contract) else None
-        rec.passed_out = contract is not None and rec.contract is None
+        rec.contract, rec.declarer = contract_of_auction(dealer, calls)
         rec.play = cards
         rec.play_marks = [0] * len(cards)
         players = dict(self.names)
@@ -556,7 +561,7 @@ class _Reader:
         if claim is not None:
             rec.result = claim
             try:
-                if rec.contract is None:
+                if not isinstance(rec.contract, Contract):
                     raise FormatError("a claim without a contract")
                 rec.check_result()
             except FormatError as exc:  # the claim set aside (kept as written), the board read without it
@@ -568,7 +573,7 @@ class _Reader:
         return rec
 
     @staticmethod
-    def _start_play(deal: Deal | None, dealer: Seat | None, calls: list[str]) -> Play:
+    def _start_play(deal: Deal | None, dealer: Seat | None, calls: list[Call]) -> Play:
         if deal is None or dealer is None:
             raise FormatError("a card before the deal (md|)")
         contract, declarer = contract_of_auction(dealer, calls)
@@ -700,12 +705,12 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
                 raise FormatError(f"LIN: {where}: LIN needs a dealer (or a board number to take it from)", index=k)
             dealer = Seat.dealer_of_board(g.board)
         said = contract_of_auction(dealer, g.auction)
-        held = (PASSED_OUT if g.passed_out else g.contract, g.declarer)
+        held = (g.contract, g.declarer)
         if held[0] is not None and said != held:
-            wanted = contract_text(g.contract, g.passed_out)
+            wanted = contract_text(g.contract)
             raise FormatError(
                 f"LIN: {game_label(g.board, k)}: LIN takes the contract from the auction, and this auction "
-                f"({' '.join(g.auction) or 'none'}) gives {said[0] or 'none'} by "
+                f"({' '.join(map(str, g.auction)) or 'none'}) gives {said[0] or 'none'} by "
                 f"{said[1].name if said[1] is not None else 'nobody'}, not {wanted} by "
                 f"{g.declarer.name if g.declarer is not None else 'nobody'}",
                 index=k,
@@ -734,7 +739,7 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
 
         for i, c in enumerate(g.auction):
             out += comments(i)
-            lin = _LETTER_OF_CALL.get(c, c.removesuffix("T"))
+            lin = _LETTER_OF_CALL.get(c, str(c).removesuffix("T"))
             out.append(f"mb|{lin}{'!' if i in g.alerts else ''}|")
             out += [f"an|{_check_value(g.notes[n], k)}|" for n in g.call_notes.get(i, []) if g.notes.get(n)]
         if g.auction:
@@ -743,7 +748,7 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
             out += comments(len(g.auction) + j)
             out.append(f"pc|{card}|")
         out += comments(actions)
-        if g.result is not None and len(g.play) < 52 and not g.passed_out:
+        if g.result is not None and len(g.play) < 52 and g.contract is not PASSED_OUT:
             out.append(f"mc|{g.result}|")
         out += comments(actions + 1)
         out.append(g.tags.get("LinOther", ""))

@@ -93,7 +93,7 @@ from ddsbind.formats.pbntables import (
 )
 from ddsbind.formats.pbntext import decode_pbn, encode_pbn, pbn_encoding, pbn_lines, write_text
 from ddsbind.game import Vulnerability
-from ddsbind.scoring import DealerParContract
+from ddsbind.scoring import PASSED_OUT, DealerParContract
 
 __all__ = [
     "PBNBoard",
@@ -668,10 +668,6 @@ Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 ParFunc = Callable[[NDArray[np.uint8], Sequence[int], Sequence[Vulnerability]], Sequence[tuple[int, Sequence[str]]]]
 
 
-#: Bid rank of a strain (C < D < H < S < NT), by DDS strain (S H D C NT): the order Bridge Composer lists ties in.
-_BID_RANK = {Strain.C: 0, Strain.D: 1, Strain.H: 2, Strain.S: 3, Strain.NT: 4}
-
-
 def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     """``(OptimumScore, ParContract)`` values from DDS's ``DealerPar`` answer, as Bridge Composer writes them.
 
@@ -708,10 +704,10 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     """
     pars = sorted(
         (DealerParContract.parse(c) for c in contracts),
-        key=lambda p: (p.contract.level, _BID_RANK[p.contract.strain]),
+        key=lambda p: p.contract.call,  # the bidding order (Call's rank): the order Bridge Composer lists ties in
     )
     if not pars:
-        return "NS 0", "Pass"
+        return "NS 0", str(PASSED_OUT)
     side = str(pars[0].declarers[0].side)
     out = []
     for p in pars:

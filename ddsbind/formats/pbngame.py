@@ -109,6 +109,7 @@ from ddsbind.game import Play, Vulnerability
 from ddsbind.record import (
     PASSED_OUT,
     GameRecord,
+    PassedOut,
     auction_fault,
     closing_passes,
     contract_of_auction,
@@ -117,7 +118,7 @@ from ddsbind.record import (
     read_call,
     read_contract,
 )
-from ddsbind.scoring import Contract
+from ddsbind.scoring import Call, Contract
 
 __all__ = ["GameRecord", "dump_games", "format_games", "holds_games", "iter_game_records", "parse_games", "write_games"]
 
@@ -148,15 +149,14 @@ def _mark(text: str, what: str) -> int:
 # PBN text -> game records
 
 
-def _read_contract(text: str, g: int) -> tuple[Contract | None, bool]:
-    """A Contract tag's value: (contract, passed out); empty or ``?`` (PBN's unknown) is an unknown contract."""
+def _read_contract(text: str, g: int) -> Contract | PassedOut | None:
+    """A Contract tag's value; empty or ``?`` (PBN's unknown) is an unknown contract (None)."""
     if text.strip() in ("", "?"):
-        return None, False
+        return None
     try:
-        contract = read_contract(text)
+        return read_contract(text)
     except ContractError as exc:
         raise FormatError(f"PBN: Contract: {exc}", index=g) from None
-    return (contract, False) if isinstance(contract, Contract) else (None, contract is PASSED_OUT)
 
 
 def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
@@ -188,8 +188,8 @@ def _note_refs(tokens: list[str]) -> tuple[list[str], dict[int, list[int]]]:
     return kept, refs
 
 
-def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int], dict[int, list[int]]]:
-    calls: list[str] = []
+def _auction(tokens: list[str], g: int) -> tuple[list[Call], list[int], dict[int, list[int]]]:
+    calls: list[Call] = []
     marks: list[int] = []
     notes: dict[int, list[int]] = {}
     kept, refs = _note_refs(tokens)
@@ -201,7 +201,7 @@ def _auction(tokens: list[str], g: int) -> tuple[list[str], list[int], dict[int,
         call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN: auction token {k}")
         if call == "AP":
             missing = closing_passes(calls)
-            calls += ["Pass"] * missing
+            calls += [Call.PASS] * missing
             marks += [mark] * missing
         else:
             try:
@@ -328,7 +328,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     except DDSError:
         aside("Vulnerable", "not None, NS, EW or All")
     try:
-        rec.contract, rec.passed_out = _read_contract(values.get("Contract", ""), g)
+        rec.contract = _read_contract(values.get("Contract", ""), g)
     except FormatError as exc:
         aside("Contract", exc.message.removeprefix("PBN: Contract: "))
     result = values.get("Result", "").strip()
@@ -339,7 +339,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
             rec.result = int(result)
         else:
             aside("Result", "not 0..13 tricks")
-    if rec.passed_out:  # no declarer, no tricks: BBO Helper writes [Declarer "S"] [Result "0"] beside "Pass"
+    if rec.contract is PASSED_OUT:  # no declarer, no tricks: BBO Helper writes [Declarer "S"] [Result "0"] then
         rec.declarer = rec.result = None
     if "Auction" in values:
         _read_auction(rec, values, sections, aside)
@@ -399,7 +399,7 @@ def _read_auction(
     if rec.dealer is None or not calls or closing_passes(calls):
         return
     said, by = contract_of_auction(rec.dealer, calls)
-    held = PASSED_OUT if rec.passed_out else rec.contract
+    held = rec.contract
     if held is not None and held != said:
         aside("Contract", f"the auction reaches {said}")
     if (held is None or held == said) and rec.declarer is not None and rec.declarer != by:
@@ -408,8 +408,7 @@ def _read_auction(
         rec.declarer = by
         return
     # a Contract or Declarer tag missing, "?" (pbntools writes neither) or set aside: the ended auction's
-    rec.contract, rec.passed_out = (said, False) if isinstance(said, Contract) else (None, True)
-    rec.declarer = by
+    rec.contract, rec.declarer = said, by
 
 
 def _place_commentary(rec: GameRecord, game: pbn.GameText, sections: dict[str, list[str]], g: int) -> None:
@@ -566,7 +565,7 @@ def _snapshot(rec: GameRecord) -> tuple[object, ...]:
     """What the record holds, to tell whether it changed since it was read."""
     return (
         rec.deal, rec.dealer, rec.vulnerable, rec.board, list(rec.auction), list(rec.auction_marks),
-        rec.contract, rec.passed_out, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
+        rec.contract, rec.declarer, rec.result, list(rec.play), list(rec.play_marks), dict(rec.notes),
         {k: list(v) for k, v in rec.call_notes.items()}, {k: list(v) for k, v in rec.card_notes.items()},
         set(rec.alerts), list(rec.commentary), list(rec.commentary_at), dict(rec.tags),
         {k: list(v) for k, v in rec.sections.items()},
@@ -733,7 +732,7 @@ def _game_lines(rec: GameRecord) -> list[str]:
             out.append(f'[{name} "{pbn.quote(value, name)}"]')
             out += rec.sections.get(name, [])
     owned("Declarer", rec.declarer.name if rec.declarer is not None else None)
-    owned("Contract", contract_text(rec.contract, rec.passed_out))
+    owned("Contract", contract_text(rec.contract))
     owned("Result", rec.result)
     if "Note" in rec.unread:
         owned("Note", None)
@@ -749,7 +748,7 @@ def _game_lines(rec: GameRecord) -> list[str]:
         out.append(f'[Auction "{rec.dealer.name}"]')
         marks = rec.auction_marks or [0] * len(rec.auction)
         calls = [
-            _before(spots.pop(k, "")) + c + _MARK_TEXT[m] + "".join(f" ={n}=" for n in call_notes.get(k, []))
+            _before(spots.pop(k, "")) + str(c) + _MARK_TEXT[m] + "".join(f" ={n}=" for n in call_notes.get(k, []))
             for k, (c, m) in enumerate(zip(rec.auction, marks, strict=True))
         ]
         calls[-1] += _after(spots.pop(len(rec.auction), ""))

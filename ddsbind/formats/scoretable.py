@@ -37,7 +37,7 @@ from dataclasses import replace
 from ddsbind.deal import Seat
 from ddsbind.errors import FormatError
 from ddsbind.formats._common import set_aside
-from ddsbind.record import GameRecord, read_contract
+from ddsbind.record import PASSED_OUT, GameRecord, read_contract
 from ddsbind.scoring import Contract
 
 __all__ = ["has_score_table", "score_table_games"]
@@ -87,10 +87,10 @@ def _record(game: GameRecord, row: dict[str, str]) -> GameRecord:
     tags = {k: v for k, v in game.tags.items() if k not in ("ScoreTable", "Contract", "Declarer", "Result")}
     tags.update({k: row[k] for k in _KEPT if k in row})
     contract = read_contract(row["Contract"]) if "Contract" in row else None
-    passed_out = contract is not None and not isinstance(contract, Contract)
-    declarer = Seat.parse(row["Declarer"]) if "Declarer" in row and not passed_out else None
+    passed = contract is PASSED_OUT
+    declarer = Seat.parse(row["Declarer"]) if "Declarer" in row and not passed else None
     result = None
-    if "Result" in row and not passed_out:
+    if "Result" in row and not passed:
         text = row["Result"].strip()
         if text[:1] in ("=", "+", "-") and isinstance(contract, Contract):  # made, overtricks, down
             result = contract.level + 6 + (0 if text == "=" else int(text))
@@ -109,8 +109,7 @@ def _record(game: GameRecord, row: dict[str, str]) -> GameRecord:
         game,
         tags=tags,
         sections={k: v for k, v in game.sections.items() if k != "ScoreTable"},
-        contract=contract if isinstance(contract, Contract) else None,
-        passed_out=passed_out,
+        contract=contract,
         declarer=declarer,
         result=result,
         auction=[],

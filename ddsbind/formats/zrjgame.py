@@ -37,8 +37,8 @@ from ddsbind.deal import Seat, Strain, Vulnerability
 from ddsbind.errors import FormatError, TruncatedPlayWarning
 from ddsbind.formats import order, zrj
 from ddsbind.formats._common import check_whole, end_of_list, records
-from ddsbind.record import GameRecord, read_call
-from ddsbind.scoring import Contract
+from ddsbind.record import PASSED_OUT, GameRecord, read_call
+from ddsbind.scoring import Call, Contract
 
 __all__ = [
     "TruncatedPlayWarning",
@@ -85,20 +85,16 @@ def unheld(games: Sequence[GameRecord]) -> list[str]:
 _RECORD_TAGS = ("Board", "Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Result", "Auction", "Play")
 
 
-def _call_byte(call: str, mark: int) -> int:
-    c = call.upper()
-    if c in ("PASS", "X", "XX"):
-        code, level = {"PASS": 5, "X": 6, "XX": 7}[c], 0
+def _call_byte(call: Call, mark: int) -> int:
+    if call.strain is None:  # ZRJ's codes 5, 6, 7: pass, double, redouble
+        code, level = 5 + call.doubled, 0
     else:
-        bid = Contract.parse(c)
-        code, level = int(order.bid_strains(bid.strain)), bid.level
+        code, level = int(order.bid_strains(call.strain)), call.level
     return (mark & 3) << 6 | level << 3 | code
 
 
-def _byte_call(byte: int) -> tuple[str, int]:
-    text = zrj.call_text(byte).rstrip("!?*")
-    call = {"P": "Pass", "X": "X", "R": "XX"}.get(text) or read_call(text)
-    return call, byte >> 6
+def _byte_call(byte: int) -> tuple[Call, int]:
+    return read_call(zrj.call_text(byte).rstrip("!?*")), byte >> 6
 
 
 def _board_byte(rec: GameRecord, index: int) -> int:
@@ -141,23 +137,23 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     def fault(msg: str) -> FormatError:
         return FormatError(f"{game_label(rec.board, index)}: {msg}")
 
-    if rec.contract is None and not rec.passed_out:
+    if rec.contract is None:
         raise fault("ZRJ needs a contract (Pass for a passed-out deal)")
     try:
         rec.check_auction()
         rec.check_result()
     except FormatError as exc:
         raise fault(str(exc)) from None
-    if rec.passed_out:
+    if rec.contract is PASSED_OUT:
         contract, declarer, tricks = 0, 0, 0
         if rec.play:
             raise fault("a passed-out deal has a play")
     else:
         if rec.declarer is None:
             raise fault(f"contract {rec.contract} has no declarer")
-        trump = rec.trump
-        assert trump is not None  # a contract, not passed out
-        contract = 5 * rec.level + int(order.bid_strains(trump)) + 40 * rec.doubled
+        bid = rec.bid
+        assert bid is not None  # a contract, not passed out
+        contract = 5 + bid.call.rank + 40 * bid.doubled  # ZRJ's byte: 5 (1C) .. 39 (7NT) by the bidding order
         declarer = int(rec.declarer)
         if rec.result is not None:
             tricks = rec.result
@@ -168,7 +164,7 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     calls = list(rec.auction)
     marks = list(rec.auction_marks or [0] * len(calls))
     passes = 0
-    while passes < 3 and passes < len(calls) - 1 and calls[passes] == "Pass" and not marks[passes]:
+    while passes < 3 and passes < len(calls) - 1 and calls[passes].is_pass and not marks[passes]:
         passes += 1
     room_calls = zrj.MAX_CALLS_END - zrj.FIRST_MOVE
     if len(calls) - passes > room_calls:
@@ -210,11 +206,11 @@ def zrj_to_game(p: zrj.PlayedDeal, *, index: int = 0) -> GameRecord:
     rec = GameRecord(deal=p.deal, dealer=p.dealer, vulnerable=p.vulnerability)
     rec.board = p.board
     calls = [_byte_call(b) for b in p.calls]
-    rec.auction = ["Pass"] * p.initial_passes + [c for c, _ in calls]
+    rec.auction = [Call.PASS] * p.initial_passes + [c for c, _ in calls]
     rec.auction_marks = [0] * p.initial_passes + [m for _, m in calls]
     code = p.strain
     if code is None:  # passed out (contract byte 0)
-        rec.passed_out = True
+        rec.contract = PASSED_OUT
         if p.plays:
             raise FormatError(f"ZRJ: passed out but has {len(p.plays)} plays", index=index)
     else:

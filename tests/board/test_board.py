@@ -960,3 +960,18 @@ def test_a_large_deal_file_is_opened_as_read_not_loaded(tmp_path):
             assert pos["board"]["vulnerable"] == ddsbind.Vulnerability.of_board(number).pbn
         status, doc = api(server, "position", board=str(n + 1))
         assert status == 400 and f"boards 1 to {n}" in doc["error"]
+
+
+def test_a_played_contract_becomes_a_record_of_calls():
+    """Without this, the board's PBN and LIN export would build its auction from text of its own, apart from Call."""
+    from ddsbind.board.boards import contract_text, deal_board, played_record
+    from ddsbind.scoring import PASSED_OUT, Call, Contract
+
+    board = deal_board("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.765.AKQ.T9 .J432.JT98.AKQ87", dealer=Seat.E)
+    rec = played_record(board, Contract.parse("4SXX by W"), [])
+    # E and S pass, W bids, N doubles, W redoubles, then the three passes that end the auction.
+    four, p = Call.parse("4S"), Call.PASS
+    assert rec.auction == [p, p, four, Call.DOUBLE, p, p, Call.REDOUBLE, p, p, p]
+    assert (rec.contract, rec.declarer, contract_text(rec)) == (Contract.parse("4SXX"), Seat.W, "4SXX")
+    rec.contract = PASSED_OUT
+    assert contract_text(rec) == "Pass"

@@ -193,7 +193,7 @@ def test_game_html_shows_diagram_auction_play_and_dd_with_costly_cards_marked(li
     # The auction: each call in its cell, in order.
     calls = page.with_attr("data-call")
     assert [calls[str(i)] for i in range(len(game.auction))] == [
-        c if c in ("Pass", "X") else c[0] + ("NT" if c[1:] == "NT" else SYMBOLS[c[1]]) for c in game.auction
+        c if c in ("Pass", "X") else c[0] + ("NT" if c[1:] == "NT" else SYMBOLS[c[1]]) for c in map(str, game.auction)
     ]
     # The play: card i of the play carries data-play i, in the cell of the seat that played it.
     plays = page.with_attr("data-play")

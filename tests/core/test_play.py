@@ -13,6 +13,7 @@ from ddsbind.formats.zrjgame import game_to_zrj, zrj_to_game
 from ddsbind.game import play_out
 from ddsbind.play import analyse_plays, best_line, costly_cards, costly_cards_batch
 from ddsbind.record import GameRecord
+from ddsbind.scoring import PASSED_OUT
 
 
 def _cards(text: str) -> list[Card]:
@@ -238,6 +239,6 @@ def test_best_line_of_a_card_play_starts_where_the_play_stands(list100):
 
 def test_a_passed_out_game_has_no_card_play():
     """Without this, analysing a passed-out game would fail with an unclear error, or analyse nothing silently."""
-    game = GameRecord(ddsbind.Deal.random(1), dealer=Seat.N, auction=["Pass"] * 4, passed_out=True)
+    game = GameRecord(ddsbind.Deal.random(1), dealer=Seat.N, auction=["Pass"] * 4, contract=PASSED_OUT)
     with pytest.raises(ddsbind.errors.InvalidArgumentError, match="no contract and declarer"):
         _ = game.card_play

@@ -13,11 +13,12 @@ from click.testing import CliRunner
 
 import ddsbind
 from ddsbind.cli import main
+from ddsbind.deal import Vulnerability
 from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats.games import read_games, read_played
 from ddsbind.formats.lin import parse_lin
 from ddsbind.match import SessionReport, analyse_session
-from ddsbind.scoring import imps, neuberg
+from ddsbind.scoring import PASSED_OUT, Contract, imps, neuberg
 from tests.support import REPO
 
 SESSION = REPO / "examples" / "data" / "session.lin"
@@ -242,13 +243,20 @@ def test_passed_out_room_in_a_team_match(tmp_path):
     games = [g for g in read_games(SESSION) if g.board == 4]
     closed = games[1]
     closed.auction, closed.auction_marks = ["Pass"] * 4, [0] * 4
-    closed.contract = closed.declarer = closed.result = None
-    closed.passed_out, closed.play, closed.play_marks = True, [], []
+    closed.contract, closed.declarer, closed.result = PASSED_OUT, None, None
+    closed.play, closed.play_marks = [], []
     report = analyse_session(games)
     (b,) = report.boards
     # Open 4H by S one down vulnerable, NS -100; closed passed out, 0: 100 is 3 IMPs to Tigers.  Double dummy
     # the open room's 4H takes 9 tricks (NS -100) against 0: all 3 IMPs are the auction's.
     assert (b.imps, b.auction_imps, b.play_imps) == (-3, -3, 0)
+    # The report holds the vocabulary's values, not their text: a contract, PASSED_OUT, a vulnerability.
+    assert (b.tables[0].contract, b.tables[1].contract, b.vulnerable) == (
+        Contract.parse("4H"),
+        PASSED_OUT,
+        Vulnerability.BOTH,
+    )
+    assert (b.to_json()["vulnerable"], [t.to_json()["contract"] for t in b.tables]) == ("All", ["4H", "Pass"])
     text = "\n".join(report.lines(detail=True))
     assert re.search(r"-100  Pass +0 ", text) and "closed passed out (NS 0)" in text
     assert PYTHON.search(text.replace("vulnerable None", "")) is None
@@ -288,7 +296,7 @@ def test_read_played_expands_score_tables():
     games = read_played(SCORE_TABLE)
     assert len(games) == 11
     assert [g.tags["Section"] for g in games[:5]] == ["A", "A", "A", "B", "B"]
-    assert games[4].passed_out and games[2].result == 9 and str(games[2].contract) == "4S"
+    assert games[4].contract is PASSED_OUT and games[2].result == 9 and str(games[2].contract) == "4S"
 
 
 def test_cli_by_section_and_json_entries():

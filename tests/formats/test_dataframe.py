@@ -158,7 +158,8 @@ def test_game_files_fill_every_column_and_solve_as_dd_table(name):
         table = ddsbind.dd_table(g.deal)
         assert [df[c].iloc[k] for c in TABLE_COLUMNS] == np.asarray(table).ravel().tolist()
         assert df["par"].iloc[k] == ddsbind.dealer_par(table, g.dealer, g.vulnerable).score
-        assert df["auction"].iloc[k].split() == g.auction and df["play"].iloc[k].split() == [str(c) for c in g.play]
+        assert df["auction"].iloc[k].split() == [str(c) for c in g.auction]
+        assert df["play"].iloc[k].split() == [str(c) for c in g.play]
     unsolved = solved_frame(path, solve=False)
     assert "par" not in unsolved.columns and "S_N" not in unsolved.columns
 

@@ -17,6 +17,7 @@ import ddsbind
 from ddsbind.errors import DroppedDataWarning
 from ddsbind.formats import registry, zrd
 from ddsbind.formats.convert import convert
+from ddsbind.scoring import PASSED_OUT
 from tests.support import cli, one_error
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
@@ -116,7 +117,7 @@ def test_zrj_names_its_board_byte_limit_once_for_boards_above_240(tmp_path: Path
             vulnerable=ddsbind.Vulnerability.of_board(b),
             board=b,
             auction=["Pass"] * 4,
-            passed_out=True,
+            contract=PASSED_OUT,
         )
         for b in boards
     ]

@@ -19,6 +19,7 @@ from ddsbind.formats.lin import parse_lin
 from ddsbind.formats.pbn import parse_pbn
 from ddsbind.formats.pbngame import dump_games, parse_games
 from ddsbind.game import Vulnerability
+from ddsbind.scoring import PASSED_OUT
 from tests.support import cli
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
@@ -49,7 +50,7 @@ def test_bbo_helper_pbn_fields_and_its_own_scores_and_tables():
         (3, Seat.S, Vulnerability.EW), (4, Seat.W, Vulnerability.BOTH),  # "Both", BBO Helper's spelling
     ]  # fmt: skip
     assert [(str(g.contract), g.declarer, g.result) for g in games] == [
-        ("4S", Seat.N, 10), ("2C", Seat.E, 5), ("None", None, None), ("3SX", Seat.N, 9),
+        ("4S", Seat.N, 10), ("2C", Seat.E, 5), ("Pass", None, None), ("3SX", Seat.N, 9),
     ]  # fmt: skip
     g1, g2, g3, _ = games
     assert g1.players == {"N": "oakhollow", "E": "tinbucket", "S": "kestrel_9", "W": "Marguerite L"}
@@ -57,7 +58,9 @@ def test_bbo_helper_pbn_fields_and_its_own_scores_and_tables():
     assert g1.notes == {1: "transfer to !s", 2: "choice of games, 5 !s"}  # "1: text": the space is not the note's
     assert g1.call_notes == {2: [1], 6: [2]} and g1.alerts == {2, 6}
     assert g2.notes == {1: "Alerted without an explanation"} and len(g2.play) == 30  # "-" after the claim
-    assert g3.passed_out and g3.ns_score() == 0  # [Declarer "S"] [Result "0"] beside "Pass": nobody, nothing
+    assert (
+        g3.contract is PASSED_OUT and g3.ns_score() == 0
+    )  # [Declarer "S"] [Result "0"] beside "Pass": nobody, nothing
     assert (g3.tags["Declarer"], g3.tags["Result"]) == ("S", "0")  # kept as written
     for g in games:  # the program's own score, from its file, equals ours from the contract and result
         assert g.ns_score() == _ns_score(g.tags["Score"])
@@ -74,7 +77,7 @@ def test_bbo_helper_passed_out_board_converts_to_lin(tmp_path):
     res = cli("convert", RECORDS / "bbohelper.pbn", out)
     assert res.exit_code == 0, res.output
     games = parse_lin(out.read_text())
-    assert [(g.board, g.passed_out, g.declarer) for g in games][2] == (3, True, None)
+    assert [(g.board, g.contract is PASSED_OUT, g.declarer) for g in games][2] == (3, True, None)
 
 
 def test_bbo_helper_lin_comment_line_rooms_boards_and_explanations():

@@ -11,6 +11,7 @@ from ddsbind.errors import FieldWarning, FormatError
 from ddsbind.formats import reading
 from ddsbind.formats.games import read_games
 from ddsbind.formats.scoretable import has_score_table, score_table_games
+from ddsbind.scoring import PASSED_OUT
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "records"
 HEAD = (
@@ -34,7 +35,7 @@ def test_bridge_composer_rows_read_as_results():
     assert (str(first.contract), first.declarer, first.result, first.ns_score()) == ("4S", Seat.N, 10, 420)
     assert first.tags["Names_NS"] == "Ada Brook - Ben Carr" and first.tags["PairId_EW"] == "4"
     assert first.tags["Section"] == "A" and "ScoreTable" not in first.tags and not first.sections
-    assert games[4].passed_out and games[4].ns_score() == 0
+    assert games[4].contract is PASSED_OUT and games[4].ns_score() == 0
     assert [g.ns_score() for g in games[5:9]] == [-400, -430, 50, 50]
 
 

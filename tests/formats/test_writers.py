@@ -136,7 +136,7 @@ def test_club_program_layout_dash_hand_no_space_contract_unknown_and_bang_token(
     g21, g22, g23 = parse_games(_read("club_program.pbn"))
     assert g21.tags["Event"] == "Spring pairs" and g21.board == 21 and g21.dealer == Seat.N
     assert str(g21.contract) == "2S" and g21.declarer == Seat.S  # "?" unknown: the auction's
-    assert g21.auction[0] == "1C" and g21.auction_marks[0] == 1  # "!" belongs to 1C
+    assert str(g21.auction[0]) == "1C" and g21.auction_marks[0] == 1  # "!" belongs to 1C
     assert g22.auction_marks[:2] == [0, 1]
     assert g23.deal.is_full and g23.deal.hand_lengths == (13, 13, 13, 13)  # "-": the 13 cards left
     assert g23.tags["Site"] == "Club room"  # "#" twice over

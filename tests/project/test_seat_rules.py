@@ -68,13 +68,9 @@ _CYCLES = (
     ("None", "NS", "EW", "Both", "NS", "EW", "Both", "None", "EW", "Both", "None", "NS", "Both", "None", "NS", "EW"),
 )
 
-#: Files still offending while another branch of issue 45 (``calls``: records, the board, the match and PBN
-#: games speak ``Call``/``Seat``) rewrites them; the coordinator removes each entry after merging it.  An entry
-#: whose file no longer offends fails :func:`test_the_allowances_are_still_needed`, so none can stay stale.
-ALLOWED = {
-    "record.py",  # declarer % 2, t.winner % 2 in the score and trick counts (branch calls)
-    "board/boards.py",  # w % 2 == pos.declarer % 2 in the board's trick count (branch calls)
-}
+#: Files allowed seat arithmetic while being rewritten (none today).  An entry whose file no longer
+#: offends fails :func:`test_the_allowances_are_still_needed`, so none can stay stale.
+ALLOWED: set[str] = set()
 
 
 def _names(node: ast.AST) -> set[str]:

@@ -434,12 +434,12 @@ def _costly_plays(game: GameRecord, costly: Sequence[Any]) -> list[CostlyPlay]:
 
 def _results(games: Sequence[GameRecord], progress: Progress | None) -> tuple[list[TableResult], dict[int, list[int]]]:
     """Every record's table: score, double dummy (play traced), lead, claim, costly cards."""
-    playable = [k for k, g in enumerate(games) if g.trump is not None and g.declarer is not None]
+    playable = [k for k, g in enumerate(games) if g.strain is not None and g.declarer is not None]
     jobs: list[PlayJob] = []
     for k in playable:
         g = games[k]
-        assert g.trump is not None and g.leader is not None
-        jobs.append((g.deal, g.trump, g.leader, g.play))
+        assert g.strain is not None and g.leader is not None
+        jobs.append((g.deal, g.strain, g.leader, g.play))
     traces = analyse_plays(jobs, progress=progress)
     costly_all = costly_cards_batch(jobs, traces=traces)
     analysed = {k: (list(tr), costly) for k, tr, costly in zip(playable, traces, costly_all, strict=True)}

@@ -234,7 +234,7 @@ def _find_costly(played: CardPlay, trace: Sequence[int]) -> list[tuple[_Pending,
         delta = trace[k] - trace[k + 1]
         cost = delta if seat % 2 == declarer_side else -delta
         if cost > 0:
-            before = Position(table.deal(), table.trump, table.leader, tuple(table.current))
+            before = Position(table.deal(), table.strain, table.leader, tuple(table.current))
             out.append(((k, card, seat, table.trick_number, cost, trace[k], trace[k + 1]), before))
         table.play(card)
     return out
@@ -483,7 +483,7 @@ def best_line(
     value: int | None = None
     while not table.finished:
         seat = table.to_play
-        sol = solve_board(table.deal(), table.trump, table.leader, current_trick=table.current)
+        sol = solve_board(table.deal(), table.strain, table.leader, current_trick=table.current)
         options = tuple(CardOption(sc.cards, sc.score) for sc in sol)
         best = max(o.score for o in options)
         if value is None:

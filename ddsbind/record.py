@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
+from ddsbind._typing import renamed_attribute
 from ddsbind.deal import Card, Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError, InvalidArgumentError
 from ddsbind.game import CardPlay, PlayedTrick, Vulnerability, play_out
@@ -229,9 +230,11 @@ class GameRecord:
         return 0 if self.contract is None else self.contract.level
 
     @property
-    def trump(self) -> Strain | None:
+    def strain(self) -> Strain | None:
         """The contract's strain, None when passed out or unknown."""
         return None if self.contract is None else self.contract.strain
+
+    trump = renamed_attribute("trump", "strain")
 
     @property
     def doubled(self) -> int:
@@ -251,9 +254,9 @@ class GameRecord:
         declarer (passed out, or unknown), and ``PlayFaultError`` (with
         ``.index``) for a card of the play not held or a revoke.
         """
-        if self.trump is None or self.leader is None:
+        if self.strain is None or self.leader is None:
             raise InvalidArgumentError("the game has no contract and declarer to analyse (passed out or unknown)")
-        return CardPlay(self.deal, self.trump, self.leader, self.play)
+        return CardPlay(self.deal, self.strain, self.leader, self.play)
 
     def commentary_places(self) -> list[int | None]:
         """Where each commentary stands, as every format writes it: after that many actions, or None.
@@ -276,12 +279,12 @@ class GameRecord:
         """
         if not self.play:
             return []
-        if self.trump is None or self.leader is None:
+        if self.strain is None or self.leader is None:
             raise FormatError("a play needs a contract and a declarer")
         if len(self.play) > 52:
             raise FormatError(f"play 53 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
         try:
-            return play_out(self.deal, self.trump, self.leader, self.play)
+            return play_out(self.deal, self.strain, self.leader, self.play)
         except DDSError as exc:
             raise FormatError(play_fault(exc.index or 0, exc)) from None
 

@@ -356,18 +356,18 @@ def create_app(
 
     def solved(pos: Any) -> Awaitable[Any]:
         """Every legal card's score at ``pos``, solved once (the cache) on the pool."""
-        deal, trump, leader, trick = pos.solve_args
-        key = (deal, int(trump), int(leader), trick)
+        deal, strain, leader, trick = pos.solve_args
+        key = (deal, int(strain), int(leader), trick)
 
         async def solve() -> Any:
-            return (await in_thread(state.pool.solve_boards, [(deal, trump, leader, trick)]))[0]
+            return (await in_thread(state.pool.solve_boards, [(deal, strain, leader, trick)]))[0]
 
         return state.solutions.get(key, solve)
 
     async def ahead(board: Board, pos: Any, sols: Any) -> None:
         """Solve, while the player thinks, the positions after each distinct card here (one of each equal group)."""
         for sc in sols:
-            nxt = position(board, [*pos.play, sc.card], pos.trump, pos.declarer)
+            nxt = position(board, [*pos.play, sc.card], pos.strain, pos.declarer)
             if not nxt.state.finished:
                 with contextlib.suppress(Error):
                     await solved(nxt)
@@ -399,7 +399,7 @@ def create_app(
     async def analysis_doc(query: dict[str, str]) -> dict[str, Any]:
         board = state.board(read_query(query))
         g = board.game
-        if g is None or g.trump is None or g.leader is None or not g.play:
+        if g is None or g.strain is None or g.leader is None or not g.play:
             return {"trace": None, "costly": []}
 
         def analyse() -> tuple[list[int], list[Any]]:
@@ -407,8 +407,8 @@ def create_app(
             from ddsbind.solver import analyse_play
 
             return (
-                analyse_play(board.deal, g.trump, g.leader, g.play),
-                costly_cards(board.deal, g.trump, g.leader, g.play),
+                analyse_play(board.deal, g.strain, g.leader, g.play),
+                costly_cards(board.deal, g.strain, g.leader, g.play),
             )
 
         async def run() -> tuple[list[int], list[Any]]:

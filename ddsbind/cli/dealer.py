@@ -17,7 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, json_output, one_file_each, progress
+from ddsbind.cli._common import (
+    COUNT,
+    POSITIVE,
+    VUL,
+    about,
+    check_image,
+    fail,
+    json_output,
+    one_file_each,
+    progress,
+    renamed_option,
+)
 from ddsbind.deal import Vulnerability
 
 if TYPE_CHECKING:
@@ -135,8 +146,10 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="--contract reports the make probability alone, from one target search per contract and deal "
     "(about 1/25 of a DD table or less): the cheapest question.",
 )
+@renamed_option("--vul", "--vulnerable")
 @click.option(
-    "--vul",
+    "--vulnerable",
+    "vul",
     type=VUL,
     default=None,
     help="Vulnerability for scores (default: the script's vulnerable, else none).",
@@ -258,7 +271,7 @@ def dealer(
         seed = secrets.randbits(32)
     elif seed < 0:
         seed += 2**64
-    # The script's `vulnerable` (a Vulnerability, read by its parser) unless --vul says otherwise.
+    # The script's `vulnerable` (a Vulnerability, read by its parser) unless --vulnerable says otherwise.
     vulnerability = script.vulnerable if script.vulnerable is not None else Vulnerability.NONE
     options = {
         "file": file,

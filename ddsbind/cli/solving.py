@@ -7,7 +7,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, about, fail, json_output, progress
+from ddsbind.cli._common import (
+    COUNT,
+    POSITIVE,
+    SEAT,
+    STRAIN,
+    VUL,
+    about,
+    fail,
+    json_output,
+    progress,
+    renamed_option,
+)
 from ddsbind.errors import FormatError
 
 if TYPE_CHECKING:
@@ -91,15 +102,16 @@ def _table_dict(
 
 @click.command()
 @click.argument("deal")
-@click.option("--vul", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
+@renamed_option("--vul", "--vulnerable")
+@click.option("--vulnerable", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
 @click.option("--dealer", type=SEAT, default=None, help="Also show par when this seat deals (DealerPar).")
 @json_output("Every deal's table and par (each contract explained, with what a sacrifice saves against)")
-def table(deal: str, vul: Vulnerability | None, dealer: Seat | None, as_json: bool) -> None:
+def table(deal: str, vulnerable: Vulnerability | None, dealer: Seat | None, as_json: bool) -> None:
     """Print the double-dummy table and par of DEAL: a PBN deal string ("N:AKQ.. ...") or a file of deals.
 
     A file (PBN, LIN, ZRJ, or any deal format of ``ddsbind convert``) gives
     every deal in it, each with its board number, and its dealer and
-    vulnerability where the file says (--vul and --dealer override them).
+    vulnerability where the file says (--vulnerable and --dealer override them).
     A sacrifice is explained: what it saves against, and both scores.
     """
     import json
@@ -115,7 +127,7 @@ def table(deal: str, vul: Vulnerability | None, dealer: Seat | None, as_json: bo
         tables = dd_tables([b[1] for b in boards], progress=tick)
     docs = []
     for k, ((board, d, own_dealer, own_vul), t) in enumerate(zip(boards, tables, strict=True)):
-        v = vul if vul is not None else own_vul if own_vul is not None else Vulnerability.NONE
+        v = vulnerable if vulnerable is not None else own_vul if own_vul is not None else Vulnerability.NONE
         who = dealer if dealer is not None else own_dealer
         if as_json:
             docs.append(_table_dict(board, d, t, v, who))
@@ -136,10 +148,11 @@ def _is_file(text: str) -> bool:
 
 @click.command()
 @click.argument("deal")
-@click.option("--trump", type=STRAIN, required=True, help="Trump strain (NT for notrump).")
+@renamed_option("--trump", "--strain")
+@click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump.")
 @click.option("--leader", type=SEAT, required=True, help="The hand on lead to the current trick.")
 @click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
-def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
+def solve(deal: str, strain: Strain, leader: Seat, trick: str) -> None:
     """Score every card the hand to play can play (SolveBoard, solutions=3).
 
     The tricks are those of the side of the hand to play, from the current
@@ -148,11 +161,11 @@ def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
     from ddsbind.game import parse_trick
     from ddsbind.solver import solve_board
 
-    sol = solve_board(deal, trump, leader, current_trick=trick)
+    sol = solve_board(deal, strain, leader, current_trick=trick)
     to_play = leader.next(len(parse_trick(trick)))
     side = "NS" if to_play % 2 == 0 else "EW"
-    strain = "notrump" if trump == 4 else f"{trump} trumps"
-    click.echo(f"{to_play} to play, {strain}: tricks for {side} ({to_play}'s side) from this trick on")
+    named = "notrump" if strain == 4 else f"{strain} trumps"
+    click.echo(f"{to_play} to play, {named}: tricks for {side} ({to_play}'s side) from this trick on")
     click.echo("card  tricks  equivalent cards")
     for c in sol:
         click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())

@@ -155,9 +155,9 @@ def game_to_zrj(rec: GameRecord, *, index: int = 0) -> zrj.PlayedDeal:
     else:
         if rec.declarer is None:
             raise fault(f"contract {rec.contract} has no declarer")
-        trump = rec.trump
-        assert trump is not None  # a contract, not passed out
-        contract = 5 * rec.level + int(order.bid_strains(trump)) + 40 * rec.doubled
+        strain = rec.strain
+        assert strain is not None  # a contract, not passed out
+        contract = 5 * rec.level + int(order.bid_strains(strain)) + 40 * rec.doubled
         declarer = int(rec.declarer)
         if rec.result is not None:
             tricks = rec.result

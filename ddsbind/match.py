@@ -361,7 +361,7 @@ def _ns_score(game: GameRecord, tricks: int | None) -> int | None:
         return 0
     if game.contract is None or game.declarer is None or tricks is None:
         return None
-    s = game.contract.score(tricks, vulnerable=game.vulnerable.is_vulnerable(game.declarer))
+    s = game.contract.score(tricks, declarer_vulnerable=game.vulnerable.is_vulnerable(game.declarer))
     return s if game.declarer.side == Seat.N.side else -s
 
 
@@ -421,11 +421,11 @@ def _costly_plays(game: GameRecord, costly: Sequence[Any]) -> list[CostlyPlay]:
     out = []
     assert game.declarer is not None and game.contract is not None
     dummy = game.declarer.partner
-    vulnerable = game.vulnerable.is_vulnerable(game.declarer)
+    declarer_vulnerable = game.vulnerable.is_vulnerable(game.declarer)
     for c in costly:
         chooser = game.declarer if c.seat == dummy else c.seat
-        before = game.contract.score(c.before, vulnerable=vulnerable)
-        after = game.contract.score(c.after, vulnerable=vulnerable)
+        before = game.contract.score(c.before, declarer_vulnerable=declarer_vulnerable)
+        after = game.contract.score(c.after, declarer_vulnerable=declarer_vulnerable)
         player = game.tags.get(chooser.full_name) or chooser.full_name
         worth = abs(int(imps(before - after)))
         out.append(CostlyPlay(c.index, c.card, c.seat, chooser, player, c.trick, c.cost, worth, c.better))

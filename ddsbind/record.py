@@ -296,7 +296,7 @@ class GameRecord:
         """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
         if self.result is None or self.declarer is None or self.contract is None:
             return None
-        return self.contract.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+        return self.contract.score(self.result, declarer_vulnerable=self.vulnerable.is_vulnerable(self.declarer))
 
     @property
     def players(self) -> dict[str, str]:
@@ -352,7 +352,7 @@ class GameRecord:
             score = self.score()
             words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
         if trace:
-            dd_score = self.contract.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+            dd_score = self.contract.score(trace[0], declarer_vulnerable=self.vulnerable.is_vulnerable(self.declarer))
             words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
             words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
         return words

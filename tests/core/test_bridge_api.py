@@ -141,7 +141,7 @@ def test_dd_score_is_the_laws_score_of_ddss_tricks(list100):
                     c = Contract(level, strain, doubled)
                     vul = Vulnerability(hand.vul)
                     got = ddsbind.dd_score(hand.deal, c, declarer, vul)
-                    assert got == c.score(tricks, vulnerable=vul.is_vulnerable(declarer))
+                    assert got == c.score(tricks, declarer_vulnerable=vul.is_vulnerable(declarer))
 
 
 def test_dd_score_reads_the_declarer_from_the_contract():

@@ -246,7 +246,9 @@ def _vulnerability_args(
         was, now = f"{function}(..., {declarer_vulnerable!r})", f"{function}(..., vulnerable={declarer_vulnerable!r})"
         deprecated(was, now, stacklevel=3)
         declarer_vulnerable, vulnerable = None, declarer_vulnerable
-    elif vulnerable is not None and not isinstance(vulnerable, Vulnerability | str):
+    if isinstance(vulnerable, Enum) and not isinstance(vulnerable, Vulnerability):
+        raise ContractError(f"vulnerable {vulnerable!r:.40} is a {type(vulnerable).__name__}, not a vulnerability")
+    if vulnerable is not None and not isinstance(vulnerable, Vulnerability | str):
         deprecated(f"{function}(vulnerable=<a bool>)", f"{function}(declarer_vulnerable=<a bool>)", stacklevel=3)
         if declarer_vulnerable is not None:
             raise ContractError(f"{function}() got vulnerable={vulnerable!r} and declarer_vulnerable=: give one")
@@ -257,8 +259,6 @@ def _vulnerability_args(
         return declarer_vulnerable, None
     if declarer_vulnerable is not None:
         raise ContractError(f"{function}() got declarer_vulnerable and vulnerable={vulnerable!r}: give one")
-    if isinstance(vulnerable, Enum) and not isinstance(vulnerable, Vulnerability):
-        raise ContractError(f"vulnerable {vulnerable!r:.40} is a {type(vulnerable).__name__}, not a vulnerability")
     try:
         return None, Vulnerability.parse(vulnerable)
     except Error:

@@ -345,10 +345,10 @@ def create_app(
 
         declarer: Seat = c["declarer"]
         k = Contract(c["level"] or 1, c["strain"], c["doubled"], declarer)  # a strain chosen alone: level 1
-        vul = board.vulnerable.is_vulnerable(declarer)
+        ours = board.vulnerable.is_vulnerable(declarer)
         return {"level": k.level, "strain": k.strain.name, "doubled": k.doubled, "declarer": declarer.name,
                 "text": str(k).split(" by ")[0], "source": c["source"], "target": k.trick_target,
-                "scores": [k.score(n, board.vulnerable) for n in range(14)], "vulnerable": vul}  # fmt: skip
+                "scores": [k.score(n, board.vulnerable) for n in range(14)], "declarer_vulnerable": ours}  # fmt: skip
 
     async def position_doc(query: dict[str, str]) -> dict[str, Any]:
         board, pos, c = await at(read_query(query), True)

@@ -315,7 +315,7 @@ class BoardQuery:
 
     ``?board=18&room=closed`` (or ``&table=2``) names a board of the file by
     its board number; ``?deal=PBN`` a pasted deal, with ``dealer`` and
-    ``vul``; ``strain`` (old name ``trump``; a name or DDS's 0..4) and
+    ``vulnerable`` (old name ``vul``); ``strain`` (old name ``trump``; a name or DDS's 0..4) and
     ``declarer`` (or ``leader``, declarer's left-hand opponent) the contract
     played, ``level`` its level and ``doubled`` 0, 1 or 2; ``play`` the
     cards from the opening lead; ``claim=1`` the rest claimed.  For the
@@ -378,7 +378,7 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
         table=_number(query, "table", 1),
         deal=(query.get("deal") or "").strip() or None,
         dealer=_member(query, ("dealer",), lambda v: Seat.parse(v, "dealer")),
-        vulnerable=_member(query, ("vul", "vulnerable"), Vulnerability.parse),
+        vulnerable=_member(query, ("vulnerable", "vul"), Vulnerability.parse),
         strain=_member(query, ("strain", "trump"), Strain.parse),
         declarer=declarer,
         level=_number(query, "level", 1, 7),

@@ -828,7 +828,7 @@ def test_a_whole_board_is_played_by_keyboard_alone(browser):
         page.goto(server.url + "?" + urllib.parse.urlencode({"deal": deal.to_pbn(), "strain": "H", "declarer": "N"}))
         wait_solved(page, [])
         page.select_option("#vul-pick", "NS")  # kept in the address, shown in the hands' colours
-        page.wait_for_function("() => new URLSearchParams(location.search).get('vul') === 'NS'")
+        page.wait_for_function("() => new URLSearchParams(location.search).get('vulnerable') === 'NS'")
         wait_solved(page, [])
         assert page.locator("#hand-N.vul").count() == 1 and page.locator("#hand-E.vul").count() == 0
         page.locator("body").click(position={"x": 1, "y": 1})

@@ -527,8 +527,8 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         tricks: ArrayLike,
         vulnerable: Vulnerability | str | None = None,
         *,
-        declarer_vulnerable: bool | None = None,
         extrapolate: bool = False,
+        declarer_vulnerable: bool | None = None,
     ) -> NDArray[np.int64]:
         """:meth:`score` over an array of tricks (``extrapolate`` as :func:`score`'s)."""
         if vulnerable is None and declarer_vulnerable is None:

@@ -17,18 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ddsbind.cli._common import (
-    COUNT,
-    POSITIVE,
-    VUL,
-    about,
-    check_image,
-    fail,
-    json_output,
-    one_file_each,
-    progress,
-    renamed_option,
-)
+from ddsbind.cli import _common
+from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, json_output, one_file_each, progress
 from ddsbind.deal import Vulnerability
 
 if TYPE_CHECKING:
@@ -146,7 +136,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="--contract reports the make probability alone, from one target search per contract and deal "
     "(about 1/25 of a DD table or less): the cheapest question.",
 )
-@renamed_option("--vul", "--vulnerable")
+@_common.renamed_option("--vul", "--vulnerable")
 @click.option(
     "--vulnerable",
     "vul",

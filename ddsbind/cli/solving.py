@@ -27,22 +27,22 @@ if TYPE_CHECKING:
     from ddsbind.solver import DDTable
 
 
-def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None) -> list[str]:
+def _render_table(deal: Deal, table: DDTable, vulnerable: Vulnerability, dealer: Seat | None) -> list[str]:
     from ddsbind.solver import dealer_par, par
 
     out = [f"Deal {deal.to_pbn()}", "", *deal.diagram().splitlines(), "", "Double-dummy tricks (declarer):"]
     out += ["  " + line for line in str(table).splitlines()]
     if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
-    p = par(table, vul)
-    out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
+    p = par(table, vulnerable)
+    out += ["", f"Par ({vulnerable}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
     if any(c.against is not None for c in p.details[0]):
         out.append(f"  explained: {p.explain('NS')}")
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
         out.append(f"  that is: {p.words('EW')}")
     if dealer is not None:
-        dp = dealer_par(table, dealer, vul)
+        dp = dealer_par(table, dealer, vulnerable)
         out.append(f"Par with {dealer} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
         out.append(f"  that is: {dp.words()}")
         if any(c.against is not None for c in dp.details):
@@ -78,7 +78,7 @@ def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerabil
 
 
 def _table_dict(
-    board: int | None, deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None
+    board: int | None, deal: Deal, table: DDTable, vulnerable: Vulnerability, dealer: Seat | None
 ) -> dict[str, object]:
     """One deal for ``table --json``: the deal, the table (strain -> declarer -> tricks), par explained."""
     from ddsbind.deal import SEAT_LETTERS, Strain
@@ -87,16 +87,16 @@ def _table_dict(
     out: dict[str, object] = {
         "board": board,
         "deal": deal.to_pbn(),
-        "vulnerable": str(vul),
+        "vulnerable": str(vulnerable),
         "dealer": None if dealer is None else str(dealer),
         "table": {str(s): {seat: table[s, seat] for seat in SEAT_LETTERS} for s in Strain},
         "par": None,
         "dealer_par": None,
     }
     if deal.is_full:
-        out["par"] = par(table, vul).to_dict()
+        out["par"] = par(table, vulnerable).to_dict()
         if dealer is not None:
-            out["dealer_par"] = dealer_par(table, dealer, vul).to_dict()
+            out["dealer_par"] = dealer_par(table, dealer, vulnerable).to_dict()
     return out
 
 

@@ -335,7 +335,7 @@ def _prepare(jobs: Sequence[PlayJob]) -> list[CardPlay]:
 def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) -> list[list[int]]:
     """``analyse_play`` for many played deals at once, with DDS's ``AnalyseAllPlaysBin``.
 
-    A played deal repeated exactly (same deal, trump, leader and cards) is
+    A played deal repeated exactly (same deal, strain, leader and cards) is
     analysed once; ``progress`` still counts every input deal.
 
     This is the one seam for the batch path: DDS's own threads today; a
@@ -355,7 +355,7 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
         Per deal, declarer's DD tricks before the first card and after each card.
     """
     prepared = _prepare(jobs)
-    # A played deal repeated exactly (same deal, trump, leader and cards) is
+    # A played deal repeated exactly (same deal, strain, leader and cards) is
     # analysed once and its trace copied: records of a session repeat boards.
     first: dict[CardPlay, int] = {}
     which = [first.setdefault(played, len(first)) for played in prepared]

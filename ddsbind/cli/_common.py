@@ -92,6 +92,8 @@ def renamed_option(old: str, new: str) -> Callable[[_Command], _Command]:
         params: list[click.Parameter] = getattr(command, "__click_params__", [])
         target = next(p for p in params if new in p.opts)
         required, target.required = target.required, False
+        if required:  # click shows "[required]" only for an option it checks itself
+            target.help = f"{target.help or ''}  [required]"
         name = f"{old.lstrip('-').replace('-', '_')}_old_spelling"
 
         @functools.wraps(command)

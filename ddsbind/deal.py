@@ -62,6 +62,8 @@ __all__ = [
     "masks_to_pbn",
     "owners_to_masks",
     "pbn_to_masks",
+    "sides_of",
+    "sides_vulnerable",
 ]
 
 #: DDS's strain order, one letter each (N for notrump): ``STRAIN_LETTERS[Strain.NT] == "N"``.
@@ -210,8 +212,33 @@ class Seat(_BridgeEnum, names=_SEAT_NAMES, numbers="0=N 1=E 2=S 3=W", what="seat
     W = 3
 
     def next(self, steps: int = 1) -> Seat:
-        """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
+        """The seat ``steps`` places clockwise (left-hand opponent for 1, the seat itself for 4).
+
+        The order of play and of the auction: ``leader.next(k)`` plays the
+        trick's ``k``-th card after the lead.
+        """
         return Seat((self + steps) % 4)
+
+    def steps_from(self, first: Seat | int) -> int:
+        """How many places clockwise this seat sits from ``first``: 0..3, the inverse of :meth:`next`.
+
+        The position of this seat's card in a trick led by ``first``
+        (0 for the lead): ``first.next(seat.steps_from(first)) == seat``.
+
+        >>> Seat.N.steps_from(Seat.E), Seat.W.steps_from(Seat.W)
+        (3, 0)
+        """
+        return (self - first) % 4
+
+    @property
+    def lho(self) -> Seat:
+        """The left-hand opponent: the next seat clockwise, who plays after this seat (declarer's LHO leads)."""
+        return self.next(1)
+
+    @property
+    def rho(self) -> Seat:
+        """The right-hand opponent: the seat before this one clockwise (the opening leader's RHO is declarer)."""
+        return self.next(3)
 
     @property
     def full_name(self) -> str:
@@ -227,6 +254,18 @@ class Seat(_BridgeEnum, names=_SEAT_NAMES, numbers="0=N 1=E 2=S 3=W", what="seat
     def side(self) -> Side:
         """The seat's side: :attr:`Side.NS` for N and S, :attr:`Side.EW` for E and W."""
         return Side(self % 2)
+
+    @classmethod
+    def dealer_of_board(cls, board: int) -> Seat:
+        """The dealer of board number ``board`` (1-based): N E S W for boards 1 2 3 4, then again (board 5: N).
+
+        The one copy of the rule; :meth:`Vulnerability.of_board` is its
+        vulnerability's.  Board 0 or below continues the cycle backwards.
+
+        >>> Seat.dealer_of_board(1), Seat.dealer_of_board(8)
+        (<Seat.N: 0>, <Seat.W: 3>)
+        """
+        return cls.N.next(_board_index(board))
 
     def __str__(self) -> str:
         """The seat's letter, ``"N"``, as bridge writes it (``int(seat)`` is DDS's number)."""
@@ -353,6 +392,59 @@ class Vulnerability(
     def sides(self) -> tuple[Side, ...]:
         """The vulnerable sides: ``()``, ``(Side.NS,)``, ``(Side.EW,)`` or both."""
         return tuple(s for s in Side if self.is_vulnerable(s))
+
+    @classmethod
+    def of_board(cls, board: int) -> Vulnerability:
+        """The vulnerability of board number ``board`` (1-based), by the 16-board cycle.
+
+        Boards 1..16: None NS EW Both, NS EW Both None, EW Both None NS,
+        Both None NS EW; then again (board 17 as board 1).  The one copy of
+        the rule, beside :meth:`Seat.dealer_of_board`.
+
+        >>> Vulnerability.of_board(1), Vulnerability.of_board(4), Vulnerability.of_board(18)
+        (<Vulnerability.NONE: 0>, <Vulnerability.BOTH: 1>, <Vulnerability.NS: 2>)
+        """
+        return cls(_BOARD_VULNERABILITY[_board_index(board) % 16])
+
+
+#: DDS's vulnerability code (0 none, 1 both, 2 NS, 3 EW) of boards 1..16 (:meth:`Vulnerability.of_board`).
+_BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
+
+
+def _board_index(board: int) -> int:
+    """``board - 1`` for a board number (an int); ``InvalidArgumentError`` naming it otherwise."""
+    if isinstance(board, bool) or not isinstance(board, int | np.integer):
+        raise InvalidArgumentError(f"a board number is a whole number (1, 2, ...), got {board!r:.20}", field="board")
+    return int(board) - 1
+
+
+def sides_of(seats: ArrayLike) -> NDArray[np.int64]:
+    """The side of each seat of an array, as :attr:`Seat.side` numbers it: 0 NS (N, S), 1 EW (E, W).
+
+    Vectorised :attr:`Seat.side` for many seats at once.  DDS's par codes
+    for a pair, 4 (NS) and 5 (EW), give their side too.
+
+    >>> sides_of([0, 1, 2, 3, 4, 5]).tolist()
+    [0, 1, 0, 1, 0, 1]
+    """
+    return np.asarray(seats, dtype=np.int64) % 2
+
+
+def sides_vulnerable(sides: ArrayLike, vulnerable: ArrayLike) -> NDArray[np.bool_]:
+    """Whether each side is vulnerable: :meth:`Vulnerability.is_vulnerable` for arrays.
+
+    ``sides`` 0 NS, 1 EW (:func:`sides_of`); ``vulnerable`` DDS's codes
+    (0 none, 1 both, 2 NS, 3 EW), broadcast against ``sides``.
+
+    >>> sides_vulnerable([0, 1, 0, 1], [1, 1, 2, 2]).tolist()
+    [True, True, True, False]
+    """
+    s, v = np.asarray(sides), np.asarray(vulnerable)
+    return (
+        (v == Vulnerability.BOTH)
+        | ((s == Side.NS) & (v == Vulnerability.NS))
+        | ((s == Side.EW) & (v == Vulnerability.EW))
+    )
 
 
 @dataclass(frozen=True, order=True)

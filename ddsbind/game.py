@@ -100,7 +100,7 @@ def trick_winner(cards: Sequence[Card], leader: Seat | int, strain: Strain | int
     """
     led = cards[0].suit
     best = max(range(len(cards)), key=lambda k: (cards[k].suit == strain, cards[k].suit == led, cards[k].rank))
-    return Seat((int(leader) + best) % 4)
+    return Seat(leader).next(best)
 
 
 _CARD_TOKEN = re.compile(r"[SHDC](?:10|[2-9TJQKA])", re.IGNORECASE)
@@ -325,7 +325,7 @@ def check_trick_lengths(lengths: Sequence[int], leader: Seat | int, played: int)
     """
     expected = [max(lengths)] * 4
     for k in range(played):
-        expected[(leader + k) % 4] -= 1
+        expected[Seat(leader).next(k)] -= 1
     if list(lengths) != expected:
         on_trick = f" with {played} card(s) on the current trick led by {Seat(leader).name}" if played else ""
         raise CardCountError(
@@ -353,7 +353,7 @@ def check_trick_cards(masks: Sequence[Sequence[int]], leader: Seat | int, trick:
     if len(set(trick)) != len(trick):
         raise DuplicateCardsError("the same card is played twice to the current trick", field="currentTrick")
     for k in range(1, len(trick)):
-        player = (leader + k) % 4
+        player = Seat(leader).next(k)
         led = trick[0].suit
         if trick[k].suit != led and masks[player][led]:
             raise PlayFaultError(
@@ -476,7 +476,7 @@ class CardPlay:
     @property
     def declarer(self) -> Seat:
         """The seat to the leader's right: the analysis counts tricks for its side."""
-        return self.leader.next(3)
+        return self.leader.rho
 
     @property
     def from_opening_lead(self) -> bool:

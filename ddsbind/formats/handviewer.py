@@ -49,9 +49,9 @@ import re
 import warnings
 from urllib.parse import unquote, urlsplit
 
+from ddsbind.deal import Seat
 from ddsbind.errors import DroppedDataWarning, FormatError
 from ddsbind.formats.lin import parse_lin
-from ddsbind.formats.order import board_dealer, board_vulnerability
 from ddsbind.game import Vulnerability
 from ddsbind.record import GameRecord
 
@@ -257,7 +257,7 @@ def handviewer_lin(text: str) -> str:
             raise FormatError(f"handviewer: d={dealer[:20]!r} is not a dealer (n, e, s or w)")
         digit = _DEALER_DIGIT[dealer[:1]]
     elif number is not None and number > 0:
-        digit = _DEALER_DIGIT[board_dealer(number).name.lower()]
+        digit = _DEALER_DIGIT[Seat.dealer_of_board(number).name.lower()]
     else:
         raise FormatError("handviewer: no dealer: it needs d= (n, e, s or w) or a board number b=")
     vul = params.get("v", "").strip().lower()
@@ -266,7 +266,7 @@ def handviewer_lin(text: str) -> str:
             raise FormatError(f"handviewer: v={vul[:20]!r} is not a vulnerability (-, n, e or b)")
         sv = _VUL[vul]
     else:
-        sv = _VUL_LETTER[board_vulnerability(number)] if number is not None and number > 0 else "o"
+        sv = _VUL_LETTER[Vulnerability.of_board(number)] if number is not None and number > 0 else "o"
     out: list[str] = []
     names = [_check_value(n, params.get(n, "").strip()) for n in _NAMES]
     for seat, name in zip("SWNE", names, strict=True):

@@ -79,7 +79,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import SEAT_LETTERS, Deal, Seat, Strain, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _common, _dtypes, order
+from ddsbind.formats import _common, _dtypes
 from ddsbind.formats._common import atomic_output, disagreements
 from ddsbind.formats.pbntables import (
     Verbatim,
@@ -618,8 +618,8 @@ def format_pbn(
         d = dealer[i] if isinstance(dealer, Sequence) else dealer
         v = vulnerable[i] if isinstance(vulnerable, Sequence) else vulnerable
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{(d if d is not None else order.board_dealer(b)).name}"]')
-        out.append(f'[Vulnerable "{(v if v is not None else order.board_vulnerability(b)).pbn}"]')
+        out.append(f'[Dealer "{(d if d is not None else Seat.dealer_of_board(b)).name}"]')
+        out.append(f'[Vulnerable "{(v if v is not None else Vulnerability.of_board(b)).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None and dd_tricks and np.all(t[i] <= 13):
             out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(t[i])}"]')
@@ -712,7 +712,7 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     )
     if not pars:
         return "NS 0", "Pass"
-    side = "NS" if pars[0].declarers[0] % 2 == 0 else "EW"
+    side = str(pars[0].declarers[0].side)
     out = []
     for p in pars:
         c = p.contract
@@ -937,11 +937,11 @@ def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
     if len(letter) == 1 and letter in SEAT_LETTERS:
         dealer = SEAT_LETTERS.index(letter)
     else:
-        dealer = int(order.board_dealer(number)) if number is not None else 0
+        dealer = int(Seat.dealer_of_board(number)) if number is not None else 0
     try:
         vul = Vulnerability.parse(values["Vulnerable"].strip())
     except (KeyError, DDSError):
-        vul = order.board_vulnerability(number) if number is not None else Vulnerability.NONE
+        vul = Vulnerability.of_board(number) if number is not None else Vulnerability.NONE
     return dealer, vul
 
 

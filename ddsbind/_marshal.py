@@ -152,7 +152,7 @@ def parse_plays(plays: str | Iterable[Card | str], *, function: str) -> list[Car
 
 def fill_deal(dl: CData, pos: Position) -> CData:
     """Write ``pos`` into a ``struct deal`` (a new one, or an element of ``boards.deals``); returns ``dl``."""
-    dl.trump = pos.trump
+    dl.trump = pos.strain
     dl.first = pos.leader
     dl.remainCards = pos.deal.remain_cards.tolist()
     for k in range(3):

@@ -1,4 +1,4 @@
-"""Type aliases, protocols and the keyword-renaming helper; no native import, so ``ddsbind.formats`` may use them."""
+"""Type aliases, protocols and the renaming helpers; no native import, so ``ddsbind.formats`` may use them."""
 
 from __future__ import annotations
 
@@ -34,18 +34,38 @@ def renamed(**old_names: str) -> Callable[[F], F]:
             given = [(old, new) for old, new in old_names.items() if old in kwargs]
             for old, new in given:
                 if new in kwargs:
-                    raise TypeError(f"{function.__name__}() got {old}= and {new}=: give {new}= only")
+                    raise TypeError(f"{_called(function)}() got {old}= and {new}=: give {new}= only")
                 kwargs[new] = kwargs.pop(old)
             if given:
                 was = ", ".join(f"{old}=..." for old, _ in given)
                 now = ", ".join(f"{new}=..." for _, new in given)
-                name = function.__name__
-                warnings.warn(f"{name}({was}) is now {name}({now})", DeprecationWarning, stacklevel=2)
+                deprecated(f"{_called(function)}({was})", f"{_called(function)}({now})")
             return function(*args, **kwargs)
 
         return cast(F, call)  # the same call, keywords renamed
 
     return wrap
+
+
+def _called(function: Callable[..., Any]) -> str:
+    """How a caller writes ``function``: ``Play`` for ``Play.__init__``, ``prove`` for ``prove``."""
+    name = function.__qualname__
+    return name.removesuffix(".__init__") if name.endswith(".__init__") else function.__name__
+
+
+def deprecated(was: str, now: str, *, stacklevel: int = 2) -> None:
+    """Warn (DeprecationWarning) that ``was`` (``prove(trump=...)``) is now written ``now``: one wording everywhere."""
+    warnings.warn(f"{was} is now {now}", DeprecationWarning, stacklevel=stacklevel + 1)
+
+
+def renamed_attribute(old: str, new: str) -> property:
+    """A read-only property ``old`` giving attribute ``new`` with a DeprecationWarning (``Play.trump``: ``.strain``)."""
+
+    def get(self: object) -> Any:
+        deprecated(f"{type(self).__name__}.{old}", f"{type(self).__name__}.{new}")
+        return getattr(self, new)
+
+    return property(get, doc=f"Deprecated spelling of :attr:`{new}`.")
 
 
 class TablesSolver(Protocol):

@@ -12,7 +12,7 @@ strains 0=S 1=H 2=D 3=C 4=NT (:class:`~ddsbind.deal.Strain`); vulnerability
 in DDS's encoding 0 none, 1 both, 2 NS, 3 EW (:class:`Vulnerability`).
 
 A position is what DDS's ``deal`` struct holds: the cards still in the hands,
-the trump, the leader of the current trick and the cards already played to
+the strain, the leader of the current trick and the cards already played to
 it (which the hands no longer hold).  Faults raise
 :class:`~ddsbind.errors.PlayFaultError` (DDS code -98) naming the card, and
 the play's 0-based position through ``.at(i, "play")``; a fault in the
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ddsbind import _holdings
+from ddsbind._typing import renamed, renamed_attribute
 from ddsbind.deal import SUITS, Card, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import (
     ArgumentError,
@@ -91,13 +92,14 @@ class PlayedTrick:
     winner: Seat | None
 
 
-def trick_winner(cards: Sequence[Card], leader: Seat | int, trump: Strain | int) -> Seat:
+@renamed(trump="strain")
+def trick_winner(cards: Sequence[Card], leader: Seat | int, strain: Strain | int) -> Seat:
     """The seat that wins a complete trick: the highest trump, else the highest card of the suit led.
 
-    ``cards`` are in play order from ``leader``; ``trump`` 4 (NT) has no trumps.
+    ``cards`` are in play order from ``leader``; ``strain`` 4 (NT) has no trumps.
     """
     led = cards[0].suit
-    best = max(range(len(cards)), key=lambda k: (cards[k].suit == trump, cards[k].suit == led, cards[k].rank))
+    best = max(range(len(cards)), key=lambda k: (cards[k].suit == strain, cards[k].suit == led, cards[k].rank))
     return Seat(leader).next(best)
 
 
@@ -161,7 +163,8 @@ class Play:
     deal : Deal
         The cards still held.  Cards already on the current trick are not in
         it (those hands hold one card fewer), as in DDS's ``deal`` struct.
-    trump : Strain, 0..4 or name
+    strain : Strain, 0..4 or name
+        The trump suit, or NT (``trump=`` is its deprecated spelling).
     leader : Seat, 0..3 or name
         The hand that led the current trick (or leads the next one).
     current_trick : cards or str
@@ -173,7 +176,7 @@ class Play:
 
     Attributes
     ----------
-    trump : Strain
+    strain : Strain
     leader : Seat
         The leader of the trick in progress.
     current : list of Card
@@ -185,14 +188,17 @@ class Play:
         Cards played through :meth:`play` since the start.
     """
 
+    trump = renamed_attribute("trump", "strain")
+
+    @renamed(trump="strain")
     def __init__(
         self,
         deal: Deal,
-        trump: Strain | int | str,
+        strain: Strain | int | str,
         leader: Seat | int | str,
         current_trick: str | Iterable[Card | str] = (),
     ) -> None:
-        self.trump = Strain.parse(trump)
+        self.strain = Strain.parse(strain)
         self.leader = parse_leader(leader)
         self._masks = [[int(m) for m in row] for row in deal.remain_cards.tolist()]
         trick = parse_trick(current_trick)
@@ -283,7 +289,7 @@ class Play:
         self.count += 1
         if len(cur) < 4:
             return None
-        win = trick_winner(cur, self.leader, self.trump)
+        win = trick_winner(cur, self.leader, self.strain)
         done = PlayedTrick(number, self.leader, tuple(cur), win)
         self.tricks.append(done)
         self.leader, self.current = win, []
@@ -378,9 +384,10 @@ def check_current_trick(deal: Deal, leader: Seat | int, trick: Sequence[Card]) -
     check_trick_lengths(deal.hand_lengths, leader, len(trick))
 
 
+@renamed(trump="strain")
 def play_out(
     deal: Deal,
-    trump: Strain | int | str,
+    strain: Strain | int | str,
     leader: Seat | int | str,
     cards: str | Iterable[Card | str],
     current_trick: str | Iterable[Card | str] = (),
@@ -389,7 +396,7 @@ def play_out(
 
     The checks and the numbering of faults are :class:`Play`'s.
     """
-    p = Play(deal, trump, leader, current_trick)
+    p = Play(deal, strain, leader, current_trick)
     p.play_all(cards)
     return p.all_tricks()
 
@@ -458,7 +465,7 @@ class CardPlay:
         cards = parse_cards(plays)
         for name, value in (
             ("deal", start),
-            ("strain", table.trump),
+            ("strain", table.strain),
             ("leader", table.leader),
             ("plays", tuple(cards)),
             ("current_trick", tuple(table.current)),

@@ -355,7 +355,7 @@ def _ns_score(game: GameRecord, tricks: int | None) -> int | None:
         return 0
     if game.bid is None or game.declarer is None or tricks is None:
         return None
-    s = game.bid.score(tricks, vulnerable=game.vulnerable.is_vulnerable(game.declarer))
+    s = game.bid.score(tricks, declarer_vulnerable=game.vulnerable.is_vulnerable(game.declarer))
     return s if game.declarer.side is Side.NS else -s
 
 
@@ -416,11 +416,11 @@ def _costly_plays(game: GameRecord, costly: Sequence[Any]) -> list[CostlyPlay]:
     contract = game.bid
     assert game.declarer is not None and contract is not None
     dummy = game.declarer.partner
-    vulnerable = game.vulnerable.is_vulnerable(game.declarer)
+    declarer_vulnerable = game.vulnerable.is_vulnerable(game.declarer)
     for c in costly:
         chooser = game.declarer if c.seat == dummy else c.seat
-        before = contract.score(c.before, vulnerable=vulnerable)
-        after = contract.score(c.after, vulnerable=vulnerable)
+        before = contract.score(c.before, declarer_vulnerable=declarer_vulnerable)
+        after = contract.score(c.after, declarer_vulnerable=declarer_vulnerable)
         player = game.tags.get(chooser.full_name) or chooser.full_name
         worth = abs(int(imps(before - after)))
         out.append(CostlyPlay(c.index, c.card, c.seat, chooser, player, c.trick, c.cost, worth, c.better))
@@ -429,12 +429,12 @@ def _costly_plays(game: GameRecord, costly: Sequence[Any]) -> list[CostlyPlay]:
 
 def _results(games: Sequence[GameRecord], progress: Progress | None) -> tuple[list[TableResult], dict[int, list[int]]]:
     """Every record's table: score, double dummy (play traced), lead, claim, costly cards."""
-    playable = [k for k, g in enumerate(games) if g.trump is not None and g.declarer is not None]
+    playable = [k for k, g in enumerate(games) if g.strain is not None and g.declarer is not None]
     jobs: list[PlayJob] = []
     for k in playable:
         g = games[k]
-        assert g.trump is not None and g.leader is not None
-        jobs.append((g.deal, g.trump, g.leader, g.play))
+        assert g.strain is not None and g.leader is not None
+        jobs.append((g.deal, g.strain, g.leader, g.play))
     traces = analyse_plays(jobs, progress=progress)
     costly_all = costly_cards_batch(jobs, traces=traces)
     analysed = {k: (list(tr), costly) for k, tr, costly in zip(playable, traces, costly_all, strict=True)}

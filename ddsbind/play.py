@@ -234,7 +234,7 @@ def _find_costly(played: CardPlay, trace: Sequence[int]) -> list[tuple[_Pending,
         delta = trace[k] - trace[k + 1]
         cost = delta if seat.side == declarer_side else -delta
         if cost > 0:
-            before = Position(table.deal(), table.trump, table.leader, tuple(table.current))
+            before = Position(table.deal(), table.strain, table.leader, tuple(table.current))
             out.append(((k, card, seat, table.trick_number, cost, trace[k], trace[k + 1]), before))
         table.play(card)
     return out
@@ -335,7 +335,7 @@ def _prepare(jobs: Sequence[PlayJob]) -> list[CardPlay]:
 def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) -> list[list[int]]:
     """``analyse_play`` for many played deals at once, with DDS's ``AnalyseAllPlaysBin``.
 
-    A played deal repeated exactly (same deal, trump, leader and cards) is
+    A played deal repeated exactly (same deal, strain, leader and cards) is
     analysed once; ``progress`` still counts every input deal.
 
     This is the one seam for the batch path: DDS's own threads today; a
@@ -355,7 +355,7 @@ def analyse_plays(jobs: Sequence[PlayJob], *, progress: Progress | None = None) 
         Per deal, declarer's DD tricks before the first card and after each card.
     """
     prepared = _prepare(jobs)
-    # A played deal repeated exactly (same deal, trump, leader and cards) is
+    # A played deal repeated exactly (same deal, strain, leader and cards) is
     # analysed once and its trace copied: records of a session repeat boards.
     first: dict[CardPlay, int] = {}
     which = [first.setdefault(played, len(first)) for played in prepared]
@@ -483,7 +483,7 @@ def best_line(
     value: int | None = None
     while not table.finished:
         seat = table.to_play
-        sol = solve_board(table.deal(), table.trump, table.leader, current_trick=table.current)
+        sol = solve_board(table.deal(), table.strain, table.leader, current_trick=table.current)
         options = tuple(CardOption(sc.cards, sc.score) for sc in sol)
         best = max(o.score for o in options)
         if value is None:

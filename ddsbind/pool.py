@@ -650,13 +650,13 @@ def _check_deals(masks: NDArray[np.uint32], base: int = 0) -> None:
 
 
 def _board(board: tuple[Any, ...]) -> results.Position:
-    """The position of ``(deal, trump, first[, current_trick])``, checked as :func:`ddsbind.solve_board` checks it."""
+    """The position of ``(deal, strain, leader[, current_trick])``, checked as :func:`ddsbind.solve_board` checks it."""
     if not isinstance(board, tuple | list) or len(board) not in (3, 4):
         raise InvalidArgumentError(
-            f"a board is (deal, trump, first) or (deal, trump, first, current_trick), got {board!r:.80}"
+            f"a board is (deal, strain, leader) or (deal, strain, leader, current_trick), got {board!r:.80}"
         )
-    deal, trump, first, *rest = board
-    return _marshal.position(deal, trump, first, rest[0] if rest else (), function="SolveBoard")
+    deal, strain, leader, *rest = board
+    return _marshal.position(deal, strain, leader, rest[0] if rest else (), function="SolveBoard")
 
 
 #: A question about a deal: ``(strain, declarer, need)``, strains 0..4 S H D C NT, seats 0..3 N E S W;

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ddsbind._typing import Progress
+from ddsbind._typing import Progress, renamed, renamed_attribute
 from ddsbind.deal import STRAIN_LETTERS, Card, Deal, Seat, Side, Strain
 from ddsbind.errors import (
     DDSError,
@@ -74,7 +74,8 @@ class ProofTree:
     ----------
     deal : Deal
         The ending, every hand the same length, before the first card.
-    trump : Strain
+    strain : Strain
+        The trump suit, or NT.
     leader : Seat
         The hand on lead to the first trick.
     goodguys : str
@@ -88,7 +89,7 @@ class ProofTree:
     """
 
     deal: Deal
-    trump: Strain
+    strain: Strain
     leader: Seat
     goodguys: str
     target: int
@@ -99,6 +100,7 @@ class ProofTree:
         return isinstance(other, ProofTree) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+    trump = renamed_attribute("trump", "strain")
 
     @property
     def side(self) -> Side:
@@ -144,7 +146,7 @@ class ProofTree:
 
         return {
             "deal": self.deal.to_pbn(),
-            "trump": STRAIN_LETTERS[self.trump],
+            "strain": STRAIN_LETTERS[self.strain],
             "leader": self.leader.name,
             "goodguys": self.goodguys,
             "target": self.target,
@@ -152,10 +154,12 @@ class ProofTree:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        """``{"deal", "trump", "leader", "goodguys", "target", "root"}``; a node written once, then ``{"ref": id}``.
+        """``{"deal", "strain", "leader", "goodguys", "target", "root"}``; a node written once, then ``{"ref": id}``.
 
         A node is ``{"id", "seat", "moves": [{"cards": [...], "next": ...}]}``
         or a leaf ``{"id", "tricks"}`` (the good guys' tricks in the ending).
+        :meth:`from_json` also reads ``"trump"`` for ``"strain"``, the key's
+        name before ddsbind said "strain" everywhere.
         """
         return json.dumps(self.to_dict(), indent=indent)
 
@@ -164,12 +168,14 @@ class ProofTree:
         """Read :meth:`to_dict`'s shape; ``FormatError`` names what is wrong.  Not checked: use :func:`check_tree`."""
         if not isinstance(doc, dict):
             raise FormatError("a proof tree is a JSON object")
-        missing = {"deal", "trump", "leader", "goodguys", "target", "root"} - doc.keys()
+        if "strain" not in doc and "trump" in doc:  # written before the key was renamed
+            doc = {**doc, "strain": doc["trump"]}
+        missing = {"deal", "strain", "leader", "goodguys", "target", "root"} - doc.keys()
         if missing:
             raise FormatError(f"missing key(s): {', '.join(sorted(missing))}")
         try:
             deal = Deal.from_pbn(_typed(doc["deal"], str, "deal"))
-            trump = Strain.parse(_typed(doc["trump"], str, "trump"))
+            strain = Strain.parse(_typed(doc["strain"], str, "strain"))
             leader = Seat.parse(_typed(doc["leader"], str, "leader"))
             side = _parse_side(_typed(doc["goodguys"], str, "goodguys"), leader)
         except DDSError as exc:
@@ -215,7 +221,7 @@ class ProofTree:
             root = node(doc["root"], "root")
         except RecursionError:
             raise FormatError("nodes nested deeper than any ending of 13 tricks") from None
-        return cls(deal, trump, leader, Side(side).name, target, root)
+        return cls(deal, strain, leader, Side(side).name, target, root)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> ProofTree:
@@ -252,7 +258,7 @@ class ProofTree:
         out: list[str] = []
         labels: dict[int, str] = {}
         depths: list[int] = []
-        for cell in cells(self.root, self.deal, self.trump, self.leader, self.side):
+        for cell in cells(self.root, self.deal, self.strain, self.leader, self.side):
             while depths and depths[-1] >= cell.depth:
                 out.append("</ul></details></li>")
                 depths.pop()
@@ -278,7 +284,7 @@ class ProofTree:
         hands = _html.hands_of_pbn(self.deal.to_pbn("N"))
         caption = (
             f"{self.goodguys} to take {self.target} of {max(self.deal.hand_lengths)} tricks against any defence; "
-            f"trump {self.trump.symbol}, {self.leader.name} leads"
+            f"trump {self.strain.symbol}, {self.leader.name} leads"
         )
         # One style rule for every nested list (scoped to this tree's div): inline styles would repeat per trick.
         style = f"<style>.ddsbind-proof ul.t{{{_LIST_STYLE}}}</style>"
@@ -290,11 +296,11 @@ class ProofTree:
         hands = "  ".join(f"{s.name}: {self.deal.hand_text(s, void='-')}" for s in Seat)
         lines = [
             f"{self.goodguys} to take {self.target} of {max(self.deal.hand_lengths)} tricks against any defence; "
-            f"trump {self.trump.symbol}, {self.leader.name} leads",
+            f"trump {self.strain.symbol}, {self.leader.name} leads",
             hands,
         ]
         labels: dict[int, str] = {}
-        for cell in cells(self.root, self.deal, self.trump, self.leader, self.side):
+        for cell in cells(self.root, self.deal, self.strain, self.leader, self.side):
             indent = "  " * (cell.depth + 1)
             label = cell.label
             cards = ", ".join(f"{s.name} {_class_text(m.cards)}" for s, m in zip(cell.seats, cell.moves, strict=True))
@@ -319,7 +325,7 @@ class ProofTree:
         inside a trick, or a class whose cards are not in the format's order.
         """
         return prooftree.encode_tree(
-            prooftree.TreeFile(self.deal, self.trump, self.leader, self.side, self.target, self.root)
+            prooftree.TreeFile(self.deal, self.strain, self.leader, self.side, self.target, self.root)
         )
 
     @classmethod
@@ -329,7 +335,7 @@ class ProofTree:
         The tree is read, not checked: use :func:`check_tree`.
         """
         f = prooftree.decode_tree(bytes(data))
-        return cls(f.deal, f.trump, f.leader, Side(f.side).name, f.target, f.root)
+        return cls(f.deal, f.strain, f.leader, Side(f.side).name, f.target, f.root)
 
 
 def _typed(value: Any, kind: type, where: str) -> Any:
@@ -356,8 +362,8 @@ def _lowest(cards: tuple[Card, ...]) -> Card:
 class _Prover:
     target: int  #: tricks the good guys must take; set once the root's value is known
 
-    def __init__(self, deal: Deal, trump: Strain, side: int, max_nodes: int, progress: Progress | None = None) -> None:
-        self.trump = trump
+    def __init__(self, deal: Deal, strain: Strain, side: int, max_nodes: int, progress: Progress | None = None) -> None:
+        self.strain = strain
         self.side = side
         self.max_nodes = max_nodes
         self.progress = progress
@@ -373,14 +379,14 @@ class _Prover:
         if key not in self.scores:
             from ddsbind.solver import solve_board
 
-            sol = solve_board(play.deal(), self.trump, pos.leader, solutions=3, current_trick=pos.trick)
+            sol = solve_board(play.deal(), self.strain, pos.leader, solutions=3, current_trick=pos.trick)
             self.dds_calls += 1
             self.scores[key] = {c: sc.score for sc in sol for c in sc.cards}
         return self.scores[key]
 
     def new_id(self, pos: Pos) -> int:
         if self.count >= self.max_nodes:
-            where = pos.play(self.trump).where() if pos.start is not None else "the end of play"
+            where = pos.play(self.strain).where() if pos.start is not None else "the end of play"
             raise ProofTooLargeError(
                 f"the proof tree passes max_nodes={self.max_nodes}: stopped after {self.count} nodes "
                 f"({len(self.nodes)} distinct positions, {self.dds_calls} DDS calls), "
@@ -400,7 +406,7 @@ class _Prover:
         known = self.nodes.get(key)
         if known is not None:
             return known
-        play = pos.play(self.trump)
+        play = pos.play(self.strain)
         seat = play.to_play
         node = Node(self.new_id(pos), seat)
         self.nodes[key] = node
@@ -421,7 +427,7 @@ class _Prover:
         else:
             moves = [class_order(k[0], k) for k in classes]
         for cards in moves:
-            node.moves.append(Move(cards, self.build(next_pos(pos, cards[0], self.trump, self.side))))
+            node.moves.append(Move(cards, self.build(next_pos(pos, cards[0], self.strain, self.side))))
         return node
 
 
@@ -431,10 +437,11 @@ _PROGRESS_STEP = 1000
 ESTIMATE_FACTOR = 30
 
 
+@renamed(trump="strain", first="leader")
 def estimate_size(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     goodguys: Side | str | None = None,
     probes: int = 64,
 ) -> float:
@@ -455,7 +462,7 @@ def estimate_size(
     import random
 
     d = Deal.from_pbn(deal) if isinstance(deal, str) else deal
-    t, leader = Strain.parse(trump), Seat.parse(first, "first")
+    t, leader = Strain.parse(strain), Seat.parse(leader, "leader")
     side = _parse_side(goodguys, leader)
     rng = random.Random(0)
     total = 0.0
@@ -475,10 +482,11 @@ def estimate_size(
     return total / probes
 
 
+@renamed(trump="strain", first="leader")
 def prove(
     deal: Deal | str,
-    trump: Strain | int | str,
-    first: Seat | int | str,
+    strain: Strain | int | str,
+    leader: Seat | int | str,
     *,
     target: int | None = None,
     goodguys: Side | str | None = None,
@@ -492,9 +500,10 @@ def prove(
     deal : Deal or PBN string
         The ending: every hand the same number of cards (1..13), before the
         first card of a trick.
-    trump : Strain, 0..4 or name (S=0 H=1 D=2 C=3 NT=4)
-    first : Seat, 0..3 or name (N=0 E=1 S=2 W=3)
-        The hand on lead.
+    strain : Strain, 0..4 or name (S=0 H=1 D=2 C=3 NT=4)
+        The trump suit, or NT (``trump=`` is its deprecated spelling).
+    leader : Seat, 0..3 or name (N=0 E=1 S=2 W=3)
+        The hand on lead (``first=`` is its deprecated spelling).
     target : int, optional
         Tricks the good guys must take; default their double-dummy tricks.
     goodguys : {"NS", "EW"}, optional
@@ -537,7 +546,7 @@ def prove(
     ('NS', 1)
     """
     d = Deal.from_pbn(deal) if isinstance(deal, str) else deal
-    t, leader = Strain.parse(trump), Seat.parse(first, "first")
+    t, leader = Strain.parse(strain), Seat.parse(leader, "leader")
     side = _parse_side(goodguys, leader)
     Play(d, t, leader)  # the position's checks: equal hands, every card once
     n = max(d.hand_lengths)
@@ -605,7 +614,7 @@ def check_tree(tree: ProofTree) -> None:
         seen[id(n)] = (n.id, key)
         if isinstance(n, Leaf):
             if pos.start is not None:
-                raise ProofError(n.id, f"a leaf before the end of play ({pos.play(tree.trump).where()})")
+                raise ProofError(n.id, f"a leaf before the end of play ({pos.play(tree.strain).where()})")
             if n.tricks != pos.taken:
                 raise ProofError(n.id, f"the leaf says {n.tricks} tricks, the play gives {tree.goodguys} {pos.taken}")
             if pos.taken < tree.target:
@@ -613,7 +622,7 @@ def check_tree(tree: ProofTree) -> None:
             return
         if pos.start is None:
             raise ProofError(n.id, "a turn to play after every card has been played")
-        play = pos.play(tree.trump)
+        play = pos.play(tree.strain)
         seat = play.to_play
         if n.seat != seat:
             raise ProofError(n.id, f"says {n.seat.name} plays, but it is {seat.name}'s turn ({play.where()})")
@@ -639,10 +648,10 @@ def check_tree(tree: ProofTree) -> None:
             missing = [_class_text(k) for k in classes if k not in covered]
             raise ProofError(n.id, f"the defence {seat.name} may also play {', '.join(missing)}")
         for m in n.moves:
-            visit(m.next, next_pos(pos, m.cards[0], tree.trump, side))
+            visit(m.next, next_pos(pos, m.cards[0], tree.strain, side))
 
     try:
-        Play(tree.deal, tree.trump, tree.leader)
+        Play(tree.deal, tree.strain, tree.leader)
     except DDSError as exc:
         raise ProofError(tree.root.id, f"the deal is not an ending to prove: {exc}") from None
     visit(tree.root, Pos(tree.deal, tree.leader, (), 0))

@@ -62,11 +62,11 @@ class Pos:
     trick: tuple[Card, ...]
     taken: int
 
-    def play(self, trump: Strain) -> Play:
+    def play(self, strain: Strain) -> Play:
         """The position as a :class:`~ddsbind.game.Play` (the trick's cards played); ``StateError`` at the end."""
         if self.start is None:
             raise StateError("no cards left to play")
-        p = Play(self.start, trump, self.leader)
+        p = Play(self.start, strain, self.leader)
         p.play_all(self.trick)
         return p
 
@@ -96,12 +96,12 @@ def class_order(played: Card, cls: tuple[Card, ...]) -> tuple[Card, ...]:
     return (played, *sorted((c for c in cls if c != played), reverse=True))
 
 
-def next_pos(pos: Pos, card: Card, trump: Strain, side: int) -> Pos:
+def next_pos(pos: Pos, card: Card, strain: Strain, side: int) -> Pos:
     """The position after ``card`` is played from ``pos``; a trick's fourth card counts it for ``side`` (0 NS, 1 EW)."""
     trick = (*pos.trick, card)
     if len(trick) < 4:
         return Pos(pos.start, pos.leader, trick, pos.taken)
-    p = pos.play(trump)
+    p = pos.play(strain)
     done = p.play(card)
     assert done is not None and done.winner is not None
     return Pos(None if p.finished else p.deal(), p.leader, (), pos.taken + (done.winner.side == side))
@@ -127,7 +127,7 @@ class Cell:
     label: str
 
 
-def cells(root: Node | Leaf, deal: Deal, trump: Strain, leader: Seat, side: int) -> Iterator[Cell]:
+def cells(root: Node | Leaf, deal: Deal, strain: Strain, leader: Seat, side: int) -> Iterator[Cell]:
     """Every trick path of the tree from ``root`` (the play of ``deal``), depth-first, as the tree file writes them.
 
     ``side`` is the good guys (0 NS, 1 EW).  Raises :class:`~ddsbind.errors.ProofError` for a tree that
@@ -146,7 +146,7 @@ def cells(root: Node | Leaf, deal: Deal, trump: Strain, leader: Seat, side: int)
             raise ProofError(n.id, "a reference inside a trick cannot be written as tricks")
         inside.add(id(n))
         for m in n.moves:
-            yield from paths(m.next, next_pos(pos, m.cards[0], trump, side), (*prefix, m))
+            yield from paths(m.next, next_pos(pos, m.cards[0], strain, side), (*prefix, m))
 
     def trick(n: Node, pos: Pos, depth: int, label: str) -> Iterator[Cell]:
         written.add(id(n))

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ddsbind._typing import renamed_attribute
 from ddsbind.deal import Card, Deal, Seat, Side, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError, InvalidArgumentError
 from ddsbind.game import CardPlay, PlayedTrick, Vulnerability, play_out
@@ -249,9 +250,11 @@ class GameRecord:
         return 0 if self.bid is None else self.bid.level
 
     @property
-    def trump(self) -> Strain | None:
+    def strain(self) -> Strain | None:
         """The contract's strain, None when passed out or unknown."""
         return None if self.bid is None else self.bid.strain
+
+    trump = renamed_attribute("trump", "strain")
 
     @property
     def doubled(self) -> int:
@@ -271,9 +274,9 @@ class GameRecord:
         declarer (passed out, or unknown), and ``PlayFaultError`` (with
         ``.index``) for a card of the play not held or a revoke.
         """
-        if self.trump is None or self.leader is None:
+        if self.strain is None or self.leader is None:
             raise InvalidArgumentError("the game has no contract and declarer to analyse (passed out or unknown)")
-        return CardPlay(self.deal, self.trump, self.leader, self.play)
+        return CardPlay(self.deal, self.strain, self.leader, self.play)
 
     def commentary_places(self) -> list[int | None]:
         """Where each commentary stands, as every format writes it: after that many actions, or None.
@@ -296,12 +299,12 @@ class GameRecord:
         """
         if not self.play:
             return []
-        if self.trump is None or self.leader is None:
+        if self.strain is None or self.leader is None:
             raise FormatError("a play needs a contract and a declarer")
         if len(self.play) > 52:
             raise FormatError(f"play 53 ({self.play[52]}): {len(self.play)} cards in the play, at most 52")
         try:
-            return play_out(self.deal, self.trump, self.leader, self.play)
+            return play_out(self.deal, self.strain, self.leader, self.play)
         except DDSError as exc:
             raise FormatError(play_fault(exc.index or 0, exc)) from None
 
@@ -313,7 +316,7 @@ class GameRecord:
         """Declarer's score for ``result`` by the Laws (:mod:`ddsbind.scoring`); None when unknown or passed out."""
         if self.result is None or self.declarer is None or self.bid is None:
             return None
-        return self.bid.score(self.result, vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+        return self.bid.score(self.result, declarer_vulnerable=self.vulnerable.is_vulnerable(self.declarer))
 
     @property
     def players(self) -> dict[str, str]:
@@ -371,7 +374,7 @@ class GameRecord:
             score = self.score()
             words += f": {self.result} tricks" + (f", {score:+d}" if score is not None else "")
         if trace:
-            dd_score = contract.score(trace[0], vulnerable=self.vulnerable.is_vulnerable(self.declarer))
+            dd_score = contract.score(trace[0], declarer_vulnerable=self.vulnerable.is_vulnerable(self.declarer))
             words += f"; double dummy {trace[0]} tricks, {dd_score:+d}"
             words += f"; {costly} costly card{'s' if costly != 1 else ''} marked" if costly else "; no costly card"
         return words

@@ -2,7 +2,7 @@
 
 :class:`DDTable` (a double-dummy table), :class:`Solutions` and
 :class:`ScoredCard` (what ``SolveBoard`` returned for one position) and
-:class:`Position` (a checked position: deal, trump, leader, current trick).
+:class:`Position` (a checked position: deal, strain, leader, current trick).
 :mod:`ddsbind._marshal` fills them from DDS's structs; everything else
 (the solver, the pool, play analysis, formats that store tables) uses them
 from here.
@@ -145,7 +145,8 @@ class Position(NamedTuple):
 
     #: The cards still held (not the current trick's).
     deal: Deal
-    trump: Strain
+    #: The trump suit, or NT (DDS's ``trump``).
+    strain: Strain
     #: The hand that led the current trick (DDS's ``first``).
     leader: Seat
     #: The cards already on the current trick, in play order from ``leader`` (0..3).

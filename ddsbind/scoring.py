@@ -27,7 +27,7 @@ Conventions: strains 0=S 1=H 2=D 3=C 4=NT, seats 0=N 1=E 2=S 3=W;
 
 Examples
 --------
->>> Contract.parse("4SX").score(10, vulnerable=True)
+>>> Contract.parse("4SX").score(10, declarer_vulnerable=True)
 790
 >>> int(imps(790 - 620))
 5
@@ -45,6 +45,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind._typing import deprecated
 from ddsbind.deal import SUIT_SYMBOLS, SUITS, Seat, Strain, Vulnerability
 from ddsbind.errors import ContractError, Error
 
@@ -144,9 +145,10 @@ def score(
     strain: ArrayLike,
     doubled: ArrayLike,
     tricks: ArrayLike,
-    vulnerable: ArrayLike | Vulnerability,
+    declarer_vulnerable: ArrayLike | None = None,
     declarer: Seat | int | str | None = None,
     *,
+    vulnerable: Vulnerability | str | None = None,
     extrapolate: bool = False,
 ) -> NDArray[np.int64]:
     """Declarer's duplicate score by the Laws (module docstring), over arrays that broadcast together.
@@ -161,11 +163,16 @@ def score(
         0 undoubled, 1 doubled, 2 redoubled.
     tricks : array_like of int
         Tricks taken by declarer, 0..13.
-    vulnerable : array_like of bool, or Vulnerability
-        Declarer's side vulnerable; or the board's :class:`~ddsbind.Vulnerability`
-        with ``declarer`` given, read for declarer's side.
+    declarer_vulnerable : array_like of bool
+        Declarer's side vulnerable (or give ``vulnerable`` and ``declarer``).
     declarer : Seat, 0..3 or "N"/"E"/"S"/"W", optional
-        Declarer, needed (and only taken) with a :class:`~ddsbind.Vulnerability`.
+        Declarer, needed (and only taken) with ``vulnerable``.
+    vulnerable : Vulnerability or its spelling ("NS", "all"...), optional
+        The board's vulnerability, read for ``declarer``'s side.  Before it
+        was a :class:`~ddsbind.Vulnerability`, ``vulnerable`` was declarer's
+        side's bool: a bool given as ``vulnerable=`` is still read so, with
+        a DeprecationWarning, as is a Vulnerability given in
+        ``declarer_vulnerable``'s place.
     extrapolate : bool
         Score tricks outside 0..13 (within :data:`EXTRAPOLATE_TRICKS`) by the
         same rules, as Debian's ``dealer`` scores its ``score(nv, x3N, 14)``
@@ -181,36 +188,37 @@ def score(
     Raises
     ------
     ContractError
-        A value out of range, or not an integer (``vulnerable``: a bool, or
-        0 or 1 only); a member of an enum of
-        another meaning (a :class:`~ddsbind.Vulnerability` without its
-        declarer as ``vulnerable``, a :class:`~ddsbind.Seat` as ``strain``).
+        A value out of range, or not an integer (``declarer_vulnerable``: a
+        bool, or 0 or 1 only); both or neither of ``declarer_vulnerable``
+        and ``vulnerable``; ``vulnerable`` without its declarer; a member
+        of an enum of another meaning (a :class:`~ddsbind.Seat` as ``strain``).
 
     Examples
     --------
     >>> score(3, 4, 0, 9, False).item(), score(4, 0, 1, 8, True).item(), score(7, 4, 2, 13, True).item()
     (400, -500, 2980)
-    >>> score(4, 0, 0, 10, Vulnerability.EW, declarer="N").item()
+    >>> score(4, 0, 0, 10, declarer="N", vulnerable=Vulnerability.EW).item()
     420
     """
     for value, what in ((level, "level"), (doubled, "doubled"), (tricks, "tricks")):
         _refuse_enum(value, what)
     _refuse_enum(strain, "strain", Strain)
-    if isinstance(vulnerable, Vulnerability):
+    given, board = _vulnerability_args("score", declarer_vulnerable, vulnerable)
+    if board is not None:
         if declarer is None:
             raise ContractError(
-                f"vulnerable {vulnerable!r} is the board's vulnerability: give the declarer "
-                "(declarer=...) or declarer's side vulnerable as a bool"
+                f"vulnerable {board!r} is the board's vulnerability: give the declarer "
+                "(declarer=...) or declarer's side vulnerable as a bool (declarer_vulnerable=...)"
             )
-        vulnerable = vulnerable.is_vulnerable(_declarer(declarer))
+        given = board.is_vulnerable(_declarer(declarer))
     elif declarer is not None:
-        raise ContractError("declarer is taken only with a Vulnerability; vulnerable is then read for its side")
-    _refuse_enum(vulnerable, "vulnerable")
+        raise ContractError("declarer is taken only with vulnerable=, a Vulnerability then read for its side")
+    _refuse_enum(given, "declarer_vulnerable")
     lv = _int_array(level, "level", 1, 7)
     st = _int_array(strain, "strain", 0, 4)
     dbl = _int_array(doubled, "doubled", 0, 2)
     tk = _int_array(tricks, "tricks", *((-EXTRAPOLATE_TRICKS, EXTRAPOLATE_TRICKS) if extrapolate else (0, 13)))
-    vul = _bool_array(vulnerable)
+    vul = _bool_array(given)
     lv, st, dbl, tk, vul = np.broadcast_arrays(lv, st, dbl, tk, vul)
     factor = np.int64(1) << dbl  # 1, 2, 4
     per_trick = np.where(st >= 2, np.where(st == 4, 30, 20), 30)
@@ -231,6 +239,39 @@ def score(
     return np.where(over >= 0, made, -penalty).astype(np.int64)
 
 
+def _vulnerability_args(
+    function: str, declarer_vulnerable: object, vulnerable: object
+) -> tuple[object, Vulnerability | None]:
+    """``(declarer_vulnerable, vulnerable)``: exactly one given, ``vulnerable`` parsed; old spellings moved, warned.
+
+    Before ``vulnerable`` meant only a :class:`~ddsbind.Vulnerability`, it
+    was declarer's side's bool too: a bool there (``vulnerable=True``), or
+    a Vulnerability in ``declarer_vulnerable``'s place, is moved to its new
+    name with a DeprecationWarning.
+    """
+    if isinstance(declarer_vulnerable, Vulnerability) and vulnerable is None:
+        was, now = f"{function}(..., {declarer_vulnerable!r})", f"{function}(..., vulnerable={declarer_vulnerable!r})"
+        deprecated(was, now, stacklevel=3)
+        declarer_vulnerable, vulnerable = None, declarer_vulnerable
+    if isinstance(vulnerable, Enum) and not isinstance(vulnerable, Vulnerability):
+        raise ContractError(f"vulnerable {vulnerable!r:.40} is a {type(vulnerable).__name__}, not a vulnerability")
+    if vulnerable is not None and not isinstance(vulnerable, Vulnerability | str):
+        deprecated(f"{function}(vulnerable=<a bool>)", f"{function}(declarer_vulnerable=<a bool>)", stacklevel=3)
+        if declarer_vulnerable is not None:
+            raise ContractError(f"{function}() got vulnerable={vulnerable!r} and declarer_vulnerable=: give one")
+        declarer_vulnerable, vulnerable = vulnerable, None
+    if vulnerable is None:
+        if declarer_vulnerable is None:
+            raise ContractError(f"{function}() needs declarer_vulnerable (a bool) or vulnerable (a Vulnerability)")
+        return declarer_vulnerable, None
+    if declarer_vulnerable is not None:
+        raise ContractError(f"{function}() got declarer_vulnerable and vulnerable={vulnerable!r}: give one")
+    try:
+        return None, Vulnerability.parse(vulnerable)
+    except Error:
+        raise ContractError(f"vulnerable {vulnerable!r:.40} is not none, NS, EW or all") from None
+
+
 def _bool_array(value: object) -> NDArray[np.bool_]:
     """Declarer's side vulnerable: bools, or the integers 0 and 1 only.
 
@@ -242,12 +283,12 @@ def _bool_array(value: object) -> NDArray[np.bool_]:
     if vul.dtype == bool:
         return vul
     if vul.dtype.kind not in "iu":
-        raise ContractError(f"vulnerable must be true or false, got {vul.dtype}")
+        raise ContractError(f"declarer_vulnerable must be true or false, got {vul.dtype}")
     if vul.size and (vul.min() < 0 or vul.max() > 1):
         bad = int(vul[(vul < 0) | (vul > 1)].flat[0])
         raise ContractError(
-            f"vulnerable {bad} is not true or false (0 or 1): for the board's vulnerability "
-            "give a Vulnerability (Vulnerability.NS) and the declarer"
+            f"declarer_vulnerable {bad} is not true or false (0 or 1): for the board's vulnerability "
+            "give vulnerable=Vulnerability.NS and the declarer"
         )
     return vul.astype(bool)
 
@@ -363,7 +404,7 @@ class Contract:
     >>> c = Contract.parse("4SX by N")
     >>> c.level, c.strain, c.doubled, c.declarer, str(c)
     (4, <Strain.S: 0>, 1, <Seat.N: 0>, '4SX by N')
-    >>> c.score(9, vulnerable=False), c.score(11, vulnerable=True)
+    >>> c.score(9, declarer_vulnerable=False), c.score(11, vulnerable="NS")
     (-100, 990)
     """
 
@@ -475,35 +516,47 @@ Contract(level=3, strain=<Strain.NT: 4>, doubled=0, declarer=None))
         """This contract without its declarer: what a game record holds (its declarer is held apart)."""
         return self if self.declarer is None else replace(self, declarer=None)
 
-    def score(self, tricks: int, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False) -> int:
+    def score(
+        self,
+        tricks: int,
+        vulnerable: Vulnerability | str | None = None,
+        *,
+        declarer_vulnerable: bool | None = None,
+        extrapolate: bool = False,
+    ) -> int:
         """Declarer's score taking ``tricks`` (0..13) by the Laws.
 
-        ``vulnerable`` is declarer's side's vulnerability as a bool, or a
-        :class:`~ddsbind.Vulnerability` (or its spelling, ``"NS"``, ``"all"``...)
-        read for the :attr:`declarer`, who must then be known.  ``extrapolate``
-        scores tricks beyond 0..13 as :func:`score` does (the same rule as
-        :meth:`scores`: one numeric policy for one deal and for arrays).
+        ``vulnerable`` is the board's :class:`~ddsbind.Vulnerability` (or its
+        spelling, ``"NS"``, ``"all"``...) read for the :attr:`declarer`, who
+        must then be known (unless nobody or everybody is vulnerable);
+        ``declarer_vulnerable`` is declarer's side's as a bool.  Neither:
+        not vulnerable.  A bool given as ``vulnerable`` (its meaning before)
+        is read as ``declarer_vulnerable``, with a DeprecationWarning.
+        ``extrapolate`` scores tricks beyond 0..13 as :func:`score` does (the
+        same rule as :meth:`scores`: one numeric policy for one deal and for arrays).
         """
-        return int(self.scores(tricks, vulnerable, extrapolate=extrapolate))
+        return int(self.scores(tricks, vulnerable, declarer_vulnerable=declarer_vulnerable, extrapolate=extrapolate))
 
     def scores(
-        self, tricks: ArrayLike, vulnerable: bool | Vulnerability | str = False, *, extrapolate: bool = False
+        self,
+        tricks: ArrayLike,
+        vulnerable: Vulnerability | str | None = None,
+        *,
+        extrapolate: bool = False,
+        declarer_vulnerable: bool | None = None,
     ) -> NDArray[np.int64]:
         """:meth:`score` over an array of tricks (``extrapolate`` as :func:`score`'s)."""
-        vul = self._vulnerable(vulnerable)
+        if vulnerable is None and declarer_vulnerable is None:
+            declarer_vulnerable = False
+        vul = self._vulnerable(declarer_vulnerable, vulnerable)
         return score(self.level, int(self.strain), self.doubled, tricks, vul, extrapolate=extrapolate)
 
-    def _vulnerable(self, vulnerable: bool | Vulnerability | str | np.bool_) -> bool:
-        if isinstance(vulnerable, bool | np.bool_):
-            return bool(vulnerable)
-        if isinstance(vulnerable, Enum) and not isinstance(vulnerable, Vulnerability):
-            raise ContractError(f"vulnerable {vulnerable!r:.40} is a {type(vulnerable).__name__}, not a vulnerability")
-        if not isinstance(vulnerable, Vulnerability | str):
-            raise ContractError(f"vulnerable {vulnerable!r:.40} is neither true/false nor a vulnerability")
-        try:
-            vul = Vulnerability.parse(vulnerable)
-        except Error:
-            raise ContractError(f"vulnerable {vulnerable!r:.40} is not none, NS, EW or all") from None
+    def _vulnerable(self, declarer_vulnerable: object, vulnerable: object) -> bool:
+        given, vul = _vulnerability_args("Contract.score", declarer_vulnerable, vulnerable)
+        if vul is None:
+            if not isinstance(given, bool | np.bool_):
+                raise ContractError(f"declarer_vulnerable {given!r:.40} is neither true nor false")
+            return bool(given)
         if self.declarer is None:
             if vul in (Vulnerability.NONE, Vulnerability.BOTH):
                 return vul is Vulnerability.BOTH

@@ -385,8 +385,8 @@ def dd_score(
     if not d.is_full:
         raise InvalidArgumentError(f"a contract is scored on a full deal; this one holds {d.n_cards} cards")
     defence = solve_board(d, c.strain, seat.next()).best_score
-    vul = Vulnerability.parse(vulnerable).is_vulnerable(seat)
-    return int(score(c.level, int(c.strain), c.doubled, 13 - defence, vul))
+    declarer_vulnerable = Vulnerability.parse(vulnerable).is_vulnerable(seat)
+    return int(score(c.level, int(c.strain), c.doubled, 13 - defence, declarer_vulnerable))
 
 
 # -- play analysis ----------------------------------------------------------------------

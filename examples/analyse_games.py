@@ -22,16 +22,16 @@ DEFAULT = Path(__file__).resolve().parent / "data" / "games.pbn"
 
 def main(path: Path) -> None:
     for game in read_games(path):
-        if game.trump is None or game.leader is None:
+        if game.strain is None or game.leader is None:
             continue  # passed out, or no contract to analyse
         print(f"Board {game.board}: {game.contract} by {game.declarer.name}, {len(game.play)} cards played")
-        costly = ddsbind.costly_cards(game.deal, game.trump, game.leader, game.play)
+        costly = ddsbind.costly_cards(game.deal, game.strain, game.leader, game.play)
         for c in costly:
             better = " ".join(str(b) for b in c.better)
             print(f"  trick {c.trick:2}: {c.seat.name} played {c.card}, cost {c.cost} (kept the value: {better})")
         if not costly:
             print("  every card kept the double-dummy result")
-        first = ddsbind.best_line(game.deal, game.trump, game.leader)[0]
+        first = ddsbind.best_line(game.deal, game.strain, game.leader)[0]
         cards = " ".join(str(card) for card in first.cards)
         print(f"  best first trick: {cards}, won by {first.winner.name}; declarer's side takes {first.value}")
         print()

@@ -346,10 +346,10 @@ def create_app(
 
         declarer: Seat = c["declarer"]
         k = Contract(c["level"] or 1, c["strain"], c["doubled"], declarer)  # a strain chosen alone: level 1
-        vul = board.vulnerable.is_vulnerable(declarer)
+        ours = board.vulnerable.is_vulnerable(declarer)
         return {"level": k.level, "strain": k.strain.name, "doubled": k.doubled, "declarer": declarer.name,
                 "text": str(k).split(" by ")[0], "source": c["source"], "target": k.trick_target,
-                "scores": [k.score(n, board.vulnerable) for n in range(14)], "vulnerable": vul}  # fmt: skip
+                "scores": [k.score(n, board.vulnerable) for n in range(14)], "declarer_vulnerable": ours}  # fmt: skip
 
     async def position_doc(query: dict[str, str]) -> dict[str, Any]:
         board, pos, c = await at(read_query(query), True)
@@ -357,18 +357,18 @@ def create_app(
 
     def solved(pos: Any) -> Awaitable[Any]:
         """Every legal card's score at ``pos``, solved once (the cache) on the pool."""
-        deal, trump, leader, trick = pos.solve_args
-        key = (deal, int(trump), int(leader), trick)
+        deal, strain, leader, trick = pos.solve_args
+        key = (deal, int(strain), int(leader), trick)
 
         async def solve() -> Any:
-            return (await in_thread(state.pool.solve_boards, [(deal, trump, leader, trick)]))[0]
+            return (await in_thread(state.pool.solve_boards, [(deal, strain, leader, trick)]))[0]
 
         return state.solutions.get(key, solve)
 
     async def ahead(board: Board, pos: Any, sols: Any) -> None:
         """Solve, while the player thinks, the positions after each distinct card here (one of each equal group)."""
         for sc in sols:
-            nxt = position(board, [*pos.play, sc.card], pos.trump, pos.declarer)
+            nxt = position(board, [*pos.play, sc.card], pos.strain, pos.declarer)
             if not nxt.state.finished:
                 with contextlib.suppress(Error):
                     await solved(nxt)
@@ -400,17 +400,17 @@ def create_app(
     async def analysis_doc(query: dict[str, str]) -> dict[str, Any]:
         board = state.board(read_query(query))
         g = board.game
-        if g is None or g.trump is None or g.leader is None or not g.play:
+        if g is None or g.strain is None or g.leader is None or not g.play:
             return {"trace": None, "costly": []}
-        trump, leader, play = g.trump, g.leader, g.play
+        strain, leader, play = g.strain, g.leader, g.play
 
         def analyse() -> tuple[list[int], list[Any]]:
             from ddsbind.play import costly_cards
             from ddsbind.solver import analyse_play
 
             return (
-                analyse_play(board.deal, trump, leader, play),
-                costly_cards(board.deal, trump, leader, play),
+                analyse_play(board.deal, strain, leader, play),
+                costly_cards(board.deal, strain, leader, play),
             )
 
         async def run() -> tuple[list[int], list[Any]]:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from ddsbind._typing import renamed
 from ddsbind.deal import Card, Deal, Seat, Strain, Vulnerability, pbn_to_masks
 from ddsbind.errors import Error, InvalidArgumentError
 from ddsbind.game import Play
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 #: Trump and declarer of a board without a contract (a deal, a passed-out game).
-DEFAULT_TRUMP = Strain.NT
+DEFAULT_STRAIN = Strain.NT
 DEFAULT_DECLARER = Seat.S
 #: The board's port on 127.0.0.1 unless told (the next free one above it when taken): a link lasts across restarts.
 DEFAULT_PORT = 8452
@@ -101,14 +102,14 @@ class Board:
         return self.board or self.number
 
     @property
-    def contract_trump(self) -> Strain | None:
+    def contract_strain(self) -> Strain | None:
         """The record's contract strain, None without a record or contract."""
-        return None if self.game is None else self.game.trump
+        return None if self.game is None else self.game.strain
 
     @property
     def contract_declarer(self) -> Seat | None:
         """The record's declarer, None without a record or contract."""
-        return None if self.game is None or self.game.trump is None else self.game.declarer
+        return None if self.game is None or self.game.strain is None else self.game.declarer
 
     @property
     def record_play(self) -> list[Card]:
@@ -313,7 +314,7 @@ class BoardQuery:
 
     ``?board=18&room=closed`` (or ``&table=2``) names a board of the file by
     its board number; ``?deal=PBN`` a pasted deal, with ``dealer`` and
-    ``vul``; ``strain`` (old name ``trump``; a name or DDS's 0..4) and
+    ``vulnerable`` (old name ``vul``); ``strain`` (old name ``trump``; a name or DDS's 0..4) and
     ``declarer`` (or ``leader``, declarer's left-hand opponent) the contract
     played, ``level`` its level and ``doubled`` 0, 1 or 2; ``play`` the
     cards from the opening lead; ``claim=1`` the rest claimed.  For the
@@ -376,7 +377,7 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
         table=_number(query, "table", 1),
         deal=(query.get("deal") or "").strip() or None,
         dealer=_member(query, ("dealer",), lambda v: Seat.parse(v, "dealer")),
-        vulnerable=_member(query, ("vul", "vulnerable"), Vulnerability.parse),
+        vulnerable=_member(query, ("vulnerable", "vul"), Vulnerability.parse),
         strain=_member(query, ("strain", "trump"), Strain.parse),
         declarer=declarer,
         level=_number(query, "level", 1, 7),
@@ -391,7 +392,7 @@ def read_query(query: Mapping[str, str]) -> BoardQuery:
 
 @dataclass
 class Position:
-    """A board, a contract's trump and declarer, and the cards played from the opening lead.
+    """A board, a contract's strain and declarer, and the cards played from the opening lead.
 
     ``state`` is the :class:`~ddsbind.game.Play` after those cards: the
     cards still held, the trick in progress and its leader, the tricks done.
@@ -400,7 +401,7 @@ class Position:
     """
 
     board: Board
-    trump: Strain
+    strain: Strain
     declarer: Seat
     play: list[Card]
     state: Play
@@ -408,30 +409,31 @@ class Position:
 
     @property
     def solve_args(self) -> tuple[Deal, Strain, Seat, tuple[Card, ...]]:
-        """``(deal, trump, first, current_trick)`` as :func:`ddsbind.solve_board` takes the position."""
+        """``(deal, strain, leader, current_trick)`` as :func:`ddsbind.solve_board` takes the position."""
         s = self.state
-        return s.deal(), self.trump, s.leader, tuple(s.current)
+        return s.deal(), self.strain, s.leader, tuple(s.current)
 
 
+@renamed(trump="strain")
 def position(
     board: Board,
     play: str | Sequence[Card | str] = (),
-    trump: Strain | int | str | None = None,
+    strain: Strain | int | str | None = None,
     declarer: Seat | int | str | None = None,
     *,
     to_fault: bool = False,
 ) -> Position:
     """The position after ``play`` (cards from the opening lead, ``"HJ,H2,HA"`` or a list).
 
-    ``trump`` and ``declarer`` default to the record's contract, else NT by
+    ``strain`` and ``declarer`` default to the record's contract, else NT by
     South.  A card not held, a revoke or more than 52 cards raise
     ``PlayFaultError`` naming the card and its place in the play; with
     ``to_fault`` the position is the one before that card instead, its
     ``fault`` the error's line.
     """
-    t = Strain.parse(trump) if trump not in (None, "") else board.contract_trump
+    t = Strain.parse(strain) if strain not in (None, "") else board.contract_strain
     d = Seat.parse(declarer) if declarer not in (None, "") else board.contract_declarer
-    t = DEFAULT_TRUMP if t is None else t
+    t = DEFAULT_STRAIN if t is None else t
     d = DEFAULT_DECLARER if d is None else d
     cards: list[Card | str] = [c for c in play.replace(" ", ",").split(",") if c] if isinstance(play, str) else [*play]
     if len(cards) > MAX_PLAY:
@@ -538,7 +540,7 @@ def position_json(pos: Position) -> dict[str, Any]:
     ]
     won = sum(1 for _, w in done if w.side is pos.declarer.side)
     return {
-        "trump": pos.trump.name,
+        "strain": pos.strain.name,
         "declarer": pos.declarer.name,
         "play": _cards(pos.play),
         "hands": hands,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import re
 import signal
@@ -23,7 +24,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from typing import IO, Any, NoReturn, TextIO, TypeVar
+from typing import IO, Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
@@ -68,6 +69,51 @@ STRAIN = BridgeWord("strain", "S|H|D|C|NT")
 VUL = BridgeWord("vulnerability", "none|all|both|ns|ew")
 COUNT = click.IntRange(min=0)
 POSITIVE = click.IntRange(min=1)
+
+
+class _OldSpelling(click.Option):
+    """An option's former spelling: ``(DEPRECATED: use --new)`` in ``--help``, the warning ddsbind's own line."""
+
+    def __init__(self, decls: list[str], new: str, **attrs: Any) -> None:
+        super().__init__(decls, deprecated=f"use {new}", **attrs)
+        self.deprecated = False  # the label is in the help; renamed_option warns as every ddsbind warning prints
+
+
+def renamed_option(old: str, new: str) -> Callable[[_Command], _Command]:
+    """Accept ``old`` (``--trump``), a command's former spelling of its option ``new`` (``--strain``), deprecated.
+
+    Put it above the ``new`` option's decorator.  ``old`` takes what ``new``
+    takes; using it prints ``ddsbind: warning: --trump is deprecated; use
+    --strain``; both with different values is a usage error.  A ``new``
+    option declared ``required`` is required as "one of the two".
+    """
+
+    def wrap(command: _Command) -> _Command:
+        params: list[click.Parameter] = getattr(command, "__click_params__", [])
+        target = next(p for p in params if new in p.opts)
+        required, target.required = target.required, False
+        if required:  # click shows "[required]" only for an option it checks itself
+            target.help = f"{target.help or ''}  [required]"
+        name = f"{old.lstrip('-').replace('-', '_')}_old_spelling"
+
+        @functools.wraps(command)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            was, now = kwargs.pop(name), kwargs.get(str(target.name))
+            if was is not None:
+                warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=1)
+                if now is not None and now != was:
+                    raise click.UsageError(f"{old} {was} and {new} {now} disagree: give {new} only")
+                kwargs[str(target.name)] = was
+            elif now is None and required:
+                raise click.MissingParameter(ctx=click.get_current_context(), param=target)
+            return command(*args, **kwargs)
+
+        # After ``new`` in --help: click lists the parameters in the reverse of this list's order.
+        spelling = _OldSpelling([old, name], new, type=target.type, help=f"Old spelling of {new}.")
+        params.insert(params.index(target), spelling)
+        return cast(_Command, call)
+
+    return wrap
 
 
 class FormatChoice(click.Choice):

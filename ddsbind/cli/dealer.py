@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from ddsbind.cli import _common
 from ddsbind.cli._common import COUNT, POSITIVE, VUL, about, check_image, fail, json_output, one_file_each, progress
 from ddsbind.deal import Vulnerability
 
@@ -137,8 +138,10 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     help="--contract reports the make probability alone, from one target search per contract and deal "
     "(about 1/25 of a DD table or less): the cheapest question.",
 )
+@_common.renamed_option("--vul", "--vulnerable")
 @click.option(
-    "--vul",
+    "--vulnerable",
+    "vul",
     type=VUL,
     default=None,
     help="Vulnerability for scores (default: the script's vulnerable, else none).",
@@ -288,7 +291,7 @@ class _Reports:
     """What the command makes of the produced deals after the run: -o, --solve, --contract/--lead, --json/--csv, --plot.
 
     Checked when made, before any dealing: conflicting options, bad
-    contracts, a plot file matplotlib cannot write.  ``vul`` is --vul
+    contracts, a plot file matplotlib cannot write.  ``vul`` is --vulnerable
     (None: the script's vulnerable, else none; :meth:`vulnerability`).
     """
 
@@ -309,7 +312,7 @@ class _Reports:
             fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
 
     def vulnerability(self, script: Any) -> Vulnerability:
-        """--vul, else the script's ``vulnerable`` (a Vulnerability, read by its parser), else none."""
+        """--vulnerable, else the script's ``vulnerable`` (a Vulnerability, read by its parser), else none."""
         if self.vul is not None:
             return Vulnerability.parse(self.vul)
         return script.vulnerable if script.vulnerable is not None else Vulnerability.NONE

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, fail, json_output, progress
+from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, fail, json_output, progress, renamed_option
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Strain
@@ -75,7 +75,8 @@ def analyse(
 
 @click.command()
 @click.argument("deal")
-@click.option("--trump", type=STRAIN, required=True, help="Trump strain (NT for notrump).")
+@renamed_option("--trump", "--strain")
+@click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump.")
 @click.option("--leader", type=SEAT, required=True, help="The hand that led (or leads) the current trick.")
 @click.option("--trick", default="", help="Cards already played to the current trick, e.g. 'SA,S2'.")
 @click.option(
@@ -85,7 +86,7 @@ def analyse(
     help="Count 'value' for this seat's side. Default: the side not on lead to the current trick.",
 )
 @json_output("The line, with every option and its score,")
-def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | None, as_json: bool) -> None:
+def line(deal: str, strain: Strain, leader: Seat, trick: str, declarer: Seat | None, as_json: bool) -> None:
     """The double-dummy best line from DEAL (a PBN deal string), one trick a row.
 
     'value' is the tricks one side takes from that trick on: --declarer's
@@ -97,7 +98,7 @@ def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | No
 
     from ddsbind.play import best_line
 
-    tricks = best_line(deal, trump, leader, current_trick=trick)
+    tricks = best_line(deal, strain, leader, current_trick=trick)
     counted = leader.rho.side  # the side best_line counts for: the one not on lead
     side = counted if declarer is None else declarer.side
 
@@ -127,7 +128,7 @@ def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | No
         return
     names = side.name
     who = f"declarer {declarer}, " if declarer is not None else ""
-    click.echo(f"{who}trump {trump}; value = tricks for {names} from the trick on")
+    click.echo(f"{who}trump {strain}; value = tricks for {names} from the trick on")
     click.echo("trick  lead  cards         won  value")
     for t in tricks:
         cards = " ".join(str(c) for c in t.cards)

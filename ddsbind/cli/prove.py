@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import POSITIVE, SEAT, SIDE, STRAIN, about, json_output, progress
+from ddsbind.cli._common import POSITIVE, SEAT, SIDE, STRAIN, about, json_output, progress, renamed_option
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Side, Strain
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("deal", required=False)
-@click.option("--trump", type=STRAIN, help="Trump strain (NT for notrump).")
+@renamed_option("--trump", "--strain")
+@click.option("--strain", type=STRAIN, help="The strain: trumps, or NT for notrump.")
 @click.option("--leader", type=SEAT, help="The hand on lead to the first trick.")
 @click.option("--target", type=click.IntRange(min=0, max=13), help="Tricks to take. Default: the double-dummy value.")
 @click.option("--goodguys", type=SIDE, help="The side that must take them. Default: the side on lead.")
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 @click.option("--read", "read", type=click.Path(exists=True, dir_okay=False), help="Print a stored tree file.")
 def prove(
     deal: str | None,
-    trump: Strain | None,
+    strain: Strain | None,
     leader: Seat | None,
     target: int | None,
     goodguys: Side | None,
@@ -55,17 +56,17 @@ def prove(
     if sum((as_json, as_text, out is not None)) > 1:
         raise click.UsageError("give one of --json, --text and --out")
     if read is not None:
-        given = (deal, trump, leader, target, goodguys, out)
+        given = (deal, strain, leader, target, goodguys, out)
         if any(value is not None for value in given):
-            raise click.UsageError("--read takes no DEAL, --trump, --leader, --target, --goodguys or --out")
+            raise click.UsageError("--read takes no DEAL, --strain, --leader, --target, --goodguys or --out")
         with about(read):
             tree = ProofTree.from_bytes(Path(read).read_bytes())
             check_tree(tree)
     else:
-        if deal is None or trump is None or leader is None:
-            raise click.UsageError("give DEAL, --trump and --leader (or --read FILE.tree)")
+        if deal is None or strain is None or leader is None:
+            raise click.UsageError("give DEAL, --strain and --leader (or --read FILE.tree)")
         with progress("proving", unit="node") as tick:
-            tree = build(deal, trump, leader, target=target, goodguys=goodguys, max_nodes=max_nodes, progress=tick)
+            tree = build(deal, strain, leader, target=target, goodguys=goodguys, max_nodes=max_nodes, progress=tick)
     if out is not None:
         Path(out).write_bytes(tree.to_bytes())
         click.echo(f"{out}: {tree.goodguys} take {tree.target} tricks against any defence, {tree.size} nodes")

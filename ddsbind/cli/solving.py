@@ -7,7 +7,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import COUNT, POSITIVE, SEAT, STRAIN, VUL, about, fail, json_output, progress
+from ddsbind.cli._common import (
+    COUNT,
+    POSITIVE,
+    SEAT,
+    STRAIN,
+    VUL,
+    about,
+    fail,
+    json_output,
+    progress,
+    renamed_option,
+)
 from ddsbind.errors import FormatError
 
 if TYPE_CHECKING:
@@ -16,22 +27,22 @@ if TYPE_CHECKING:
     from ddsbind.solver import DDTable
 
 
-def _render_table(deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None) -> list[str]:
+def _render_table(deal: Deal, table: DDTable, vulnerable: Vulnerability, dealer: Seat | None) -> list[str]:
     from ddsbind.solver import dealer_par, par
 
     out = [f"Deal {deal.to_pbn()}", "", *deal.diagram().splitlines(), "", "Double-dummy tricks (declarer):"]
     out += ["  " + line for line in str(table).splitlines()]
     if not deal.is_full:
         return [*out, "", "Par: none (par is bid for 13 tricks, so only a full deal has one)"]
-    p = par(table, vul)
-    out += ["", f"Par ({vul}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
+    p = par(table, vulnerable)
+    out += ["", f"Par ({vulnerable}): {p.score_text[0]}  {p.contracts[0]}", f"  that is: {p.words('NS')}"]
     if any(c.against is not None for c in p.details[0]):
         out.append(f"  explained: {p.explain('NS')}")
     if p.contracts[1] != p.contracts[0].replace("NS:", "EW:", 1) or p.score_text[1].split()[-1] != str(-p.score):
         out.append(f"      if EW bid first: {p.score_text[1]}  {p.contracts[1]}")
         out.append(f"  that is: {p.words('EW')}")
     if dealer is not None:
-        dp = dealer_par(table, dealer, vul)
+        dp = dealer_par(table, dealer, vulnerable)
         out.append(f"Par with {dealer} dealing: {dp.score:+d}  {' '.join(dp.contracts)}")
         out.append(f"  that is: {dp.words()}")
         if any(c.against is not None for c in dp.details):
@@ -67,7 +78,7 @@ def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerabil
 
 
 def _table_dict(
-    board: int | None, deal: Deal, table: DDTable, vul: Vulnerability, dealer: Seat | None
+    board: int | None, deal: Deal, table: DDTable, vulnerable: Vulnerability, dealer: Seat | None
 ) -> dict[str, object]:
     """One deal for ``table --json``: the deal, the table (strain -> declarer -> tricks), par explained."""
     from ddsbind.deal import SEAT_LETTERS, Strain
@@ -76,30 +87,31 @@ def _table_dict(
     out: dict[str, object] = {
         "board": board,
         "deal": deal.to_pbn(),
-        "vulnerable": str(vul),
+        "vulnerable": str(vulnerable),
         "dealer": None if dealer is None else str(dealer),
         "table": {str(s): {seat: table[s, seat] for seat in SEAT_LETTERS} for s in Strain},
         "par": None,
         "dealer_par": None,
     }
     if deal.is_full:
-        out["par"] = par(table, vul).to_dict()
+        out["par"] = par(table, vulnerable).to_dict()
         if dealer is not None:
-            out["dealer_par"] = dealer_par(table, dealer, vul).to_dict()
+            out["dealer_par"] = dealer_par(table, dealer, vulnerable).to_dict()
     return out
 
 
 @click.command()
 @click.argument("deal")
-@click.option("--vul", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
+@renamed_option("--vul", "--vulnerable")
+@click.option("--vulnerable", type=VUL, default=None, help="Vulnerability for par. Default: the file's, else none.")
 @click.option("--dealer", type=SEAT, default=None, help="Also show par when this seat deals (DealerPar).")
 @json_output("Every deal's table and par (each contract explained, with what a sacrifice saves against)")
-def table(deal: str, vul: Vulnerability | None, dealer: Seat | None, as_json: bool) -> None:
+def table(deal: str, vulnerable: Vulnerability | None, dealer: Seat | None, as_json: bool) -> None:
     """Print the double-dummy table and par of DEAL: a PBN deal string ("N:AKQ.. ...") or a file of deals.
 
     A file (PBN, LIN, ZRJ, or any deal format of ``ddsbind convert``) gives
     every deal in it, each with its board number, and its dealer and
-    vulnerability where the file says (--vul and --dealer override them).
+    vulnerability where the file says (--vulnerable and --dealer override them).
     A sacrifice is explained: what it saves against, and both scores.
     """
     import json
@@ -115,7 +127,7 @@ def table(deal: str, vul: Vulnerability | None, dealer: Seat | None, as_json: bo
         tables = dd_tables([b[1] for b in boards], progress=tick)
     docs = []
     for k, ((board, d, own_dealer, own_vul), t) in enumerate(zip(boards, tables, strict=True)):
-        v = vul if vul is not None else own_vul if own_vul is not None else Vulnerability.NONE
+        v = vulnerable if vulnerable is not None else own_vul if own_vul is not None else Vulnerability.NONE
         who = dealer if dealer is not None else own_dealer
         if as_json:
             docs.append(_table_dict(board, d, t, v, who))
@@ -136,10 +148,11 @@ def _is_file(text: str) -> bool:
 
 @click.command()
 @click.argument("deal")
-@click.option("--trump", type=STRAIN, required=True, help="Trump strain (NT for notrump).")
+@renamed_option("--trump", "--strain")
+@click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump.")
 @click.option("--leader", type=SEAT, required=True, help="The hand on lead to the current trick.")
 @click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
-def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
+def solve(deal: str, strain: Strain, leader: Seat, trick: str) -> None:
     """Score every card the hand to play can play (SolveBoard, solutions=3).
 
     The tricks are those of the side of the hand to play, from the current
@@ -148,11 +161,11 @@ def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
     from ddsbind.game import parse_trick
     from ddsbind.solver import solve_board
 
-    sol = solve_board(deal, trump, leader, current_trick=trick)
+    sol = solve_board(deal, strain, leader, current_trick=trick)
     to_play = leader.next(len(parse_trick(trick)))
     side = to_play.side
-    strain = "notrump" if trump == 4 else f"{trump} trumps"
-    click.echo(f"{to_play} to play, {strain}: tricks for {side} ({to_play}'s side) from this trick on")
+    named = "notrump" if strain == 4 else f"{strain} trumps"
+    click.echo(f"{to_play} to play, {named}: tricks for {side} ({to_play}'s side) from this trick on")
     click.echo("card  tricks  equivalent cards")
     for c in sol:
         click.echo(f"{c.card!s:<5} {c.score:>6}  {' '.join(str(e) for e in c.equals)}".rstrip())

@@ -293,7 +293,7 @@ class Compiler:
         strain = int(contract.strain)
         self.uses_tricks = True
         tricks: Expr = lambda f, rows: f.tricks(rows, strain, seat)  # noqa: E731
-        return Action("evalcontract", side.upper(), [tricks], contract=contract, vulnerable=vul == "vul")
+        return Action("evalcontract", side.upper(), [tricks], contract=contract, declarer_vulnerable=vul == "vul")
 
     def export(self, tree: Node) -> Action:
         return Action("export", seats=_report_seats(tree.children[0]))
@@ -579,7 +579,7 @@ class Compiler:
 
         def make() -> Expr:
             function = tricks.make()
-            return lambda f, rows: contract.scores(function(f, rows), vul, extrapolate=True)
+            return lambda f, rows: contract.scores(function(f, rows), declarer_vulnerable=vul, extrapolate=True)
 
         return Term(-top, top, make)
 

@@ -89,7 +89,7 @@ class Sample:
         if c.declarer is None:
             raise DealerError(f"give the declarer of {c}: '{c} by N'")
         tricks = self.dd_tables(threads)[:, int(c.strain), int(c.declarer)]
-        return c.scores(tricks, Vulnerability.parse(vulnerable).is_vulnerable(c.declarer))
+        return c.scores(tricks, Vulnerability.parse(vulnerable))
 
     def deals(self) -> list[Any]:
         """The accepted deals as :class:`ddsbind.Deal` objects (for a diagram, a solve...)."""

@@ -45,9 +45,9 @@ class Action:
     bounds: list[int] = dataclasses.field(default_factory=list)
     items: list[str | Expr] = dataclasses.field(default_factory=list)
     seats: list[int] = dataclasses.field(default_factory=list)  # print(seats): DDS seats, in the script's order
-    #: ``evalcontract``: the contract (declarer set) and its vulnerability.
+    #: ``evalcontract``: the contract (declarer set) and whether declarer's side is vulnerable.
     contract: Contract | None = None
-    vulnerable: bool = False
+    declarer_vulnerable: bool = False
     #: ``csvrpt``/``printrpt``: ``("text", quoted)``, ``("expr", Expr)``, ``("hands", seats)``, ``("trix", seats)``.
     report: list[tuple[str, Any]] = dataclasses.field(default_factory=list)
 

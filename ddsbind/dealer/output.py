@@ -180,7 +180,7 @@ def frequency_text(label: str | None, counts: NDArray[np.int64], bounds: list[in
     return "".join(lines) + "\n"
 
 
-def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts: NDArray[np.int64]) -> str:
+def evalcontract_text(side: str | None, contract: Any, declarer_vulnerable: bool, counts: NDArray[np.int64]) -> str:
     """DealerV2's ``evalcontract`` report from the number of deals ``counts[t]`` on which declarer took ``t`` tricks.
 
     Two lines, with DealerV2's figures (its source's ``showevalcontract``):
@@ -199,9 +199,11 @@ def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts:
 
     tricks = np.arange(14)
     n = int(counts.sum())
-    scores = contract.scores(tricks, vulnerable)
-    undoubled = scoring.Contract(contract.level, contract.strain).scores(tricks, vulnerable)
-    text_vul = "V" if vulnerable else "NV"
+    scores = contract.scores(tricks, declarer_vulnerable=declarer_vulnerable)
+    undoubled = scoring.Contract(contract.level, contract.strain).scores(
+        tricks, declarer_vulnerable=declarer_vulnerable
+    )
+    text_vul = "V" if declarer_vulnerable else "NV"
 
     def pct(mask: NDArray[np.bool_]) -> str:
         return f"{100 * counts[mask].sum() / n:.2f}" if n else "-nan"
@@ -211,7 +213,7 @@ def evalcontract_text(side: str | None, contract: Any, vulnerable: bool, counts:
             return pct(np.zeros(14, dtype=bool)), pct(np.zeros(14, dtype=bool))
         # The contract bid on each deal with enough tricks: the game; for a slam, six with 12 tricks, seven with 13.
         bid = np.clip(tricks - 6, 1, 7) if level == 6 else np.full(14, level)
-        better = scoring.score(bid, int(contract.strain), 0, tricks, vulnerable)
+        better = scoring.score(bid, int(contract.strain), 0, tricks, declarer_vulnerable)
         imps = scoring.imps(better - undoubled) * (tricks >= level + 6)
         return pct(tricks >= level + 6), f"{(counts * imps).sum() / n:.2f}" if n else "-nan"
 

@@ -95,7 +95,9 @@ class Run:
             elif action.kind == "frequency":
                 parts.append(output.frequency_text(action.label, self.counts[i], action.bounds))
             elif action.kind == "evalcontract":
-                parts.append(output.evalcontract_text(action.label, action.contract, action.vulnerable, self.counts[i]))
+                parts.append(
+                    output.evalcontract_text(action.label, action.contract, action.declarer_vulnerable, self.counts[i])
+                )
             elif action.kind == "print_hands" and self.deals is not None:
                 parts.append(output.hands_pages(self.deals, action.seats))
         return "".join(parts)

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ddsbind import _report_html
-from ddsbind._typing import Progress
+from ddsbind._typing import Progress, renamed, renamed_attribute
 from ddsbind.dealer.dealing import DealerError, card_name
 from ddsbind.errors import ContractError
 from ddsbind.game import Seat, Vulnerability
@@ -301,8 +301,9 @@ def _se(values: NDArray[np.float64]) -> float:
     return float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
 
 
+@renamed(vul="vulnerable")
 def contract_report(
-    tables: NDArray[np.int8], contracts: Sequence[str | Contract], vul: Vulnerability | str = "none"
+    tables: NDArray[np.int8], contracts: Sequence[str | Contract], vulnerable: Vulnerability | str = "none"
 ) -> ContractReport:
     """Make probabilities and more of ``contracts`` over DD ``tables`` ``(n, 5, 4)`` ``[strain][declarer N E S W]``.
 
@@ -312,7 +313,7 @@ def contract_report(
         DD tables of the deals (strains S H D C NT, declarers N E S W).
     contracts : sequence of str or Contract
         ``"3NS"`` style.
-    vul : Vulnerability or str
+    vulnerable : Vulnerability or str
         ``none``, ``ns``, ``ew`` or ``all``: for the scores.
 
     Returns
@@ -328,13 +329,14 @@ def contract_report(
     """
     parsed = _contracts(contracts)
     t = np.asarray(tables, dtype=np.int64).reshape(-1, 5, 4)
-    return results_report(np.stack([t[:, c.strain, c.declarer] for c in parsed], axis=1), parsed, vul)
+    return results_report(np.stack([t[:, c.strain, c.declarer] for c in parsed], axis=1), parsed, vulnerable)
 
 
+@renamed(vul="vulnerable")
 def results_report(
     results: NDArray[np.integer],
     contracts: Sequence[str | Contract],
-    vul: Vulnerability | str = "none",
+    vulnerable: Vulnerability | str = "none",
     *,
     makes_only: bool = False,
 ) -> ContractReport:
@@ -349,7 +351,7 @@ def results_report(
     >>> results_report(np.array([[1], [0], [1], [1]]), ["3NS"], makes_only=True).make
     [0.75]
     """
-    tally = ContractTally(contracts, vul, makes_only=makes_only)
+    tally = ContractTally(contracts, vulnerable, makes_only=makes_only)
     tally.add(results)
     return tally.report()
 
@@ -365,17 +367,20 @@ class ContractTally:
     ----------
     contracts : sequence of str or Contract
         ``"3NS"`` style.
-    vul : Vulnerability or str
+    vulnerable : Vulnerability or str
         A :class:`~ddsbind.Vulnerability` or its name (``none``, ``NS``, ``EW``, ``all``): for the scores.
     makes_only : bool
         The results added are 1/0 made, not tricks.
     """
 
+    vul = renamed_attribute("vul", "vulnerable")
+
+    @renamed(vul="vulnerable")
     def __init__(
-        self, contracts: Sequence[str | Contract], vul: Vulnerability | str = "none", *, makes_only: bool = False
+        self, contracts: Sequence[str | Contract], vulnerable: Vulnerability | str = "none", *, makes_only: bool = False
     ) -> None:
         self.contracts = _contracts(contracts)
-        self.vul = Vulnerability.parse(vul)
+        self.vulnerable = Vulnerability.parse(vulnerable)
         self.makes_only = makes_only
         self.deals = 0
         #: ``[i, tricks of contract i, tricks of the first contract]``: deals.
@@ -390,7 +395,7 @@ class ContractTally:
 
     def merge(self, other: ContractTally) -> ContractTally:
         """The tally of both tallies' deals (same contracts and vulnerability)."""
-        out = ContractTally(self.contracts, self.vul, makes_only=self.makes_only)
+        out = ContractTally(self.contracts, self.vulnerable, makes_only=self.makes_only)
         out.deals = self.deals + other.deals
         out.joint = self.joint + other.joint
         return out
@@ -414,7 +419,7 @@ class ContractTally:
             make.append(p)
             make_se.append(math.sqrt(p * (1 - p) / n) if n else nan)
             mean_tricks.append(float(dist[i] @ tricks) / n if n else nan)
-            sc = c.scores(tricks, self.vul).astype(np.int64)
+            sc = c.scores(tricks, self.vulnerable).astype(np.int64)
             scores.append(sc)
             mean_score.append(float(dist[i] @ sc) / n if n else nan)
         differences: list[dict[str, float | str]] = []
@@ -563,12 +568,13 @@ def lead_table(
     )
 
 
+@renamed(vul="vulnerable")
 def simulate(
     script: str,
     contracts: Sequence[str | Contract],
     seed: int | None = None,
     *,
-    vul: Vulnerability | str = "none",
+    vulnerable: Vulnerability | str = "none",
     threads: int | None = None,
     progress: Progress | None = None,
     makes_only: bool = False,
@@ -589,7 +595,7 @@ def simulate(
     seed : int, optional
         ``0 .. 2**128 - 1``; the deals depend on it alone.  Needed unless
         ``library`` gives the deals.
-    vul : Vulnerability or str
+    vulnerable : Vulnerability or str
         ``none``, ``ns``, ``ew`` or ``all``.
     threads : int or None
         Dealing and solving threads (``None``: one per core).
@@ -634,7 +640,7 @@ def simulate(
             parsed, 0 if seed is None else seed, threads=threads, keep=True, library=library, progress=progress
         )
         assert result.tables is not None
-        return contract_report(result.tables, contracts, vul)
+        return contract_report(result.tables, contracts, vulnerable)
     if seed is None:
         raise DealerError("simulate needs a seed to deal (or a library to read)")
     result = run(parsed, seed, threads=threads, keep=True)
@@ -642,4 +648,4 @@ def simulate(
     results = contract_results(
         result.deals, wanted, makes_only=makes_only, known=result.known, threads=threads, progress=progress
     )
-    return results_report(results, wanted, vul, makes_only=makes_only)
+    return results_report(results, wanted, vulnerable, makes_only=makes_only)

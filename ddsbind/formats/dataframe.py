@@ -188,7 +188,7 @@ def _games_frame(games: Sequence[GameRecord], solve: TablesSolver | None) -> pd.
         tables = np.stack([np.asarray(t) for t in solve([g.deal for g in games])]) if games else None
         tables = tables if tables is not None else np.zeros((0, 5, 4), np.int8)
         dd = [
-            None if g.trump is None or g.declarer is None else int(tables[k, g.trump, g.declarer])
+            None if g.strain is None or g.declarer is None else int(tables[k, g.strain, g.declarer])
             for k, g in enumerate(games)
         ]
         cols["dd_tricks"] = pd.array(dd, dtype="Int8")

@@ -215,7 +215,7 @@ def _auction(tokens: list[str], g: int) -> tuple[list[Call], list[int], dict[int
 
 
 def _play(
-    tokens: list[str], deal: Deal, trump: Strain, first: Seat, g: int, refs: dict[int, list[int]] | None = None
+    tokens: list[str], deal: Deal, strain: Strain, first: Seat, g: int, refs: dict[int, list[int]] | None = None
 ) -> tuple[list[Card], list[int], dict[int, list[int]]]:
     """Tokens of a Play section (tricks by seat from ``first``) in play order, checked; notes by play index."""
     toks = list(tokens)
@@ -229,7 +229,7 @@ def _play(
     if len(toks) > 52:
         bad = toks[52]
         raise FormatError(f"PBN: {bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g)
-    table = Play(deal, trump, first)
+    table = Play(deal, strain, first)
     plays: list[Card] = []
     marks: list[int] = []
     stopped = None
@@ -347,8 +347,8 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     if "Play" in values and tokens and tokens != ["*"] and "Play" not in rec.unread:
         try:
             first = _seat_tag(values["Play"], "Play", g)
-            trump, declarer, leader = rec.trump, rec.declarer, rec.leader
-            if trump is None or declarer is None or leader is None:
+            strain, declarer, leader = rec.strain, rec.declarer, rec.leader
+            if strain is None or declarer is None or leader is None:
                 raise FormatError("a Play section needs a Contract (not Pass) and a Declarer")
             if not deal.is_full:
                 raise FormatError("a Play section needs a full deal (13 cards each)")
@@ -357,7 +357,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
                     f"wrong leader: Play starts with {first.name if first is not None else '?'} "
                     f"but declarer {declarer.name}'s left-hand opponent {leader.name} leads"
                 )
-            rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, trump, leader, g, refs)
+            rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, strain, leader, g, refs)
         except FormatError as exc:
             aside("Play", exc.message.removeprefix("PBN: "))
             rec.play, rec.play_marks, rec.card_notes = [], [], {}

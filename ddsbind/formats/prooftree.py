@@ -84,11 +84,12 @@ VERSION = 1
 
 
 class TreeFile(NamedTuple):
-    """What a tree file holds: the ending, its trump and leader, the good guys, the target and the tree."""
+    """What a tree file holds: the ending, its strain and leader, the good guys, the target and the tree."""
 
     #: The ending, every hand the same length, before the first card.
     deal: Deal
-    trump: Strain
+    #: The trump suit, or NT.
+    strain: Strain
     #: The hand on lead to the first trick.
     leader: Seat
     #: The good guys: 0 NS, 1 EW.
@@ -107,7 +108,7 @@ def encode_tree(tree: TreeFile) -> bytes:
     format's order.
     """
     n = max(tree.deal.hand_lengths)
-    hdr = n | tree.trump << 4 | tree.leader << 8 | tree.side << 12 | tree.target << 16
+    hdr = n | tree.strain << 4 | tree.leader << 8 | tree.side << 12 | tree.target << 16
     if not 0 <= tree.target <= n:
         raise ProofError(None, f"target {tree.target} is not 0..{n}")
     words = [int.from_bytes(MAGIC, "little"), VERSION, hdr]
@@ -116,7 +117,7 @@ def encode_tree(tree: TreeFile) -> bytes:
         words += [int(masks[s, 0]) | int(masks[s, 1]) << 16, int(masks[s, 2]) | int(masks[s, 3]) << 16]
     body: list[int] = []
     start_of: dict[int, int] = {}
-    for cell in cells(tree.root, tree.deal, tree.trump, tree.leader, tree.side):
+    for cell in cells(tree.root, tree.deal, tree.strain, tree.leader, tree.side):
         for m in cell.moves:
             if m.cards != class_order(m.cards[0], m.cards):
                 raise ProofError(None, f"class {[str(c) for c in m.cards]} is not in the tree file's order")
@@ -165,8 +166,8 @@ class _Reader:
         if version != VERSION:
             raise FormatError(f"version {version} is not {VERSION}", offset=4)
         h = self.word(2, "the primary header")
-        n, trump, leader, side, target = h & 15, h >> 4 & 15, h >> 8 & 15, h >> 12 & 15, h >> 16 & 0xFFFF
-        if h & ~(15 | 7 << 4 | 3 << 8 | 1 << 12 | 15 << 16) or not 1 <= n <= 13 or trump > 4 or target > n:
+        n, strain, leader, side, target = h & 15, h >> 4 & 15, h >> 8 & 15, h >> 12 & 15, h >> 16 & 0xFFFF
+        if h & ~(15 | 7 << 4 | 3 << 8 | 1 << 12 | 15 << 16) or not 1 <= n <= 13 or strain > 4 or target > n:
             raise FormatError(f"primary header {h:#010x}: bad or reserved bits set, or values out of range", offset=8)
         masks = []
         for s in range(4):
@@ -184,7 +185,7 @@ class _Reader:
             if sum(masks[h][suit] for h in range(4)) != _or(masks[h][suit] for h in range(4)):
                 raise FormatError(f"a {SUITS[suit]} card is in two hands", offset=12)
         deal = Deal(masks)
-        self.trump = Strain(trump)
+        self.strain = Strain(strain)
         self.side = side
         count = self.word(11, "the body's word count")
         if 12 + count != len(self.words):
@@ -195,7 +196,7 @@ class _Reader:
         root = self.position(Pos(deal, Seat(leader), (), 0))
         if self.at != len(self.words):
             raise FormatError("a cell that belongs to no position", offset=4 * self.at)
-        return TreeFile(deal, self.trump, Seat(leader), side, target, root)
+        return TreeFile(deal, self.strain, Seat(leader), side, target, root)
 
     def fresh_id(self) -> int:
         self.next_id += 1
@@ -223,13 +224,13 @@ class _Reader:
                 if idx > 51:
                     raise FormatError(f"card {k + 1} of the cell: {idx} is not a card index 0..51", offset=off)
                 card = Card.from_index(idx)
-                play = cur.play(self.trump)
+                play = cur.play(self.strain)
                 legal = play.legal_cards()
                 if card not in legal:
                     raise FormatError(f"{card} is not a legal card at {play.where()}", offset=off)
                 seat = play.to_play
                 klass = next(c for c in rank_classes(pos.start, seat, legal) if card in c)
-                cur = next_pos(cur, card, self.trump, self.side)
+                cur = next_pos(cur, card, self.strain, self.side)
                 move = next((m for m in node.moves if m.cards[0] == card), None)
                 if move is not None and move is not node.moves[-1]:
                     raise FormatError(f"cells out of depth-first order at {card}", offset=off)

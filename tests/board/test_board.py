@@ -191,13 +191,13 @@ def test_positions_along_a_record_are_dds_solve_board(session_server, session_ga
         status, pos = api(session_server, "position", board="1", room="closed", play=play)
         assert status == 200
         p = pos["position"]
-        assert p["play"] == [str(c) for c in g.play[:k]] and p["trump"] == "NT" and p["declarer"] == "W"
+        assert p["play"] == [str(c) for c in g.play[:k]] and p["strain"] == "NT" and p["declarer"] == "W"
         assert sum(len(s) for h in p["hands"].values() for s in h) == 52 - k
         assert len(p["trick"]) == k % 4 and len(p["tricks"]) == k // 4
         status, sol = api(session_server, "solve", board="1", room="closed", play=play)
         assert status == 200
         shown = {c: s["score"] for s in sol["cards"] for c in (s["card"], *s["equals"])}
-        assert shown == expected_scores(g.deal, g.trump, g.declarer, g.play[:k])
+        assert shown == expected_scores(g.deal, g.strain, g.declarer, g.play[:k])
         assert set(shown) == set(p["legal"])
 
 
@@ -239,11 +239,11 @@ def test_costly_cards_of_a_record_are_analyses(session_server, session_games):
     for g in session_games:
         status, doc = api(session_server, "analysis", board=str(g.board), room=g.tags["Room"])
         assert status == 200
-        costly = ddsbind.costly_cards(g.deal, g.trump, g.leader, g.play)
+        costly = ddsbind.costly_cards(g.deal, g.strain, g.leader, g.play)
         assert [(c["index"], c["card"], c["cost"]) for c in doc["costly"]] == [
             (c.index, str(c.card), c.cost) for c in costly
         ]
-        assert doc["trace"] == ddsbind.analyse_play(g.deal, g.trump, g.leader, g.play)
+        assert doc["trace"] == ddsbind.analyse_play(g.deal, g.strain, g.leader, g.play)
     assert any(api(session_server, "analysis", board=str(n), table=t)[1]["costly"] for n in "123" for t in "12")
 
 
@@ -284,10 +284,10 @@ def test_strains_and_seats_are_read_as_the_library_reads_them(session_server):
     for strain in ("4", "NT", "n", "notrump"):
         for name in ("strain", "trump"):
             status, doc = api(session_server, "position", board="1", **{name: strain, "declarer": "E"})
-            assert status == 200 and doc["position"]["trump"] == "NT", (name, strain)
+            assert status == 200 and doc["position"]["strain"] == "NT", (name, strain)
             assert doc["position"]["to_play"] == "S"
     status, doc = api(session_server, "position", board="1", strain="0", leader="W")
-    assert status == 200 and doc["position"]["trump"] == "S" and doc["position"]["declarer"] == "S"
+    assert status == 200 and doc["position"]["strain"] == "S" and doc["position"]["declarer"] == "S"
     status, doc = api(session_server, "position", board="1", strain="5")
     assert status == 400 and doc["error"].startswith("strain='5': ")
     status, doc = api(session_server, "position", board="1", declarer="N", leader="N")
@@ -448,7 +448,7 @@ def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, sess
     page.goto(session_server.url + "?board=1&room=closed")
     for k in range(len(g.play) + 1):
         wait_solved(page, g.play[:k])
-        assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), f"after {k} cards"
+        assert shown_tricks(page) == expected_scores(g.deal, g.strain, g.declarer, g.play[:k]), f"after {k} cards"
         if k < len(g.play):  # the hand on turn is the one that played the record's next card
             holder = g.deal.holder(g.play[k])
             assert page.locator(".hand.on-turn").get_attribute("data-seat") == holder.name
@@ -458,7 +458,7 @@ def test_page_steps_through_a_lin_record_showing_dds_scores(session_server, sess
             costly = page.locator(".rcard.costly")
             assert costly.count() == 1 and costly.get_attribute("data-index") == "0"
             assert page.locator("[data-card='HJ'].actual").count() == 1
-            better = " ".join(str(c) for c in ddsbind.costly_cards(g.deal, g.trump, g.leader, g.play)[0].better)
+            better = " ".join(str(c) for c in ddsbind.costly_cards(g.deal, g.strain, g.leader, g.play)[0].better)
             assert (
                 page.locator("#note").inner_text() == f"In the record N played HJ here, which cost 1; better: {better}"
             )
@@ -479,7 +479,7 @@ def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, sess
     wait_solved(page, [])
     played: list[str] = []
     for _ in range(9):
-        expected = expected_scores(g.deal, g.trump, g.declarer, [Card.parse(c) for c in played])
+        expected = expected_scores(g.deal, g.strain, g.declarer, [Card.parse(c) for c in played])
         assert shown_tricks(page) == expected
         # The lowest of the worst cards: a line of its own, not the record's.
         card = min(expected, key=lambda c: (expected[c], Card.parse(c).rank))
@@ -495,7 +495,7 @@ def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, sess
     wait_solved(page, played[:-2])
     page.click("#redo")
     wait_solved(page, played[:-1])
-    assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, [Card.parse(c) for c in played[:-1]])
+    assert shown_tricks(page) == expected_scores(g.deal, g.strain, g.declarer, [Card.parse(c) for c in played[:-1]])
     page.click("#tricks li[data-trick='2']")
     wait_solved(page, played[:4])
     page.click("#claim")
@@ -503,7 +503,7 @@ def test_clicking_cards_undo_redo_back_to_a_trick_and_claim(session_server, sess
     tricks_won = page.locator("#claimed").get_attribute("data-declarer")
     assert (
         int(tricks_won or -1)
-        == ddsbind.analyse_play(g.deal, g.trump, g.leader, [Card.parse(c) for c in played[:4]])[-1]
+        == ddsbind.analyse_play(g.deal, g.strain, g.leader, [Card.parse(c) for c in played[:4]])[-1]
     )
     screenshot(page, tmp_path, "board-claim.png")
     page.go_back()  # the claim is a step of its own: Back takes it back
@@ -520,7 +520,7 @@ def test_a_position_opens_from_its_address(session_server, session_games, page, 
     play = g.play[:6]
     page.goto(session_server.url + "?board=3&room=open&play=" + ",".join(str(c) for c in play))
     wait_solved(page, play)
-    assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, play)
+    assert shown_tricks(page) == expected_scores(g.deal, g.strain, g.declarer, play)
     assert page.locator("#center .on-table").count() == 2
     assert page.locator("#tricks li.trick").count() == 2
     for seat in "NESW":
@@ -702,7 +702,7 @@ def test_export_writes_one_page_with_every_position_of_the_record(tmp_path, sess
         play = ",".join(str(c) for c in g.play[:k])
         sol = data["answers"][f"solve?{where}" + (f"&play={play}" if play else "")]
         shown = {c: s["score"] for s in sol["cards"] for c in (s["card"], *s["equals"])}
-        assert shown == expected_scores(g.deal, g.trump, g.declarer, g.play[:k])
+        assert shown == expected_scores(g.deal, g.strain, g.declarer, g.play[:k])
     assert len([k for k in data["answers"] if k.startswith("position?")]) == len(g.play) + 1
 
 
@@ -775,7 +775,7 @@ def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(
         got = page.eval_on_selector_all(
             ".hand.on-turn [data-shown]", "els => Object.fromEntries(els.map(e => [e.dataset.card, e.dataset.shown]))"
         )
-        assert got == expected_shown(g.deal, g.trump, g.declarer, play, how, 3), how
+        assert got == expected_shown(g.deal, g.strain, g.declarer, play, how, 3), how
         assert page.locator("#legend").inner_text()
     for at in ([], g.play):  # more positions: the opening lead, and the record's last card
         page.click("#start" if not at else "#end")
@@ -783,14 +783,14 @@ def test_every_control_fits_and_works_at_a_phone_and_a_desktop_width(
         got = page.eval_on_selector_all(
             ".hand.on-turn [data-shown]", "els => Object.fromEntries(els.map(e => [e.dataset.card, e.dataset.shown]))"
         )
-        assert got == expected_shown(g.deal, g.trump, g.declarer, at, "side", 3)
+        assert got == expected_shown(g.deal, g.strain, g.declarer, at, "side", 3)
     page.click("#start")
     page.keyboard.press("Shift+ArrowRight")
     wait_solved(page, g.play[:4])
     page.keyboard.press("ArrowRight")
     wait_solved(page, play)
     page.select_option("#display", "result")
-    total = ddsbind.analyse_play(g.deal, g.trump, g.leader, play)[-1]
+    total = ddsbind.analyse_play(g.deal, g.strain, g.leader, play)[-1]
     if width < 700:
         screenshot(page, tmp_path, "board-phone.png")
     words = "makes" if total >= 9 else "down"
@@ -828,7 +828,7 @@ def test_a_whole_board_is_played_by_keyboard_alone(browser):
         page.goto(server.url + "?" + urllib.parse.urlencode({"deal": deal.to_pbn(), "strain": "H", "declarer": "N"}))
         wait_solved(page, [])
         page.select_option("#vul-pick", "NS")  # kept in the address, shown in the hands' colours
-        page.wait_for_function("() => new URLSearchParams(location.search).get('vul') === 'NS'")
+        page.wait_for_function("() => new URLSearchParams(location.search).get('vulnerable') === 'NS'")
         wait_solved(page, [])
         assert page.locator("#hand-N.vul").count() == 1 and page.locator("#hand-E.vul").count() == 0
         page.locator("body").click(position={"x": 1, "y": 1})
@@ -875,7 +875,7 @@ def test_an_exported_file_plays_the_record_from_disk_with_no_request(browser, tm
     for k in range(len(g.play) + 1):
         wait_solved(page, g.play[:k])
         scores = shown_tricks(page)
-        assert scores == expected_scores(g.deal, g.trump, g.declarer, g.play[:k]), k
+        assert scores == expected_scores(g.deal, g.strain, g.declarer, g.play[:k]), k
         if k == 0:  # another card than the record's: said, and the page stays
             other = next(c for c in scores if c != str(g.play[0]))
             page.click(f".hand.on-turn [data-card='{other}']")
@@ -911,7 +911,7 @@ def test_a_shared_link_reopens_the_same_position_after_a_restart(browser, sessio
         page.goto("about:blank")
         page.goto(link)
         wait_solved(page, g.play[:3])
-        assert shown_tricks(page) == expected_scores(g.deal, g.trump, g.declarer, g.play[:3])
+        assert shown_tricks(page) == expected_scores(g.deal, g.strain, g.declarer, g.play[:3])
     context.close()
 
 

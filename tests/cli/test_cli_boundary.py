@@ -29,11 +29,11 @@ def _one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
 
 # The same faults through every command that takes a position: each names what is wrong.
 _FAULTS = {
-    "card not held on the trick": (["--trump", "S", "--leader", "W", "--trick", "SA"], r"SA"),
-    "five trick cards": (["--trump", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ,ST"], r"at most 3"),
-    "four trick cards": (["--trump", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ"], r"at most 3"),
-    "the same card four times": (["--trump", "H", "--leader", "W", "--trick", "SA,SA,SA"], r"SA"),
-    "not a card": (["--trump", "S", "--leader", "W", "--trick", "SZ"], r"SZ"),
+    "card not held on the trick": (["--strain", "S", "--leader", "W", "--trick", "SA"], r"SA"),
+    "five trick cards": (["--strain", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ,ST"], r"at most 3"),
+    "four trick cards": (["--strain", "S", "--leader", "W", "--trick", "SA,SK,SQ,SJ"], r"at most 3"),
+    "the same card four times": (["--strain", "H", "--leader", "W", "--trick", "SA,SA,SA"], r"SA"),
+    "not a card": (["--strain", "S", "--leader", "W", "--trick", "SZ"], r"SZ"),
 }
 
 
@@ -48,8 +48,8 @@ def test_position_faults_are_one_line_from_every_command(command, fault):
 
 def test_bad_deal_is_one_line_from_table_solve_and_line():
     bad = "N:AKQ... QJ... T9... 87.."
-    for command, extra in [("table", []), ("solve", ["--trump", "S", "--leader", "N"]),
-                           ("line", ["--trump", "S", "--leader", "N"])]:  # fmt: skip
+    for command, extra in [("table", []), ("solve", ["--strain", "S", "--leader", "N"]),
+                           ("line", ["--strain", "S", "--leader", "N"])]:  # fmt: skip
         line = _one_error_line(python_m("ddsbind", command, bad, *extra))
         assert "4 suits" in line, (command, line)
 
@@ -59,11 +59,11 @@ def test_trick_given_with_spaces_commas_or_ten_as_10():
     deal = "N:T... J... Q9... 87..."  # N led SA, E played SK: S to play
     outs = set()
     for trick in ["SA,SK", "SA SK", "sa , sk"]:
-        r = cli("solve", deal, "--trump", "NT", "--leader", "N", "--trick", trick)
+        r = cli("solve", deal, "--strain", "NT", "--leader", "N", "--trick", trick)
         assert r.exit_code == 0, r.output
         outs.add(r.output)
     assert len(outs) == 1
-    r = cli("solve", "N:... J... Q... 8...", "--trump", "NT", "--leader", "N", "--trick", "S10")
+    r = cli("solve", "N:... J... Q... 8...", "--strain", "NT", "--leader", "N", "--trick", "S10")
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[2].split()[:2] == ["SJ", "0"], r.output
 
@@ -120,7 +120,7 @@ def test_a_bug_is_not_hidden_as_a_one_line_error():
     [
         ["analyse", "examples/data/session.lin"],
         ["table", "examples/data/boards.pbn"],
-        ["line", FULL, "--trump", "S", "--leader", "W"],
+        ["line", FULL, "--strain", "S", "--leader", "W"],
     ],
     ids=["analyse", "table", "line"],
 )

@@ -136,11 +136,11 @@ def test_dealer_to_refuses_an_unknown_format(script, tmp_path):
 
 
 def test_dealer_contract_vul_json_and_csv_as_dds_and_the_laws(dds_oracle, script, tmp_path):
-    """--contract reports the trick distribution DDS gives for the deals dealt and, with --vul, the Laws' scores
+    """--contract reports the trick distribution DDS gives for the deals dealt and, with --vulnerable, the Laws' scores
     for that vulnerability; --json (vulnerable) and --csv (not) say the same distribution."""
     common = ("dealer", script, "-s", 21, "-p", 6, "--contract", "3NS")
-    as_json = run(*common, "--vul", "all", "--json").output
-    as_csv = run(*common, "--vul", "none", "--csv").output
+    as_json = run(*common, "--vulnerable", "all", "--json").output
+    as_csv = run(*common, "--vulnerable", "none", "--csv").output
     printed = run("dealer", script, "-s", 21, "-p", 6).output  # the same seed's deals, as dealer prints them
     deals = oneline_pbns(printed)
     assert len(deals) == 6
@@ -253,11 +253,11 @@ def test_convert_threads_solve_as_dds_tables(list100, tmp_path):
     ("vul", "code", "word"), [("none", 0, "None"), ("both", 1, "All"), ("ns", 2, "NS"), ("ew", 3, "EW")]
 )
 def test_table_vul_and_dealer_par_as_dds_reference(list100, vul, code, word):
-    """table --vul prints DDS's PAR line for that vulnerability and --dealer its PAR2 line: the par a user reads
+    """table --vulnerable prints DDS's PAR line for that vulnerability and --dealer its PAR2 line: the par a user reads
     is the one DDS's own reference lists."""
     h = next(h for h in list100 if h.vul == code)
     dealer = SEATS[h.dealer]
-    out = run("table", h.pbn, "--vul", vul, "--dealer", dealer).output
+    out = run("table", h.pbn, "--vulnerable", vul, "--dealer", dealer).output
     assert f"Par ({word}): {h.par[0]}  {h.par[2]}\n" in out, out
     m = re.search(rf"^Par with {dealer} dealing: ([+-]?\d+)  (.+)$", out, re.M)
     assert m, out
@@ -306,7 +306,7 @@ def test_prove_text_is_the_default_and_reads_as_derived_by_hand():
     a top spade (the other is equal), each defender must follow with his one spade, then North cashes the other
     while each defender has only a heart left."""
     deal = "N:AK... 2.2.. 3.3.. 4.4.."
-    args = ("prove", deal, "--trump", "nt", "--leader", "n", "--goodguys", "ns")
+    args = ("prove", deal, "--strain", "nt", "--leader", "n", "--goodguys", "ns")
     text = run(*args, "--text").output
     assert text == run(*args).output
     assert text == (

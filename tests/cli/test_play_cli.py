@@ -91,11 +91,11 @@ def test_line_prints_thirteen_tricks_and_json(list100, dds_oracle, tmp_path):
     (asked from C at that very position, trick cards and all) scores best for the side to play."""
     h = list100[2]
     seat, strain = "NESW"[h.first], Strain(h.trump).symbol
-    result = cli("line", h.pbn, "--trump", strain, "--leader", seat)
+    result = cli("line", h.pbn, "--strain", strain, "--leader", seat)
     assert result.exit_code == 0, result.output
     rows = result.stdout.splitlines()[2:]
     assert [int(r.split()[0]) for r in rows] == list(range(1, 14))
-    docs = json.loads(cli("line", h.pbn, "--trump", strain, "--leader", seat, "--json").stdout)
+    docs = json.loads(cli("line", h.pbn, "--strain", strain, "--leader", seat, "--json").stdout)
     assert docs[0]["value"] == h.table[h.trump][(h.first + 3) % 4]
     played = [c.replace("10", "T") for d in docs for c in d["cards"]]
     assert len(played) == 52

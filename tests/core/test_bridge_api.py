@@ -76,13 +76,13 @@ def test_one_set_of_vulnerability_spellings(spelling, expected):
 
 @pytest.mark.parametrize("spelling", ["both", "all", "b", "ALL", "love", "none", "ns", "e-w"])
 def test_every_command_takes_the_same_vulnerability_words(spelling, tmp_path):
-    """`table --vul` and `dealer --vul` accept the same words: the same habit works in every command."""
-    result = cli("table", _FULL, "--vul", spelling)
+    """`table --vulnerable` and `dealer --vulnerable` accept the same words: the same habit works in every command."""
+    result = cli("table", _FULL, "--vulnerable", spelling)
     assert result.exit_code == 0, result.output
     assert f"Par ({Vulnerability.parse(spelling)})" in result.output
     script = tmp_path / "s.dl"
     script.write_text("produce 1\naction printoneline\n")
-    result = cli("dealer", str(script), "--vul", spelling, "-s", "1")
+    result = cli("dealer", str(script), "--vulnerable", spelling, "-s", "1")
     assert result.exit_code == 0, result.output
 
 
@@ -90,7 +90,7 @@ def test_every_command_takes_the_same_vulnerability_words(spelling, tmp_path):
 def test_every_command_takes_the_same_seat_words(seat):
     """Seat letters and names (any case) work for --leader and --dealer alike."""
     pbn = "N:A... K... Q... J..."
-    result = cli("solve", pbn, "--trump", "notrump", "--leader", seat)
+    result = cli("solve", pbn, "--strain", "notrump", "--leader", seat)
     assert result.exit_code == 0, result.output
     result = cli("table", _FULL, "--dealer", seat)
     assert result.exit_code == 0, result.output
@@ -98,11 +98,11 @@ def test_every_command_takes_the_same_seat_words(seat):
 
 
 def test_bad_words_are_usage_errors_naming_the_choices():
-    """A misspelt --vul or --leader is click's one-line usage error listing the words, exit 2."""
-    result = cli("table", _FULL, "--vul", "sometimes")
+    """A misspelt --vulnerable or --leader is click's one-line usage error listing the words, exit 2."""
+    result = cli("table", _FULL, "--vulnerable", "sometimes")
     assert result.exit_code == 2
     assert "none|all|both|ns|ew" in result.output
-    result = cli("solve", _FULL, "--trump", "S", "--leader", "X")
+    result = cli("solve", _FULL, "--strain", "S", "--leader", "X")
     assert result.exit_code == 2
     assert "N|E|S|W" in result.output
 
@@ -141,7 +141,7 @@ def test_dd_score_is_the_laws_score_of_ddss_tricks(list100):
                     c = Contract(level, strain, doubled)
                     vul = Vulnerability(hand.vul)
                     got = ddsbind.dd_score(hand.deal, c, declarer, vul)
-                    assert got == c.score(tricks, vulnerable=vul.is_vulnerable(declarer))
+                    assert got == c.score(tricks, declarer_vulnerable=vul.is_vulnerable(declarer))
 
 
 def test_dd_score_reads_the_declarer_from_the_contract():
@@ -282,7 +282,7 @@ def test_simulation_from_condition_to_payoff():
 
 
 def test_table_reads_a_pbn_file_with_boards_dealers_and_vulnerability(tmp_path):
-    """`ddsbind table FILE.pbn` prints each board with the file's dealer and vulnerability, --vul overriding."""
+    """`ddsbind table FILE.pbn` prints each board with the file's dealer and vulnerability, --vulnerable overriding."""
     path = tmp_path / "boards.pbn"
     path.write_text(
         f'[Board "7"]\n[Dealer "S"]\n[Vulnerable "All"]\n[Deal "{_FULL}"]\n\n'
@@ -294,7 +294,7 @@ def test_table_reads_a_pbn_file_with_boards_dealers_and_vulnerability(tmp_path):
     assert "Board 8, dealer W, vulnerable None" in result.output
     assert "Par (All): NS 80  NS:NS 1S" in result.output
     assert "Par with S dealing" in result.output
-    result = cli("table", str(path), "--vul", "ew")
+    result = cli("table", str(path), "--vulnerable", "ew")
     assert "Board 7, dealer S, vulnerable EW" in result.output
     bad = tmp_path / "bad.pbn"
     bad.write_text('[Deal "N:AKQ"]\n')
@@ -304,7 +304,7 @@ def test_table_reads_a_pbn_file_with_boards_dealers_and_vulnerability(tmp_path):
 
 def test_solve_says_whose_tricks_it_prints():
     """`ddsbind solve` names the hand to play and the side whose tricks the scores are."""
-    result = cli("solve", "N:T... J... Q9... 87...", "--trump", "NT", "--leader", "N",
+    result = cli("solve", "N:T... J... Q9... 87...", "--strain", "NT", "--leader", "N",
                                        "--trick", "SA,SK")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "S to play, notrump: tricks for NS (S's side) from this trick on"
@@ -312,7 +312,7 @@ def test_solve_says_whose_tricks_it_prints():
 
 def test_line_counts_for_the_declarer_given_in_an_ending():
     """`ddsbind line --declarer N` in an ending where North is on lead counts North's side's tricks."""
-    args = ["line", "N:A... K... Q... J...", "--trump", "NT", "--leader", "N"]
+    args = ["line", "N:A... K... Q... J...", "--strain", "NT", "--leader", "N"]
     default = CliRunner().invoke(main, args)
     assert default.exit_code == 0, default.output
     assert "value = tricks for EW" in default.output

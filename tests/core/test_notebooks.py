@@ -18,7 +18,7 @@ def test_default_good_guys_are_the_side_on_lead():
     """The squeeze ending proves 'NS to take 3 of 3', as the problem is set, not 'EW to take 0'."""
     tree = prove(SQUEEZE, "NT", "S")
     assert (tree.goodguys, tree.target) == ("NS", 3)
-    result = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S")
+    result = cli("prove", SQUEEZE, "--strain", "NT", "--leader", "S")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("NS to take 3 of 3 tricks against any defence")
 
@@ -29,7 +29,7 @@ def test_a_full_deal_is_refused_before_the_search():
     assert estimate_size(deal, "NT", "N") > ESTIMATE_FACTOR * 1_000_000
     with pytest.raises(ProofTooLargeError, match=r"13-card ending .* estimated size is [\d.e+]+ nodes"):
         prove(deal, "NT", "N")
-    result = cli("prove", deal.to_pbn(), "--trump", "NT", "--leader", "N")
+    result = cli("prove", deal.to_pbn(), "--strain", "NT", "--leader", "N")
     assert result.exit_code == 1 and "estimated size" in result.output
 
 
@@ -41,7 +41,7 @@ def test_estimate_is_exact_on_a_one_card_ending_and_reproducible():
 
 def test_max_nodes_on_the_command_line():
     """--max-nodes bounds the tree from the command line; a bad value is a usage error."""
-    args = ["prove", SQUEEZE, "--trump", "NT", "--leader", "S"]
+    args = ["prove", SQUEEZE, "--strain", "NT", "--leader", "S"]
     result = cli(*args, "--max-nodes", "5")
     assert result.exit_code == 1 and "max_nodes=5" in result.output
     assert cli(*args, "--max-nodes", "0").exit_code == 2

@@ -168,10 +168,10 @@ def test_the_cli_reports_the_same_fault_in_one_line(fault, command, in_tmp_cwd):
 
     case, expected = CASES[fault]
     deal = case.deal.to_pbn() if isinstance(case.deal, Deal) else case.deal
-    args = [command, deal, "--trump", str(case.trump), "--leader", str(case.first), "--trick", ",".join(case.trick)]
+    args = [command, deal, "--strain", str(case.trump), "--leader", str(case.first), "--trick", ",".join(case.trick)]
     result = CliRunner().invoke(main, args)
     if expected in (errors.FirstWrongError, errors.TrumpWrongError):
-        assert result.exit_code == 2 and ("--leader" in result.output or "--trump" in result.output), result.output
+        assert result.exit_code == 2 and ("--leader" in result.output or "--strain" in result.output), result.output
         return
     with pytest.raises(expected) as info:
         ddsbind.solve_board(deal, case.trump, case.first, current_trick=case.trick)

@@ -182,7 +182,7 @@ def test_stats_count_par_of_every_deal_as_dds(list100, tmp_path):
 def test_table_json_explains_par():
     """Without this, a program reading `ddsbind table --json` would get no par, or a sacrifice without what it saves."""
     pbn = "E:QJT5432.T.6.QJ82 .J97543.K7532.94 87.A62.QJT4.AT75 AK96.KQ8.A98.K63"
-    r = cli("table", pbn, "--vul", "NS", "--dealer", "N", "--json")
+    r = cli("table", pbn, "--vulnerable", "NS", "--dealer", "N", "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     assert doc["dealer_par"]["contracts"] == ["4S*-EW-1"]
@@ -190,7 +190,7 @@ def test_table_json_explains_par():
     assert c["saves_against"] == {"contract": "4H", "declarers": "NS", "score": 620}
     assert c["words"] == "4\u2660X by E or W, down 1, saves against 4\u2665 by N or S: EW -100 vs -620"
     assert doc["par"]["NS"]["contracts"] == "NS:EW 4Sx" and doc["table"]["H"]["N"] == 10
-    text = cli("table", pbn, "--vul", "NS", "--dealer", "N").output
+    text = cli("table", pbn, "--vulnerable", "NS", "--dealer", "N").output
     assert "explained: 4\u2660X by E or W, down 1, saves against 4\u2665 by N or S: EW -100 vs -620" in text
 
 

@@ -71,7 +71,7 @@ def test_every_reference_par_reads(list100):
 
 def test_cli_table_prints_par_in_words():
     """Without this, `ddsbind table` would print only DDS's terse par text."""
-    result = cli("table", PBN, "--vul", "none", "--dealer", "N")
+    result = cli("table", PBN, "--vulnerable", "none", "--dealer", "N")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     k = lines.index("Par (None): NS -110  NS:EW 2S")

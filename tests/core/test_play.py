@@ -37,7 +37,7 @@ def _record(h) -> GameRecord:
 
 
 def _jobs(games: list[GameRecord]) -> list[tuple]:
-    return [(g.deal, g.trump, g.leader, g.play) for g in games]
+    return [(g.deal, g.strain, g.leader, g.play) for g in games]
 
 
 def _traces_through_records(hands) -> None:

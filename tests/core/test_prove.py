@@ -147,7 +147,7 @@ def _walk_against_every_defence(tree: ProofTree) -> int:
     Fails on an illegal card, a defender card no move covers, or a leaf whose count is not the tricks the
     good guys really took; returns the fewest tricks they took on any path.
     """
-    trump = int(tree.trump)
+    trump = int(tree.strain)
     side = ("NS", "EW").index(tree.goodguys)
 
     def walk(node, hands, leader, trick, taken) -> int:
@@ -198,7 +198,7 @@ def test_random_trees_hold_against_every_defence_by_brute_force(trees):
     for tree in trees:
         check_tree(tree)
         side = ("NS", "EW").index(tree.goodguys)
-        best = minimax.side_tricks(tree.deal.to_pbn(), int(tree.trump), int(tree.leader), side)
+        best = minimax.side_tricks(tree.deal.to_pbn(), int(tree.strain), int(tree.leader), side)
         assert tree.target == best
         assert _walk_against_every_defence(tree) == best
 
@@ -208,9 +208,9 @@ def test_target_is_the_double_dummy_value_of_the_side_on_lead(trees):
     lead), or the target not the best they can do (oracle: the brute-force minimax of tests/minimax.py, and DDS)."""
     for tree in trees:
         assert tree.goodguys == ("NS", "EW")[tree.leader % 2]
-        assert tree.target == solve_board(tree.deal, tree.trump, tree.leader).best_score
+        assert tree.target == solve_board(tree.deal, tree.strain, tree.leader).best_score
         assert tree.target == minimax.side_tricks(
-            tree.deal.to_pbn(), int(tree.trump), int(tree.leader), tree.leader % 2
+            tree.deal.to_pbn(), int(tree.strain), int(tree.leader), tree.leader % 2
         )
 
 
@@ -337,8 +337,8 @@ def test_round_trips_binary_tree_json(trees):
 def test_json_has_the_issue_shape():
     """Without this, tools reading the documented JSON shape would break."""
     doc = json.loads(prove(SQUEEZE, "NT", "S", goodguys="NS").to_json())
-    assert set(doc) == {"deal", "trump", "leader", "goodguys", "target", "root"}
-    assert (doc["trump"], doc["leader"], doc["goodguys"], doc["target"]) == ("N", "S", "NS", 3)
+    assert set(doc) == {"deal", "strain", "leader", "goodguys", "target", "root"}
+    assert (doc["strain"], doc["leader"], doc["goodguys"], doc["target"]) == ("N", "S", "NS", 3)
     assert ddsbind.Deal.from_pbn(doc["deal"]) == ddsbind.Deal.from_pbn(SQUEEZE)
     root = doc["root"]
     assert set(root) == {"id", "seat", "moves"} and root["seat"] == "S" and len(root["moves"]) == 1
@@ -422,49 +422,49 @@ def test_cli_prints_text_json_and_writes_and_reads_the_tree_file(tmp_path):
     """Without this, `ddsbind prove` could print a wrong proof or lose a stored tree (oracle: the squeeze's
     lines derived by hand above, and the brute-force walk of the tree it writes)."""
     tree = prove(SQUEEZE, "NT", "S", goodguys="NS")
-    r = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S", "--goodguys", "NS")
+    r = cli("prove", SQUEEZE, "--strain", "NT", "--leader", "S", "--goodguys", "NS")
     assert r.exit_code == 0
     printed = r.output
     assert printed.startswith("NS to take 3 of 3 tricks against any defence; trump NT, S leads\n")
     assert re.search(r"^  11a: S CA, W SQ, N H2, E D9\(=D8,D7\); S wins$", printed, re.M)
     assert re.search(r"^  11b: S CA, W HK\(=HQ\), N SJ, E D9\(=D8,D7\); S wins$", printed, re.M)
     assert _walk_against_every_defence(tree) == 3
-    r = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S", "--goodguys", "ns", "--json")
+    r = cli("prove", SQUEEZE, "--strain", "NT", "--leader", "S", "--goodguys", "ns", "--json")
     assert r.exit_code == 0 and ProofTree.from_json(r.output) == tree
     out = tmp_path / "squeeze.tree"
-    r = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S", "--goodguys", "NS", "--target", "3", "--out", out)
+    r = cli("prove", SQUEEZE, "--strain", "NT", "--leader", "S", "--goodguys", "NS", "--target", "3", "--out", out)
     assert r.exit_code == 0 and out.read_bytes() == tree.to_bytes()
     r = cli("prove", "--read", out)
     assert r.exit_code == 0 and r.output == printed
 
 
 def test_cli_read_refuses_spade_trump_and_north_leader_too(tmp_path):
-    """Without this, `prove --read FILE --trump S` (or `--leader N`, both numbered 0) would be silently ignored."""
+    """Without this, `prove --read FILE --strain S` (or `--leader N`, both numbered 0) would be silently ignored."""
     out = tmp_path / "squeeze.tree"
     out.write_bytes(prove(SQUEEZE, "NT", "S", goodguys="NS").to_bytes())
-    for extra in (["--trump", "S"], ["--leader", "N"], ["--goodguys", "ns"], ["--target", "0"]):
+    for extra in (["--strain", "S"], ["--leader", "N"], ["--goodguys", "ns"], ["--target", "0"]):
         r = cli("prove", "--read", out, *extra)
         assert r.exit_code == 2 and "--read takes no DEAL" in r.output, extra
-    r = cli("prove", SQUEEZE, "--trump", "NT", "--leader", "S", "--goodguys", "NX")
+    r = cli("prove", SQUEEZE, "--strain", "NT", "--leader", "S", "--goodguys", "NX")
     assert r.exit_code == 2 and "NS|EW" in r.output
 
 
 def test_cli_errors_are_one_line(tmp_path):
     """Without this, a bad target or a corrupt tree file would print a traceback instead of one error line."""
-    r = cli("prove", THROW_IN, "--trump", "NT", "--leader", "S", "--goodguys", "NS", "--target", "3")
+    r = cli("prove", THROW_IN, "--strain", "NT", "--leader", "S", "--goodguys", "NS", "--target", "3")
     assert r.exit_code == 1
     assert r.output.count("ddsbind: error:") == 1 and "double-dummy value is 2" in r.output
     bad = tmp_path / "bad.tree"
     bad.write_bytes(b"DDPT" + bytes(5))
     r = cli("prove", "--read", bad)
     assert r.exit_code == 1 and r.output.count("ddsbind: error:") == 1 and "byte offset" in r.output
-    r = cli("prove", "--trump", "NT", "--leader", "S")
+    r = cli("prove", "--strain", "NT", "--leader", "S")
     assert r.exit_code == 2
 
 
 def test_cli_bad_deal_is_one_line_without_traceback_as_a_user_runs_it():
     """Without this, `python -m ddsbind prove` on a deal of unequal hands could print a traceback."""
-    proc = python_m("ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--trump", "NT", "--leader", "S", timeout=300)
+    proc = python_m("ddsbind", "prove", "N:J.A2.. ..98. .3.2.A Q.KQ..", "--strain", "NT", "--leader", "S", timeout=300)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("ddsbind: error:")]
     assert len(errors) == 1 and "E=2" in errors[0], proc.stderr

@@ -65,10 +65,10 @@ def test_contract_text_reads_pass_and_refuses_a_declarer():
 def test_game_record_holds_a_contract_and_scores_it():
     """Without this, a record's contract would stay text that each format and the CLI read their own way."""
     g = GameRecord(DEAL, Seat.N, "EW", contract="4Hx", declarer=Seat.E, result=9)
-    assert g.contract == Contract(4, Strain.H, 1) and (g.level, g.trump, g.doubled) == (4, Strain.H, 1)
+    assert g.contract == Contract(4, Strain.H, 1) and (g.level, g.strain, g.doubled) == (4, Strain.H, 1)
     assert g.score() == -200  # vulnerable, one down doubled
     passed = GameRecord(DEAL, contract="Pass")
-    assert passed.contract is PASSED_OUT and passed.trump is None and passed.score() is None
+    assert passed.contract is PASSED_OUT and passed.strain is None and passed.score() is None
     assert passed.ns_score() == 0 and GameRecord(DEAL).contract is None and GameRecord(DEAL).ns_score() is None
 
 

@@ -64,7 +64,7 @@ def test_every_contract_every_result_scores_by_law_77():
         want = [_law77(level, strain, doubled, int(t), vul) for t in tricks]
         assert got.tolist() == want, (level, strain, doubled, vul)
         contract = Contract(level, strain, doubled)
-        assert [contract.score(int(t), vulnerable=vul) for t in tricks] == want
+        assert [contract.score(int(t), declarer_vulnerable=vul) for t in tricks] == want
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_every_contract_every_result_scores_by_law_77():
 )
 def test_figures_every_player_knows(text, tricks, vul, expected):
     """The scores printed on every scorecard: a user comparing with a bridge site sees the same number."""
-    assert Contract.parse(text).score(tricks, vulnerable=vul) == expected
+    assert Contract.parse(text).score(tricks, declarer_vulnerable=vul) == expected
 
 
 def test_vectorised_score_broadcasts_contracts_tricks_and_vulnerability():
@@ -251,7 +251,8 @@ def test_score_of_tricks_beyond_thirteen_is_refused_unless_extrapolated():
     for level, strain, doubled, vul in itertools.product(range(1, 8), range(5), range(3), (False, True)):
         got = score(level, strain, doubled, tricks, vul, extrapolate=True).tolist()
         assert got == [_law77_extended(level, strain, doubled, int(t), vul) for t in tricks], (level, strain, doubled)
-    assert Contract.parse("x3N").scores([14], False, extrapolate=True).tolist() == [550]  # Debian's dealer prints 550
+    three_nt = Contract.parse("x3N")
+    assert three_nt.scores([14], declarer_vulnerable=False, extrapolate=True).tolist() == [550]  # as Debian's dealer
 
 
 @pytest.mark.parametrize(
@@ -304,12 +305,13 @@ def test_scalar_and_array_scores_follow_one_policy():
     """Contract.score (one deal) and Contract.scores (arrays) refuse and extrapolate alike: never two answers."""
     c = Contract.parse("4HX")
     for tricks in (-2, 0, 10, 13, 14, 19):
-        assert c.score(tricks, True, extrapolate=True) == int(c.scores([tricks], True, extrapolate=True)[0])
+        one = c.score(tricks, declarer_vulnerable=True, extrapolate=True)
+        assert one == int(c.scores([tricks], declarer_vulnerable=True, extrapolate=True)[0])
     for bad in (14, -1):
         with pytest.raises(ContractError):
-            c.score(bad, True)
+            c.score(bad, declarer_vulnerable=True)
         with pytest.raises(ContractError):
-            c.scores([bad], True)
+            c.scores([bad], declarer_vulnerable=True)
     assert int(dealer_scoring.score(False, 3, 4, 14)) == 550  # the language's score(), as Debian's dealer prints
 
 

@@ -246,11 +246,11 @@ def test_a_hand_is_written_as_text_in_one_place():
 def test_a_vulnerability_is_not_read_as_declarer_vulnerable():
     """Without this, score(4, S, 0, 10, Vulnerability.EW) scored North's 4S as vulnerable: 620 instead of 420."""
     with pytest.raises(ContractError, match="give the declarer"):
-        score(4, 0, 0, 10, Vulnerability.EW)
-    assert score(4, 0, 0, 10, Vulnerability.EW, declarer="N").item() == 420
-    assert score(4, 0, 0, 10, Vulnerability.EW, declarer=Seat.E).item() == 620
+        score(4, 0, 0, 10, vulnerable=Vulnerability.EW)
+    assert score(4, 0, 0, 10, declarer="N", vulnerable=Vulnerability.EW).item() == 420
+    assert score(4, 0, 0, 10, declarer=Seat.E, vulnerable=Vulnerability.EW).item() == 620
     assert score(4, 0, 0, 10, True).item() == 620 and score(4, 0, 0, 10, False).item() == 420
-    with pytest.raises(ContractError, match="declarer is taken only with a Vulnerability"):
+    with pytest.raises(ContractError, match="declarer is taken only with vulnerable="):
         score(4, 0, 0, 10, True, declarer="N")
 
 

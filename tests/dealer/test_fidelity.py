@@ -265,7 +265,7 @@ def test_json_is_one_valid_document_with_null_for_nan(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_script_vulnerable_scores_contract(tmp_path: Path) -> None:
-    """--contract scores use the script's `vulnerable` when --vul is not given (3NT made: 600 vulnerable)."""
+    """--contract scores use the script's `vulnerable` when --vulnerable is not given (3NT made: 600 vulnerable)."""
     text = "produce 3\nvulnerable all\npredeal north SAKQ, HAKQ, DAKQ, CAKQJ\n"
     result = cli("dealer", script_file(tmp_path, text), "-s", "1", "--contract", "3NN", "--json")
     document = json.loads(result.stdout)

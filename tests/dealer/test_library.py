@@ -293,7 +293,8 @@ def test_cli_contract_report_json_csv_and_plot(library_file, tmp_path: Path) -> 
     script.write_text("condition hcp(north) + hcp(south) >= 24\naction average hcp(north)\n")
     mask = hcp(owners, 0) + hcp(owners, 2) >= 24
     want = contract_report(tables[mask], ["3NS", "4SN"], "ns")
-    base = ["dealer", str(script), "--library", str(path), "--contract", "3NS", "--contract", "4SN", "--vul", "ns"]
+    base = ["dealer", str(script), "--library", str(path), "--contract", "3NS", "--contract", "4SN"]
+    base += ["--vulnerable", "ns"]
     res = cli(*base, "--json")
     assert res.exit_code == 0, res.output
     document = json.loads(res.output)

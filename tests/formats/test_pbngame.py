@@ -49,7 +49,7 @@ def test_play_section_is_by_seat_not_play_order():
     (g,) = parse_games(_game("CT C4 CA CJ\nHK H9 H8 H4\n*"))
     assert g.play == cards("CTC4CACJH8H4HKH9")
     assert [str(c) for c in g.auction] == ["Pass", "Pass", "Pass", "1S", "Pass", "2S", "Pass", "Pass", "Pass"]
-    assert (str(g.contract), g.declarer, g.result, g.trump, g.leader) == ("2S", Seat.W, 8, Strain.S, Seat.N)
+    assert (str(g.contract), g.declarer, g.result, g.strain, g.leader) == ("2S", Seat.W, 8, Strain.S, Seat.N)
     assert format_games([g]).split('[Play "N"]\n')[1].splitlines()[:3] == ["CT C4 CA CJ", "HK H9 H8 H4", "*"]
 
 

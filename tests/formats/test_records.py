@@ -430,8 +430,8 @@ def _lin_session(draw):
         pieces += auction
         calls = parse_lin(f"md|{digit}{','.join(hands)}|" + "".join(auction))[0]
         if calls.contract is not None and calls.declarer is not None:
-            assert calls.trump is not None
-            table = Play(deal, calls.trump, calls.declarer.next())
+            assert calls.strain is not None
+            table = Play(deal, calls.strain, calls.declarer.next())
             for _ in range(draw(st.integers(0, 52))):
                 legal = table.legal_cards()
                 card = legal[draw(st.integers(0, len(legal) - 1))]

@@ -96,9 +96,9 @@ def test_analyse_games():
     blocks = out.strip().split("\n\n")
     assert len(blocks) == len(games) == 3
     for block, game in zip(blocks, games, strict=True):
-        costly = ddsbind.costly_cards(game.deal, game.trump, game.leader, game.play)
+        costly = ddsbind.costly_cards(game.deal, game.strain, game.leader, game.play)
         printed = re.findall(r"trick +(\d+): (\w) played (\w\w), cost (\d+)", block)
         assert printed == [(str(c.trick), c.seat.name, str(c.card), str(c.cost)) for c in costly]
-        first = ddsbind.best_line(game.deal, game.trump, game.leader)[0]
+        first = ddsbind.best_line(game.deal, game.strain, game.leader)[0]
         assert f"best first trick: {' '.join(map(str, first.cards))}, won by {first.winner.name}" in block
     assert "trick  1: E played SQ, cost 1" in out  # board 2's opening lead gave a trick away

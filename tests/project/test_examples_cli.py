@@ -41,7 +41,7 @@ def test_solve_board_example_matches_solve_board():
 
 def test_cli_table_prints_table_and_par():
     """`ddsbind table DEAL` prints the DD table in the usual layout and DDS's par."""
-    result = cli("table", PBN, "--vul", "none", "--dealer", "N")
+    result = cli("table", PBN, "--vulnerable", "none", "--dealer", "N")
     assert result.exit_code == 0, result.output
     assert "NT     6   6   6   6" in result.output
     assert " S     5   8   5   8" in result.output
@@ -59,7 +59,7 @@ def test_cli_bad_deal_is_one_line_exit_1():
 
 def test_cli_solve_and_info():
     """`ddsbind solve` scores the cards to play; `ddsbind info` names the DDS in use."""
-    result = cli("solve", "N:K... QJ... T9... 87...", "--trump", "NT", "--leader", "N",
+    result = cli("solve", "N:K... QJ... T9... 87...", "--strain", "NT", "--leader", "N",
                                        "--trick", "SA")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert re.search(r"^SQ +0  SJ$", result.output, re.M)

@@ -44,7 +44,8 @@ function readAddress(search) {
   if (!declarer && SEATS.includes(leader)) declarer = seatAfter(leader, 3);
   return {
     board: p.get("board") || "", room: p.get("room") || "", table: p.get("table") || "",
-    deal: p.get("deal") || "", dealer: p.get("dealer") || "", vul: p.get("vul") || "",
+    deal: p.get("deal") || "", dealer: p.get("dealer") || "",
+    vulnerable: p.get("vulnerable") || p.get("vul") || "",
     strain: p.get("strain") || p.get("trump") || "", declarer: declarer,
     level: p.get("level") || "", doubled: p.get("doubled") || "",
     play: play, claim: p.get("claim") === "1",
@@ -56,7 +57,7 @@ function boardParams(q) {
   if (q.deal) {
     p.set("deal", q.deal);
     if (q.dealer) p.set("dealer", q.dealer);
-    if (q.vul) p.set("vul", q.vul);
+    if (q.vulnerable) p.set("vulnerable", q.vulnerable);
   } else {
     if (q.board) p.set("board", q.board);
     if (q.room) p.set("room", q.room);
@@ -349,7 +350,7 @@ function render() {
   $("doubled").value = String(k.doubled);
   $("contract").textContent = `${k.text.replace(/^(\d)(NT|[SHDC])/, (m, l, s) => l + SYMBOL[s])} by ${k.declarer}`;
   $("contract-source").textContent = { record: "(the record's)", par: "(par)", chosen: "" }[k.source] +
-    (k.vulnerable ? " vulnerable" : " not vulnerable");
+    (k.declarer_vulnerable ? " vulnerable" : " not vulnerable");
   $("display").value = chosenDisplay();
   if (!query.deal && $("boards").options.length) {
     const entry = listed(query);
@@ -906,7 +907,7 @@ async function start() {
     doubled: $("doubled").value === "0" ? "" : $("doubled").value });
   for (const id of ["trump", "declarer", "level", "doubled"]) $(id).addEventListener("change", () => choose(contract()));
   $("dealer-pick").addEventListener("change", () => choose({ dealer: $("dealer-pick").value }));
-  $("vul-pick").addEventListener("change", () => choose({ vul: $("vul-pick").value }));
+  $("vul-pick").addEventListener("change", () => choose({ vulnerable: $("vul-pick").value }));
   $("display").addEventListener("change", () => {
     display = $("display").value;
     if (!shown) return;

@@ -258,6 +258,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind._holdings",
             "ddsbind._html",
             "ddsbind._report_html",
+            "ddsbind._table",
             "ddsbind._typing",
             "ddsbind._validate",
             "ddsbind.deal",

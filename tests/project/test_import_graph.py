@@ -276,6 +276,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "dealer language",
         (
+            "ddsbind.dealer._expressions",
             "ddsbind.dealer.compiler",
             "ddsbind.dealer.dealing",
             "ddsbind.dealer.files",

@@ -44,7 +44,7 @@ def parse_member(
     cls: type[_E],
     value: object,
     names: Mapping[str, int],
-    error: Callable[[str], DDSError],
+    error: Callable[[str, bool], DDSError],
     what: str,
     numbers: str,
 ) -> _E:
@@ -55,25 +55,28 @@ def parse_member(
     ``/`` (so ``"N-S"`` is ``"NS"``; a lone ``"-"`` stays), to numbers.
     A member of another enum (a :class:`Vulnerability` where a :class:`Seat`
     is meant) is refused, whatever its number.
-    Anything else raises ``error(message)``; ``what`` names the argument and
-    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).
+    Anything else raises ``error(message, dds)``; ``what`` names the argument and
+    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).  ``dds`` is True
+    only for a number out of range, the input DDS takes and would refuse
+    with the class's code; a word or a value of another type is never a DDS
+    input, so its message carries no DDS code.
     """
     if isinstance(value, Enum) and not isinstance(value, cls):
         # A Vulnerability is no seat and a Seat no strain, whatever their numbers.
-        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})")
+        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})", False)
     if isinstance(value, str):
         key = value.strip().upper()
         if key not in ("-", ""):
             key = key.replace("-", "").replace("/", "")
         if key in names:
             return cls(names[key])
-        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})")
+        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})", False)
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name")
+        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name", False)
     try:
         return cls(operator.index(value))
     except ValueError:
-        raise error(f"{what} {value!r} is not {numbers}") from None
+        raise error(f"{what} {value!r} is not {numbers}", True) from None
 
 
 _NUMERIC_FORMATS = frozenset("bcdoxXn")
@@ -136,7 +139,7 @@ class _BridgeEnum(IntEnum):
         field = what or spec._field
         raised = error or spec._error
         return parse_member(
-            cls, value, spec._names, lambda m: raised(m, field=field), what or spec._what, spec._numbers
+            cls, value, spec._names, lambda m, dds: raised(m, field=field, dds=dds), what or spec._what, spec._numbers
         )
 
     def __format__(self, spec: str) -> str:

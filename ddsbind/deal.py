@@ -97,11 +97,11 @@ class Card:
         for name in ("suit", "rank"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer):
-                raise SuitOrRankError(f"card {name} {v!r} is not an int")
+                raise SuitOrRankError(f"card {name} {v!r} is not an int", dds=False)
         if not (0 <= self.suit <= 3):
-            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
+            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)", dds=False)
         if not (2 <= self.rank <= 14):
-            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14")
+            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14", dds=False)
 
     @classmethod
     def parse(cls, text: str | Card) -> Card:
@@ -113,7 +113,7 @@ class Card:
             rank = "T" if t[1:] == "10" else t[1:]
             if rank in _RANK_OF_CHAR:
                 return cls(SUITS.index(t[0]), _RANK_OF_CHAR[rank])
-        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
+        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)", dds=False)
 
     @property
     def index(self) -> int:
@@ -124,7 +124,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with that index (see :attr:`index`)."""
         if not 0 <= index < 52:
-            raise SuitOrRankError(f"card index {index} out of range 0..51")
+            raise SuitOrRankError(f"card index {index} out of range 0..51", dds=False)
         return cls(index // 13, 14 - index % 13)
 
     def __str__(self) -> str:
@@ -384,7 +384,9 @@ class Deal:
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:
-                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
+                    raise DuplicateCardsError(
+                        f"card {card} is given to both {seen[card].name} and {seat.name}", dds=False
+                    )
                 seen[card] = seat
                 masks[seat][card.suit] |= 1 << card.rank
         if not isinstance(hands, Mapping) and n_items != 4:

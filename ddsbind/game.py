@@ -125,22 +125,22 @@ def parse_cards(
             while pos < len(part):
                 m = _CARD_TOKEN.match(part, pos)
                 if m is None:
-                    raise error(f"{part[pos:]!r} does not start with a card").at(len(tokens), item)
+                    raise error(f"{part[pos:]!r} does not start with a card", dds=False).at(len(tokens), item)
                 tokens.append(m.group(0))
                 pos = m.end()
         items: Iterable[Card | str] = tokens
     elif isinstance(cards, Iterable):
         items = cards
     else:
-        raise error(f"{cards!r:.40} is not a card string or a sequence of cards")
+        raise error(f"{cards!r:.40} is not a card string or a sequence of cards", dds=False)
     out = []
     for i, c in enumerate(items):
         if not isinstance(c, Card | str):
-            raise error(f"{c!r:.40} is not a card").at(i, item)
+            raise error(f"{c!r:.40} is not a card", dds=False).at(i, item)
         try:
             out.append(Card.parse(c))
         except DDSError:
-            raise error(f"{c!r} is not a card").at(i, item) from None
+            raise error(f"{c!r} is not a card", dds=False).at(i, item) from None
     return out
 
 
@@ -263,7 +263,7 @@ class Play:
         try:
             c = Card.parse(card)
         except DDSError:
-            raise PlayFaultError(f"{self.where()}: {card!r} is not a card") from None
+            raise PlayFaultError(f"{self.where()}: {card!r} is not a card", dds=False) from None
         seat = self.to_play
         if not self.holds(seat, c):
             holder = self.holder(c)

@@ -3,8 +3,10 @@
 Cribbage is not bridge: its :class:`Card` (ranks ace..king, suits S H D C as
 the record numbers them) and :class:`Deal` (two players' hands, discards,
 starter and pegging) have nothing to do with :class:`ddsbind.deal.Card` and
-:class:`ddsbind.deal.Deal`.  The codec and its byte-level reading are in
-:mod:`ddsbind.cribbage.code64`.  Nothing here loads DDS.
+:class:`ddsbind.deal.Deal`.  The records and their rules are in
+:mod:`ddsbind.cribbage.records`; the codec and its byte-level reading in
+:mod:`ddsbind.cribbage.code64`, which re-exports the records' names.  Nothing
+here loads DDS.
 """
 
 from ddsbind.cribbage import code64

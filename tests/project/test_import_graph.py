@@ -258,6 +258,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ddsbind._holdings",
             "ddsbind._html",
             "ddsbind._report_html",
+            "ddsbind._table",
             "ddsbind._typing",
             "ddsbind._validate",
             "ddsbind.deal",
@@ -275,6 +276,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "dealer language",
         (
+            "ddsbind.dealer._expressions",
             "ddsbind.dealer.compiler",
             "ddsbind.dealer.dealing",
             "ddsbind.dealer.files",

@@ -1,4 +1,4 @@
-"""No module of ``ddsbind/`` over 700 lines of code: docstrings and comment lines aside, blank lines counted.
+"""No module of ``ddsbind/`` over 600 lines of code: docstrings and comment lines aside, blank lines counted.
 
 Read from the source with ``ast`` and ``tokenize`` (nothing is imported).  A
 docstring is the string that opens a module, class or function body; a
@@ -17,11 +17,14 @@ import ddsbind
 
 ROOT = Path(ddsbind.__file__).resolve().parent
 #: Most lines of code a module may hold.
-LIMIT = 700
+LIMIT = 600
 #: Exempt: mirrors DDS's dll.h, one wrapper per DDS function.
 EXEMPT = {"dll.py"}
-#: Over the limit while being split elsewhere (issue 34); the allowance goes once they are.
-IN_PROGRESS: set[str] = set()
+#: Over the limit while being split elsewhere; the allowance goes once they are.
+IN_PROGRESS: set[str] = {
+    "formats/pbn.py",  # (issue 45: split on branches codecs/calls)
+    "formats/lin.py",  # (issue 45: split on branches codecs/calls)
+}
 
 
 def code_lines(source: str) -> int:

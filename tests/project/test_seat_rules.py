@@ -4,7 +4,8 @@ The next seat, partner, left- and right-hand opponent, a seat's side, the
 places between two seats (``Seat.next``, ``partner``, ``lho``, ``rho``,
 ``side``, ``steps_from``), the dealer and vulnerability of a board number
 (``Seat.dealer_of_board``, ``Vulnerability.of_board``) and the arrays' forms
-(``sides_of``, ``sides_vulnerable``) are ``ddsbind/deal.py``'s; the winner of
+(``sides_of``, ``sides_vulnerable``) are ``ddsbind/deal.py``'s (written in
+``ddsbind/_table.py`` beside it, which ``deal.py`` re-exports); the winner of
 a trick is ``ddsbind/game.py``'s; Pavlicek's seat numbering is converted in
 ``ddsbind/formats/order.py`` alone.  Everywhere else a reader should meet
 the method, not ``(leader + k) % 4``.
@@ -33,10 +34,12 @@ import ddsbind
 
 ROOT = Path(ddsbind.__file__).resolve().parent
 
-#: The homes of the rules, where seat arithmetic is written once (game.py: the trick; order.py: Pavlicek's seats).
-HOMES = {"deal.py", "game.py", "formats/order.py"}
-#: The home of the board-number rule (dealer and vulnerability of a board number): deal.py alone.
-BOARD_HOME = "deal.py"
+#: The homes of the rules, where seat arithmetic is written once (_table.py: the types deal.py re-exports;
+#: game.py: the trick; order.py: Pavlicek's seats).
+HOMES = {"deal.py", "_table.py", "game.py", "formats/order.py"}
+#: The home of the board-number rule (dealer and vulnerability of a board number): _table.py alone (deal.py's
+#: Seat.dealer_of_board and Vulnerability.of_board are written there).
+BOARD_HOME = "_table.py"
 #: What :func:`offences` calls the board-number rule.
 BOARD_RULE = ("the board-number cycle", "a board's dealer by arithmetic", "the board-number vulnerability table")
 
@@ -155,7 +158,7 @@ def scan(root: Path = ROOT) -> dict[str, list[tuple[int, str]]]:
 
 def test_no_seat_arithmetic_outside_the_types_homes():
     """Without this, ``% 4`` on seats grows back at each new caller, and a reader must check each copy is right."""
-    assert (ROOT / "deal.py").is_file(), f"no ddsbind package at {ROOT}: the scan would read nothing"
+    assert (ROOT / BOARD_HOME).is_file(), f"no ddsbind package at {ROOT}: the scan would read nothing"
     found = {name: hits for name, hits in scan().items() if name not in ALLOWED}
     lines = [f"ddsbind/{name}:{line}: {what}" for name, hits in found.items() for line, what in hits]
     assert not lines, (

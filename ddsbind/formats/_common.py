@@ -17,9 +17,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.errors import DDSError, FieldWarning, FormatError
+from ddsbind.formats.order import board_dealer, board_vulnerability
+from ddsbind.game import Vulnerability
 
 if TYPE_CHECKING:
-    from ddsbind.deal import Deal
+    from ddsbind.deal import Deal, Seat
 
 OnError = Literal["raise", "skip", "raw"]
 _T = TypeVar("_T")
@@ -406,6 +408,24 @@ def disagreements(given: ArrayLike, solved: ArrayLike) -> list[str]:
             if theirs <= 13 and theirs != ours:
                 out.append(f"{SEAT_LETTERS[seat]} in {strain.symbol}: {theirs} given, {ours} by DDS")
     return out
+
+
+def unsaid(board: int | None) -> tuple[Seat | None, Vulnerability]:
+    """A board's dealer and vulnerability where its file does not say them: every reader's one rule.
+
+    Said of a tag that is absent, empty, ``?`` or set aside as unreadable
+    (PBN's ``[Dealer]`` and ``[Vulnerable]``, LIN's ``sv|``): the board
+    number's place in the 16-board cycle (:func:`ddsbind.formats.order.board_dealer`,
+    :func:`~ddsbind.formats.order.board_vulnerability`) when the board has a
+    number 1.., else no dealer (unknown: ``None``) and nobody vulnerable.
+    It is the board a player holds: board 2 of a file that names no
+    vulnerability is North-South's vulnerable board, as on the duplicate
+    board itself.  A game record keeps an unsaid dealer as ``None`` (and
+    writes no ``Dealer`` tag back); what needs a seat takes this one.
+    """
+    if board is None or board < 1:
+        return None, Vulnerability.NONE
+    return board_dealer(board), board_vulnerability(board)
 
 
 # --------------------------------------------------------------------------

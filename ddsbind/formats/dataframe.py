@@ -54,7 +54,7 @@ from ddsbind._typing import TablesSolver
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import DDSError, FormatError, MissingExtraError
 from ddsbind.formats import ddsref, pbn, registry
-from ddsbind.formats._common import batched, reading, set_aside
+from ddsbind.formats._common import batched, reading, set_aside, unsaid
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
 from ddsbind.formats.pbngame import MAX_BOARD
@@ -218,9 +218,10 @@ def _board_fields(b: registry.Board) -> tuple[int | None, str | None, str | None
     if dealer is not None and (len(dealer) != 1 or dealer not in SEAT_LETTERS):
         set_aside(text or None, "Dealer", tags["Dealer"], "not N, E, S or W")
         dealer = None
-    vulnerable: str | None = str(Vulnerability.NONE)
+    vulnerable: str | None = str(unsaid(board)[1])
     try:
-        vulnerable = str(Vulnerability.parse(tags.get("Vulnerable", "").strip() or "None"))
+        said = tags.get("Vulnerable", "").strip()
+        vulnerable = str(Vulnerability.parse(said)) if said else vulnerable
     except DDSError:
         set_aside(text or None, "Vulnerable", tags["Vulnerable"], "not None, NS, EW or All")
         vulnerable = None

@@ -66,6 +66,7 @@ Specification (our reading, with sources)
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
 import os
 import re
@@ -779,7 +780,7 @@ def add_results(
 
     The dealer is the game's ``Dealer`` (else the board's, by the 16-board
     cycle; else North), the vulnerability its ``Vulnerable`` (else the
-    board's; else none).
+    board's; else none): every reader's rule (:func:`ddsbind.formats._common.unsaid`).
 
     Returns
     -------
@@ -933,15 +934,15 @@ def _name_wrong_par(name: str, values: Mapping[str, str], tag: str, value: str) 
 def _dealer_vul(values: dict[str, str]) -> tuple[int, Vulnerability]:
     board = values.get("Board", "").strip()
     number = int(board) if board.isdigit() and int(board) > 0 else None
+    unsaid_dealer, vul = _common.unsaid(number)
     letter = values.get("Dealer", "").strip().upper()
     if len(letter) == 1 and letter in SEAT_LETTERS:
         dealer = SEAT_LETTERS.index(letter)
     else:
-        dealer = int(order.board_dealer(number)) if number is not None else 0
-    try:
-        vul = Vulnerability.parse(values["Vulnerable"].strip())
-    except (KeyError, DDSError):
-        vul = order.board_vulnerability(number) if number is not None else Vulnerability.NONE
+        dealer = int(unsaid_dealer) if unsaid_dealer is not None else 0  # DealerPar needs a dealer: North
+    said = values.get("Vulnerable", "").strip()
+    with contextlib.suppress(DDSError):
+        vul = Vulnerability.parse(said) if said else vul
     return dealer, vul
 
 

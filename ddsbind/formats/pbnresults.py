@@ -49,6 +49,7 @@ class Dealt(Protocol):
     table: NDArray[np.uint8] | None
 
 
+#: ``fill(owners, tables) -> tables``: unknown entries (15) of DDS-order tables solved.
 Fill = Callable[[NDArray[np.int8], NDArray[np.uint8] | None], NDArray[np.uint8]]
 #: ``par(tables, dealers, vulnerabilities) -> [(ns_score, contracts), ...]``: DDS's ``DealerPar`` for each
 #: complete table (dealer a DDS seat, vulnerability a :class:`~ddsbind.game.Vulnerability`), its score from

@@ -1,9 +1,10 @@
-"""No module of ``ddsbind/`` over 700 lines of code: docstrings and comment lines aside, blank lines counted.
+"""No module of ``ddsbind/`` over 600 lines of code: docstrings, comment lines and blank lines aside.
 
 Read from the source with ``ast`` and ``tokenize`` (nothing is imported).  A
 docstring is the string that opens a module, class or function body; a
-comment line holds nothing but a comment.  ``dll.py`` mirrors DDS's header
-function by function and is exempt.
+comment line holds nothing but a comment; a blank line holds nothing (a
+line inside a string, such as a blank line of a multi-line string, is
+code).  ``dll.py`` mirrors DDS's header function by function and is exempt.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import ddsbind
 
 ROOT = Path(ddsbind.__file__).resolve().parent
 #: Most lines of code a module may hold.
-LIMIT = 700
+LIMIT = 600
 #: Exempt: mirrors DDS's dll.h, one wrapper per DDS function.
 EXEMPT = {"dll.py"}
 #: Over the limit while being split elsewhere (issue 34); the allowance goes once they are.
@@ -25,9 +26,11 @@ IN_PROGRESS: set[str] = set()
 
 
 def code_lines(source: str) -> int:
-    """Lines of ``source`` that are neither part of a docstring nor a comment-only line."""
+    """Lines of ``source`` that are neither part of a docstring, nor a comment-only line, nor blank."""
     tree = ast.parse(source)
-    skip: set[int] = set()
+    lines = source.splitlines()
+    skip = {n for n, line in enumerate(lines, 1) if not line.strip()}
+    docstrings: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
@@ -36,11 +39,14 @@ def code_lines(source: str) -> int:
                 and isinstance(first.value, ast.Constant)
                 and isinstance(first.value.value, str)
             ):
-                skip.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+                docstrings.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type == tokenize.COMMENT and not tok.line[: tok.start[1]].strip():
             skip.add(tok.start[0])
-    return len(set(range(1, len(source.splitlines()) + 1)) - skip)
+        elif tok.type == tokenize.STRING and tok.start[0] != tok.end[0]:
+            skip.difference_update(range(tok.start[0], tok.end[0] + 1))  # a string's blank lines are its text
+    skip.update(docstrings)
+    return len(set(range(1, len(lines) + 1)) - skip)
 
 
 def _sizes() -> dict[str, int]:
@@ -61,7 +67,7 @@ def test_the_allowances_are_still_needed():
     assert not stale, f"allowed over {LIMIT} lines but no longer over it (remove the allowance): {stale}"
 
 
-def test_the_count_leaves_out_docstrings_and_comments_only():
+def test_the_count_leaves_out_docstrings_comments_and_blank_lines_only():
     """Without this, the count could drift (docstrings counted, or code lines dropped) and the limit mean nothing."""
     source = '''"""Module
 docstring."""
@@ -77,6 +83,9 @@ def f():
 class C:
     """Two
     lines."""
+    s = """a
+
+b"""
 '''
-    # x = 1, two blank lines, def f, return, two blank lines, class C: 8 lines.
-    assert code_lines(source) == 8
+    # x = 1, def f, return, class C, and the three lines of the string s (its blank line is text): 7 lines.
+    assert code_lines(source) == 7

@@ -58,7 +58,7 @@ from ddsbind.formats._common import batched, reading, set_aside, unsaid
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
 from ddsbind.formats.pbngame import MAX_BOARD
-from ddsbind.formats.registry import Records
+from ddsbind.formats.registry import FormatLike, Records
 from ddsbind.record import GameRecord, contract_text
 
 if TYPE_CHECKING:
@@ -271,7 +271,7 @@ def _slices(n: int, chunksize: int) -> Iterator[slice]:
 
 def _frames(
     source: str | os.PathLike[str] | Sequence[GameRecord],
-    format: str | None,
+    format: FormatLike | None,
     chunksize: int,
     solve: TablesSolver | None,
 ) -> Iterator[pd.DataFrame]:
@@ -306,7 +306,7 @@ def _frames(
 def read_dataframe(
     path_or_records: str | os.PathLike[str] | Sequence[GameRecord],
     *,
-    format: str | None = None,
+    format: FormatLike | None = None,
     chunksize: int | None = None,
     solve: TablesSolver | bool | None = None,
     strict: bool | None = None,

@@ -50,7 +50,18 @@ from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pb
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, batched, deals_from_owners
 from ddsbind.record import GameRecord
 
-__all__ = ["Format", "GameCodec", "Records", "by_extension", "formats", "get", "guess", "register"]
+__all__ = [
+    "Format",
+    "FormatLike",
+    "GameCodec",
+    "Records",
+    "by_content",
+    "by_extension",
+    "formats",
+    "get",
+    "guess",
+    "register",
+]
 
 
 #: A board of a text format: a deal and maybe its double-dummy table (and the file's tags, dealer, vulnerability).
@@ -332,11 +343,20 @@ def by_content(path: str | os.PathLike[str]) -> Format | None:
     return found[0] if len(found) == 1 else None
 
 
-def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "input") -> Format:
+#: A format as a caller names it: its name (``"pbn"``), or the :class:`Format` already decided for a path.
+FormatLike = str | Format
+
+
+def guess(path: str | os.PathLike[str], name: FormatLike | None = None, role: str = "input") -> Format:
     """The format ``name``, else the one ``path``'s extension names, else the one its content shows (an input).
 
+    The format of a path is decided once, here: a caller that has decided it
+    passes the :class:`Format` on (as ``name``, or a reader's ``format=``),
+    and it is taken as it is, the file neither named again nor read for it.
     ``FormatError`` if none tells, listing the formats and how to name one.
     """
+    if isinstance(name, Format):
+        return name
     if name:
         return get(name)
     fmt = by_extension(path)

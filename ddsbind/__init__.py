@@ -46,19 +46,20 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ddsbind.proof": ("ProofTree", "prove"),
     "ddsbind.results": ("DDTable", "ScoredCard", "Solutions"),
     "ddsbind.scoring": ("Call", "Contract", "PayoffTable", "imps", "matchpoints", "payoff"),
+    # Solving a board, its table(s) and par, a play analysed: in that order.
     "ddsbind.solver": (
-        "DealerPar",
-        "Par",
-        "analyse_play",
-        "dd_score",
+        "solve_board",
         "dd_table",
         "dd_tables",
         "dd_tables_array",
-        "dealer_par",
-        "makes",
-        "par",
-        "solve_board",
         "tricks",
+        "makes",
+        "dd_score",
+        "par",
+        "Par",
+        "dealer_par",
+        "DealerPar",
+        "analyse_play",
     ),
 }
 #: Each public name's module, from :data:`_PUBLIC`.

@@ -62,6 +62,8 @@ __all__ = [
     "masks_to_pbn",
     "owners_to_masks",
     "pbn_to_masks",
+    "sides_of",
+    "sides_vulnerable",
 ]
 
 #: DDS's strain order, one letter each (N for notrump): ``STRAIN_LETTERS[Strain.NT] == "N"``.
@@ -81,7 +83,7 @@ def parse_member(
     cls: type[_E],
     value: object,
     names: Mapping[str, int],
-    error: Callable[[str], DDSError],
+    error: Callable[[str, bool], DDSError],
     what: str,
     numbers: str,
 ) -> _E:
@@ -92,25 +94,28 @@ def parse_member(
     ``/`` (so ``"N-S"`` is ``"NS"``; a lone ``"-"`` stays), to numbers.
     A member of another enum (a :class:`Vulnerability` where a :class:`Seat`
     is meant) is refused, whatever its number.
-    Anything else raises ``error(message)``; ``what`` names the argument and
-    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).
+    Anything else raises ``error(message, dds)``; ``what`` names the argument and
+    ``numbers`` spells the numbering (``"0=N 1=E 2=S 3=W"``).  ``dds`` is True
+    only for a number out of range, the input DDS takes and would refuse
+    with the class's code; a word or a value of another type is never a DDS
+    input, so its message carries no DDS code.
     """
     if isinstance(value, Enum) and not isinstance(value, cls):
         # A Vulnerability is no seat and a Seat no strain, whatever their numbers.
-        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})")
+        raise error(f"{what} {value!r:.40} is a {type(value).__name__}, not a {cls.__name__} ({numbers})", False)
     if isinstance(value, str):
         key = value.strip().upper()
         if key not in ("-", ""):
             key = key.replace("-", "").replace("/", "")
         if key in names:
             return cls(names[key])
-        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})")
+        raise error(f"{what} {value!r:.40} is not one of {', '.join(n for n in names if n)} ({numbers})", False)
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name")
+        raise error(f"{what} {value!r:.40} is not a number ({numbers}) or a name", False)
     try:
         return cls(operator.index(value))
     except ValueError:
-        raise error(f"{what} {value!r} is not {numbers}") from None
+        raise error(f"{what} {value!r} is not {numbers}", True) from None
 
 
 _NUMERIC_FORMATS = frozenset("bcdoxXn")
@@ -173,7 +178,7 @@ class _BridgeEnum(IntEnum):
         field = what or spec._field
         raised = error or spec._error
         return parse_member(
-            cls, value, spec._names, lambda m: raised(m, field=field), what or spec._what, spec._numbers
+            cls, value, spec._names, lambda m, dds: raised(m, field=field, dds=dds), what or spec._what, spec._numbers
         )
 
     def __format__(self, spec: str) -> str:
@@ -210,8 +215,33 @@ class Seat(_BridgeEnum, names=_SEAT_NAMES, numbers="0=N 1=E 2=S 3=W", what="seat
     W = 3
 
     def next(self, steps: int = 1) -> Seat:
-        """The seat ``steps`` places clockwise (left-hand opponent for 1)."""
+        """The seat ``steps`` places clockwise (left-hand opponent for 1, the seat itself for 4).
+
+        The order of play and of the auction: ``leader.next(k)`` plays the
+        trick's ``k``-th card after the lead.
+        """
         return Seat((self + steps) % 4)
+
+    def steps_from(self, first: Seat | int) -> int:
+        """How many places clockwise this seat sits from ``first``: 0..3, the inverse of :meth:`next`.
+
+        The position of this seat's card in a trick led by ``first``
+        (0 for the lead): ``first.next(seat.steps_from(first)) == seat``.
+
+        >>> Seat.N.steps_from(Seat.E), Seat.W.steps_from(Seat.W)
+        (3, 0)
+        """
+        return (self - first) % 4
+
+    @property
+    def lho(self) -> Seat:
+        """The left-hand opponent: the next seat clockwise, who plays after this seat (declarer's LHO leads)."""
+        return self.next(1)
+
+    @property
+    def rho(self) -> Seat:
+        """The right-hand opponent: the seat before this one clockwise (the opening leader's RHO is declarer)."""
+        return self.next(3)
 
     @property
     def full_name(self) -> str:
@@ -227,6 +257,18 @@ class Seat(_BridgeEnum, names=_SEAT_NAMES, numbers="0=N 1=E 2=S 3=W", what="seat
     def side(self) -> Side:
         """The seat's side: :attr:`Side.NS` for N and S, :attr:`Side.EW` for E and W."""
         return Side(self % 2)
+
+    @classmethod
+    def dealer_of_board(cls, board: int) -> Seat:
+        """The dealer of board number ``board`` (1-based): N E S W for boards 1 2 3 4, then again (board 5: N).
+
+        The one copy of the rule; :meth:`Vulnerability.of_board` is its
+        vulnerability's.  Board 0 or below continues the cycle backwards.
+
+        >>> Seat.dealer_of_board(1), Seat.dealer_of_board(8)
+        (<Seat.N: 0>, <Seat.W: 3>)
+        """
+        return cls.N.next(_board_index(board))
 
     def __str__(self) -> str:
         """The seat's letter, ``"N"``, as bridge writes it (``int(seat)`` is DDS's number)."""
@@ -354,6 +396,59 @@ class Vulnerability(
         """The vulnerable sides: ``()``, ``(Side.NS,)``, ``(Side.EW,)`` or both."""
         return tuple(s for s in Side if self.is_vulnerable(s))
 
+    @classmethod
+    def of_board(cls, board: int) -> Vulnerability:
+        """The vulnerability of board number ``board`` (1-based), by the 16-board cycle.
+
+        Boards 1..16: None NS EW Both, NS EW Both None, EW Both None NS,
+        Both None NS EW; then again (board 17 as board 1).  The one copy of
+        the rule, beside :meth:`Seat.dealer_of_board`.
+
+        >>> Vulnerability.of_board(1), Vulnerability.of_board(4), Vulnerability.of_board(18)
+        (<Vulnerability.NONE: 0>, <Vulnerability.BOTH: 1>, <Vulnerability.NS: 2>)
+        """
+        return cls(_BOARD_VULNERABILITY[_board_index(board) % 16])
+
+
+#: DDS's vulnerability code (0 none, 1 both, 2 NS, 3 EW) of boards 1..16 (:meth:`Vulnerability.of_board`).
+_BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
+
+
+def _board_index(board: int) -> int:
+    """``board - 1`` for a board number (an int); ``InvalidArgumentError`` naming it otherwise."""
+    if isinstance(board, bool) or not isinstance(board, int | np.integer):
+        raise InvalidArgumentError(f"a board number is a whole number (1, 2, ...), got {board!r:.20}", field="board")
+    return int(board) - 1
+
+
+def sides_of(seats: ArrayLike) -> NDArray[np.int64]:
+    """The side of each seat of an array, as :attr:`Seat.side` numbers it: 0 NS (N, S), 1 EW (E, W).
+
+    Vectorised :attr:`Seat.side` for many seats at once.  DDS's par codes
+    for a pair, 4 (NS) and 5 (EW), give their side too.
+
+    >>> sides_of([0, 1, 2, 3, 4, 5]).tolist()
+    [0, 1, 0, 1, 0, 1]
+    """
+    return np.asarray(seats, dtype=np.int64) % 2
+
+
+def sides_vulnerable(sides: ArrayLike, vulnerable: ArrayLike) -> NDArray[np.bool_]:
+    """Whether each side is vulnerable: :meth:`Vulnerability.is_vulnerable` for arrays.
+
+    ``sides`` 0 NS, 1 EW (:func:`sides_of`); ``vulnerable`` DDS's codes
+    (0 none, 1 both, 2 NS, 3 EW), broadcast against ``sides``.
+
+    >>> sides_vulnerable([0, 1, 0, 1], [1, 1, 2, 2]).tolist()
+    [True, True, True, False]
+    """
+    s, v = np.asarray(sides), np.asarray(vulnerable)
+    return (
+        (v == Vulnerability.BOTH)
+        | ((s == Side.NS) & (v == Vulnerability.NS))
+        | ((s == Side.EW) & (v == Vulnerability.EW))
+    )
+
 
 @dataclass(frozen=True, order=True)
 class Card:
@@ -366,11 +461,11 @@ class Card:
         for name in ("suit", "rank"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer):
-                raise SuitOrRankError(f"card {name} {v!r} is not an int")
+                raise SuitOrRankError(f"card {name} {v!r} is not an int", dds=False)
         if not (0 <= self.suit <= 3):
-            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)")
+            raise SuitOrRankError(f"card suit {self.suit!r} out of range 0..3 (0=S 1=H 2=D 3=C)", dds=False)
         if not (2 <= self.rank <= 14):
-            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14")
+            raise SuitOrRankError(f"card rank {self.rank!r} out of range 2..14", dds=False)
 
     @classmethod
     def parse(cls, text: str | Card) -> Card:
@@ -382,7 +477,7 @@ class Card:
             rank = "T" if t[1:] == "10" else t[1:]
             if rank in _RANK_OF_CHAR:
                 return cls(SUITS.index(t[0]), _RANK_OF_CHAR[rank])
-        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)")
+        raise SuitOrRankError(f"not a card: {text!r} (expected suit S/H/D/C then rank 2-9, T, J, Q, K, A)", dds=False)
 
     @property
     def index(self) -> int:
@@ -393,7 +488,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with that index (see :attr:`index`)."""
         if not 0 <= index < 52:
-            raise SuitOrRankError(f"card index {index} out of range 0..51")
+            raise SuitOrRankError(f"card index {index} out of range 0..51", dds=False)
         return cls(index // 13, 14 - index % 13)
 
     def __str__(self) -> str:
@@ -653,7 +748,9 @@ class Deal:
             for c in cards:
                 card = Card.parse(c)
                 if card in seen:
-                    raise DuplicateCardsError(f"card {card} is given to both {seen[card].name} and {seat.name}")
+                    raise DuplicateCardsError(
+                        f"card {card} is given to both {seen[card].name} and {seat.name}", dds=False
+                    )
                 seen[card] = seat
                 masks[seat][card.suit] |= 1 << card.rank
         if not isinstance(hands, Mapping) and n_items != 4:

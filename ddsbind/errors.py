@@ -18,7 +18,12 @@ by ddsbind's detail (which card, which field).
 Validation in Python raises the same classes with the same codes, so a caller
 sees the same error whether DDS or ddsbind found the fault -- but ddsbind
 finds it first: DDS writes ``dump.txt`` into the current directory on every
-input error, and some bad inputs crash it.
+input error, and some bad inputs crash it.  The message names DDS's code
+only for an input DDS takes (a deal's cards, ``trump`` 7, a target), which
+DDS would answer with that code; a fault in something DDS never sees (one
+hand's text, a card or strain word, a play in a file) is raised with
+``dds=False``: the same class and ``.code`` for ``except``, a message
+without DDS's text or code.
 
 This module does not load DDS when imported: the codes, the code-to-class
 table and DDS's message text are read from the compiled module the first
@@ -232,10 +237,12 @@ class DDSError(Error):
         The struct field or argument at fault (``"target"``,
         ``"remainCards[0][0]"``), when one is.
     dds : bool
-        False (a constructor argument) for a fault found where DDS never
-        looks (one hand's text, ``ddsbind.Hand("AK32.KJ4.Q98")``): the class
-        and ``code`` stay, for ``except``, but the message is the fault
-        alone, with no DDS text or code DDS never gave.
+        True when DDS said it, or would for the same input (its code is in
+        the message); False (``dds=False`` to the constructor) for a fault
+        found where DDS never looks (one hand's text,
+        ``ddsbind.Hand("AK32.KJ4.Q98")``, a card or strain word, a play in a
+        file): the class and ``code`` stay, for ``except``, but the message
+        is the fault alone, with no DDS text or code DDS never gave.
     detail : str or None
         ``reason``, prefixed with ``"<item> <index + 1>: "`` when the index is known.
     """
@@ -260,8 +267,7 @@ class DDSError(Error):
         dds: bool = True,
     ):
         super().__init__(detail)
-        if not dds:
-            self._unseen = True
+        self.dds = dds
         if code is not None:
             self.code = code
         self.function = function
@@ -301,7 +307,7 @@ class DDSError(Error):
     def _text(self) -> str:
         where = f"{self.function}: " if self.function else ""
         tail = f": {self.detail}" if self.detail else ""
-        if not type(self)._in_table or self.__dict__.get("_unseen"):
+        if not type(self)._in_table or not self.dds:
             # DDS has no code for this fault, or never sees such input: its text and code would mislead.
             return f"{where}{self.detail or type(self).__name__}"
         try:

@@ -98,7 +98,7 @@ def trick_winner(cards: Sequence[Card], leader: Seat | int, trump: Strain | int)
     """
     led = cards[0].suit
     best = max(range(len(cards)), key=lambda k: (cards[k].suit == trump, cards[k].suit == led, cards[k].rank))
-    return Seat((int(leader) + best) % 4)
+    return Seat(leader).next(best)
 
 
 _CARD_TOKEN = re.compile(r"[SHDC](?:10|[2-9TJQKA])", re.IGNORECASE)
@@ -125,22 +125,22 @@ def parse_cards(
             while pos < len(part):
                 m = _CARD_TOKEN.match(part, pos)
                 if m is None:
-                    raise error(f"{part[pos:]!r} does not start with a card").at(len(tokens), item)
+                    raise error(f"{part[pos:]!r} does not start with a card", dds=False).at(len(tokens), item)
                 tokens.append(m.group(0))
                 pos = m.end()
         items: Iterable[Card | str] = tokens
     elif isinstance(cards, Iterable):
         items = cards
     else:
-        raise error(f"{cards!r:.40} is not a card string or a sequence of cards")
+        raise error(f"{cards!r:.40} is not a card string or a sequence of cards", dds=False)
     out = []
     for i, c in enumerate(items):
         if not isinstance(c, Card | str):
-            raise error(f"{c!r:.40} is not a card").at(i, item)
+            raise error(f"{c!r:.40} is not a card", dds=False).at(i, item)
         try:
             out.append(Card.parse(c))
         except DDSError:
-            raise error(f"{c!r} is not a card").at(i, item) from None
+            raise error(f"{c!r} is not a card", dds=False).at(i, item) from None
     return out
 
 
@@ -263,7 +263,7 @@ class Play:
         try:
             c = Card.parse(card)
         except DDSError:
-            raise PlayFaultError(f"{self.where()}: {card!r} is not a card") from None
+            raise PlayFaultError(f"{self.where()}: {card!r} is not a card", dds=False) from None
         seat = self.to_play
         if not self.holds(seat, c):
             holder = self.holder(c)
@@ -319,7 +319,7 @@ def check_trick_lengths(lengths: Sequence[int], leader: Seat | int, played: int)
     """
     expected = [max(lengths)] * 4
     for k in range(played):
-        expected[(leader + k) % 4] -= 1
+        expected[Seat(leader).next(k)] -= 1
     if list(lengths) != expected:
         on_trick = f" with {played} card(s) on the current trick led by {Seat(leader).name}" if played else ""
         raise CardCountError(
@@ -347,7 +347,7 @@ def check_trick_cards(masks: Sequence[Sequence[int]], leader: Seat | int, trick:
     if len(set(trick)) != len(trick):
         raise DuplicateCardsError("the same card is played twice to the current trick", field="currentTrick")
     for k in range(1, len(trick)):
-        player = (leader + k) % 4
+        player = Seat(leader).next(k)
         led = trick[0].suit
         if trick[k].suit != led and masks[player][led]:
             raise PlayFaultError(
@@ -469,7 +469,7 @@ class CardPlay:
     @property
     def declarer(self) -> Seat:
         """The seat to the leader's right: the analysis counts tricks for its side."""
-        return self.leader.next(3)
+        return self.leader.rho
 
     @property
     def from_opening_lead(self) -> bool:

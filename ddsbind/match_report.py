@@ -130,10 +130,10 @@ def player_lines(games: Sequence[GameRecord], results: list[TableResult]) -> lis
             return g.tags.get(seat.full_name) or (seat.full_name if not named and g.play else None)
 
         line(who(g.declarer))[0] += 1
-        for seat in (g.declarer.next(), g.declarer.next(3)):
+        for seat in (g.declarer.lho, g.declarer.rho):
             line(who(seat))[1] += 1
         if g.play:
-            line(who(g.declarer.next()))[2] += 1
+            line(who(g.declarer.lho))[2] += 1
         for c in t.costly:
             stat = line(who(c.chooser))
             slot = 3 if c.chooser == g.declarer else 5 if c.index == 0 else 4

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import SUIT_SYMBOLS, Seat, Side, Strain
+from ddsbind.deal import SUIT_SYMBOLS, Seat, Side, Strain, sides_of, sides_vulnerable
 from ddsbind.errors import InvalidArgumentError
 from ddsbind.game import Vulnerability
 from ddsbind.results import DDTable
@@ -342,7 +342,7 @@ class ParContract:
 @functools.cache
 def _seats_of(code: int) -> tuple[Seat, ...]:
     """The seats of a kernel seats code: 0..3 one seat, 4 NS, 5 EW."""
-    return (Seat(code - 4), Seat(code - 2)) if code >= 4 else (Seat(code),)
+    return Side(code - 4).seats if code >= 4 else (Seat(code),)
 
 
 @functools.cache
@@ -363,20 +363,14 @@ def _scored(rows: NDArray[np.int8], tables: NDArray[np.int8], vul: NDArray[np.in
         return out
     r = rows.astype(np.int64)
     level, strain, seats, result = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
-    side = seats % 2  # a pair's code (4 NS, 5 EW) has its side's parity too
-
     v = vul.astype(np.int64)
-
-    def vulnerable(s: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.bool_]:
-        return (v == 1) | ((s == 0) & (v == 2)) | ((s == 1) & (v == 3))
-
     tricks = np.clip(level + 6 + result, 0, 13)
-    out[:, 0] = score(level, strain, (result < 0).astype(np.int64), tricks, vulnerable(side, v))
+    out[:, 0] = score(level, strain, (result < 0).astype(np.int64), tricks, sides_vulnerable(sides_of(seats), v))
     has = r[:, 5] > 0
     if has.any():
         a_seat = np.where(r[:, 7] >= 4, r[:, 7] - 4, r[:, 7])
         a_tricks = tables[np.flatnonzero(has), r[has, 6], a_seat[has]].astype(np.int64)
-        out[has, 1] = score(r[has, 5], r[has, 6], 0, a_tricks, vulnerable(1 - side[has], v[has]))
+        out[has, 1] = score(r[has, 5], r[has, 6], 0, a_tricks, sides_vulnerable(sides_of(r[has, 7]), v[has]))
     return out
 
 

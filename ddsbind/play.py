@@ -136,7 +136,7 @@ class BestLine(list[LineTrick]):
         """The line as an HTML table for notebooks."""
         rows = []
         for t in self:
-            won = next(k for k in range(len(t.cards)) if (t.leader + k) % 4 == t.winner)
+            won = t.winner.steps_from(t.leader)  # the winning card's place in play order
             cards = " ".join(
                 f"<b>{_html.card(str(c))}</b>" if k == won else _html.card(str(c)) for k, c in enumerate(t.cards)
             )
@@ -232,7 +232,7 @@ def _find_costly(played: CardPlay, trace: Sequence[int]) -> list[tuple[_Pending,
             break  # DDS does not value the last trick's cards: each hand holds one card
         seat = table.to_play
         delta = trace[k] - trace[k + 1]
-        cost = delta if seat % 2 == declarer_side else -delta
+        cost = delta if seat.side == declarer_side else -delta
         if cost > 0:
             before = Position(table.deal(), table.trump, table.leader, tuple(table.current))
             out.append(((k, card, seat, table.trick_number, cost, trace[k], trace[k + 1]), before))
@@ -488,7 +488,7 @@ def best_line(
         best = max(o.score for o in options)
         if value is None:
             # The first choice on this trick: DDS's score is for the side to play, from this trick on.
-            value = best if seat % 2 == declarer_side else 14 - table.trick_number - best
+            value = best if seat.side == declarer_side else 14 - table.trick_number - best
         card = _lowest(o for o in options if o.score == best)
         steps.append(LineStep(seat, card, options))
         done = table.play(card)

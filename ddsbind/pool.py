@@ -483,7 +483,7 @@ class SolverPool:
                     except DDSError as exc:
                         raise exc.at(positions[d], "deal") from None
                     # DDS's score is the leaders' tricks; the declarer sits at the leader's right.
-                    out[d, strain, Seat(leader).next(-1)] = tricks[d] - fut.score[0]
+                    out[d, strain, Seat(leader).rho] = tricks[d] - fut.score[0]
                     mode = later_mode
                 with done_lock:
                     left[d] -= 1

@@ -242,14 +242,12 @@ class ProofTree:
 
         from ddsbind import _html
 
-        good_side = 0 if self.goodguys == "NS" else 1
-
         def move_html(seat: Seat, move: Move) -> str:
             card = _html.short_card(str(move.cards[0]))
             if len(move.cards) > 1:
                 card += f"<small>(={''.join(_html.short_card(str(c)) for c in move.cards[1:])})</small>"
             text = f"{escape(seat.name)}&nbsp;{card}"
-            return f"<b>{text}</b>" if seat % 2 == good_side else text
+            return f"<b>{text}</b>" if seat.side == self.side else text
 
         out: list[str] = []
         labels: dict[int, str] = {}
@@ -407,7 +405,7 @@ class _Prover:
         node = Node(self.new_id(pos), seat)
         self.nodes[key] = node
         classes = rank_classes(pos.start, seat, play.legal_cards())
-        if seat % 2 == self.side:
+        if seat.side == self.side:
             if len(classes) > 1:
                 scores = self.score(pos, play)
                 best = max(scores[k[0]] for k in classes)
@@ -470,7 +468,7 @@ def estimate_size(
                 start = play.deal()
             seat = play.to_play
             classes = rank_classes(start, seat, play.legal_cards())
-            weight *= 1 if seat % 2 == side else len(classes)
+            weight *= 1 if seat.side == side else len(classes)
             size += weight
             play.play(rng.choice(classes)[0])
         total += size
@@ -560,7 +558,7 @@ def prove(
     root = Pos(d, leader, (), 0)
     scores = prover.score(root, root.play(t))
     best = max(scores.values())
-    value = best if leader % 2 == side else n - best
+    value = best if leader.side == side else n - best
     if target is None:
         target = value
     elif target > value:
@@ -634,7 +632,7 @@ def check_tree(tree: ProofTree) -> None:
             if klass in covered:
                 raise ProofError(n.id, f"the class of {m.cards[0]} is played twice")
             covered.append(klass)
-        if seat % 2 == side:
+        if seat.side == side:
             if len(n.moves) != 1:
                 raise ProofError(n.id, f"the good guys ({seat.name}) play {len(n.moves)} classes, not one")
         elif len(covered) != len(classes):

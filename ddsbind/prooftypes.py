@@ -104,7 +104,7 @@ def next_pos(pos: Pos, card: Card, trump: Strain, side: int) -> Pos:
     p = pos.play(trump)
     done = p.play(card)
     assert done is not None and done.winner is not None
-    return Pos(None if p.finished else p.deal(), p.leader, (), pos.taken + (done.winner % 2 == side))
+    return Pos(None if p.finished else p.deal(), p.leader, (), pos.taken + (done.winner.side == side))
 
 
 @dataclass

@@ -132,7 +132,7 @@ def _ending_table(masks: NDArray[np.uint32]) -> NDArray[np.int8]:
     table = np.empty((5, 4), np.int8)
     for strain in Strain:
         for declarer in Seat:
-            leader = declarer.next()
+            leader = declarer.lho
             defence = solve_board(deal, strain, leader, solutions=1).best_score
             table[strain, declarer] = tricks_left - defence
     return table

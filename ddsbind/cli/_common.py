@@ -5,7 +5,7 @@ package raises on purpose (:class:`ddsbind.Error`) or a file error
 (``OSError``) is one line, ``ddsbind: error: ...``, and exit status 1 (the
 error's own ``str()``: its location fields rendered by
 :func:`ddsbind.errors.where`, records counted from 1; no message text is
-rewritten here); a
+rewritten here), raised as one click exception, :class:`CommandError`; a
 warning is one line, ``ddsbind: warning: ...``, from every command alike.
 A reader of stdout that goes away (``ddsbind analyse FILE | head``) ends
 the command quietly, with the status a SIGPIPE gives (141), as dealer does.
@@ -23,7 +23,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import IO, Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -92,10 +92,32 @@ class FormatChoice(click.Choice):
         """click.Choice sets its choices once at construction; the table is the only source here."""
 
 
-def fail(message: str) -> None:
-    """Print ``ddsbind: error: message`` on stderr and exit 1."""
-    click.echo(f"ddsbind: error: {message}", err=True)
-    sys.exit(1)
+class CommandError(click.ClickException):
+    """A command refused or failed: click prints it as one line, ``ddsbind: error: <message>``, and exits 1.
+
+    The one way a command ends in error.  Its own refusals (conflicting
+    options, a missing extra) raise it with their message; the boundary
+    (:class:`Group`) raises it for a :class:`ddsbind.Error` (its ``str()``,
+    location fields and all) or an ``OSError`` (``path: reason``), the
+    library's exception chained as ``__cause__`` for a debugger.
+    """
+
+    exit_code = 1
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"ddsbind: error: {self.format_message()}", file=file, err=file is None)
+
+    @classmethod
+    def of(cls, exc: Error | OSError) -> CommandError:
+        """The one line for a library error (its own ``str()``) or a file error (``path: reason``)."""
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:
+            return cls(f"{exc.filename}: {exc.strerror}")
+        return cls(str(exc))
+
+
+def fail(message: str) -> NoReturn:
+    """Refuse: raise :class:`CommandError` (``ddsbind: error: message`` on stderr, exit status 1)."""
+    raise CommandError(message)
 
 
 def check_image(path: str, flag: str = "--plot") -> None:
@@ -212,12 +234,9 @@ class Group(click.Group):
             except click.BadParameter as exc:
                 if not isinstance(exc.param.type if exc.param else None, click.Path):
                     raise
-                fail(_file_fault(exc.message))  # missing or unreadable: one answer from every command
-            except Error as exc:
-                fail(str(exc))
-            except OSError as exc:
-                fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
-        return None  # pragma: no cover - fail() exits
+                raise CommandError(_file_fault(exc.message)) from exc  # missing or unreadable: one answer
+            except (Error, OSError) as exc:
+                raise CommandError.of(exc) from exc
 
 
 def _file_fault(message: str) -> str:
@@ -229,14 +248,21 @@ def _file_fault(message: str) -> str:
 
 
 @contextlib.contextmanager
-def about(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Name ``path`` in any library error raised inside (``"games.pbn: record 4: ..."``, its ``path`` field), once."""
+def about(path: str | os.PathLike[str], *named: str | os.PathLike[str]) -> Iterator[None]:
+    """Name ``path`` in any library error raised inside (``"games.pbn: record 4: ..."``, its ``path`` field), once.
+
+    An error that already names a file is left as it is: its ``path``
+    field set, or ``path`` or one of ``named`` (files the code inside reads
+    besides ``path``, such as a dealer run's library) in its message.
+    """
     name = os.fspath(path)
     try:
         yield
     except Error as exc:
-        # A message that already names the file (a reader that knew it) is not given it twice.
-        fail(str(exc) if name in str(exc) else str(exc.locate(path=name)))
+        text = str(exc)
+        if exc.path is None and not any(os.fspath(p) in text for p in (name, *named)):
+            exc.locate(path=name)
+        raise
 
 
 def _ignore(_done: int) -> None:

@@ -8,12 +8,12 @@ argument is checked before the first deal is dealt.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import math
 import os
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -22,6 +22,8 @@ from ddsbind.deal import Vulnerability
 
 if TYPE_CHECKING:
     from ddsbind.dealer.files import DealWriter
+    from ddsbind.dealer.library import Library
+    from ddsbind.dealer.settings import DealSource, Limits
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
 SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
@@ -231,9 +233,7 @@ def dealer(
     _refuse_unsupported(exhaust, library)
     written = {"-o": output, "-C": _report_name(csv_file), "-X": _report_name(export_file), "--plot": plot}
     one_file_each({"FILE": file, "-L": library_file, **written})  # nothing written over another or over an input
-    _check_reports(contracts, lead, as_json, as_csv, plot)
-    if makes_only and (plot or not contracts):
-        fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
+    reports = _Reports(output, to_format, solve, contracts, makes_only, vul, lead, as_json, as_csv, plot)
     if generator is not None and library_file is not None:
         fail("--generator chooses how deals are dealt; a --library's deals are read from it (drop --generator)")
     solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
@@ -248,48 +248,100 @@ def dealer(
         from ddsbind.dealer.files import check_output
 
         check_output(output, to_format, force=force)
+    from ddsbind.dealer.kernel import DEFAULT_GENERATOR
     from ddsbind.dealer.run import load_script
+    from ddsbind.dealer.settings import DealSource, Limits
 
     with about(file or "<stdin>"):
-        script, source = load_script(file, parameters)
+        script, name = load_script(file, parameters)
     if seed is None:
         import secrets
 
         seed = secrets.randbits(32)
     elif seed < 0:
         seed += 2**64
-    # The script's `vulnerable` (a Vulnerability, read by its parser) unless --vul says otherwise.
-    vulnerability = script.vulnerable if script.vulnerable is not None else Vulnerability.NONE
-    options = {
-        "file": file,
-        "generate": generate,
-        "produce": produce,
-        "time_limit": time_limit,
-        "threads": threads,
-        "generator": generator,
-        "quiet_pbn": quiet_pbn,
-        "no_summary": no_summary,
-        "meter": meter,
-        "swap": swap,
-        "output": output,
-        "to_format": to_format,
-        "solve": solve,
-        "contracts": contracts,
-        "makes_only": makes_only,
-        "vul": vulnerability if vul is None else Vulnerability.parse(vul),
-        "lead": lead,
-        "as_json": as_json,
-        "as_csv": as_csv,
-        "plot": plot,
-        "workers": workers,
-        "solved_library": solved_library,
-    }
+    source = DealSource(seed, generator or DEFAULT_GENERATOR, swap, library=solved_library)
+    limits = Limits(generate, produce, time_limit)
     _keep_freed_memory()
     # A reader that goes away (| head) ends the run quietly: the CLI's boundary (_common.Group) does it.
     with contextlib.ExitStack() as files:
-        options["csv"] = _report_file(files, csv_file, "-C")
-        options["export"] = _report_file(files, export_file, "-X")
-        _run(script, source, seed, options)
+        job = _Job(
+            script,
+            name,
+            source,
+            limits,
+            reports,
+            file=file,
+            threads=threads,
+            workers=workers,
+            meter=meter,
+            summary=not no_summary,
+            quiet_pbn=quiet_pbn,
+            csv=_report_file(files, csv_file, "-C"),
+            export=_report_file(files, export_file, "-X"),
+        )
+        _run(job)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reports:
+    """What the command makes of the produced deals after the run: -o, --solve, --contract/--lead, --json/--csv, --plot.
+
+    Checked when made, before any dealing: conflicting options, bad
+    contracts, a plot file matplotlib cannot write.  ``vul`` is --vul
+    (None: the script's vulnerable, else none; :meth:`vulnerability`).
+    """
+
+    output: str | None
+    to_format: str | None
+    solve: bool
+    contracts: tuple[str, ...]
+    makes_only: bool
+    vul: str | None
+    lead: str | None
+    as_json: bool
+    as_csv: bool
+    plot: str | None
+
+    def __post_init__(self) -> None:
+        _check_reports(self.contracts, self.lead, self.as_json, self.as_csv, self.plot)
+        if self.makes_only and (self.plot or not self.contracts):
+            fail("--makes-only reports make probabilities of --contract (no trick distributions to --plot)")
+
+    def vulnerability(self, script: Any) -> Vulnerability:
+        """--vul, else the script's ``vulnerable`` (a Vulnerability, read by its parser), else none."""
+        if self.vul is not None:
+            return Vulnerability.parse(self.vul)
+        return script.vulnerable if script.vulnerable is not None else Vulnerability.NONE
+
+
+@dataclasses.dataclass(frozen=True)
+class _Job:
+    """One ``ddsbind dealer`` command, built once from its options: the run's settings, the reports, the resources.
+
+    ``source`` and ``limits`` go to :func:`ddsbind.dealer.run` as they are;
+    its :class:`~ddsbind.dealer.settings.Outputs` are made where the
+    progress meter and the library stream exist (:func:`_run`).
+    """
+
+    script: Any
+    name: str  # the script's name in PBN's Event tag
+    source: DealSource
+    limits: Limits
+    reports: _Reports
+    file: str | None
+    threads: int | None
+    workers: int | None
+    meter: bool
+    summary: bool
+    quiet_pbn: bool
+    csv: Any
+    export: Any
+
+    @property
+    def library(self) -> Library | None:
+        """The --library, opened by :func:`_library` (the deal source's), or None."""
+        return cast("Library | None", self.source.library)
 
 
 def _keep_freed_memory() -> None:
@@ -374,55 +426,46 @@ def _check_reports(contracts: tuple[str, ...], lead: str | None, as_json: bool, 
         check_image(plot)
 
 
-def _run(script: Any, source: str, seed: int, o: dict[str, Any]) -> None:
+def _run(job: _Job) -> None:
     """Deal, print, solve, save and report, once every argument has been checked."""
     from ddsbind._dask import dask_client
     from ddsbind.dealer import DealerError
     from ddsbind.dealer.run import finish, run
+    from ddsbind.dealer.settings import Outputs
 
-    documents = o["as_json"] or o["as_csv"]
-    out = None if documents else sys.stdout
-    stream = _LibraryStream.for_run(o, script)
-    keep = bool(o["output"] or o["contracts"] or o["lead"] or o["solve"]) and stream is None
-    options = {"generate": o["generate"], "produce": o["produce"], "threads": o["threads"]}
-    if o["generator"] is not None:
-        options["generator"] = o["generator"]
+    script, reports, library = job.script, job.reports, job.library
+    out = None if reports.as_json or reports.as_csv else sys.stdout
+    stream = _LibraryStream.for_run(job)
+    keep = bool(reports.output or reports.contracts or reports.lead or reports.solve) and stream is None
     with contextlib.ExitStack() as stack:
         if stream is not None:
             stack.enter_context(stream)
-        client = stack.enter_context(dask_client(o["workers"], error=DealerError)) if o["workers"] else None
-        solved_library = o["solved_library"]
-        total = None if solved_library is None else len(solved_library)
-        if total is not None and o["generate"] is not None:
-            total = min(total, o["generate"])
+        client = stack.enter_context(dask_client(job.workers, error=DealerError)) if job.workers else None
+        total = None if library is None else len(library)
+        if total is not None and job.limits.generate is not None:
+            total = min(total, job.limits.generate)
         with (
-            about(o["file"] or "<stdin>"),
-            _about_library(solved_library),
-            _meter(o["meter"], "dealing", "deal", total) as tick,
+            # A library's own errors name its file, record and byte offset: kept as they are.
+            about(job.file or "<stdin>", *(library.paths if library is not None else ())),
+            _meter(job.meter, "dealing", "deal", total) as tick,
         ):
-            result = run(
-                script,
-                seed,
+            outputs = Outputs(
                 out=out,
-                source=source,
+                source=job.name,
+                quiet_pbn=job.quiet_pbn,
+                csv=job.csv,
+                export=job.export,
                 keep=keep,
-                progress=tick,
-                client=client,
-                swap=o["swap"],
-                quiet_pbn=o["quiet_pbn"],
-                time_limit=o["time_limit"],
-                library=solved_library,
-                csv=o["csv"],
-                export=o["export"],
                 sink=stream,
-                **options,
+                progress=tick,
             )
+            result = run(script, job.source, job.limits, outputs, threads=job.threads, client=client)
     if out is not None:
-        finish(script, result, out, summary=not o["no_summary"])
+        finish(script, result, out, summary=job.summary)
         out.flush()
     if result.timed_out:
-        sys.exit(1)
-    _solve_and_report(script, result, seed, o, stream)
+        click.get_current_context().exit(1)  # dealer's status for a time limit reached; its summary said so
+    _solve_and_report(job, result, stream)
 
 
 class _LibraryStream:
@@ -434,31 +477,35 @@ class _LibraryStream:
     deals); the output is written atomically (all or nothing).
     """
 
-    def __init__(self, o: dict[str, Any], script: Any) -> None:
+    def __init__(self, job: _Job) -> None:
         from ddsbind.dealer import statistics
 
-        self.o = o
-        self.script = script
+        self.job = job
+        r = job.reports
         self.tally = (
-            statistics.ContractTally(o["contracts"], o["vul"], makes_only=o["makes_only"]) if o["contracts"] else None
+            statistics.ContractTally(r.contracts, r.vulnerability(job.script), makes_only=r.makes_only)
+            if r.contracts
+            else None
         )
         self.writer: DealWriter | None = None
 
     @classmethod
-    def for_run(cls, o: dict[str, Any], script: Any) -> _LibraryStream | None:
+    def for_run(cls, job: _Job) -> _LibraryStream | None:
         """A stream for a library run whose output (if any) can be written a batch at a time; else None (kept)."""
-        if o["solved_library"] is None or not (o["output"] or o["contracts"]):
+        r = job.reports
+        if job.library is None or not (r.output or r.contracts):
             return None
-        if o["output"]:
+        if r.output:
             from ddsbind.formats import registry
 
-            fmt = registry.guess(o["output"], o["to_format"], role="output")
+            fmt = registry.guess(r.output, r.to_format, role="output")
             if fmt.encode is None and fmt.dump_part is None:
                 return None  # a format written only whole (none built in): from the deals kept
-        return cls(o, script)
+        return cls(job)
 
     def __enter__(self) -> _LibraryStream:
-        if self.o["output"]:
+        r = self.job.reports
+        if r.output:
             import warnings
 
             from ddsbind.dealer.files import DealWriter
@@ -466,15 +513,15 @@ class _LibraryStream:
             from ddsbind.formats import registry
             from ddsbind.formats.convert import results_lost
 
-            fmt = registry.guess(self.o["output"], self.o["to_format"], role="output")
+            fmt = registry.guess(r.output, r.to_format, role="output")
             lost = results_lost(fmt, 0)
             if lost is not None:  # every record of a library has its results: said once, before the first
-                library = self.o["solved_library"].path
+                library = self.job.library.path  # type: ignore[union-attr]
                 warnings.warn(DroppedDataWarning(f"{fmt.name} cannot hold {library}'s {lost}: dropped"), stacklevel=2)
 
-            script = self.script
+            script = self.job.script
             self.writer = DealWriter(
-                self.o["output"], self.o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable
+                r.output, r.to_format, dealer=script.dealer, vulnerable=script.vulnerable
             ).__enter__()
         return self
 
@@ -488,57 +535,59 @@ class _LibraryStream:
         if self.tally is not None:
             from ddsbind.dealer import statistics
 
-            o = self.o
-            results = statistics.contract_results(owners, o["contracts"], makes_only=o["makes_only"], known=tables)
+            r = self.job.reports
+            results = statistics.contract_results(owners, r.contracts, makes_only=r.makes_only, known=tables)
             self.tally.add(results)
 
 
-def _solve_and_report(script: Any, result: Any, seed: int, o: dict[str, Any], stream: _LibraryStream | None) -> None:
+def _solve_and_report(job: _Job, result: Any, stream: _LibraryStream | None) -> None:
+    r, script = job.reports, job.script
     if stream is not None:
         report = None if stream.tally is None else stream.tally.report()
-        _print_reports(script, result, seed, o, report, None)
+        _print_reports(job, result, report, None)
         return
-    if result.deals is None and not o["as_json"]:
+    if result.deals is None and not r.as_json:
         return  # nothing kept, nothing to report: the statistics and formats modules stay unloaded
     from ddsbind.dealer import statistics
     from ddsbind.dealer.files import write_deals
 
-    deals, tables, threads = result.deals, result.tables, o["threads"]
+    deals, tables, threads = result.deals, result.tables, job.threads
     # Whole tables only where they are saved or asked for; a report solves what it reads (the question planner).
     # -o saves tables when --contract, or the script's tricks(), used to solve them whole (as before the planner).
-    saved = o["output"] and (o["contracts"] or script.uses_tricks)
-    if deals is not None and (o["solve"] or saved) and tables is None:
+    saved = r.output and (r.contracts or script.uses_tricks)
+    if deals is not None and (r.solve or saved) and tables is None:
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.tables_of_owners(deals, threads=threads, progress=tick)
-    if o["output"] and deals is not None:
-        write_deals(o["output"], deals, tables, o["to_format"], dealer=script.dealer, vulnerable=script.vulnerable)
+    if r.output and deals is not None:
+        write_deals(r.output, deals, tables, r.to_format, dealer=script.dealer, vulnerable=script.vulnerable)
     report = None
-    if o["contracts"] and deals is not None:
+    if r.contracts and deals is not None:
         if tables is not None:
-            results = statistics.contract_results(deals, o["contracts"], makes_only=o["makes_only"], known=tables)
+            results = statistics.contract_results(deals, r.contracts, makes_only=r.makes_only, known=tables)
         else:
             with progress("solving", total=len(deals), unit="deal") as tick:
                 results = statistics.contract_results(
                     deals,
-                    o["contracts"],
-                    makes_only=o["makes_only"],
+                    r.contracts,
+                    makes_only=r.makes_only,
                     known=result.known,
                     threads=threads,
                     progress=tick,
                 )
-        report = statistics.results_report(results, o["contracts"], o["vul"], makes_only=o["makes_only"])
+        report = statistics.results_report(results, r.contracts, r.vulnerability(script), makes_only=r.makes_only)
     leads = None
-    if o["lead"] and deals is not None:
+    if r.lead and deals is not None:
         with progress("leads", total=len(deals), unit="deal") as tick:
-            leads = statistics.lead_table(deals, o["lead"], threads=threads, progress=tick)
-    _print_reports(script, result, seed, o, report, leads)
+            leads = statistics.lead_table(deals, r.lead, threads=threads, progress=tick)
+    _print_reports(job, result, report, leads)
 
 
-def _print_reports(script: Any, result: Any, seed: int, o: dict[str, Any], report: Any, leads: Any) -> None:
+def _print_reports(job: _Job, result: Any, report: Any, leads: Any) -> None:
     """The JSON document, the CSV table, or the reports' text; then the plot."""
-    if o["as_json"]:
-        click.echo(_json_document(script, result, seed, report, leads))
-    elif o["as_csv"]:
+    r = job.reports
+    if r.as_json:
+        click.echo(_json_document(job.script, result, job.source.seed, report, leads))
+    elif r.as_csv:
         table = report if report is not None else leads
         assert table is not None  # _check_reports asked for --contract or --lead
         click.echo(table.render("csv"), nl=False)
@@ -546,8 +595,8 @@ def _print_reports(script: Any, result: Any, seed: int, o: dict[str, Any], repor
         for part in (report, leads):
             if part is not None:
                 click.echo(part.render("text"), nl=False)
-    if report is not None and o["plot"]:
-        report.plot(o["plot"])
+    if report is not None and r.plot:
+        report.plot(r.plot)
 
 
 def _json_document(script: Any, result: Any, seed: int, report: Any, leads: Any) -> str:
@@ -610,22 +659,5 @@ def _library(path: str | None, start: int, count: int | None, lead: str | None, 
     if swap:
         fail("-2/-3 rearrange dealt hands; a --library's deals are read as they are (drop the swap)")
     from ddsbind.dealer.library import Library
-    from ddsbind.errors import Error
 
-    try:
-        return Library(path, start=start - 1, count=count)
-    except Error as exc:
-        fail(str(exc))
-
-
-@contextlib.contextmanager
-def _about_library(library: Any) -> Iterator[None]:
-    """A library's own errors (they name its file, record and byte offset) as they are, not under the script's name."""
-    from ddsbind.errors import Error
-
-    try:
-        yield
-    except Error as exc:
-        if library is not None and any(str(p) in str(exc) for p in library.paths):
-            fail(str(exc))
-        raise
+    return Library(path, start=start - 1, count=count)

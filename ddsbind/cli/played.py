@@ -98,7 +98,7 @@ def line(deal: str, trump: Strain, leader: Seat, trick: str, declarer: Seat | No
     from ddsbind.play import best_line
 
     tricks = best_line(deal, trump, leader, current_trick=trick)
-    counted = leader.next(3).side  # the side best_line counts for: the one not on lead
+    counted = leader.rho.side  # the side best_line counts for: the one not on lead
     side = counted if declarer is None else declarer.side
 
     def value(t: LineTrick) -> int:

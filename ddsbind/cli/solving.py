@@ -148,7 +148,7 @@ def solve(deal: str, trump: Strain, leader: Seat, trick: str) -> None:
 
     sol = solve_board(deal, trump, leader, current_trick=trick)
     to_play = leader.next(len(parse_trick(trick)))
-    side = "NS" if to_play % 2 == 0 else "EW"
+    side = to_play.side
     strain = "notrump" if trump == 4 else f"{trump} trumps"
     click.echo(f"{to_play} to play, {strain}: tricks for {side} ({to_play}'s side) from this trick on")
     click.echo("card  tricks  equivalent cards")
@@ -178,8 +178,7 @@ def demo(count: int, seed: int) -> None:
     """Solve a few random deals and print each one's table and par (boards 1, 2, ... of the 16-board cycle)."""
     import numpy as np
 
-    from ddsbind.deal import Deal
-    from ddsbind.formats import board_dealer, board_vulnerability
+    from ddsbind.deal import Deal, Seat, Vulnerability
     from ddsbind.solver import dd_tables
 
     rng = np.random.default_rng(seed)
@@ -187,8 +186,8 @@ def demo(count: int, seed: int) -> None:
     with progress("solving", total=count, unit="deal") as tick:
         tables = dd_tables(deals, progress=tick)
     for board, (d, t) in enumerate(zip(deals, tables, strict=True), start=1):
-        dealer = board_dealer(board)
-        vul = board_vulnerability(board)
+        dealer = Seat.dealer_of_board(board)
+        vul = Vulnerability.of_board(board)
         click.echo(f"Board {board}, dealer {dealer}, vulnerable {vul}")
         click.echo("\n".join(_render_table(d, t, vul, dealer)))
         click.echo("")

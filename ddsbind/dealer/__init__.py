@@ -12,7 +12,8 @@
 - :mod:`~ddsbind.dealer.language`: :func:`parse`; the language is
   :mod:`~ddsbind.dealer.syntax` (lark grammar ``dealer.lark``),
   :mod:`~ddsbind.dealer.compiler` and :mod:`~ddsbind.dealer.frame`.
-- :mod:`~ddsbind.dealer.run`: :func:`run`, :func:`run_file`.
+- :mod:`~ddsbind.dealer.run`: :func:`run`, :func:`run_file`; a run's settings are
+  :mod:`~ddsbind.dealer.settings`' :class:`DealSource`, :class:`Limits`, :class:`Outputs`.
 - :mod:`~ddsbind.dealer.scoring`: :func:`score`, :func:`imps`.
 - :mod:`~ddsbind.dealer.output`: dealer's text formats.
 - :mod:`~ddsbind.dealer.statistics`: :func:`simulate`, :func:`contract_report`,
@@ -30,6 +31,7 @@ from ddsbind.dealer.dealing import BATCH, DEALER_VERSION, DealerError, Hands, Pr
 # that module (as anything may, first) sets the package attribute to the module.  Binding the function
 # here, after the import, keeps ``from ddsbind.dealer import run`` the function whatever came first.
 from ddsbind.dealer.run import Run, run, run_file
+from ddsbind.dealer.settings import DealSource, Limits, Outputs
 
 if TYPE_CHECKING:
     from ddsbind.dealer.conditions import Sample, deal_to
@@ -66,9 +68,12 @@ __all__ = [
     "BATCH",
     "DEALER_VERSION",
     "ContractReport",
+    "DealSource",
     "DealerError",
     "Hands",
     "LeadTable",
+    "Limits",
+    "Outputs",
     "Predeal",
     "Run",
     "Sample",

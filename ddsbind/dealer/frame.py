@@ -182,9 +182,10 @@ class Frame:
         so the values depend on the seed and the deal only, not on threads.
         """
         if site not in self._random:
-            counter = (1 << 193) + site * (1 << 64) + self.first // 4
+            block, skip = divmod(self.first, 4)  # Philox: 4 words a counter; deal ``first`` is word ``skip``
+            counter = (1 << 193) + site * (1 << 64) + block
             words = np.random.Philox(key=self.seed, counter=counter).random_raw(self.hands.n + 4)
-            self._random[site] = words[self.first % 4 : self.first % 4 + self.hands.n]
+            self._random[site] = words[skip : skip + self.hands.n]
         words = self._random[site][rows]
         positive = limit > 0
         bound = np.where(positive, limit, 1).astype(np.uint64)

@@ -131,7 +131,7 @@ def read_problem(view: str, contract: str | Contract, played: str | Iterable[Car
         cards = parse_cards(played)
     except DDSError as exc:
         raise DealerError(f"played: {exc.reason} (card {(exc.index or 0) + 1})") from None
-    leader = declarer.next()
+    leader = declarer.lho
     trick: list[Card] = []
     gone: list[Card] = []
     seen: set[Card] = set()

@@ -7,15 +7,12 @@ order each format names (printall: N E S W; printew: W E).
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Seat
-
-if TYPE_CHECKING:
-    from ddsbind.deal import Vulnerability
+from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, SUITS, Seat, Vulnerability
 
 __all__ = [
     "average_text",
@@ -127,10 +124,8 @@ def pbn_record(
     ``dealer``/``vulnerable`` ``None`` rotate with the board number as on
     duplicate boards (board 1: N, None; board 2: E, NS...).
     """
-    from ddsbind.formats import board_dealer, board_vulnerability
-
-    seat = dealer if dealer is not None else board_dealer(board)
-    vul = vulnerable if vulnerable is not None else board_vulnerability(board)
+    seat = dealer if dealer is not None else Seat.dealer_of_board(board)
+    vul = vulnerable if vulnerable is not None else Vulnerability.of_board(board)
     day = (date or datetime.date.today()).strftime("%Y.%m.%d")
     tags = [
         ("Event", f"Hand simulated by dealer with file {source}, seed {seed}"),

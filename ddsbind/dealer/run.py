@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 from numpy.typing import NDArray
 
-from ddsbind._typing import Progress
 from ddsbind.deal import Seat, Vulnerability
 from ddsbind.dealer import output
 from ddsbind.dealer.dealing import (
@@ -20,8 +19,6 @@ from ddsbind.dealer.dealing import (
     DealerError,
     Hands,
     batch_sizes,
-    check_generator,
-    check_seed,
     counts_room,
     deal_batch,
     deal_batches,
@@ -29,6 +26,7 @@ from ddsbind.dealer.dealing import (
 )
 from ddsbind.dealer.kernel import DEFAULT_GENERATOR
 from ddsbind.dealer.language import Action, Frame, Script, Solver, parse
+from ddsbind.dealer.settings import DealSource, Limits, Outputs, settings_of
 
 if TYPE_CHECKING:
     from ddsbind.dealer.library import Library
@@ -199,43 +197,37 @@ def _bin(values: NDArray[np.int64], low: int, high: int) -> NDArray[np.int64]:
 
 def run(
     script: Script,
-    seed: int,
+    seed: int | DealSource,
+    limits: Limits | None = None,
+    outputs: Outputs | None = None,
     *,
-    generate: int | None = None,
-    produce: int | None = None,
     threads: int | None = 1,
-    out: TextIO | None = None,
-    source: str = "-",
     solve: WholeTables | Callable[[NDArray[np.int8]], NDArray[np.int8]] | None = None,
-    keep: bool = False,
-    progress: Progress | None = None,
     client: Any = None,
-    deals: NDArray[np.int8] | None = None,
-    swap: int = 0,
-    quiet_pbn: bool = False,
-    time_limit: float | None = None,
-    library: str | os.PathLike[str] | Library | None = None,
-    csv: TextIO | None = None,
-    export: TextIO | None = None,
-    sink: Callable[[NDArray[np.int8], NDArray[np.int8] | None], object] | None = None,
-    generator: str = DEFAULT_GENERATOR,
+    **settings: Any,
 ) -> Run:
-    """Run ``script``: deal ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
+    """Run ``script``: deal up to ``generate`` deals of ``seed``, keep the first ``produce`` passing the condition.
 
     Parameters
     ----------
     script : Script
         From :func:`ddsbind.dealer.parse`.
-    seed : int
-        ``0 .. 2**128 - 1``; the deals depend on it alone (not on ``threads``).
-    generate, produce : int, optional
-        Override the script's ``generate``/``produce`` (dealer's ``-g``/``-p``).
+    seed : int or DealSource
+        The seed (``0 .. 2**128 - 1``; the deals depend on it alone, not on
+        ``threads``), or the whole deal source
+        (:class:`~ddsbind.dealer.settings.DealSource`: seed, generator,
+        swap, given deals, a library).
+    limits : Limits, optional
+        When the run stops (:class:`~ddsbind.dealer.settings.Limits`:
+        ``generate``, ``produce``, ``time_limit``): whichever comes first,
+        as in dealer.  Default: the script's.
+    outputs : Outputs, optional
+        What the run writes and hands back as it goes
+        (:class:`~ddsbind.dealer.settings.Outputs`: ``out``, ``source``
+        (the name in PBN's Event tag), ``quiet_pbn``, ``csv``, ``export``,
+        ``keep``, ``sink``, ``progress``).  Default: nothing printed or kept.
     threads : int or None
-        Threads dealing (``None``: one per core).
-    out : text stream, optional
-        Where printing actions write (default: nothing printed).
-    source : str
-        File name shown in PBN's Event tag.
+        Threads dealing and solving (``None``: one per core).
     solve : Solver or callable, optional
         A :class:`QuestionSolver`, or ``owners (k, 52) -> tables (k, 5, 4)``
         for ``tricks()``: every deal asked anything then gets its whole table.  When none is given and the
@@ -244,42 +236,14 @@ def run(
         threshold (``tricks(south, notrumps) >= 9``) is one target search,
         an exact count one search, all twenty of a deal one table
         (:data:`TABLE_FROM`); a condition stays lazy (deals failing its
-        cheap parts are never solved).
-    keep : bool
-        Keep the accepted deals (and their tables) in the result.
-    sink : callable, optional
-        ``sink(owners, tables)`` called with each batch's accepted deals
-        ``(n, 52)`` and their tables ``(n, 5, 4)`` (-1 where not solved; None
-        when the script reads no results): what a caller writes or counts as
-        the run goes, so that memory does not grow with the deals accepted.
-    progress : callable, optional
-        Called with the number of deals generated since its last call.
+        cheap parts are never solved).  Library mode reads the stored
+        results and makes no solver.
     client : dask.distributed.Client, optional
-        Deal on Dask; the same deals.
-    deals : ndarray, shape (n, 52), int8, optional
-        Run over these deals (owner rows, DDS seats N=0 E=1 S=2 W=3) instead
-        of dealing: ``generate`` is their number.
-    swap : int
-        dealer's ``-0``/``-2``/``-3``: each deal followed by its East-West
-        (2) or East-South-West (3) rearrangements
-        (:func:`~ddsbind.dealer.dealing.deal_batch`).
-    quiet_pbn : bool
-        dealer's ``-q``: ``printpbn`` prints nothing.
-    time_limit : float, optional
-        dealer's ``-t``: stop after this many seconds if no deal was
-        produced yet (``Run.timed_out`` then says so).
-    library : path or Library, optional
-        Library mode (:mod:`ddsbind.dealer.library`): the deals are a solved
-        database's records in file order, each once (all of them, or the
-        first ``generate``); ``tricks()`` reads the stored results and no
-        solver is made; the predeal is a condition; the seed keys only
-        ``rnd()``.  Not with ``deals``, ``client`` or ``swap``.
-    csv, export : text streams, optional
-        Where DealerV2's ``csvrpt`` and ``export`` actions write their lines
-        (default: ``out``, with the other printing actions, in deal order).
-    generator : str
-        Which generator deals (:data:`ddsbind.dealer.kernel.GENERATORS`): the
-        same name and seed give the same deals in every release.
+        Deal on Dask; the same deals.  Not in library mode.
+    **settings
+        Any field of the three objects by its name (``run(script, 7,
+        produce=10, out=sys.stdout, keep=True)``), filling or overriding
+        them (:data:`~ddsbind.dealer.settings.SETTINGS`).
 
     Returns
     -------
@@ -288,28 +252,28 @@ def run(
     Raises
     ------
     DealerError
-        A negative ``generate`` or ``produce``, a bad seed.  Both are upper
-        limits, as in dealer: the run stops at whichever comes first.
+        A negative limit, a bad seed, generator or swap (each named), a
+        library beside other deals or a Dask client.
+    TypeError
+        A keyword that is no setting.
     """
-    seed = check_seed(seed)
-    generator = check_generator(generator)
-    total = generate if generate is not None else (script.generate or DEFAULT_GENERATE)
-    lib = _library_source(library, deals, client, swap)
+    source, limits, outputs = settings_of(seed, limits, outputs, settings)
+    seed, deals, swap, generator = source.seed, source.deals, source.swap, source.generator
+    out, progress, sink, csv, export = outputs.out, outputs.progress, outputs.sink, outputs.csv, outputs.export
+    total = limits.generate if limits.generate is not None else (script.generate or DEFAULT_GENERATE)
+    lib = _library_source(source.library, client)
     if lib is not None:
         from ddsbind.dealer.library import library_total
 
-        total = library_total(lib, script, generate)
+        total = library_total(lib, script, limits.generate)
     if deals is not None:
-        deals = np.asarray(deals, dtype=np.int8).reshape(-1, 52)
         total = deals.shape[0]
-    wanted = produce if produce is not None else script.produce
+    wanted = limits.produce if limits.produce is not None else script.produce
     if wanted is None:
         wanted = min(DEFAULT_PRODUCE, total) if script.prints else total
-    if total < 0 or wanted < 0:
-        raise DealerError("generate and produce must not be negative")
     if script.condition is None and lib is None and deals is None:
         total = min(total, wanted)  # every deal is accepted: none is dealt past the last one produced
-    keep = keep or script.collects
+    keep = outputs.keep or script.collects
     pool = None
     stored = lib is not None  # results read from the library, never solved
     solver: Solver | None = None
@@ -341,7 +305,11 @@ def run(
         for tallied, frame, rows in batches:
             if result.produced >= wanted:
                 break
-            if time_limit is not None and result.produced == 0 and time.perf_counter() - started > time_limit:
+            if (
+                limits.time_limit is not None
+                and result.produced == 0
+                and time.perf_counter() - started > limits.time_limit
+            ):
                 result.timed_out = True
                 break
             hands = frame.hands
@@ -392,9 +360,13 @@ def run(
                         for j, line in enumerate(lines):
                             target[j].append(line)
                 elif (
-                    texts is not None and action.kind != "print_hands" and not (quiet_pbn and action.kind == "printpbn")
+                    texts is not None
+                    and action.kind != "print_hands"
+                    and not (outputs.quiet_pbn and action.kind == "printpbn")
                 ):
-                    _print_action(action, frame, rows, frame.hands.owners, texts, first_board, script, source, seed)
+                    _print_action(
+                        action, frame, rows, frame.hands.owners, texts, first_board, script, outputs.source, seed
+                    )
             if out is not None and texts is not None:
                 out.write("".join("".join(t) for t in texts))
             for stream, per_deal in files.values():  # csvrpt/export files: deal by deal, in action order
@@ -475,14 +447,12 @@ def _filter(
         return None, frame, rows
 
 
-def _library_source(
-    library: str | os.PathLike[str] | Library | None, deals: NDArray[np.int8] | None, client: Any, swap: int
-) -> Library | None:
+def _library_source(library: str | os.PathLike[str] | Library | None, client: Any) -> Library | None:
     """The deal source of library mode, or None when the deals are dealt (or given)."""
     if library is None:
         return None
-    if deals is not None or client is not None or swap:
-        raise DealerError("library mode reads its deals from the library: no deals, Dask client or swapping besides")
+    if client is not None:
+        raise DealerError("library mode reads its deals from the library: no Dask client besides")
     from ddsbind.dealer.library import open_library  # library mode alone reads the formats
 
     return open_library(library)

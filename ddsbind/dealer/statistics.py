@@ -420,7 +420,7 @@ class ContractTally:
         differences: list[dict[str, float | str]] = []
         base = parsed[0]
         for i, c in enumerate(parsed[1:], start=1):
-            same_side = (_declarer(c) % 2) == (_declarer(base) % 2)
+            same_side = _declarer(c).side == _declarer(base).side
             # diff[a, b]: the score difference when contract i takes a tricks and the first b.
             diff = (scores[i] if same_side else -scores[i])[:, None] - scores[0][None, :]
             imp = imps(diff.ravel()).reshape(14, 14).astype(np.int64)
@@ -532,7 +532,7 @@ def lead_table(
     from ddsbind.pool import SolverPool
 
     c = declared(contract)
-    leader = (_declarer(c) + 1) % 4
+    leader = _declarer(c).lho
     deals = np.asarray(owners, dtype=np.int8)
     boards = [(Deal.from_owners(row), c.strain, leader) for row in deals]
     tricks = np.zeros(52)

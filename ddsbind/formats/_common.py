@@ -16,12 +16,11 @@ from typing import IO, TYPE_CHECKING, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import DDSError, FieldWarning, FormatError
-from ddsbind.formats.order import board_dealer, board_vulnerability
-from ddsbind.game import Vulnerability
 
 if TYPE_CHECKING:
-    from ddsbind.deal import Deal, Seat
+    from ddsbind.deal import Deal
 
 OnError = Literal["raise", "skip", "raw"]
 _T = TypeVar("_T")
@@ -415,8 +414,8 @@ def unsaid(board: int | None) -> tuple[Seat | None, Vulnerability]:
 
     Said of a tag that is absent, empty, ``?`` or set aside as unreadable
     (PBN's ``[Dealer]`` and ``[Vulnerable]``, LIN's ``sv|``): the board
-    number's place in the 16-board cycle (:func:`ddsbind.formats.order.board_dealer`,
-    :func:`~ddsbind.formats.order.board_vulnerability`) when the board has a
+    number's place in the 16-board cycle (:meth:`ddsbind.deal.Seat.dealer_of_board`,
+    :meth:`~ddsbind.deal.Vulnerability.of_board`) when the board has a
     number 1.., else no dealer (unknown: ``None``) and nobody vulnerable.
     It is the board a player holds: board 2 of a file that names no
     vulnerability is North-South's vulnerable board, as on the duplicate
@@ -425,7 +424,7 @@ def unsaid(board: int | None) -> tuple[Seat | None, Vulnerability]:
     """
     if board is None or board < 1:
         return None, Vulnerability.NONE
-    return board_dealer(board), board_vulnerability(board)
+    return Seat.dealer_of_board(board), Vulnerability.of_board(board)
 
 
 # --------------------------------------------------------------------------

@@ -575,7 +575,7 @@ class _Reader:
         contract, declarer = contract_of_auction(dealer, calls)
         if not isinstance(contract, Contract) or declarer is None:
             raise FormatError("a card without a contract (the auction names none)")
-        return Play(deal, contract.strain, declarer.next())
+        return Play(deal, contract.strain, declarer.lho)
 
 
 def _label(k: int, board: _Board) -> str:
@@ -689,7 +689,6 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
         auction reaches (LIN has no contract but the auction's).
     """
     from ddsbind.formats._common import game_label
-    from ddsbind.formats.order import board_dealer
 
     lines = []
     for k, g in enumerate(games, start=first):
@@ -700,7 +699,7 @@ def format_lin(games: Sequence[GameRecord], *, first: int = 0) -> str:
             if g.board is None:
                 where = game_label(None, k)
                 raise FormatError(f"LIN: {where}: LIN needs a dealer (or a board number to take it from)", index=k)
-            dealer = board_dealer(g.board)
+            dealer = Seat.dealer_of_board(g.board)
         said = contract_of_auction(dealer, g.auction)
         held = (PASSED_OUT if g.passed_out else g.contract, g.declarer)
         if held[0] is not None and said != held:

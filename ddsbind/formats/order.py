@@ -15,12 +15,11 @@ S=3, NT=4 (clubs lowest; letters :data:`BID_STRAIN_LETTERS`)::
 Text names seats by letter (:data:`ddsbind.deal.SEAT_LETTERS`, DDS order) and
 strains by S H D C NT (:class:`ddsbind.deal.Strain`).
 
-Board numbers fix dealer and vulnerability by the 16-board cycle: dealer
-N E S W for boards 1 2 3 4, then again; vulnerability None NS EW Both, NS EW
-Both None, EW Both None NS, Both None NS EW for boards 1..16, then again.
-:func:`board_dealer` and :func:`board_vulnerability` are its one copy
-(dealer a :class:`~ddsbind.deal.Seat`, vulnerability a
-:class:`~ddsbind.game.Vulnerability`, DDS's code 0 none, 1 both, 2 NS, 3 EW).
+Board numbers fix dealer and vulnerability by the 16-board cycle, a rule of
+the table rather than of a file order: :meth:`ddsbind.deal.Seat.dealer_of_board`
+and :meth:`ddsbind.deal.Vulnerability.of_board` hold it.  :func:`board_dealer`
+and :func:`board_vulnerability`, its former home here, still answer, with a
+``DeprecationWarning``.
 
 A Pavlicek result table is 20 values, value ``4 * pav_strain + pav_seat``
 (the ZDD nibble order); a DDS table is ``(5, 4)``, ``[dds_strain, dds_seat]``
@@ -30,16 +29,16 @@ pairs below and nowhere else.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ddsbind.deal import Seat
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
-from ddsbind.game import Vulnerability
 
 __all__ = [
     "BID_STRAIN_LETTERS",
-    "BOARD_VULNERABILITY",
     "TABLE_FROM_PAV",
     "bid_strains",
     "board_dealer",
@@ -154,15 +153,13 @@ def pav_tables(tables: ArrayLike, out: NDArray | None = None) -> NDArray:
     return np.take(flat, _PAV_FROM_TABLE, axis=-1, out=out)
 
 
-#: DDS vulnerability code (0 none, 1 both, 2 NS, 3 EW) of boards 1..16.
-BOARD_VULNERABILITY = (0, 2, 3, 1, 2, 3, 1, 0, 3, 1, 0, 2, 1, 0, 2, 3)
-
-
 def board_dealer(board: int) -> Seat:
-    """The dealer of board ``board`` (1-based): N E S W for boards 1 2 3 4, then again."""
-    return Seat.N.next(board - 1)
+    """Deprecated: :meth:`Seat.dealer_of_board <ddsbind.deal.Seat.dealer_of_board>` (the dealer of board ``board``)."""
+    warnings.warn("board_dealer(n) is now ddsbind.Seat.dealer_of_board(n)", DeprecationWarning, stacklevel=2)
+    return Seat.dealer_of_board(board)
 
 
 def board_vulnerability(board: int) -> Vulnerability:
-    """The vulnerability of board ``board`` (1-based) (an ``IntEnum``: DDS's code 0 none, 1 both, 2 NS, 3 EW)."""
-    return Vulnerability(BOARD_VULNERABILITY[(board - 1) % 16])
+    """Deprecated: :meth:`Vulnerability.of_board <ddsbind.deal.Vulnerability.of_board>` (board ``board``'s)."""
+    warnings.warn("board_vulnerability(n) is now ddsbind.Vulnerability.of_board(n)", DeprecationWarning, stacklevel=2)
+    return Vulnerability.of_board(board)

@@ -84,7 +84,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ddsbind.deal import Deal, Seat, pbn_to_masks
 from ddsbind.errors import DDSError, FormatError, ResultsWarning
-from ddsbind.formats import _common, order
+from ddsbind.formats import _common
 from ddsbind.formats._common import atomic_output
 from ddsbind.formats.pbnresults import Fill, ParFunc, existing_table, format_par, solve_games
 from ddsbind.formats.pbntables import (
@@ -326,8 +326,8 @@ def format_pbn(
         d = dealer[i] if isinstance(dealer, Sequence) else dealer
         v = vulnerable[i] if isinstance(vulnerable, Sequence) else vulnerable
         out.append(f'[Board "{b}"]')
-        out.append(f'[Dealer "{(d if d is not None else order.board_dealer(b)).name}"]')
-        out.append(f'[Vulnerable "{(v if v is not None else order.board_vulnerability(b)).pbn}"]')
+        out.append(f'[Dealer "{(d if d is not None else Seat.dealer_of_board(b)).name}"]')
+        out.append(f'[Vulnerable "{(v if v is not None else Vulnerability.of_board(b)).pbn}"]')
         out.append(f'[Deal "{deal.to_pbn()}"]')
         if t is not None and dd_tricks and np.all(t[i] <= 13):
             out.append(f'[DoubleDummyTricks "{format_double_dummy_tricks(t[i])}"]')

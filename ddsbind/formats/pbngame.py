@@ -238,8 +238,9 @@ def _play(
         group = toks[k : k + 4] + ["-"] * (4 - len(toks[k : k + 4]))
         leader = table.leader
         for j in range(4):
-            seat = Seat((leader + j) % 4)
-            tok = group[(seat - first) % 4]
+            seat = leader.next(j)
+            column = seat.steps_from(first)  # the Play section lists each trick by seat from ``first``
+            tok = group[column]
             if stopped:  # the play stopped: every card from here on comes after the claim
                 if tok != "-":
                     raise FormatError(
@@ -259,8 +260,8 @@ def _play(
                 table.play(card)
             except DDSError as exc:
                 raise FormatError(f"PBN: {play_fault(k + j, exc)}", index=g) from None
-            if refs and k + (seat - first) % 4 in refs:
-                card_notes[len(plays)] = list(refs[k + (seat - first) % 4])
+            if refs and k + column in refs:
+                card_notes[len(plays)] = list(refs[k + column])
             plays.append(card)
             marks.append(_mark(m.group(2), where))
     return plays, marks, card_notes
@@ -433,7 +434,7 @@ def _place_commentary(rec: GameRecord, game: pbn.GameText, sections: dict[str, l
         k = 0
         for number, trick in enumerate(rec.tricks()):
             for j in range(len(trick.cards)):
-                where[4 * number + (trick.leader + j - first) % 4] = k
+                where[4 * number + trick.leader.next(j).steps_from(first)] = k
                 k += 1
     placed: list[tuple[str, int]] = []
     after: list[str] = []
@@ -800,7 +801,8 @@ def _play_lines(rec: GameRecord, spots: dict[int, str]) -> list[str]:
         row = ["-"] * 4
         for j, c in enumerate(t.cards):
             refs = "".join(f" ={n}=" for n in rec.card_notes.get(k, []))
-            row[(t.leader + j - first) % 4] = str(c) + _MARK_TEXT[marks[k]] + refs + _after(spots.get(k + 1, ""))
+            column = t.leader.next(j).steps_from(first)
+            row[column] = str(c) + _MARK_TEXT[marks[k]] + refs + _after(spots.get(k + 1, ""))
             k += 1
         lines.append(_before(spots.get(0, "")) * (t.number == 1) + " ".join(row))
     if len(rec.play) < 52:

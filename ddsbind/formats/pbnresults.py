@@ -101,7 +101,7 @@ def format_par(ns_score: int, contracts: Sequence[str]) -> tuple[str, str]:
     )
     if not pars:
         return "NS 0", "Pass"
-    side = "NS" if pars[0].declarers[0] % 2 == 0 else "EW"
+    side = str(pars[0].declarers[0].side)
     out = []
     for p in pars:
         c = p.contract

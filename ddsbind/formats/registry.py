@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 
 from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
-from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, order, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
+from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, batched, deals_from_owners
 from ddsbind.record import GameRecord
 
@@ -733,8 +733,8 @@ class _Lin(Format):
         games = [
             GameRecord(
                 d,
-                r.dealer if r.dealer is not None else order.board_dealer(b),
-                r.vulnerable if r.vulnerable is not None else order.board_vulnerability(b),
+                r.dealer if r.dealer is not None else Seat.dealer_of_board(b),
+                r.vulnerable if r.vulnerable is not None else Vulnerability.of_board(b),
                 board=b,
             )
             for b, d in zip(boards, deals, strict=True)

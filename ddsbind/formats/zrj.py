@@ -191,17 +191,18 @@ class PlayedDeal:
 
     @property
     def _cycle_board(self) -> int:
-        return self.board_byte + 1 if self.board_byte < MAX_BOARD else self.board_byte % 16 + 1
+        # Bytes 240..255 stand for boards 1..16 of the cycle; 240 is a multiple of 16, so byte + 1 gives them.
+        return int(self.board_byte) + 1
 
     @property
     def dealer(self) -> Seat:
         """Dealer (a DDS seat), from the 16-board cycle."""
-        return order.board_dealer(self._cycle_board)
+        return Seat.dealer_of_board(self._cycle_board)
 
     @property
     def vulnerability(self) -> Vulnerability:
         """Who is vulnerable, from the 16-board cycle."""
-        return order.board_vulnerability(self._cycle_board)
+        return Vulnerability.of_board(self._cycle_board)
 
     @property
     def level(self) -> int:

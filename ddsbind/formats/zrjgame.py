@@ -6,8 +6,8 @@ game-record model is :mod:`ddsbind.record`'s.
 Specification (our reading)
 ---------------------------
 * ZRJ holds the board number only, so dealer and vulnerability come from the
-  16-board cycle (:func:`ddsbind.formats.order.board_dealer`,
-  :func:`~ddsbind.formats.order.board_vulnerability`).  A game whose dealer
+  16-board cycle (:meth:`ddsbind.deal.Seat.dealer_of_board`,
+  :meth:`~ddsbind.deal.Vulnerability.of_board`).  A game whose dealer
   and vulnerability do not match its board number (or that has none) is
   stored with a board byte 240..255 that gives them, and the number is lost
   (``board`` becomes None; a warning says so when there was a number: one
@@ -33,7 +33,7 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
-from ddsbind.deal import Seat, Strain
+from ddsbind.deal import Seat, Strain, Vulnerability
 from ddsbind.errors import FormatError, TruncatedPlayWarning
 from ddsbind.formats import order, zrj
 from ddsbind.formats._common import check_whole, end_of_list, records
@@ -107,10 +107,10 @@ def _board_byte(rec: GameRecord, index: int) -> int:
     dealer = rec.dealer if rec.dealer is not None else Seat.N
     if rec.board is not None and 1 <= rec.board <= zrj.MAX_BOARD:
         b = rec.board
-        if order.board_dealer(b) == dealer and order.board_vulnerability(b) == rec.vulnerable:
+        if Seat.dealer_of_board(b) == dealer and Vulnerability.of_board(b) == rec.vulnerable:
             return b - 1
     for v in range(zrj.MAX_BOARD, 256):
-        if order.board_dealer(v + 1) == dealer and order.board_vulnerability(v + 1) == rec.vulnerable:
+        if Seat.dealer_of_board(v + 1) == dealer and Vulnerability.of_board(v + 1) == rec.vulnerable:
             # A number beyond the board byte is named once for the whole conversion (unheld), not per game.
             if rec.board is not None and rec.board <= zrj.MAX_BOARD:
                 warnings.warn(

@@ -371,7 +371,7 @@ def test_a_malformed_file_shows_the_readers_one_line(tmp_path):
 
 def test_a_deal_file_is_played_board_by_board_in_the_16_board_cycle():
     """Without it, a ZRD database could not be browsed on the board."""
-    from ddsbind.formats import board_dealer, board_vulnerability, read_records
+    from ddsbind.formats import read_records
 
     owners = read_records(SAMPLE_ZRD).owners
     with BoardServer(SAMPLE_ZRD) as server:
@@ -381,8 +381,8 @@ def test_a_deal_file_is_played_board_by_board_in_the_16_board_cycle():
             status, pos = api(server, "position", board=str(n))
             assert status == 200
             assert pos["board"]["deal"] == Deal.from_owners(owners[n - 1]).to_pbn()
-            assert pos["board"]["dealer"] == board_dealer(n).name
-            assert pos["board"]["vulnerable"] == board_vulnerability(n).pbn
+            assert pos["board"]["dealer"] == Seat.dealer_of_board(n).name
+            assert pos["board"]["vulnerable"] == ddsbind.Vulnerability.of_board(n).pbn
 
 
 def test_the_cli_refuses_a_port_in_use_in_one_line():
@@ -941,7 +941,7 @@ def test_a_lin_board_or_a_handviewer_address_is_pasted_as_a_record(session_serve
 def test_a_large_deal_file_is_opened_as_read_not_loaded(tmp_path):
     """Without it, a database of millions of deals took minutes and gigabytes before the board showed one."""
     from ddsbind.board.boards import RecordBoards
-    from ddsbind.formats import board_dealer, board_vulnerability, read_records
+    from ddsbind.formats import read_records
 
     sample = SAMPLE_ZRD.read_bytes()
     n = 24 * 5000  # sample.zrd's 24 records, 5000 times over
@@ -956,7 +956,7 @@ def test_a_large_deal_file_is_opened_as_read_not_loaded(tmp_path):
             status, pos = api(server, "position", board=str(number))
             assert status == 200
             assert pos["board"]["deal"] == Deal.from_owners(owners[(number - 1) % 24]).to_pbn()
-            assert pos["board"]["dealer"] == board_dealer(number).name
-            assert pos["board"]["vulnerable"] == board_vulnerability(number).pbn
+            assert pos["board"]["dealer"] == Seat.dealer_of_board(number).name
+            assert pos["board"]["vulnerable"] == ddsbind.Vulnerability.of_board(number).pbn
         status, doc = api(server, "position", board=str(n + 1))
         assert status == 400 and f"boards 1 to {n}" in doc["error"]

@@ -136,3 +136,58 @@ def test_strain_parse_reads_names_as_seat_parse_reads_north(word: str, strain: S
     assert Strain.parse(word) is strain
     with pytest.raises(errors.TrumpWrongError):
         Strain.parse("spadez")
+
+
+# -- the rules of the table ---------------------------------------------------------------------
+
+
+def test_the_seats_around_the_table():
+    """Without this, a leader, a declarer or a dummy found from another seat would sit in the wrong chair."""
+    # As a player says it: North's left-hand opponent is East, right-hand West, partner South.
+    assert (Seat.N.lho, Seat.N.rho, Seat.N.partner) == (Seat.E, Seat.W, Seat.S)
+    assert (Seat.W.lho, Seat.W.rho, Seat.W.partner) == (Seat.N, Seat.S, Seat.E)
+    for seat in Seat:
+        assert seat.lho.rho is seat and seat.lho.lho is seat.partner and seat.rho.side is seat.lho.side
+        assert seat.partner.side is seat.side and seat.lho.side is seat.side.opponents
+        for first in Seat:
+            k = seat.steps_from(first)
+            assert 0 <= k <= 3 and first.next(k) is seat
+    # A trick led by W: the third card (index 2) is E's, and N plays the second.
+    assert (Seat.E.steps_from(Seat.W), Seat.N.steps_from(Seat.W)) == (2, 1)
+
+
+def test_a_board_number_fixes_its_dealer_and_vulnerability():
+    """Without this, every file without Dealer/Vulnerable tags would be scored at the wrong vulnerability."""
+    from ddsbind import Vulnerability
+
+    # The duplicate board cycle as printed on the boards (Laws, Law 2): dealer, then vulnerable.
+    printed = (
+        "N None, E NS, S EW, W All, N NS, E EW, S All, W None, N EW, E All, S None, W NS, N All, E None, S NS, W EW"
+    )
+    for board, spot in enumerate(printed.split(", "), start=1):
+        dealer, vul = spot.split()
+        for n in (board, board + 16, board + 160):
+            assert Seat.dealer_of_board(n) is Seat.parse(dealer), n
+            assert Vulnerability.of_board(n) is Vulnerability.parse(vul), n
+    assert Seat.dealer_of_board(np.int64(6)) is Seat.E and Vulnerability.of_board(np.uint8(4)) is Vulnerability.BOTH
+    for bad in ("3", 2.0, None, True):
+        with pytest.raises(errors.InvalidArgumentError, match="board number") as info:
+            Seat.dealer_of_board(bad)  # type: ignore[arg-type]
+        assert repr(bad) in str(info.value)
+        with pytest.raises(errors.InvalidArgumentError, match="board number"):
+            Vulnerability.of_board(bad)  # type: ignore[arg-type]
+
+
+def test_the_array_forms_agree_with_the_seats_and_vulnerabilities():
+    """Without this, par over many tables could score a side at the other side's vulnerability."""
+    from ddsbind import Side, Vulnerability
+    from ddsbind.deal import sides_of, sides_vulnerable
+
+    seats = np.array([int(s) for s in Seat for _ in Vulnerability])
+    vuls = np.array([int(v) for _ in Seat for v in Vulnerability])
+    sides = sides_of(seats)
+    assert sides.tolist() == [int(Seat(s).side) for s in seats]
+    assert sides_of([4, 5]).tolist() == [Side.NS, Side.EW]  # DDS par's pair codes
+    expected = [Vulnerability(v).is_vulnerable(Seat(s)) for s, v in zip(seats, vuls, strict=True)]
+    assert sides_vulnerable(sides, vuls).tolist() == expected
+    assert sides_vulnerable(sides_of(seats.reshape(4, 4)), vuls.reshape(4, 4)).ravel().tolist() == expected

@@ -104,7 +104,6 @@ def test_zrj_names_its_board_byte_limit_once_for_boards_above_240(tmp_path: Path
     """Without this, converting boards 241-368 to ZRJ printed a line per board blaming "the board cycle", when the
     cause is ZRJ's board byte (numbers 1..240).  Oracles: the ZRJ layout (byte 13 = board - 1, 240..255 none) and
     the 16-board cycle, which still gives each game its dealer and vulnerability."""
-    from ddsbind.formats import order
     from ddsbind.formats.pbngame import format_games
     from ddsbind.formats.zrjgame import zrj_bytes_to_games
     from ddsbind.record import GameRecord
@@ -113,8 +112,8 @@ def test_zrj_names_its_board_byte_limit_once_for_boards_above_240(tmp_path: Path
     games = [
         GameRecord(
             deal=ddsbind.Deal.random(b),
-            dealer=order.board_dealer(b),
-            vulnerable=order.board_vulnerability(b),
+            dealer=ddsbind.Seat.dealer_of_board(b),
+            vulnerable=ddsbind.Vulnerability.of_board(b),
             board=b,
             auction=["Pass"] * 4,
             passed_out=True,

@@ -230,7 +230,7 @@ def test_dds_reference_text_to_pbn_keeps_each_deals_dealer_vulnerability_and_par
     for k, (hand, board) in enumerate(zip(hands, boards, strict=True)):
         assert board.tags["Dealer"] == "NESW"[hand.dealer]
         assert board.tags["Vulnerable"] == Vulnerability(hand.vul).pbn
-        cycle_differs += ddsbind.formats.board_dealer(k + 1) != hand.dealer
+        cycle_differs += ddsbind.Seat.dealer_of_board(k + 1) != hand.dealer
         assert hand.dealer_par is not None and hand.table is not None
         score, contract = format_par(int(hand.dealer_par[0]), list(hand.dealer_par[1:]))
         assert (board.tags["OptimumScore"], board.tags["ParContract"]) == (score, contract)

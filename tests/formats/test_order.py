@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
+import warnings
 
+import numpy as np
+import pytest
+
+from ddsbind import Seat, Vulnerability
 from ddsbind.formats import order
 from tests.support import RECORD0, TABLE0
 
@@ -46,3 +50,17 @@ def test_packed_seat_conversion_matches_scalar():
     words = np.ascontiguousarray(seats).view("<u4")[:, 0]
     got = order.pav_seats_packed(words).astype("<u4").view(np.uint8).reshape(-1, 4)
     np.testing.assert_array_equal(got, order.pav_seats(seats))
+
+
+def test_the_board_cycle_kept_here_is_the_types_and_says_so():
+    """Without this, code written against ``ddsbind.formats.board_dealer`` would break, or silently keep a copy."""
+    for n in (1, 7, 16, 17, 300):
+        with pytest.warns(DeprecationWarning, match="Seat.dealer_of_board"):
+            assert order.board_dealer(n) is Seat.dealer_of_board(n)
+        with pytest.warns(DeprecationWarning, match="Vulnerability.of_board"):
+            assert order.board_vulnerability(n) is Vulnerability.of_board(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from ddsbind.formats import board_dealer
+
+        assert board_dealer(2) is Seat.E

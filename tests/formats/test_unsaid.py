@@ -8,7 +8,6 @@ import pytest
 from ddsbind.deal import Seat
 from ddsbind.formats import lin, pbn, pbngame
 from ddsbind.formats._common import unsaid
-from ddsbind.formats.order import board_dealer, board_vulnerability
 from ddsbind.game import Vulnerability
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
@@ -40,7 +39,7 @@ def _par_asked(data: str) -> tuple[list[int], list[Vulnerability]]:
 def test_the_rule():
     """Without this, a board without its tags would not be the board a player holds (board 2: NS vulnerable, East)."""
     assert [unsaid(n) for n in (1, 2, 3, 4, 17)] == [
-        (board_dealer(n), board_vulnerability(n)) for n in (1, 2, 3, 4, 17)
+        (Seat.dealer_of_board(n), Vulnerability.of_board(n)) for n in (1, 2, 3, 4, 17)
     ]
     assert unsaid(2) == (Seat.E, Vulnerability.NS)
     assert unsaid(None) == unsaid(0) == (None, Vulnerability.NONE)

@@ -211,7 +211,7 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board] | RecordBoards:
         return RecordBoards(path, fmt)
     if fmt in game_formats():
         tables: dict[int, int] = {}
-        for i, g in enumerate(read_games(path)):
+        for i, g in enumerate(read_games(path, fmt)):
             number = g.board if isinstance(g.board, int) and g.board > 0 else i + 1
             room = g.tags.get("Room") or None
             tables[number] = tables.get(number, 0) + 1
@@ -220,7 +220,7 @@ def load_boards(path: str | os.PathLike[str]) -> list[Board] | RecordBoards:
                 Board(i + 1, g.deal, g.dealer, g.vulnerable, label, g, board=number, room=room, table=tables[number])
             )
         return boards
-    for owners, _tables in read_any(path):
+    for owners, _tables in read_any(path, fmt):
         if owners is None:
             raise InvalidArgumentError(f"{os.fspath(path)} holds results without deals: nothing to play")
         for row in owners:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from ddsbind.formats.registry import Format
     from ddsbind.game import Vulnerability
 
 
@@ -73,11 +74,14 @@ def convert(
     solving costs; --trust-results keeps the given results unchecked and
     solves only what is missing.
     """
+    from ddsbind.formats import registry
     from ddsbind.formats.convert import convert as run
 
     if trust_results and not solve:
         fail("--trust-results applies to --solve: nothing is solved without it")
-    fmts = [None if f is None else f.lower() for f in (src_format, dst_format)]
+    # The input's format decided once (by name, extension or content) and passed on to the progress bar and convert.
+    sfmt = registry.guess(src, None if src_format is None else src_format.lower(), "input")
+    dfmt = None if dst_format is None else dst_format.lower()
     filler = None
     par = None
     with contextlib.ExitStack() as stack:
@@ -90,12 +94,12 @@ def convert(
                 trust_results=trust_results,
             )
             par = _dealer_par
-        tick = stack.enter_context(progress("converting", _records_in(src, fmts[0]), quiet=quiet))
+        tick = stack.enter_context(progress("converting", _records_in(src, sfmt), quiet=quiet))
         n = run(
             src,
             dst,
-            src_format=fmts[0],
-            dst_format=fmts[1],
+            src_format=sfmt,
+            dst_format=dfmt,
             hand=int(hand),
             progress=tick,
             fill=filler,
@@ -122,17 +126,10 @@ def _dealer_par(tables: NDArray[np.uint8], dealers: Sequence[int], vulnerable: S
     return [(p.score, p.contracts) for p in dealer_pars(np.asarray(tables), seats, vuls, explain=False)]
 
 
-def _records_in(path: str, format: str | None) -> int | None:
-    """Whole records in a record file (a progress bar's total), or None for a text file or an unknown format."""
+def _records_in(path: str, fmt: Format) -> int | None:
+    """Whole records in a record file of ``fmt`` (a progress bar's total), or None for a text file."""
     import os
 
-    from ddsbind.errors import Error
-    from ddsbind.formats import registry
-
-    try:
-        fmt = registry.guess(path, format)
-    except Error:
-        return None
     return None if fmt.record_size is None else os.stat(path).st_size // fmt.record_size
 
 

@@ -68,10 +68,8 @@ def _boards(source: str) -> list[tuple[int | None, Deal, Seat | None, Vulnerabil
     if fmt.games is not None:
         from ddsbind.formats.games import read_games
 
-        return [
-            (g.board, g.deal, g.dealer, g.vulnerable if "Vulnerable" in g.tags else None) for g in read_games(source)
-        ]
-    chunk = read_records(source)
+        return [(g.board, g.deal, g.dealer, g.vulnerable) for g in read_games(source, fmt)]
+    chunk = read_records(source, fmt)
     if chunk.owners is None:
         raise FormatError(f"{fmt.name} files hold no deals")
     return [(i + 1, Deal.from_owners(o), None, None) for i, o in enumerate(chunk.owners)]

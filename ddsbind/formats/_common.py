@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Literal, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import DDSError, FieldWarning, FormatError
 
 if TYPE_CHECKING:
@@ -406,6 +407,24 @@ def disagreements(given: ArrayLike, solved: ArrayLike) -> list[str]:
             if theirs <= 13 and theirs != ours:
                 out.append(f"{SEAT_LETTERS[seat]} in {strain.symbol}: {theirs} given, {ours} by DDS")
     return out
+
+
+def unsaid(board: int | None) -> tuple[Seat | None, Vulnerability]:
+    """A board's dealer and vulnerability where its file does not say them: every reader's one rule.
+
+    Said of a tag that is absent, empty, ``?`` or set aside as unreadable
+    (PBN's ``[Dealer]`` and ``[Vulnerable]``, LIN's ``sv|``): the board
+    number's place in the 16-board cycle (:meth:`ddsbind.deal.Seat.dealer_of_board`,
+    :meth:`~ddsbind.deal.Vulnerability.of_board`) when the board has a
+    number 1.., else no dealer (unknown: ``None``) and nobody vulnerable.
+    It is the board a player holds: board 2 of a file that names no
+    vulnerability is North-South's vulnerable board, as on the duplicate
+    board itself.  A game record keeps an unsaid dealer as ``None`` (and
+    writes no ``Dealer`` tag back); what needs a seat takes this one.
+    """
+    if board is None or board < 1:
+        return None, Vulnerability.NONE
+    return Seat.dealer_of_board(board), Vulnerability.of_board(board)
 
 
 # --------------------------------------------------------------------------

@@ -65,7 +65,7 @@ from ddsbind.errors import DroppedDataWarning, FormatError, ResultsWarning
 from ddsbind.formats import files, games, registry
 from ddsbind.formats._common import add_note, atomic_output, disagreements
 from ddsbind.formats.pbn import ANNOTATE_CHUNK, Fill, ParFunc
-from ddsbind.formats.registry import Format, Records
+from ddsbind.formats.registry import Format, FormatLike, Records
 
 __all__ = ["FORMATS", "DroppedDataWarning", "convert", "read_any"]
 
@@ -138,7 +138,7 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUN
     gives the whole file once.
     """
     if fmt.fixed:
-        for c in files.iter_chunks(path, fmt.name, chunk=chunk):
+        for c in files.iter_chunks(path, fmt, chunk=chunk):
             yield Records(c.owners, c.tables, c.hand, c.makes)
     elif fmt.read is not None:
         if chunk < 1:
@@ -151,7 +151,7 @@ def read_batches(path: str | os.PathLike[str], fmt: Format, *, chunk: int = CHUN
         raise FormatError(f"{fmt.name} files cannot be read")
 
 
-def read_any(path: str | os.PathLike[str], format: str | None = None, *, chunk: int = CHUNK) -> Iterator[tuple]:
+def read_any(path: str | os.PathLike[str], format: FormatLike | None = None, *, chunk: int = CHUNK) -> Iterator[tuple]:
     """Yield ``(owners or None, tables or None)`` batches from a file of any readable format."""
     for r in read_batches(path, registry.guess(path, format), chunk=chunk):
         yield r.owners, r.tables
@@ -182,8 +182,8 @@ def convert(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
     *,
-    src_format: str | None = None,
-    dst_format: str | None = None,
+    src_format: FormatLike | None = None,
+    dst_format: FormatLike | None = None,
     hand: int = 0,
     chunk: int = CHUNK,
     progress: Progress | None = None,
@@ -320,7 +320,7 @@ def convert(
 
     total = 0
     if dfmt.fixed and dfmt.encode is not None and not to_stdout:
-        with files.RecordWriter(dst, dfmt.name, atomic=True) as w:
+        with files.RecordWriter(dst, dfmt, atomic=True) as w:
             try:
                 for batch in batches():
                     n = w.write_records(tagged(batch))

@@ -54,11 +54,11 @@ from ddsbind._typing import TablesSolver
 from ddsbind.deal import RANKS_HIGH_FIRST, SEAT_LETTERS, Deal, Seat, Strain, Vulnerability
 from ddsbind.errors import DDSError, FormatError, MissingExtraError
 from ddsbind.formats import ddsref, pbn, registry
-from ddsbind.formats._common import batched, reading, set_aside
+from ddsbind.formats._common import batched, reading, set_aside, unsaid
 from ddsbind.formats._dtypes import UNKNOWN
 from ddsbind.formats.convert import read_batches
 from ddsbind.formats.pbngame import MAX_BOARD
-from ddsbind.formats.registry import Records
+from ddsbind.formats.registry import FormatLike, Records
 from ddsbind.record import GameRecord, contract_text
 
 if TYPE_CHECKING:
@@ -218,9 +218,10 @@ def _board_fields(b: registry.Board) -> tuple[int | None, str | None, str | None
     if dealer is not None and (len(dealer) != 1 or dealer not in SEAT_LETTERS):
         set_aside(text or None, "Dealer", tags["Dealer"], "not N, E, S or W")
         dealer = None
-    vulnerable: str | None = str(Vulnerability.NONE)
+    vulnerable: str | None = str(unsaid(board)[1])
     try:
-        vulnerable = str(Vulnerability.parse(tags.get("Vulnerable", "").strip() or "None"))
+        said = tags.get("Vulnerable", "").strip()
+        vulnerable = str(Vulnerability.parse(said)) if said else vulnerable
     except DDSError:
         set_aside(text or None, "Vulnerable", tags["Vulnerable"], "not None, NS, EW or All")
         vulnerable = None
@@ -270,7 +271,7 @@ def _slices(n: int, chunksize: int) -> Iterator[slice]:
 
 def _frames(
     source: str | os.PathLike[str] | Sequence[GameRecord],
-    format: str | None,
+    format: FormatLike | None,
     chunksize: int,
     solve: TablesSolver | None,
 ) -> Iterator[pd.DataFrame]:
@@ -305,7 +306,7 @@ def _frames(
 def read_dataframe(
     path_or_records: str | os.PathLike[str] | Sequence[GameRecord],
     *,
-    format: str | None = None,
+    format: FormatLike | None = None,
     chunksize: int | None = None,
     solve: TablesSolver | bool | None = None,
     strict: bool | None = None,

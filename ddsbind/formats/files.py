@@ -68,7 +68,7 @@ from ddsbind.formats._common import (
     naming,
     null_records,
 )
-from ddsbind.formats.registry import Format, Records
+from ddsbind.formats.registry import Format, FormatLike, Records
 
 __all__ = [
     "RECORD_SIZES",
@@ -100,7 +100,7 @@ def guess_format(path: str | os.PathLike[str]) -> str | None:
     return None if fmt is None else fmt.name
 
 
-def _format(path: str | os.PathLike[str], fmt: str | None) -> tuple[Format, int]:
+def _format(path: str | os.PathLike[str], fmt: FormatLike | None) -> tuple[Format, int]:
     f = registry.guess(path, fmt)
     if f.record_size is None:
         raise FormatError(f"not a fixed-size record format: {f.name!r} (one of {sorted(RECORD_SIZES)})")
@@ -144,7 +144,7 @@ class Chunk:
         return int(self.index.shape[0])
 
 
-def open_records(path: str | os.PathLike[str], format: str | None = None) -> NDArray[np.uint8]:
+def open_records(path: str | os.PathLike[str], format: FormatLike | None = None) -> NDArray[np.uint8]:
     """Memory-map a file as ``(N, size)`` uint8 whole records (read-only; terminator not applied)."""
     _, size = _format(path, format)
     nbytes = Path(path).stat().st_size
@@ -219,7 +219,7 @@ class RecordReader:
 
 
 def count_records(
-    path: str | os.PathLike[str], format: str | None = None, *, chunk: int = 1 << 20, check: bool = True
+    path: str | os.PathLike[str], format: FormatLike | None = None, *, chunk: int = 1 << 20, check: bool = True
 ) -> int:
     """Number of records before the null terminator (or in the whole file).
 
@@ -279,7 +279,7 @@ def _decode(fmt: Format, start: int, idx: NDArray[np.int64], recs: NDArray[np.ui
 
 def iter_chunks(
     path: str | os.PathLike[str],
-    format: str | None = None,
+    format: FormatLike | None = None,
     *,
     chunk: int = 1 << 20,
     on_error: OnError = "raise",
@@ -325,14 +325,14 @@ def iter_chunks(
 
 def read_records(
     path: str | os.PathLike[str],
-    format: str | None = None,
+    format: FormatLike | None = None,
     *,
     on_error: OnError = "raise",
     masks: bool = False,
 ) -> Chunk:
     """Read a whole record file into one :class:`Chunk` (see :func:`iter_chunks`)."""
     fmt, size = _format(path, format)
-    chunks = list(iter_chunks(path, fmt.name, on_error=on_error, masks=masks))
+    chunks = list(iter_chunks(path, fmt, on_error=on_error, masks=masks))
     if not chunks:
         return _decode(fmt, 0, np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, bool), masks)
     if len(chunks) == 1:
@@ -387,7 +387,7 @@ class RecordWriter:
     def __init__(
         self,
         path: str | os.PathLike[str],
-        format: str | None = None,
+        format: FormatLike | None = None,
         *,
         fsync: bool = False,
         repair: bool = False,
@@ -646,7 +646,7 @@ def _arr(a: ArrayLike | None) -> NDArray | None:
 
 def append_records(
     path: str | os.PathLike[str],
-    format: str | None = None,
+    format: FormatLike | None = None,
     *,
     owners: ArrayLike | None = None,
     tables: ArrayLike | None = None,

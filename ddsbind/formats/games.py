@@ -22,7 +22,7 @@ from ddsbind._typing import Progress
 from ddsbind.errors import FormatError
 from ddsbind.formats import registry
 from ddsbind.formats._common import atomic_output, reading
-from ddsbind.formats.registry import Format
+from ddsbind.formats.registry import Format, FormatLike
 from ddsbind.record import GameRecord
 
 __all__ = ["carries_games", "convert_games", "game_formats", "read_games", "read_played", "write_games"]
@@ -33,7 +33,7 @@ def game_formats() -> tuple[Format, ...]:
     return tuple(f for f in registry.formats() if f.games is not None)
 
 
-def _games_format(path: str | os.PathLike[str], given: str | None, role: str) -> Format:
+def _games_format(path: str | os.PathLike[str], given: FormatLike | None, role: str) -> Format:
     fmt = registry.guess(path, given, role)
     if fmt not in game_formats():
         names = " or ".join(f.name for f in game_formats())
@@ -42,7 +42,7 @@ def _games_format(path: str | os.PathLike[str], given: str | None, role: str) ->
 
 
 def read_games(
-    path: str | os.PathLike[str], format: str | None = None, *, strict: bool | None = None
+    path: str | os.PathLike[str], format: FormatLike | None = None, *, strict: bool | None = None
 ) -> list[GameRecord]:
     """Read game records from a file of a format that holds them (PBN ``.pbn``, ZRJ ``.zrj``).
 
@@ -57,7 +57,7 @@ def read_games(
         return fmt.games.load(Path(path).read_bytes(), os.fspath(path))
 
 
-def read_played(source: str | os.PathLike[str], format: str | None = None) -> list[GameRecord]:
+def read_played(source: str | os.PathLike[str], format: FormatLike | None = None) -> list[GameRecord]:
     """The played results a player has: a file of game records, a BBO handviewer address, or a text file of
     addresses (one a line; blank lines and ``#`` comments skipped).
 
@@ -91,7 +91,7 @@ def read_played(source: str | os.PathLike[str], format: str | None = None) -> li
     return out
 
 
-def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: str | None = None) -> int:
+def write_games(path: str | os.PathLike[str], games: Sequence[GameRecord], format: FormatLike | None = None) -> int:
     """Write game records as PBN or ZRJ (by ``format`` or the extension); returns the count.
 
     ``"-"`` writes to standard output.  The file is written whole or not at

@@ -49,8 +49,8 @@ import re
 import warnings
 from urllib.parse import unquote, urlsplit
 
-from ddsbind.deal import Seat
 from ddsbind.errors import DroppedDataWarning, FormatError
+from ddsbind.formats._common import unsaid
 from ddsbind.formats.lin import parse_lin
 from ddsbind.game import Vulnerability
 from ddsbind.record import GameRecord
@@ -251,13 +251,14 @@ def handviewer_lin(text: str) -> str:
     if board and not (board.isascii() and board.isdigit()):
         raise FormatError(f"handviewer: b={board[:20]!r} is not a board number")
     number = int(board) if board else None
+    unsaid_dealer, unsaid_vul = unsaid(number)  # a d= or v= left out: every reader's rule
     dealer = params.get("d", "").strip().lower()
     if dealer:
         if dealer[:1] not in _DEALER_DIGIT:
             raise FormatError(f"handviewer: d={dealer[:20]!r} is not a dealer (n, e, s or w)")
         digit = _DEALER_DIGIT[dealer[:1]]
-    elif number is not None and number > 0:
-        digit = _DEALER_DIGIT[Seat.dealer_of_board(number).name.lower()]
+    elif unsaid_dealer is not None:
+        digit = _DEALER_DIGIT[unsaid_dealer.name.lower()]
     else:
         raise FormatError("handviewer: no dealer: it needs d= (n, e, s or w) or a board number b=")
     vul = params.get("v", "").strip().lower()
@@ -266,7 +267,7 @@ def handviewer_lin(text: str) -> str:
             raise FormatError(f"handviewer: v={vul[:20]!r} is not a vulnerability (-, n, e or b)")
         sv = _VUL[vul]
     else:
-        sv = _VUL_LETTER[Vulnerability.of_board(number)] if number is not None and number > 0 else "o"
+        sv = _VUL_LETTER[unsaid_vul]
     out: list[str] = []
     names = [_check_value(n, params.get(n, "").strip()) for n in _NAMES]
     for seat, name in zip("SWNE", names, strict=True):

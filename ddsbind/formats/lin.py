@@ -26,7 +26,7 @@ Layout (as BBO writes hand records, sessions, vugraph archives and handviewer li
   (the fourth, as BBO writes it, also missing): it holds the cards the
   other three do not.
 * ``sv|`` vulnerability: ``o`` (also ``0``, ``-``) none, ``n`` NS, ``e``
-  EW, ``b`` both.
+  EW, ``b`` both; absent, the board number's (as PBN's missing ``Vulnerable``).
 * ``qx|o12|`` (BBO) or ``qx|o12,BOARD 12|`` (Bridge Composer): room (``o``
   open, ``c`` closed) and board, read by :func:`read_qx`.  The board number,
   and the tag ``Room`` (``Open``/``Closed``, as PBN names it); the value is
@@ -101,7 +101,7 @@ from typing import IO
 
 from ddsbind.deal import RANKS, SUITS, Card, Deal, Seat
 from ddsbind.errors import ContractError, DDSError, Error, FormatError
-from ddsbind.formats._common import TEXT_BLOCK, Utf8Check, set_aside
+from ddsbind.formats._common import TEXT_BLOCK, Utf8Check, set_aside, unsaid
 from ddsbind.game import Play, Vulnerability
 from ddsbind.record import (
     PASSED_OUT,
@@ -416,7 +416,7 @@ class _Reader:
         tags: dict[str, str] = {}
         dealer: Seat | None = None
         deal: Deal | None = None
-        vul = Vulnerability.NONE
+        vul: Vulnerability | None = None  # sv| unsaid (or unreadable): the board number's, once it is known
         number: int | None = None
         qx_board: int | None = None
         calls: list[Call] = []
@@ -538,7 +538,8 @@ class _Reader:
                 (other if deal is not None else header).append(f"{tag}|{value}|")
         if deal is None or dealer is None:
             raise FormatError("no deal (md|)")
-        rec = GameRecord(deal=deal, dealer=dealer, vulnerable=vul, board=number if number is not None else qx_board)
+        number = number if number is not None else qx_board
+        rec = GameRecord(deal=deal, dealer=dealer, vulnerable=unsaid(number)[1] if vul is None else vul, board=number)
         rec.auction, rec.auction_marks = calls, [0] * len(calls)
         rec.alerts, rec.notes, rec.call_notes = alerts, notes, call_notes
         rec.commentary, rec.commentary_at = comments, comments_at

@@ -15,7 +15,8 @@ Specification (PBN 2.1, with our reading where noted)
   ``"#"`` repeats the previous game's value.  Text is ISO-8859-1 (UTF-8
   after a byte-order mark: :func:`ddsbind.formats.pbn.decode_pbn`).
 * Tags read: ``Board`` (a number), ``Dealer`` (N E S W), ``Vulnerable``
-  (``None``/``Love``/``-``, ``NS``, ``EW``, ``All``/``Both``), ``Deal`` (see
+  (``None``/``Love``/``-``, ``NS``, ``EW``, ``All``/``Both``; absent: the
+  board number's, :func:`ddsbind.formats._common.unsaid`), ``Deal`` (see
   :mod:`ddsbind.formats.pbn`), ``Contract`` (``Pass``, or level, strain
   ``S H D C NT``, then ``X`` or ``XX``), ``Declarer`` (N E S W), ``Result``
   (tricks won by declarer, 0..13).  Every tag is kept in ``tags``.
@@ -323,8 +324,10 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
             setattr(rec, tag.lower(), _seat_tag(values.get(tag), tag, g))
         except FormatError:
             aside(tag, "not N, E, S or W")
+    said = values.get("Vulnerable", "").strip()
+    rec.vulnerable = _common.unsaid(rec.board)[1]
     try:
-        rec.vulnerable = Vulnerability.parse(values.get("Vulnerable", "").strip() or "None")
+        rec.vulnerable = Vulnerability.parse(said) if said else rec.vulnerable
     except DDSError:
         aside("Vulnerable", "not None, NS, EW or All")
     try:

@@ -1,11 +1,19 @@
-"""PBN's bytes as text: the encoding of a file, read whole or a block at a time, and written back as read.
+"""PBN's text: the encoding of a file (read whole or a block at a time, written back as read), and its games' tags.
 
 PBN 2.1 says ISO-8859-1; the programs that write PBN also write UTF-8, with
 a byte-order mark or without, and Bridge Composer declares its charset in a
 ``%Content-type: text/x-pbn; charset=UTF-8`` line.  :func:`pbn_encoding`
 reads all of these, :func:`decode_pbn`/:func:`pbn_lines` decode a whole
 file or stream its lines, :func:`encode_pbn` writes a text back in the
-encoding it was read in.  :mod:`ddsbind.formats.pbn` re-exports the four.
+encoding it was read in.
+
+The syntax of the text's games (tags, sections, ``{...}``/``;`` commentary,
+``#``, the specification in :mod:`ddsbind.formats.pbn`'s docstring) is here
+too: :func:`iter_games` finds each game's tags and sections with their
+lines, :func:`with_values` resolves ``#``, :func:`set_tags`/:func:`edit_lines`
+change tags keeping every other byte, :func:`quote` writes a value.  Every
+PBN reader (boards, game records, results added) reads through them;
+:mod:`ddsbind.formats.pbn` re-exports them all.
 """
 
 from __future__ import annotations
@@ -15,14 +23,33 @@ import contextlib
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import IO
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _common
 from ddsbind.formats._common import decode_text, text_pieces
+from ddsbind.formats.pbntables import Verbatim
 
-__all__ = ["decode_pbn", "encode_pbn", "pbn_encoding", "pbn_lines", "write_text"]
+__all__ = [
+    "PLACED",
+    "REPEATABLE",
+    "GameText",
+    "TagUpdate",
+    "decode_pbn",
+    "edit_lines",
+    "encode_pbn",
+    "inherited_values",
+    "iter_games",
+    "pbn_encoding",
+    "pbn_lines",
+    "quote",
+    "set_tags",
+    "split_games",
+    "with_values",
+    "write_text",
+]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -235,3 +262,337 @@ def encode_pbn(text: str, encoding: str | None = None) -> bytes:
         return text.encode("latin-1")
     except UnicodeEncodeError:
         return _BOM + text.encode("utf-8")
+
+
+# --------------------------------------------------------------------------
+# The games of the text: tags, their sections and commentary
+
+#: Control characters (C0 but tab/form feed/vertical tab, DEL, C1): binary data, not ISO-8859-1 text.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+#: One tag anywhere in a line: ``[Name "value"]`` (the space before the value may be missing: ``[Event"x"]``).
+_TAG_ANY = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A line that is one tag whose value has no quotes (WBridge5 writes ``[Event Random Deal #]``).
+_TAG_BARE = re.compile(r'\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+([^"\[\]]*?)\s*\]\s*')
+#: A line that is one tag and nothing else.
+_TAG = re.compile(r"^\s*" + _TAG_ANY.pattern + r"\s*$")
+#: In a tag value ``\\`` is a backslash and ``\"`` a quote; any other backslash is itself (``\2R`` in a table header).
+_ESCAPED = re.compile(r'\\([\\"])')
+#: A tag's new value and section lines, or None to remove it (:func:`set_tags`).
+TagUpdate = tuple[str, Sequence[str]] | None
+
+
+def quote(value: str, tag: str = "") -> str:
+    """A tag value as written between quotes: each ``"`` and backslash escaped with a backslash (PBN 2.1, as PGN).
+
+    A value that holds a line break or another control character cannot be
+    written (a PBN string is one line of printing characters): ``FormatError``
+    naming the tag.  Public in the package (game records write tags too);
+    :func:`split_games` reads the result back to ``value``.
+    """
+    if isinstance(value, Verbatim):
+        return str(value)
+    bad = _NOT_TEXT.search(value) or re.search("[\n\r\t\f\v]", value)
+    if bad:
+        what = "a line break" if bad.group() in "\n\r" else f"the control character 0x{ord(bad.group()):02x}"
+        name = f"[{tag}] " if tag else ""
+        raise FormatError(f"PBN: tag {name}value {value[:40]!r} holds {what}; a PBN tag value is one line of text")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@dataclass
+class GameText:
+    """One game of PBN text as :func:`split_games` finds it (public in the package: game records read it too).
+
+    Line numbers are 0-based indexes into ``text.split("\\n")`` for ``start``,
+    ``end`` (one past the game's last line) and ``spans`` (each tag's first
+    occurrence: its line and one past its section's last line); ``line`` is
+    the 1-based line of the first tag, for messages.
+    """
+
+    line: int  # 1-based line of the game's first tag
+    tags: list[tuple[str, str, int]] = field(default_factory=list)  # name, value, line
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    start: int = 0
+    end: int = 0
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Values of the repeated tag ``Note``, in order.
+    notes: list[str] = field(default_factory=list)
+    #: The text of each ``{...}`` and ``;`` commentary in the game (or before it, after the previous one).
+    commentary: list[str] = field(default_factory=list)
+    #: Where each commentary starts: ``(section, n)`` inside a :data:`PLACED` section after its first n
+    #: tokens (as the section's text splits on white space), or None (among the tags, before or after them).
+    places: list[tuple[str, int] | None] = field(default_factory=list)
+
+    def names(self) -> set[str]:
+        return {name for name, _, _ in self.tags}
+
+
+#: Tags that may repeat within one game (PBN 2.1's notes); any other repeated tag starts a new game.
+REPEATABLE = ("Note",)
+#: Sections whose commentary has a place among their tokens (:attr:`GameText.places`): a call's, a card's.
+PLACED = ("Auction", "Play")
+
+
+def _strip_commentary(
+    line: str, in_brace: bool, found: list[str] | None = None, starts: list[int] | None = None
+) -> tuple[str, bool]:
+    """``line`` without ``{...}`` and ``; ...`` commentary outside tag values; and whether a ``{`` stays open.
+
+    With ``found``, each commentary's text is appended to it (a ``{`` still
+    open extends its last item, a line break included); with ``starts``,
+    where each commentary that begins on this line stands in the line returned.
+    """
+    if not in_brace and "{" not in line and ";" not in line:
+        return line, False  # most lines: nothing to strip, every character kept as the loop would
+    out = []
+    in_quote = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if in_brace:
+            if ch == "}":
+                in_brace = False
+            elif found is not None:
+                found[-1] += ch
+            i += 1
+            continue
+        if in_quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(line):
+                out.append(line[i + 1])
+                i += 1
+            elif ch == '"':
+                in_quote = False
+        elif ch == '"':
+            in_quote = True
+            out.append(ch)
+        elif ch == "{":
+            in_brace = True
+            if starts is not None:
+                starts.append(len(out))
+            out.append(" ")
+            if found is not None:
+                found.append("")
+        elif ch == ";":
+            if starts is not None:
+                starts.append(len(out))
+            if found is not None:
+                found.append(line[i + 1 :].strip())
+            break
+        else:
+            out.append(ch)
+        i += 1
+    if in_brace and found is not None:
+        found[-1] += "\n"
+    return "".join(out), in_brace
+
+
+def split_games(text: str, name: str) -> list[GameText]:
+    """Split PBN text into games, keeping each tag's line number (:func:`iter_games` of its lines)."""
+    return list(iter_games(text.split("\n"), name))
+
+
+def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
+    """The games of PBN text given line by line (``text.split("\\n")``), each as soon as it ends.
+
+    Games are separated by empty lines; a tag that repeats within a game
+    starts a new game too (files that omit the empty line).  Text outside
+    any tag, a ``{`` never closed and control bytes raise ``FormatError``
+    with the line number, when the reading reaches them.
+    """
+    game: GameText | None = None
+    current: str | None = None
+    in_brace = False
+    brace_line = 0
+
+    board = ""  # the last Board tag read, to name the board in messages
+    pending: list[str] = []  # commentary before the next game's first tag
+    pending_places: list[tuple[str, int] | None] = []
+
+    def at(lineno: int) -> str:
+        return f"line {lineno}" + (f" (after Board {board})" if board else "")
+
+    for index, raw in enumerate(lines):
+        lineno = index + 1
+        raw = raw.removesuffix("\r")
+        bad = _NOT_TEXT.search(raw)
+        if bad:
+            raise FormatError(f"{name}: {at(lineno)}: byte 0x{ord(bad.group()):02x} is not PBN text")
+        if not in_brace:
+            if not raw.strip():
+                if game is not None:
+                    yield game
+                game, current = None, None
+                continue
+            if raw.startswith("%"):
+                continue
+        was_open = in_brace
+        spots: list[tuple[str, int] | None] = []
+        if was_open and pending:
+            found, spots = [pending.pop()], [pending_places.pop()]  # the commentary still open
+        elif was_open and game is not None and game.commentary:
+            found, spots = [game.commentary.pop()], [game.places.pop()]
+        else:
+            found = []
+        starts: list[int] = []
+        line, in_brace = _strip_commentary(raw, in_brace, found, starts)
+        if in_brace and not was_open:
+            brace_line = lineno
+        if game is not None:
+            game.end = index + 1
+        bare = _TAG_BARE.fullmatch(line)
+        if bare:  # WBridge5's [Event Random Deal #]: a value without quotes, read as if quoted
+            line = f'[{bare.group(1)} "{quote(bare.group(2))}"]'
+        pos = 0
+        for m in _TAG_ANY.finditer(line):
+            before = line[pos : m.start()].strip()
+            if before:
+                raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
+            tag = m.group(1)
+            if game is not None and tag in game.names() and tag not in REPEATABLE:
+                if not pos:  # the line is the new game's: the old one ended on the line before
+                    game.end = index
+                yield game  # no empty line before this game
+                game = None
+            if game is None:
+                game = GameText(lineno, start=index, end=index + 1)
+                game.commentary, pending = pending, []
+                game.places, pending_places = pending_places, []
+            value = _ESCAPED.sub(r"\1", m.group(2))
+            game.tags.append((tag, value, lineno))
+            if tag == "Board" and value != "#":
+                board = value
+            if tag in REPEATABLE:
+                game.notes.append(value)
+            else:
+                game.sections[tag] = []
+                game.spans[tag] = (index, index + 1)
+            current = tag
+            pos = m.end()
+        for start in starts:
+            section = game.sections.get(current) if game is not None and current in PLACED else None
+            if current is not None and section is not None and start >= pos:  # among the section's tokens
+                spots.append((current, len(" ".join(section).split()) + len(line[pos:start].split())))
+            else:
+                spots.append(None)
+        if game is not None:
+            game.commentary += found
+            game.places += spots
+        else:
+            pending += found
+            pending_places += spots
+        rest = line[pos:].strip()
+        if rest:
+            if current is None or game is None:
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+            if current in REPEATABLE:
+                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} follows a [{current}] tag (no section)")
+            game.sections[current].append(rest)
+            game.spans[current] = (game.spans[current][0], index + 1)
+    if in_brace:
+        raise FormatError(f"{name}: {at(brace_line)}: '{{' commentary is never closed")
+    if game is not None:
+        yield game
+
+
+def inherited_values(games: Sequence[GameText], name: str = "PBN") -> list[dict[str, str]]:
+    """Each game's tag values with ``"#"`` read as PBN 4.8 says: the value of that tag in the previous game.
+
+    The one reading of ``#`` for every reader (deals, game records, adding
+    results).  The previous game is the one just before in the file (with
+    its own ``#`` already resolved); a ``#`` whose previous game lacks the
+    tag is kept as ``#`` and named (:func:`ddsbind.formats._common.set_aside`),
+    but for ``Deal`` and ``Board``, which raise ``FormatError`` naming the line.  A repeated tag (``Note``)
+    keeps its first value here.
+    """
+    return [values for _, values in with_values(games, name)]
+
+
+def with_values(games: Iterable[GameText], name: str = "PBN") -> Iterator[tuple[GameText, dict[str, str]]]:
+    """Each game with its :func:`inherited_values`, game by game (the reading of ``#`` for a stream of games)."""
+    previous: dict[str, str] = {}
+    for g, game in enumerate(games):
+        values: dict[str, str] = {}
+        for tag, value, lineno in game.tags:
+            if tag in values:
+                continue
+            if value == "#" and tag in previous:
+                value = previous[tag]
+            elif value == "#" and tag in ("Deal", "Board"):
+                raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+            elif value == "#":  # kept as written: "#" itself
+                board = values.get("Board", previous.get("Board"))
+                why = f"line {lineno}: the game before has no {tag} to repeat"
+                _common.set_aside(board, tag, value, why, source=name, index=g)
+            values[tag] = value
+        yield game, values
+        previous = values
+
+
+def set_tags(
+    text: str,
+    games: Sequence[GameText],
+    updates: Sequence[Mapping[str, TagUpdate]],
+    *,
+    before_play: Collection[str] = (),
+) -> str:
+    """``text`` with tags of its games set, replaced or removed, every other byte kept.
+
+    ``games`` is :func:`split_games` of ``text``; ``updates[k]`` maps a tag
+    name of game k to ``(value, section_lines)`` (set: the tag line and its
+    section replace the old ones in place, or are added after the game's
+    last line) or None (removed with its section).  A tag line that holds
+    more than the tag (several tags on one line, commentary) has only the
+    tag itself replaced.  A tag named in ``before_play`` that the game lacks
+    is added before the game's ``[Auction]`` (else ``[Play]``) section, as
+    Bridge Composer places its one-line tags; others after the game's last
+    line.  Line endings follow the game's (``\\r\\n`` or ``\\n``).
+    """
+    lines = text.split("\n")
+    edit_lines(lines, games, updates, before_play=before_play)
+    return "\n".join(lines)
+
+
+def edit_lines(
+    lines: list[str],
+    games: Sequence[GameText],
+    updates: Sequence[Mapping[str, TagUpdate]],
+    *,
+    before_play: Collection[str] = (),
+    base: int = 0,
+) -> None:
+    """:func:`set_tags` on a text's lines, in place: ``lines[0]`` is the text's line ``base`` (0-based).
+
+    Every line a game's update touches (from its first tag to its end) must
+    be in ``lines``: a reader of a stream edits the lines it holds, games at a time.
+    """
+    edits: list[tuple[int, int, list[str]]] = []  # (first line, one past last, new lines), in ``lines``
+    for game, update in zip(games, updates, strict=True):
+        if not update:
+            continue
+        eol = "\r" if lines[game.start - base].endswith("\r") else ""
+        added: list[str] = []
+        early: list[str] = []
+        sections = [game.spans[t][0] - base for t in ("Auction", "Play") if t in game.spans]
+        for tag, change in update.items():
+            new = [] if change is None else [f'[{tag} "{quote(change[0], tag)}"]', *change[1]]
+            if tag in game.spans:
+                first, last = (i - base for i in game.spans[tag])
+                own = lines[first].removesuffix("\r")
+                alone = _TAG.fullmatch(own) is not None and own.strip().startswith(f"[{tag}")
+                if alone:
+                    edits.append((first, last, [x + eol for x in new]))
+                else:  # the tag shares its line (other tags, commentary): its text replaced in the line itself
+                    m = next(m for m in _TAG_ANY.finditer(own) if m.group(1) == tag)
+                    lines[first] = own[: m.start()] + (new[0] if new else "") + own[m.end() :] + eol
+                    edits.append((first + 1, last, [x + eol for x in new[1:]]))
+            elif new and tag in before_play and sections:
+                early += new
+            elif new:
+                added += new
+        if early:
+            edits.append((min(sections), min(sections), [x + eol for x in early]))
+        if added:
+            edits.append((game.end - base, game.end - base, [x + eol for x in added]))
+    for first, last, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        lines[first:last] = new

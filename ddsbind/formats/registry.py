@@ -1,10 +1,14 @@
-"""The table of formats: one :class:`Format` entry per format, registered once.
+"""The table of formats: one :class:`Format` object per format, its codec, registered once.
 
 :mod:`ddsbind.formats.files`, :mod:`ddsbind.formats.convert` and the CLI ask
 this table what a format is (name, file extensions, record size or text,
-whether it holds deals and/or results) and how to decode, encode and validate
-it; none of them branches on a format's name.  Adding a format is one
-:func:`register` call with its codec functions.
+what it holds: :attr:`Format.contents`) and how to tell (:meth:`Format.sniff`),
+decode, encode, stream and validate it; none of them branches on a format's
+name.  A built-in format is a subclass of :class:`Format` whose methods are its
+codec (the end of this module); adding one is one :func:`register` call,
+of such an object or of a ``Format(...)`` made from functions.  A path's
+format is decided once (:func:`guess`) and the :class:`Format` passed on:
+every reader's ``format=`` takes it as well as a name.
 
 Two kinds of entry:
 
@@ -37,7 +41,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -50,7 +54,18 @@ from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, pbn, pbngame, 
 from ddsbind.formats._common import OnError, apply_on_error, as_owners, batched, deals_from_owners
 from ddsbind.record import GameRecord
 
-__all__ = ["Format", "GameCodec", "Records", "by_extension", "formats", "get", "guess", "register"]
+__all__ = [
+    "Format",
+    "FormatLike",
+    "GameCodec",
+    "Records",
+    "by_content",
+    "by_extension",
+    "formats",
+    "get",
+    "guess",
+    "register",
+]
 
 
 #: A board of a text format: a deal and maybe its double-dummy table (and the file's tags, dealer, vulnerability).
@@ -102,7 +117,6 @@ class Records:
         return 0
 
 
-@dataclass(frozen=True, eq=False)
 class GameCodec:
     """How a format reads and writes game records (:class:`~ddsbind.record.GameRecord`: auction, play, result).
 
@@ -137,9 +151,14 @@ class GameCodec:
     unheld: Callable[[Sequence[GameRecord]], list[str]] | None = None
 
 
-@dataclass(frozen=True, eq=False)
 class Format:
-    """One format: what it holds and its codec functions.
+    """One format as one object, its codec: what it holds, how its files are told, read, streamed and written.
+
+    A built-in format is a subclass whose methods are its codec (the table
+    at the end of this module); a format registered by a user is made from
+    its name, extensions, contents and functions
+    (``Format("raw52", (".r52",), deals=True, results=False, load=..., dump=...)``).
+    What a format lacks is None.
 
     Attributes
     ----------
@@ -208,37 +227,71 @@ class Format:
     """
 
     name: str
-    extensions: tuple[str, ...]
-    deals: bool
-    results: bool
+    extensions: tuple[str, ...] = ()
+    deals: bool = True
+    results: bool = False
     record_size: int | None = None
-    check: Callable[[NDArray[np.uint8]], tuple[NDArray[np.bool_], str]] | None = field(default=None, repr=False)
-    decode: Callable[[NDArray[np.uint8]], Records] | None = field(default=None, repr=False)
-    encode: Callable[[Records], NDArray[np.uint8]] | None = field(default=None, repr=False)
-    load: Callable[[bytes, str], Records] | None = field(default=None, repr=False)
-    dump: Callable[[Records], bytes] | None = field(default=None, repr=False)
     plays: bool = False
-    games: GameCodec | None = field(default=None, repr=False)
+    games: GameCodec | None = None
+    starts: re.Pattern[bytes] | None = None
+    check: Callable[[NDArray[np.uint8]], tuple[NDArray[np.bool_], str]] | None = None
+    decode: Callable[[NDArray[np.uint8]], Records] | None = None
+    encode: Callable[[Records], NDArray[np.uint8]] | None = None
+    load: Callable[[bytes, str], Records] | None = None
+    dump: Callable[[Records], bytes] | None = None
     annotate: (
         Callable[[IO[bytes], str, pbn.Fill | None, pbn.ParFunc | None, int], Iterator[tuple[bytes, int]]] | None
-    ) = field(default=None, repr=False)
-    extras: Callable[[IO[bytes], str], list[str]] | None = field(default=None, repr=False)
-    dump_part: Callable[[Records, int, bool], bytes] | None = field(default=None, repr=False)
-    read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = field(default=None, repr=False)
-    head: Callable[[int], bytes] | None = field(default=None, repr=False)
-    boards: Callable[[IO[bytes], str], Iterable[Board]] | None = field(default=None, repr=False)
-    starts: re.Pattern[bytes] | None = field(default=None, repr=False)
+    ) = None
+    extras: Callable[[IO[bytes], str], list[str]] | None = None
+    dump_part: Callable[[Records, int, bool], bytes] | None = None
+    read: Callable[[IO[bytes], str, int], Iterator[Records]] | None = None
+    head: Callable[[int], bytes] | None = None
+    boards: Callable[[IO[bytes], str], Iterable[Board]] | None = None
+
+    def __init__(
+        self,
+        name: str | None = None,
+        extensions: tuple[str, ...] | None = None,
+        deals: bool | None = None,
+        results: bool | None = None,
+        **given: Any,
+    ) -> None:
+        # A built-in format is a subclass saying all of it; a user's is made from its name and functions.
+        for key, value in (("name", name), ("extensions", extensions), ("deals", deals), ("results", results)):
+            if value is not None:
+                setattr(self, key, value)
+        unknown = sorted(set(given) - set(_GIVEN))
+        if unknown:
+            raise TypeError(f"Format() got unexpected keyword arguments {unknown} (it takes {', '.join(_GIVEN)})")
+        for key, value in given.items():
+            setattr(self, key, value)
+        if not hasattr(self, "name"):
+            raise TypeError("a Format needs a name")
+        if self.dump is None and self.dump_part is not None:
+            self.dump = self._dump_whole
+
+    def _dump_whole(self, records: Records) -> bytes:
+        """``dump`` of a format written part by part: ``head`` of the count (if any), then the one part."""
+        assert self.dump_part is not None
+        return (b"" if self.head is None else self.head(len(records))) + self.dump_part(records, 0, True)
+
+    def __repr__(self) -> str:
+        return f"<Format {self.name} {self.contents}>"
+
+    @property
+    def contents(self) -> tuple[str, ...]:
+        """What a file of the format holds, in words: ``"deals"``, ``"results"``, ``"games"`` (game records)."""
+        held = (("deals", self.deals), ("results", self.results), ("games", self.games is not None))
+        return tuple(word for word, holds in held if holds)
+
+    def sniff(self, head: bytes) -> bool:
+        """Whether a file's first bytes (a byte-order mark and blank space removed) are this format's text."""
+        return self.starts is not None and self.starts.match(head) is not None
 
     @property
     def fixed(self) -> bool:
         """True for fixed-size records (memory-mapped, chunked, appendable)."""
         return self.record_size is not None
-
-    def __post_init__(self) -> None:
-        # A format written part by part is written whole as its one part (``dump``'s docstring).
-        if self.dump is None and self.dump_part is not None:
-            part, head = self.dump_part, self.head
-            object.__setattr__(self, "dump", lambda r: (b"" if head is None else head(len(r))) + part(r, 0, True))
 
     def holds_games(self, path: str | os.PathLike[str]) -> bool:
         """Whether the file at ``path`` (of this format) is read as game records, not bare deals.
@@ -276,6 +329,26 @@ class Format:
             return np.zeros(recs.shape[0], dtype=bool), None
         bad, why = self.check(recs)
         return bad, apply_on_error(bad, why, on_error, self.record_size, base, self.name.upper())
+
+
+#: What :class:`Format` takes as keyword arguments besides its name, extensions and contents.
+_GIVEN = (
+    "record_size",
+    "plays",
+    "games",
+    "starts",
+    "check",
+    "decode",
+    "encode",
+    "load",
+    "dump",
+    "annotate",
+    "extras",
+    "dump_part",
+    "read",
+    "head",
+    "boards",
+)
 
 
 _TABLE: dict[str, Format] = {}
@@ -328,15 +401,24 @@ def by_content(path: str | os.PathLike[str]) -> Format | None:
     except OSError:
         return None
     head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    found = [f for f in _TABLE.values() if f.starts is not None and f.starts.match(head)]
+    found = [f for f in _TABLE.values() if f.sniff(head)]
     return found[0] if len(found) == 1 else None
 
 
-def guess(path: str | os.PathLike[str], name: str | None = None, role: str = "input") -> Format:
+#: A format as a caller names it: its name (``"pbn"``), or the :class:`Format` already decided for a path.
+FormatLike = str | Format
+
+
+def guess(path: str | os.PathLike[str], name: FormatLike | None = None, role: str = "input") -> Format:
     """The format ``name``, else the one ``path``'s extension names, else the one its content shows (an input).
 
+    The format of a path is decided once, here: a caller that has decided it
+    passes the :class:`Format` on (as ``name``, or a reader's ``format=``),
+    and it is taken as it is, the file neither named again nor read for it.
     ``FormatError`` if none tells, listing the formats and how to name one.
     """
+    if isinstance(name, Format):
+        return name
     if name:
         return get(name)
     fmt = by_extension(path)
@@ -373,24 +455,6 @@ def _known(tables: NDArray[np.uint8] | None) -> NDArray[np.uint8] | None:
     return tables if tables is not None and bool(np.any(tables != _dtypes.UNKNOWN)) else None
 
 
-def _decode_hand_makes(recs: NDArray[np.uint8]) -> Records:
-    owners, hand, makes = handmakes.decode_hand_makes(recs, on_error="raw")
-    return Records(owners, handmakes.tables_from_makes(hand, makes), hand, makes)
-
-
-def _encode_hand_makes(r: Records) -> NDArray[np.uint8]:
-    owners = _need_owners(r, "hand-makes")
-    if r.hand is None:
-        raise FormatError("hand-makes records need the hand (DDS seat)")
-    hand = np.broadcast_to(np.asarray(r.hand), (owners.shape[0],))
-    makes = r.makes
-    if makes is None and r.tables is not None:
-        if hand.size and (hand.min() < 0 or hand.max() > 3):
-            raise FormatError("hand must be a DDS seat 0..3 (N E S W)")
-        makes = r.tables[np.arange(owners.shape[0]), :, hand.astype(np.intp)]
-    return handmakes.encode_hand_makes(owners, hand, makes)
-
-
 def _dealt(boards: Sequence[Board]) -> Records:
     """Deals and tables (None when no board has one) of PBN boards or reference hands."""
     owners = np.stack([b.deal.owners() for b in boards]) if boards else np.zeros((0, 52), np.int8)
@@ -423,236 +487,263 @@ def _read_dealt(boards: Iterable[Board], chunk: int) -> Iterator[Records]:
         yield records
 
 
-def _results_text(
-    name: str,
-    extensions: tuple[str, ...],
-    load: Callable[[bytes, str], Records],
-    read: Callable[[IO[bytes], str, int], Iterator[Records]],
-    **more: Any,
-) -> Format:
-    """A text format of deals and their double-dummy results (PBN, GIB, DDS's reference text).
-
-    Read whole (``load``) or a chunk of records at a time (``read``);
-    ``more`` are the format's other :class:`Format` fields (writing, games, extras).
-    """
-    return Format(name, extensions, deals=True, results=True, load=load, read=read, **more)
-
-
-def _played_games(name: str, extensions: tuple[str, ...], games: GameCodec, **more: Any) -> Format:
-    """A format whose records are played games (LIN, ZRJ): each holds a deal, no double-dummy results.
-
-    Converted game record by game record through ``games`` wherever the
-    other side holds game records too; ``more`` are the format's other
-    :class:`Format` fields (its deals read and written as deals).
-    """
-    return Format(name, extensions, deals=True, results=False, plays=True, games=games, **more)
-
-
-def _boards(parse: Callable[..., Sequence[Board]]) -> Callable[[bytes, str], Records]:
-    """A :attr:`Format.load` of a text of boards: ``parse(data, name=name)`` gives the boards."""
-    return lambda data, name: _dealt(parse(data, name=name))
-
-
-def _board_chunks(
-    iterate: Callable[[IO[bytes], str], Iterable[Board]],
-) -> Callable[[IO[bytes], str, int], Iterator[Records]]:
-    """A :attr:`Format.read` of a text of boards: ``iterate(file, name)`` gives them one by one."""
-    return lambda f, name, chunk: _read_dealt(iterate(f, name), chunk)
-
-
-def _load_gib(data: bytes, name: str) -> Records:
-    owners, tables = gib.parse_gib(data, name=name)
-    return Records(owners, tables)
-
-
-def _read_gib(f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
-    for owners, tables in gib.iter_gib(f, name=name, chunk=chunk):
-        yield Records(owners, tables)
-
-
-def _dump_gib(r: Records, first: int, last: bool) -> bytes:
-    """GIB text of the records: a :attr:`Format.dump_part` whose parts each stand alone."""
-    owners = as_owners(_need_owners(r, "gib"), full=True)
-    tables = _tables_or_unknown(r)
-    if np.any(tables > 13):
-        raise FormatError("gib text needs complete double-dummy results; the input lacks some (solve first)")
-    return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
-
-
-def _load_lin(data: bytes, name: str) -> Records:
-    games = lin.parse_lin(data, name=name)
-    return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
-
-
-def _read_lin(f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
-    # Each game record (auction, play, tags: kilobytes) goes as soon as its deal is taken.
-    for part in batched((g.deal.owners() for g in lin.iter_lin(f, name)), chunk):
-        yield Records(np.stack(part))
-
-
-def _dump_lin(r: Records, first: int, last: bool) -> bytes:
-    """LIN text of the records, boards numbered from ``first + 1``."""
-    deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
-    boards = range(first + 1, first + 1 + len(deals))
-    games = [
-        GameRecord(
-            d,
-            r.dealer if r.dealer is not None else Seat.dealer_of_board(b),
-            r.vulnerable if r.vulnerable is not None else Vulnerability.of_board(b),
-            board=b,
-        )
-        for b, d in zip(boards, deals, strict=True)
-    ]
-    return lin.format_lin(games).encode("utf-8")
-
-
-def _pbn_boards(f: IO[bytes], name: str) -> Iterator[pbn.PBNBoard]:
-    return pbn.iter_boards(pbn.pbn_lines(f, name), name=name)
-
-
-def _reference_hands(f: IO[bytes], name: str) -> Iterator[ddsref.ReferenceHand]:
-    return ddsref.iter_reference(f, name=name)
-
-
 #: What every PBN file the deal writer makes starts with (written once, by the first part).
 _PBN_HEAD = pbn.format_pbn([])
 
 
-def _dump_pbn(r: Records, first: int, last: bool) -> bytes:
-    """PBN text of the records, boards numbered from ``first + 1``, the file's head only when ``first`` is 0."""
-    owners = _need_owners(r, "pbn")
-    text = pbn.format_pbn(
-        deals_from_owners(owners),
-        _known(r.tables),
-        first_board=first + 1,
-        dealer=r.dealer if r.dealers is None else [Seat(int(d)) for d in r.dealers],
-        vulnerable=r.vulnerable if r.vulnerabilities is None else [Vulnerability(int(v)) for v in r.vulnerabilities],
-        pars=r.pars,
-    )
-    return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
-
-
 # --------------------------------------------------------------------------
-# The built-in formats.
+# The built-in formats: one class each, its methods the codec; the table holds one object of each.
 
-# Fixed-size records: name, extensions, holds deals, holds results, record
-# dtype, check, decode, encode.
-_FIXED = (
-    ("zbd", (".zbd",), True, False, _dtypes.ZBD, zbd.check_records,
-     lambda recs: Records(zbd.owners_from_zbd(recs)),
-     lambda r: zbd.encode_zbd(_need_owners(r, "zbd"))),
-    ("zrd", (".zrd",), True, True, _dtypes.ZRD, zrd.check_records,
-     lambda recs: Records(zbd.owners_from_zbd(recs[:, :13]), zdd.tables_from_nibbles(recs[:, 13:])),
-     lambda r: zrd.encode_zrd(_need_owners(r, "zrd"), r.tables)),
-    ("zdd", (".zdd",), False, True, _dtypes.ZDD, zdd.check_records,
-     lambda recs: Records(tables=zdd.tables_from_nibbles(recs)),
-     lambda r: zdd.encode_zdd(_tables_or_unknown(r))),
-    ("hand-makes", (), True, True, _dtypes.HAND_MAKES, handmakes.check_records,
-     _decode_hand_makes, _encode_hand_makes),
-)  # fmt: skip
-for _name, _extensions, _deals, _results, _dtype, _check, _decode, _encode in _FIXED:
-    register(
-        Format(
-            _name,
-            _extensions,
-            deals=_deals,
-            results=_results,
-            record_size=_dtype.itemsize,
-            check=_check,
-            decode=_decode,
-            encode=_encode,
+
+class _Zbd(Format):
+    """Pavlicek's 13-byte deals (:mod:`.zbd`)."""
+
+    name, extensions, deals, results, record_size = "zbd", (".zbd",), True, False, _dtypes.ZBD.itemsize
+    check = staticmethod(zbd.check_records)
+
+    def decode(self, recs: NDArray[np.uint8]) -> Records:
+        return Records(zbd.owners_from_zbd(recs))
+
+    def encode(self, r: Records) -> NDArray[np.uint8]:
+        return zbd.encode_zbd(_need_owners(r, "zbd"))
+
+
+class _Zrd(Format):
+    """Pavlicek's 23-byte deals and double-dummy tables (:mod:`.zrd`)."""
+
+    name, extensions, deals, results, record_size = "zrd", (".zrd",), True, True, _dtypes.ZRD.itemsize
+    check = staticmethod(zrd.check_records)
+
+    def decode(self, recs: NDArray[np.uint8]) -> Records:
+        return Records(zbd.owners_from_zbd(recs[:, :13]), zdd.tables_from_nibbles(recs[:, 13:]))
+
+    def encode(self, r: Records) -> NDArray[np.uint8]:
+        return zrd.encode_zrd(_need_owners(r, "zrd"), r.tables)
+
+
+class _Zdd(Format):
+    """Pavlicek's 10-byte double-dummy tables, no deals (:mod:`.zdd`)."""
+
+    name, extensions, deals, results, record_size = "zdd", (".zdd",), False, True, _dtypes.ZDD.itemsize
+    check = staticmethod(zdd.check_records)
+
+    def decode(self, recs: NDArray[np.uint8]) -> Records:
+        return Records(tables=zdd.tables_from_nibbles(recs))
+
+    def encode(self, r: Records) -> NDArray[np.uint8]:
+        return zdd.encode_zdd(_tables_or_unknown(r))
+
+
+class _HandMakes(Format):
+    """A deal and one hand's makes in 16 bytes (:mod:`.handmakes`); named only (no extension)."""
+
+    name, deals, results, record_size = "hand-makes", True, True, _dtypes.HAND_MAKES.itemsize
+    check = staticmethod(handmakes.check_records)
+
+    def decode(self, recs: NDArray[np.uint8]) -> Records:
+        owners, hand, makes = handmakes.decode_hand_makes(recs, on_error="raw")
+        return Records(owners, handmakes.tables_from_makes(hand, makes), hand, makes)
+
+    def encode(self, r: Records) -> NDArray[np.uint8]:
+        owners = _need_owners(r, "hand-makes")
+        if r.hand is None:
+            raise FormatError("hand-makes records need the hand (DDS seat)")
+        hand = np.broadcast_to(np.asarray(r.hand), (owners.shape[0],))
+        makes = r.makes
+        if makes is None and r.tables is not None:
+            if hand.size and (hand.min() < 0 or hand.max() > 3):
+                raise FormatError("hand must be a DDS seat 0..3 (N E S W)")
+            makes = r.tables[np.arange(owners.shape[0]), :, hand.astype(np.intp)]
+        return handmakes.encode_hand_makes(owners, hand, makes)
+
+
+class _ZrjGames(GameCodec):
+    """ZRJ's played deals as game records (:mod:`.zrjgame`)."""
+
+    dump = staticmethod(zrjgame.games_to_zrj_bytes)
+    write = staticmethod(zrjgame.write_zrj_games)
+    unheld = staticmethod(zrjgame.unheld)
+
+    def load(self, data: bytes, name: str) -> list[GameRecord]:
+        return zrjgame.zrj_bytes_to_games(data)
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[list[GameRecord]]:
+        return zrjgame.iter_zrj_games(f, chunk)
+
+
+class _Zrj(Format):
+    """Played deals in 80 bytes (:mod:`.zrj`): fixed-size records that are played games, written from games only."""
+
+    name, extensions, deals, results, record_size = "zrj", (".zrj",), True, False, _dtypes.ZRJ.itemsize
+    plays, games = True, _ZrjGames()
+    check = staticmethod(zrj.check_records)
+
+    def decode(self, recs: NDArray[np.uint8]) -> Records:
+        return Records(zrj.zrj_owners(recs))
+
+
+class _Zbs(Format):
+    """Suit layouts and diagrams (:mod:`.zbs`), variable-length words read a chunk at a time."""
+
+    name, extensions, deals, results = "zbs", (".zbs",), True, False
+
+    def load(self, data: bytes, name: str) -> Records:
+        return Records(zbs.decode_diagrams(data))
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+        return (Records(o) for o in zbs.read_diagrams(f, chunk=chunk))
+
+    def dump_part(self, r: Records, first: int, last: bool) -> bytes:
+        return zbs.encode_diagrams(_need_owners(r, "zbs"), terminate=last).tobytes()
+
+
+class _PbnGames(GameCodec):
+    """PBN's game records (:mod:`.pbngame`); a file of bare deals holds none."""
+
+    dump = staticmethod(pbngame.dump_games)
+    write = staticmethod(pbngame.write_games)
+
+    def load(self, data: bytes, name: str) -> list[GameRecord]:
+        return pbngame.parse_games(data, name=name)
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[list[GameRecord]]:
+        return batched(pbngame.iter_game_records(f, name), chunk)
+
+    def holds(self, f: IO[bytes], name: str) -> bool:
+        return pbngame.holds_games(f, name=name)
+
+
+class _Pbn(Format):
+    """PBN (:mod:`.pbn`): deals, their results and every tag, or game records; results added in place."""
+
+    name, extensions, deals, results = "pbn", (".pbn",), True, True
+    starts, games = re.compile(rb"[\[%{;]"), _PbnGames()
+
+    def load(self, data: bytes, name: str) -> Records:
+        return _dealt(pbn.parse_pbn(data, name=name))
+
+    def boards(self, f: IO[bytes], name: str) -> Iterator[pbn.PBNBoard]:
+        return pbn.iter_boards(pbn.pbn_lines(f, name), name=name)
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+        return _read_dealt(self.boards(f, name), chunk)
+
+    def dump_part(self, r: Records, first: int, last: bool) -> bytes:
+        """PBN text of the records, boards numbered from ``first + 1``, the file's head only when ``first`` is 0."""
+        text = pbn.format_pbn(
+            deals_from_owners(_need_owners(r, "pbn")),
+            _known(r.tables),
+            first_board=first + 1,
+            dealer=r.dealer if r.dealers is None else [Seat(int(d)) for d in r.dealers],
+            vulnerable=r.vulnerable
+            if r.vulnerabilities is None
+            else [Vulnerability(int(v)) for v in r.vulnerabilities],
+            pars=r.pars,
         )
-    )
+        return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
 
-# ZRJ: fixed-size records that are played games (written from games only).
-register(
-    _played_games(
-        "zrj",
-        (".zrj",),
-        GameCodec(
-            lambda data, name: zrjgame.zrj_bytes_to_games(data),
-            zrjgame.games_to_zrj_bytes,
-            lambda f, name, chunk: zrjgame.iter_zrj_games(f, chunk),
-            zrjgame.write_zrj_games,
-            unheld=zrjgame.unheld,
-        ),
-        record_size=_dtypes.ZRJ.itemsize,
-        check=zrj.check_records,
-        decode=lambda recs: Records(zrj.zrj_owners(recs)),
-    )
-)
+    def annotate(
+        self, f: IO[bytes], name: str, fill: pbn.Fill | None, par: pbn.ParFunc | None, chunk: int
+    ) -> Iterator[tuple[bytes, int]]:
+        return pbn.iter_add_results(f, name, fill=fill, par=par, chunk=chunk)
 
-# Whole files.
-register(
-    Format(
-        "zbs",
-        (".zbs",),
-        deals=True,
-        results=False,
-        load=lambda data, name: Records(zbs.decode_diagrams(data)),
-        read=lambda f, name, chunk: (Records(o) for o in zbs.read_diagrams(f, chunk=chunk)),
-        dump_part=lambda r, first, last: zbs.encode_diagrams(_need_owners(r, "zbs"), terminate=last).tobytes(),
-    )
-)
-register(
-    _results_text(
-        "pbn",
-        (".pbn",),
-        _boards(pbn.parse_pbn),
-        _board_chunks(_pbn_boards),
-        dump_part=_dump_pbn,
-        boards=_pbn_boards,
-        starts=re.compile(rb"[\[%{;]"),
-        games=GameCodec(
-            lambda data, name: pbngame.parse_games(data, name=name),
-            pbngame.dump_games,
-            lambda f, name, chunk: batched(pbngame.iter_game_records(f, name), chunk),
-            pbngame.write_games,
-            holds=lambda f, name: pbngame.holds_games(f, name=name),
-        ),
-        annotate=lambda f, name, fill, par, chunk: pbn.iter_add_results(f, name, fill=fill, par=par, chunk=chunk),
-        extras=lambda f, name: pbn.extras(f, name),
-    )
-)
-register(
-    _results_text(
-        "gib",
-        (".gib",),
-        _load_gib,
-        _read_gib,
-        dump_part=_dump_gib,
-        starts=re.compile(rb"[AKQJT2-9]*\.[AKQJT2-9.]*\.[AKQJT2-9]* [AKQJT2-9. ]+:[0-9a-dA-D]{20}\s"),
-    )
-)
-register(
-    _results_text(
-        "dds",
-        (),
-        _boards(ddsref.parse_reference),
-        _board_chunks(_reference_hands),
-        boards=_reference_hands,
-        starts=re.compile(rb"(NUMBER|PBN)\s"),
-        dump_part=lambda r, first, last: ddsref.reference_body(
-            deals_from_owners(_need_owners(r, "dds")), _known(r.tables)
-        ).encode("ascii"),
-        head=lambda count: ddsref.reference_head(count).encode("ascii"),
-    )
-)
-register(
-    _played_games(
-        "lin",
-        (".lin",),
-        GameCodec(
-            lambda data, name: lin.parse_lin(data, name=name),
-            lambda games: lin.format_lin(games).encode("utf-8"),
-            lambda f, name, chunk: batched(lin.iter_lin(f, name), chunk),
-            lin.write_lin_games,
-            unheld=lin.unheld,
-        ),
-        load=_load_lin,
-        read=_read_lin,
-        dump_part=_dump_lin,
-        extras=lambda f, name: lin.extras(lin.iter_lin(f, name)),
-        starts=re.compile(rb"(vg|pn|qx|md|st|rs|ah)\|", re.IGNORECASE),
-    )
-)
+    def extras(self, f: IO[bytes], name: str) -> list[str]:
+        return pbn.extras(f, name)
+
+
+class _Gib(Format):
+    """GIB's library text (:mod:`.gib`): a deal and its complete table a line."""
+
+    name, extensions, deals, results = "gib", (".gib",), True, True
+    starts = re.compile(rb"[AKQJT2-9]*\.[AKQJT2-9.]*\.[AKQJT2-9]* [AKQJT2-9. ]+:[0-9a-dA-D]{20}\s")
+
+    def load(self, data: bytes, name: str) -> Records:
+        return Records(*gib.parse_gib(data, name=name))
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+        return (Records(owners, tables) for owners, tables in gib.iter_gib(f, name=name, chunk=chunk))
+
+    def dump_part(self, r: Records, first: int, last: bool) -> bytes:
+        """GIB text of the records: parts that each stand alone."""
+        owners = as_owners(_need_owners(r, "gib"), full=True)
+        tables = _tables_or_unknown(r)
+        if np.any(tables > 13):
+            raise FormatError("gib text needs complete double-dummy results; the input lacks some (solve first)")
+        return gib.format_gib(deals_from_owners(owners), tables).encode("ascii")
+
+
+class _Dds(Format):
+    """DDS's reference-hands text (:mod:`.ddsref`); named only (no extension), its count written first."""
+
+    name, deals, results = "dds", True, True
+    starts = re.compile(rb"(NUMBER|PBN)\s")
+
+    def load(self, data: bytes, name: str) -> Records:
+        return _dealt(ddsref.parse_reference(data, name=name))
+
+    def boards(self, f: IO[bytes], name: str) -> Iterator[ddsref.ReferenceHand]:
+        return ddsref.iter_reference(f, name=name)
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+        return _read_dealt(self.boards(f, name), chunk)
+
+    def dump_part(self, r: Records, first: int, last: bool) -> bytes:
+        return ddsref.reference_body(deals_from_owners(_need_owners(r, "dds")), _known(r.tables)).encode("ascii")
+
+    def head(self, count: int) -> bytes:
+        return ddsref.reference_head(count).encode("ascii")
+
+
+class _LinGames(GameCodec):
+    """LIN's boards as game records (:mod:`.lin`)."""
+
+    write = staticmethod(lin.write_lin_games)
+    unheld = staticmethod(lin.unheld)
+
+    def load(self, data: bytes, name: str) -> list[GameRecord]:
+        return lin.parse_lin(data, name=name)
+
+    def dump(self, games: Sequence[GameRecord]) -> bytes:
+        return lin.format_lin(games).encode("utf-8")
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[list[GameRecord]]:
+        return batched(lin.iter_lin(f, name), chunk)
+
+
+class _Lin(Format):
+    """BBO's LIN (:mod:`.lin`): each record a played game; its deals read and written as deals too."""
+
+    name, extensions, deals, results = "lin", (".lin",), True, False
+    plays, games = True, _LinGames()
+    starts = re.compile(rb"(vg|pn|qx|md|st|rs|ah)\|", re.IGNORECASE)
+
+    def load(self, data: bytes, name: str) -> Records:
+        games = lin.parse_lin(data, name=name)
+        return Records(np.stack([g.deal.owners() for g in games]) if games else np.zeros((0, 52), np.int8))
+
+    def read(self, f: IO[bytes], name: str, chunk: int) -> Iterator[Records]:
+        # Each game record (auction, play, tags: kilobytes) goes as soon as its deal is taken.
+        for part in batched((g.deal.owners() for g in lin.iter_lin(f, name)), chunk):
+            yield Records(np.stack(part))
+
+    def dump_part(self, r: Records, first: int, last: bool) -> bytes:
+        """LIN text of the records, boards numbered from ``first + 1``."""
+        deals = deals_from_owners(as_owners(_need_owners(r, "lin"), full=True))
+        boards = range(first + 1, first + 1 + len(deals))
+        games = [
+            GameRecord(
+                d,
+                r.dealer if r.dealer is not None else Seat.dealer_of_board(b),
+                r.vulnerable if r.vulnerable is not None else Vulnerability.of_board(b),
+                board=b,
+            )
+            for b, d in zip(boards, deals, strict=True)
+        ]
+        return lin.format_lin(games).encode("utf-8")
+
+    def extras(self, f: IO[bytes], name: str) -> list[str]:
+        return lin.extras(lin.iter_lin(f, name))
+
+
+for _codec in (_Zbd, _Zrd, _Zdd, _HandMakes, _Zrj, _Zbs, _Pbn, _Gib, _Dds, _Lin):
+    register(_codec())

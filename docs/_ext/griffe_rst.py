@@ -17,6 +17,7 @@ rewritten before it is parsed:
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -86,3 +87,19 @@ class RestToMarkdown(griffe.Extension):
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
             obj.docstring.value = markdown_of(obj.docstring.value)
+
+
+class PublicTable(griffe.Extension):
+    """A package's ``__all__`` read from its one table of public names (``_PUBLIC``: module -> names).
+
+    ``ddsbind/__init__.py`` makes ``__all__`` and its lazy imports from that
+    table at run time; griffe reads source without running it, so the
+    table's literal is read here instead, and the package's page lists
+    every public name.
+    """
+
+    def on_module_members(self, *, node: Any, mod: griffe.Module, **kwargs: Any) -> None:
+        table = mod.members.get("_PUBLIC")
+        if isinstance(table, griffe.Attribute) and table.value is not None:
+            names = ast.literal_eval(str(table.value))
+            mod.exports = sorted(name for group in names.values() for name in group)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.support import python_c
 
 
@@ -96,3 +98,24 @@ def test_every_public_name_imports_in_a_fresh_interpreter():
     first, second = proc.stdout.splitlines()
     assert first.startswith("True True <function imps")
     assert second == f"{len(__import__('ddsbind').__all__)} []"
+
+
+def test_the_public_names_come_from_one_table():
+    """Without this, a name added to the package top's table but not to its type-checking imports (or the other
+    way) would import at run time and be unknown to mypy and the docs, or be typed and fail to import."""
+    import ast
+
+    import ddsbind
+
+    tree = ast.parse(Path(ddsbind.__file__).read_text())
+    checked = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    typed = {
+        (node.module, alias.name)
+        for node in checked.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name  # an explicit re-export
+    }
+    table = {(module, name) for module, names in ddsbind._PUBLIC.items() for name in names}
+    assert typed == table
+    assert ddsbind.__all__ == sorted(name for _, name in table) and len(ddsbind.__all__) == len(table)

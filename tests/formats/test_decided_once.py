@@ -1,0 +1,62 @@
+"""The format of a path is decided once and the decided Format passed on, the file not read again to tell it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ddsbind.formats import registry
+from ddsbind.formats.games import read_games
+from tests.support import cli
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+GAMES = "".join(
+    f'[Board "{n}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{DEAL}"]\n[Contract "3NT"]\n[Declarer "S"]\n'
+    f'[Result "9"]\n\n'
+    for n in (1, 2)
+)
+
+
+@pytest.fixture
+def sniffs(monkeypatch):
+    """Every path :func:`registry.by_content` reads to tell a format."""
+    seen: list[str] = []
+    real = registry.by_content
+
+    def counted(path):
+        seen.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(registry, "by_content", counted)
+    return seen
+
+
+def test_a_decided_format_is_taken_as_it_is(tmp_path, sniffs):
+    """Without this, a reader given the Format its caller decided would name or read the file again to tell it."""
+    path = tmp_path / "games"  # no extension: only the content tells
+    path.write_text(GAMES)
+    pbn = registry.guess(path)
+    assert pbn is registry.get("pbn") and sniffs == [str(path)]
+    assert registry.guess(path, pbn) is pbn
+    assert [g.board for g in read_games(path, pbn)] == [1, 2]
+    assert sniffs == [str(path)]
+
+
+def test_convert_reads_a_nameless_file_once_to_tell_its_format(tmp_path, sniffs):
+    """Without this, ``ddsbind convert`` would read the head of a nameless file twice (progress bar, then convert)."""
+    src, dst = tmp_path / "deals", tmp_path / "out.zbd"
+    src.write_text(GAMES)
+    result = cli("convert", src, dst)
+    assert result.exit_code == 0, result.output
+    assert sniffs == [str(src)]
+    assert dst.stat().st_size == 2 * 13
+
+
+def test_the_board_reads_a_nameless_file_once_to_tell_its_format(tmp_path, sniffs):
+    """Without this, the analysis board would tell a file's format once to choose a reader and again inside it."""
+    from ddsbind.board.boards import load_boards
+
+    path = tmp_path / "session"
+    path.write_text(GAMES)
+    boards = load_boards(path)
+    assert [b.label for b in boards] == ["1", "2"]
+    assert sniffs == [str(path)]

@@ -116,6 +116,25 @@ def renamed_option(old: str, new: str) -> Callable[[_Command], _Command]:
     return wrap
 
 
+def position_options(command: _Command) -> _Command:
+    """A position of play's argument and options, alike wherever a command takes one (``solve``, ``line``).
+
+    DEAL (a PBN deal string), ``--strain`` (old spelling ``--trump``),
+    ``--leader`` (the seat on lead to the current trick) and ``--trick``
+    (the cards already played to it).
+    """
+    options = [
+        click.argument("deal"),
+        renamed_option("--trump", "--strain"),
+        click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump."),
+        click.option("--leader", type=SEAT, required=True, help="The hand on lead to the current trick (who led it)."),
+        click.option("--trick", default="", help="Cards already played to the current trick, e.g. 'SA,S2'."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 class FormatChoice(click.Choice):
     """The names in the table of formats (``games=True``: those holding game records), looked up when first needed.
 

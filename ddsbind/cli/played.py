@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ddsbind.cli._common import SEAT, STRAIN, FormatChoice, about, fail, json_output, progress, renamed_option
+from ddsbind.cli._common import SEAT, FormatChoice, about, fail, json_output, position_options, progress
 
 if TYPE_CHECKING:
     from ddsbind.deal import Seat, Strain
@@ -74,11 +74,7 @@ def analyse(
 
 
 @click.command()
-@click.argument("deal")
-@renamed_option("--trump", "--strain")
-@click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump.")
-@click.option("--leader", type=SEAT, required=True, help="The hand that led (or leads) the current trick.")
-@click.option("--trick", default="", help="Cards already played to the current trick, e.g. 'SA,S2'.")
+@position_options
 @click.option(
     "--declarer",
     type=SEAT,

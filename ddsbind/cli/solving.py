@@ -11,11 +11,11 @@ from ddsbind.cli._common import (
     COUNT,
     POSITIVE,
     SEAT,
-    STRAIN,
     VUL,
     about,
     fail,
     json_output,
+    position_options,
     progress,
     renamed_option,
 )
@@ -145,11 +145,7 @@ def _is_file(text: str) -> bool:
 
 
 @click.command()
-@click.argument("deal")
-@renamed_option("--trump", "--strain")
-@click.option("--strain", type=STRAIN, required=True, help="The strain: trumps, or NT for notrump.")
-@click.option("--leader", type=SEAT, required=True, help="The hand on lead to the current trick.")
-@click.option("--trick", default="", help="Cards already played to the trick, e.g. 'SA,S2'.")
+@position_options
 def solve(deal: str, strain: Strain, leader: Seat, trick: str) -> None:
     """Score every card the hand to play can play (SolveBoard, solutions=3).
 

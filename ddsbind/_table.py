@@ -7,8 +7,9 @@ West; strains 0 = spades .. 3 = clubs, 4 = notrump; vulnerability 0 none,
 seat, partner, side, a board number's dealer and vulnerability) and the
 rules' array forms (:func:`sides_of`, :func:`sides_vulnerable`).
 
-Their public home is :mod:`ddsbind.deal`, which re-exports every name here;
-import them from there (or from the package top).  This module holds them
+Their public home is :mod:`ddsbind.deal`, which re-exports every name here
+and which their ``__module__`` names (pickles and the reference pages name
+it too); import them from there (or from the package top).  This module holds them
 apart from cards and deals so that each stays small enough to read.
 """
 
@@ -409,3 +410,8 @@ def sides_vulnerable(sides: ArrayLike, vulnerable: ArrayLike) -> NDArray[np.bool
         | ((s == Side.NS) & (v == Vulnerability.NS))
         | ((s == Side.EW) & (v == Vulnerability.EW))
     )
+
+
+# Their public home is ddsbind.deal: reprs, pickles and the documentation name it, not this module.
+for _public in (Seat, Side, Strain, Vulnerability, sides_of, sides_vulnerable):
+    _public.__module__ = "ddsbind.deal"

@@ -263,6 +263,11 @@ class Side(_BridgeEnum, names=_SIDE_NAMES, numbers="0=NS 1=EW", what="side"):
         """The other side."""
         return Side(1 - self)
 
+    @property
+    def full_name(self) -> str:
+        """``"North-South"`` or ``"East-West"``."""
+        return ("North-South", "East-West")[self]
+
     def __str__(self) -> str:
         """``"NS"`` or ``"EW"``; ``int(side)`` is 0 or 1."""
         return self.name

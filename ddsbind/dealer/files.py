@@ -109,8 +109,8 @@ class DealWriter:
         records = registry.Records(
             owners=np.asarray(owners, dtype=np.int8),
             tables=None if tables is None else np.asarray(tables, dtype=np.uint8),
-            dealer=self.dealer,
-            vulnerable=self.vulnerable,
+            dealers=self.dealer,
+            vulnerabilities=self.vulnerable,
         )
         self._writer.write(records)
 

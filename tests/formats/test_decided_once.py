@@ -16,18 +16,23 @@ GAMES = "".join(
 )
 
 
-@pytest.fixture
-def sniffs(monkeypatch):
-    """Every path :func:`registry.by_content` reads to tell a format."""
+def _asked(monkeypatch, teller: str) -> list[str]:
+    """Every path ``registry.<teller>`` (``by_content``, ``by_extension``) is asked to tell the format of."""
     seen: list[str] = []
-    real = registry.by_content
+    real = getattr(registry, teller)
 
     def counted(path):
         seen.append(str(path))
         return real(path)
 
-    monkeypatch.setattr(registry, "by_content", counted)
+    monkeypatch.setattr(registry, teller, counted)
     return seen
+
+
+@pytest.fixture
+def sniffs(monkeypatch):
+    """Every path :func:`registry.by_content` reads to tell a format."""
+    return _asked(monkeypatch, "by_content")
 
 
 def test_a_decided_format_is_taken_as_it_is(tmp_path, sniffs):
@@ -72,14 +77,7 @@ def test_the_dealer_decides_its_output_format_once(tmp_path, monkeypatch, librar
     from ddsbind.formats.lin import parse_lin
     from ddsbind.formats.zrd import encode_zrd
 
-    told: list[str] = []
-    real = registry.by_extension
-
-    def counted(path):
-        told.append(str(path))
-        return real(path)
-
-    monkeypatch.setattr(registry, "by_extension", counted)
+    told = _asked(monkeypatch, "by_extension")
     script, out = tmp_path / "s.dl", tmp_path / "boards.lin"
     script.write_text("produce 3\ndealer south\n")
     args = ["dealer", "-s", "1", "-o", out, script]

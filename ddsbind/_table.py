@@ -7,8 +7,9 @@ West; strains 0 = spades .. 3 = clubs, 4 = notrump; vulnerability 0 none,
 seat, partner, side, a board number's dealer and vulnerability) and the
 rules' array forms (:func:`sides_of`, :func:`sides_vulnerable`).
 
-Their public home is :mod:`ddsbind.deal`, which re-exports every name here;
-import them from there (or from the package top).  This module holds them
+Their public home is :mod:`ddsbind.deal`, which re-exports every name here
+and which their ``__module__`` names (pickles and the reference pages name
+it too); import them from there (or from the package top).  This module holds them
 apart from cards and deals so that each stays small enough to read.
 """
 
@@ -262,6 +263,11 @@ class Side(_BridgeEnum, names=_SIDE_NAMES, numbers="0=NS 1=EW", what="side"):
         """The other side."""
         return Side(1 - self)
 
+    @property
+    def full_name(self) -> str:
+        """``"North-South"`` or ``"East-West"``."""
+        return ("North-South", "East-West")[self]
+
     def __str__(self) -> str:
         """``"NS"`` or ``"EW"``; ``int(side)`` is 0 or 1."""
         return self.name
@@ -409,3 +415,8 @@ def sides_vulnerable(sides: ArrayLike, vulnerable: ArrayLike) -> NDArray[np.bool
         | ((s == Side.NS) & (v == Vulnerability.NS))
         | ((s == Side.EW) & (v == Vulnerability.EW))
     )
+
+
+# Their public home is ddsbind.deal: reprs, pickles and the documentation name it, not this module.
+for _public in (Seat, Side, Strain, Vulnerability, sides_of, sides_vulnerable):
+    _public.__module__ = "ddsbind.deal"

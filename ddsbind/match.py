@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ddsbind._typing import Progress
-from ddsbind.deal import SEAT_LETTERS, Card, Seat, Side, Vulnerability
+from ddsbind.deal import Card, Seat, Side, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.match_report import PairTotal, PlayerLine, pair_totals, player_lines
 from ddsbind.play import PlayJob, analyse_plays, costly_cards_batch
@@ -172,7 +172,7 @@ class TableResult:
 
     def names(self) -> str:
         """``N Carr, E Dale, S Ames, W Brook`` (empty when the file names nobody)."""
-        return ", ".join(f"{seat} {self.players[seat]}" for seat in SEAT_LETTERS if seat in self.players)
+        return ", ".join(f"{seat} {self.players[seat.name]}" for seat in Seat if seat.name in self.players)
 
     @property
     def percent_ns(self) -> float | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddsbind import _report_html
-from ddsbind.deal import Seat
+from ddsbind.deal import Seat, Side
 from ddsbind.scoring import PASSED_OUT
 
 # The report's classes live in ddsbind.match, which calls in here: naming them would close an import circle.
@@ -27,10 +27,13 @@ GameRecord = Any
 
 @dataclass(frozen=True)
 class PairTotal:
-    """A pair's matchpoints over the boards it played in one direction (and section): total, tops, rank."""
+    """A pair's matchpoints over the boards it played in one direction (and section): total, tops, rank.
+
+    ``direction`` is the pair's :class:`~ddsbind.deal.Side` (``"NS"`` in JSON, ``str(Side.NS)``).
+    """
 
     section: str | None
-    direction: str
+    direction: Side
     pair: str
     boards: int
     matchpoints: float
@@ -46,7 +49,7 @@ class PairTotal:
         """The pair's line as JSON types."""
         return {
             "section": self.section,
-            "direction": self.direction,
+            "direction": str(self.direction),
             "pair": self.pair,
             "boards": self.boards,
             "matchpoints": self.matchpoints,
@@ -88,12 +91,12 @@ class PlayerLine:
 
 def pair_totals(tables: list[TableResult], by_section: bool) -> list[PairTotal]:
     """Each pair's matchpoints over the results it played, by section (with ``by_section``) and direction, ranked."""
-    sums: dict[tuple[str | None, str, str], list[float]] = {}
+    sums: dict[tuple[str | None, Side, str], list[float]] = {}
     for t in tables:
         if t.matchpoints is None or t.top is None:
             continue
         sec = t.section if by_section else None
-        for direction, pair, mp in (("NS", t.pair_ns, t.matchpoints), ("EW", t.pair_ew, t.top - t.matchpoints)):
+        for direction, pair, mp in ((Side.NS, t.pair_ns, t.matchpoints), (Side.EW, t.pair_ew, t.top - t.matchpoints)):
             if pair is None:
                 continue
             acc = sums.setdefault((sec, direction, pair), [0, 0.0, 0.0])
@@ -275,8 +278,7 @@ def _pairs_lines(report: SessionReport, detail: bool) -> list[str]:
                 out += ["    " + line for line in _detail(t, "play")]
     if report.pairs:
         for (section, direction), rows in _by_field(report).items():
-            side = "North-South" if direction == "NS" else "East-West"
-            out.append(f"{side}{f' (section {section})' if section else ''}:")
+            out.append(f"{direction.full_name}{f' (section {section})' if section else ''}:")
             out.append(f"{'Rank':>4}  {'Pair':<32} {'Boards':>6} {'Matchpoints':>11} {'Tops':>6} {'%':>6}")
             for p in rows:
                 out.append(
@@ -286,8 +288,8 @@ def _pairs_lines(report: SessionReport, detail: bool) -> list[str]:
     return out
 
 
-def _by_field(report: SessionReport) -> dict[tuple[str | None, str], list[Any]]:
-    out: dict[tuple[str | None, str], list[Any]] = {}
+def _by_field(report: SessionReport) -> dict[tuple[str | None, Side], list[Any]]:
+    out: dict[tuple[str | None, Side], list[Any]] = {}
     for p in report.pairs:
         out.setdefault((p.section, p.direction), []).append(p)
     return out
@@ -419,7 +421,7 @@ def _scorecard_tables(report: SessionReport) -> list[str]:
                 (str(p.rank), [p.pair, str(p.boards), _num(p.matchpoints), _num(p.tops), f"{p.percent:.2f}"])
                 for p in lines_
             ]
-            caption = f"{'North-South' if direction == 'NS' else 'East-West'}{f' section {section}' if section else ''}"
+            caption = f"{direction.full_name}{f' section {section}' if section else ''}"
             header = ["rank", "pair", "boards", "matchpoints", "tops", "%"]
             parts.append(_report_html.session(header[1:], rows, caption, kind="pairs"))
     if report.players:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ddsbind.dealer.files import DealWriter
     from ddsbind.dealer.library import Library
     from ddsbind.dealer.settings import DealSource, Limits
+    from ddsbind.formats.registry import Format
 
 #: Seeds as dealer reads them: a negative one is taken modulo 2**64, as C's unsigned conversion does.
 SEED = click.IntRange(min=-(2**63), max=2**128 - 1)
@@ -236,7 +237,8 @@ def dealer(
     _refuse_unsupported(exhaust, library)
     written = {"-o": output, "-C": _report_name(csv_file), "-X": _report_name(export_file), "--plot": plot}
     one_file_each({"FILE": file, "-L": library_file, **written})  # nothing written over another or over an input
-    reports = _Reports(output, to_format, solve, contracts, makes_only, vul, lead, as_json, as_csv, plot)
+    reports = _Reports(output, solve, contracts, makes_only, vul, lead, as_json, as_csv, plot)
+    output_format: Format | None = None
     if generator is not None and library_file is not None:
         fail("--generator chooses how deals are dealt; a --library's deals are read from it (drop --generator)")
     solved_library = _library(library_file, library_start, library_count, lead, workers, swap)
@@ -250,7 +252,7 @@ def dealer(
     if output:
         from ddsbind.dealer.files import check_output
 
-        check_output(output, to_format, force=force)
+        output_format = check_output(output, to_format, force=force)  # decided once, here, and passed on
     from ddsbind.dealer.kernel import DEFAULT_GENERATOR
     from ddsbind.dealer.run import load_script
     from ddsbind.dealer.settings import DealSource, Limits
@@ -274,6 +276,7 @@ def dealer(
             source,
             limits,
             reports,
+            output_format,
             file=file,
             threads=threads,
             workers=workers,
@@ -296,7 +299,6 @@ class _Reports:
     """
 
     output: str | None
-    to_format: str | None
     solve: bool
     contracts: tuple[str, ...]
     makes_only: bool
@@ -332,6 +334,7 @@ class _Job:
     source: DealSource
     limits: Limits
     reports: _Reports
+    output_format: Format | None  # -o's, decided once (--to, else its extension) by check_output
     file: str | None
     threads: int | None
     workers: int | None
@@ -498,34 +501,27 @@ class _LibraryStream:
         r = job.reports
         if job.library is None or not (r.output or r.contracts):
             return None
-        if r.output:
-            from ddsbind.formats import registry
-
-            fmt = registry.guess(r.output, r.to_format, role="output")
-            if fmt.encode is None and fmt.dump_part is None:
-                return None  # a format written only whole (none built in): from the deals kept
+        fmt = job.output_format
+        if fmt is not None and fmt.encode is None and fmt.dump_part is None:
+            return None  # a format written only whole (none built in): from the deals kept
         return cls(job)
 
     def __enter__(self) -> _LibraryStream:
-        r = self.job.reports
-        if r.output:
+        r, fmt = self.job.reports, self.job.output_format
+        if r.output and fmt is not None:
             import warnings
 
             from ddsbind.dealer.files import DealWriter
             from ddsbind.errors import DroppedDataWarning
-            from ddsbind.formats import registry
             from ddsbind.formats.convert import results_lost
 
-            fmt = registry.guess(r.output, r.to_format, role="output")
             lost = results_lost(fmt, 0)
             if lost is not None:  # every record of a library has its results: said once, before the first
                 library = self.job.library.path  # type: ignore[union-attr]
                 warnings.warn(DroppedDataWarning(f"{fmt.name} cannot hold {library}'s {lost}: dropped"), stacklevel=2)
 
             script = self.job.script
-            self.writer = DealWriter(
-                r.output, r.to_format, dealer=script.dealer, vulnerable=script.vulnerable
-            ).__enter__()
+            self.writer = DealWriter(r.output, fmt, dealer=script.dealer, vulnerable=script.vulnerable).__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -562,7 +558,7 @@ def _solve_and_report(job: _Job, result: Any, stream: _LibraryStream | None) -> 
         with progress("solving", total=len(deals), unit="deal") as tick:
             tables = statistics.tables_of_owners(deals, threads=threads, progress=tick)
     if r.output and deals is not None:
-        write_deals(r.output, deals, tables, r.to_format, dealer=script.dealer, vulnerable=script.vulnerable)
+        write_deals(r.output, deals, tables, job.output_format, dealer=script.dealer, vulnerable=script.vulnerable)
     report = None
     if r.contracts and deals is not None:
         if tables is not None:

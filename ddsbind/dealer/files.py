@@ -15,8 +15,14 @@ from ddsbind.formats import registry
 __all__ = ["DealWriter", "check_output", "write_deals"]
 
 
-def check_output(path: str | os.PathLike[str], format: str | None = None, *, force: bool = False) -> registry.Format:
+def check_output(
+    path: str | os.PathLike[str], format: registry.FormatLike | None = None, *, force: bool = False
+) -> registry.Format:
     """The format deals will be written to ``path`` in; refuse, before any dealing, what would fail later.
+
+    The format is decided here once (``format``, else ``path``'s extension):
+    pass the answer on to :class:`DealWriter` or :func:`write_deals` as
+    their ``format``, and the path is not looked at again.
 
     Raises
     ------
@@ -42,15 +48,16 @@ def write_deals(
     path: str | os.PathLike[str],
     owners: NDArray[np.int8],
     tables: NDArray[np.int8] | None = None,
-    format: str | None = None,
+    format: registry.FormatLike | None = None,
     *,
     dealer: Seat | int | str | None = None,
     vulnerable: Vulnerability | str | None = None,
 ) -> str:
     """Write deals ``(n, 52)`` (DDS seats N=0 E=1 S=2 W=3) and optional tables ``(n, 5, 4)`` to ``path``.
 
-    The format is ``format`` or guessed from the extension (``.pbn``,
-    ``.zbd``, ``.zrd``...).  A format holding results gets the tables (15 =
+    The format is ``format`` (a name, or a :class:`~ddsbind.formats.registry.Format`
+    decided already, :func:`check_output`'s) or told by the extension
+    (``.pbn``, ``.zbd``, ``.zrd``...).  A format holding results gets the tables (15 =
     unknown when none were solved).  ``dealer`` (a :class:`~ddsbind.Seat`,
     0..3 = N E S W) and ``vulnerable`` (a :class:`~ddsbind.Vulnerability` or
     its name, never a bare number: DDS's and dealer's numberings differ), a
@@ -87,7 +94,7 @@ class DealWriter:
     def __init__(
         self,
         path: str | os.PathLike[str],
-        format: str | None = None,
+        format: registry.FormatLike | None = None,
         *,
         dealer: Seat | int | str | None = None,
         vulnerable: Vulnerability | str | None = None,
@@ -109,8 +116,8 @@ class DealWriter:
         records = registry.Records(
             owners=np.asarray(owners, dtype=np.int8),
             tables=None if tables is None else np.asarray(tables, dtype=np.uint8),
-            dealer=self.dealer,
-            vulnerable=self.vulnerable,
+            dealers=self.dealer,
+            vulnerabilities=self.vulnerable,
         )
         self._writer.write(records)
 

@@ -621,15 +621,12 @@ def _joined(parts: list[Records]) -> Records:
         vals = [getattr(p, attr) for p in parts]
         return None if any(v is None for v in vals) else np.concatenate(vals)
 
-    first = parts[0]
     pars = None if any(p.pars is None for p in parts) else [x for p in parts for x in p.pars or []]
     return Records(
         cat("owners"),
         cat("tables"),
         cat("hand"),
         cat("makes"),
-        first.dealer,
-        first.vulnerable,
         dealers=cat("dealers"),
         vulnerabilities=cat("vulnerabilities"),
         pars=pars,

@@ -46,8 +46,9 @@ from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from ddsbind._typing import renamed
 from ddsbind.deal import Seat, Vulnerability
 from ddsbind.errors import FormatError
 from ddsbind.formats import _dtypes, ddsref, gib, handmakes, lin, pbn, pbngame, zbd, zbs, zdd, zrd, zrj, zrjgame
@@ -72,7 +73,7 @@ __all__ = [
 Board = pbn.PBNBoard | ddsref.ReferenceHand
 
 
-@dataclass
+@dataclass(init=False)
 class Records:
     """A batch of records as arrays, in DDS's orders.
 
@@ -86,29 +87,61 @@ class Records:
         For one-hand formats (``hand-makes``): the hand, as a DDS seat.
     makes : ndarray, shape (n, 5), uint8, or None
         That hand's tricks as declarer, strains S H D C NT.
-    dealer : Seat or None
-        For writing boards (PBN, LIN): every board's dealer (a dealer
-        script's ``dealer``); None follows the board cycle of board ``k + 1``.
-    vulnerable : Vulnerability or None
-        The same for every board's vulnerability.
-    dealers, vulnerabilities : ndarray, shape (n,), int8, or None
-        Each record's own dealer (DDS seat) and vulnerability (DDS's code),
-        from a format that gives them per deal (DDS's reference text); they
-        come before ``dealer``/``vulnerable`` and the board cycle.
+    dealers : ndarray, shape (n,), int8, or None
+        Each record's dealer, as a DDS seat (N=0 E=1 S=2 W=3), written
+        where the target holds it (PBN's Dealer, LIN's ``md|``); None
+        follows the board cycle of board ``k + 1``.  Given as one
+        :class:`~ddsbind.deal.Seat` (a dealer script's ``dealer``), it is
+        every record's.  ``dealer=``, its former spelling for one seat, is
+        deprecated.
+    vulnerabilities : ndarray, shape (n,), int8, or None
+        The same for each record's vulnerability, as DDS's code (0 none,
+        1 both, 2 NS, 3 EW; :class:`~ddsbind.deal.Vulnerability`), one
+        Vulnerability being every record's; ``vulnerable=`` deprecated.
     pars : list of (int, list of str), or None
         Each record's par as the file gives it (DDS's ``DealerPar``: North-South's
         score, the contracts as DDS writes them), written where the target holds it (PBN).
+
+    Raises
+    ------
+    FormatError
+        ``dealers`` or ``vulnerabilities`` not one value a record.
     """
 
-    owners: NDArray[np.int8] | None = None
-    tables: NDArray[np.uint8] | None = None
-    hand: NDArray[np.uint8] | None = None
-    makes: NDArray[np.uint8] | None = None
-    dealer: Seat | None = None
-    vulnerable: Vulnerability | None = None
-    dealers: NDArray[np.int8] | None = None
-    vulnerabilities: NDArray[np.int8] | None = None
-    pars: list[tuple[int, list[str]]] | None = None
+    owners: NDArray[np.int8] | None
+    tables: NDArray[np.uint8] | None
+    hand: NDArray[np.uint8] | None
+    makes: NDArray[np.uint8] | None
+    dealers: NDArray[np.int8] | None
+    vulnerabilities: NDArray[np.int8] | None
+    pars: list[tuple[int, list[str]]] | None
+
+    @renamed(dealer="dealers", vulnerable="vulnerabilities")
+    def __init__(
+        self,
+        owners: NDArray[np.int8] | None = None,
+        tables: NDArray[np.uint8] | None = None,
+        hand: NDArray[np.uint8] | None = None,
+        makes: NDArray[np.uint8] | None = None,
+        *,
+        dealers: Seat | ArrayLike | None = None,
+        vulnerabilities: Vulnerability | ArrayLike | None = None,
+        pars: list[tuple[int, list[str]]] | None = None,
+    ) -> None:
+        self.owners, self.tables, self.hand, self.makes, self.pars = owners, tables, hand, makes, pars
+        self.dealers = self._each("dealers", dealers)
+        self.vulnerabilities = self._each("vulnerabilities", vulnerabilities)
+
+    def _each(self, name: str, given: ArrayLike | None) -> NDArray[np.int8] | None:
+        """``given`` as one int8 value a record: one value broadcast to every record."""
+        if given is None:
+            return None
+        values = np.asarray(given, dtype=np.int8)
+        if values.ndim == 0:
+            return np.full(len(self), values, np.int8)
+        if values.shape != (len(self),):
+            raise FormatError(f"{name}: {values.size} values for {len(self)} records (give one, or one a record)")
+        return values
 
     def __len__(self) -> int:
         for a in (self.owners, self.tables, self.hand):
@@ -634,10 +667,8 @@ class _Pbn(Format):
             deals_from_owners(_need_owners(r, "pbn")),
             _known(r.tables),
             first_board=first + 1,
-            dealer=r.dealer if r.dealers is None else [Seat(int(d)) for d in r.dealers],
-            vulnerable=r.vulnerable
-            if r.vulnerabilities is None
-            else [Vulnerability(int(v)) for v in r.vulnerabilities],
+            dealer=None if r.dealers is None else [Seat(int(d)) for d in r.dealers],
+            vulnerable=None if r.vulnerabilities is None else [Vulnerability(int(v)) for v in r.vulnerabilities],
             pars=r.pars,
         )
         return pbn.encode_pbn(text if first == 0 else text[len(_PBN_HEAD) :])
@@ -733,11 +764,11 @@ class _Lin(Format):
         games = [
             GameRecord(
                 d,
-                r.dealer if r.dealer is not None else Seat.dealer_of_board(b),
-                r.vulnerable if r.vulnerable is not None else Vulnerability.of_board(b),
+                Seat.dealer_of_board(b) if r.dealers is None else Seat(int(r.dealers[k])),
+                Vulnerability.of_board(b) if r.vulnerabilities is None else Vulnerability(int(r.vulnerabilities[k])),
                 board=b,
             )
-            for b, d in zip(boards, deals, strict=True)
+            for k, (b, d) in enumerate(zip(boards, deals, strict=True))
         ]
         return lin.format_lin(games).encode("utf-8")
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import ddsbind
 from ddsbind.cli import main
-from ddsbind.deal import Vulnerability
+from ddsbind.deal import Side, Vulnerability
 from ddsbind.errors import ContractError, FormatError
 from ddsbind.formats.games import read_games, read_played
 from ddsbind.formats.lin import parse_lin
@@ -87,12 +87,13 @@ def test_score_table_matchpoints_equal_the_hand_worked_ones():
     got = [[t.matchpoints for t in b.tables] for b in report.boards]
     assert got == [[5, 8, 0, 5, 2], [2.75, 0.25, 6.5, 6.5], [4, 4]]
     assert {t.top for b in report.boards for t in b.tables} == {8}
-    ns = {p.pair: p for p in report.pairs if p.direction == "NS"}
+    ns = {p.pair: p for p in report.pairs if p.direction is Side.NS}
     assert (ns["Mo Nash - Ned Orr"].matchpoints, ns["Mo Nash - Ned Orr"].tops) == (11.5, 16)  # 5 + 6.5
     assert ns["Mo Nash - Ned Orr"].rank == 1 and round(ns["Mo Nash - Ned Orr"].percent, 2) == 71.88
-    ew = {p.pair: p for p in report.pairs if p.direction == "EW"}
+    ew = {p.pair: p for p in report.pairs if p.direction is Side.EW}
     assert ew["Kit Lowe - Lou Marsh"].matchpoints == 8 + (8 - 0.25) + 4  # EW's are the top less NS's
-    assert [p.rank for p in report.pairs if p.direction == "EW"] == [1, 2, 3, 4, 5]
+    assert [p.rank for p in report.pairs if p.direction is Side.EW] == [1, 2, 3, 4, 5]
+    assert [p.to_json()["direction"] for p in report.pairs] == ["NS"] * 5 + ["EW"] * 5  # a Side, "NS" in JSON
 
 
 def test_score_table_by_section():
@@ -104,8 +105,16 @@ def test_score_table_by_section():
     assert got[0] == [("A", 2, 4), ("A", 4, 4), ("A", 0, 4), ("B", 2, 2), ("B", 0, 2)]
     assert got[1] == [("A", 2, 4), ("A", 0, 4), ("A", 4, 4), ("B", None, None)]
     assert got[2] == [("A", 2, 4), ("A", 2, 4)]
-    assert {(p.section, p.direction) for p in report.pairs} == {("A", "NS"), ("A", "EW"), ("B", "NS"), ("B", "EW")}
+    assert {(p.section, p.direction) for p in report.pairs} == {
+        ("A", Side.NS),
+        ("A", Side.EW),
+        ("B", Side.NS),
+        ("B", Side.EW),
+    }
     assert "  section B, NS Mo Nash - Ned Orr v EW Sal Tate - Ted Urey: 3NT by E, 8 tricks" in "\n".join(report.lines())
+    headings = [line for line in report.lines() if line.endswith("):")]  # each field's totals, headed by its side
+    assert headings == [f"{side} (section {s})" + ":" for s in "AB" for side in ("North-South", "East-West")]
+    assert "East-West section B" in report.to_html()
 
 
 def test_neuberg_by_hand():

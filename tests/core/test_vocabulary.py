@@ -19,6 +19,7 @@ import pytest
 
 import ddsbind
 from ddsbind import Call, Contract, Seat, Side, Strain, Vulnerability
+from ddsbind.deal import sides_of
 from ddsbind.errors import ContractError, Error, InvalidArgumentError, TrumpWrongError
 from ddsbind.scoring import DealerParContract, score
 
@@ -326,3 +327,17 @@ def test_solve_board_names_its_strain_and_leader_as_tricks_does():
         ddsbind.solve_board(deal, strain="NT", trump="NT", leader="N")
     with pytest.warns(DeprecationWarning):
         assert ddsbind.best_line(deal, trump="NT", first="N") == ddsbind.best_line(deal, strain="NT", leader="N")
+
+
+@pytest.mark.parametrize("value", [Seat.N, Strain.NT, Vulnerability.NS, Side.EW, sides_of])
+def test_the_table_types_name_their_public_home(value):
+    """Without this, a pickle or a repr of a seat names ddsbind._table, a private module free to move."""
+    import pickle
+
+    import ddsbind.deal
+
+    home = value if value is sides_of else type(value)
+    assert home.__module__ == "ddsbind.deal" and getattr(ddsbind.deal, home.__name__) is home
+    data = pickle.dumps(value)
+    assert b"ddsbind._table" not in data and b"ddsbind.deal" in data
+    assert pickle.loads(data) is value

@@ -16,18 +16,23 @@ GAMES = "".join(
 )
 
 
-@pytest.fixture
-def sniffs(monkeypatch):
-    """Every path :func:`registry.by_content` reads to tell a format."""
+def _asked(monkeypatch, teller: str) -> list[str]:
+    """Every path ``registry.<teller>`` (``by_content``, ``by_extension``) is asked to tell the format of."""
     seen: list[str] = []
-    real = registry.by_content
+    real = getattr(registry, teller)
 
     def counted(path):
         seen.append(str(path))
         return real(path)
 
-    monkeypatch.setattr(registry, "by_content", counted)
+    monkeypatch.setattr(registry, teller, counted)
     return seen
+
+
+@pytest.fixture
+def sniffs(monkeypatch):
+    """Every path :func:`registry.by_content` reads to tell a format."""
+    return _asked(monkeypatch, "by_content")
 
 
 def test_a_decided_format_is_taken_as_it_is(tmp_path, sniffs):
@@ -60,3 +65,27 @@ def test_the_board_reads_a_nameless_file_once_to_tell_its_format(tmp_path, sniff
     boards = load_boards(path)
     assert [b.label for b in boards] == ["1", "2"]
     assert sniffs == [str(path)]
+
+
+@pytest.mark.parametrize("library", [False, True], ids=["dealt", "library"])
+def test_the_dealer_decides_its_output_format_once(tmp_path, monkeypatch, library):
+    """Without this, ``ddsbind dealer -o FILE`` told FILE's format by its extension up to four times (checking it,
+    streaming a library's records, warning of dropped results, writing), each a place to tell it differently."""
+    import numpy as np
+
+    from ddsbind.dealer.dealing import deal_batch
+    from ddsbind.formats.lin import parse_lin
+    from ddsbind.formats.zrd import encode_zrd
+
+    told = _asked(monkeypatch, "by_extension")
+    script, out = tmp_path / "s.dl", tmp_path / "boards.lin"
+    script.write_text("produce 3\ndealer south\n")
+    args = ["dealer", "-s", "1", "-o", out, script]
+    if library:
+        owners = deal_batch(1, 0, size=3)
+        (tmp_path / "lib.zrd").write_bytes(encode_zrd(owners, np.full((3, 5, 4), 7, np.uint8)).tobytes())
+        args += ["-L", tmp_path / "lib.zrd"]
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+    assert told.count(str(out)) == 1
+    assert [g.dealer.name for g in parse_lin(out.read_text())] == ["S"] * 3

@@ -467,8 +467,10 @@ def parse_games(text: str | bytes, *, name: str = "PBN", strict: bool | None = N
     ------
     FormatError
         Text that is not PBN, a deal that cannot be read, or (``strict``)
-        any field set aside: naming the game (``index``), the play's
-        position and the card.
+        any field set aside: its place in its fields (``path``, ``record``
+        from 1 and ``index`` from 0, ``board`` as the file numbers it, the
+        tag's ``line`` from 1), rendered once before the message; the
+        message names the field, the play's position and the card.
     """
     encoding = None if isinstance(text, str) else pbn.pbn_encoding(text, name)
     with _common.reading(strict):

@@ -405,7 +405,9 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
     Games are separated by empty lines; a tag that repeats within a game
     starts a new game too (files that omit the empty line).  Text outside
     any tag, a ``{`` never closed and control bytes raise ``FormatError``
-    with the line number, when the reading reaches them.
+    when the reading reaches them, its place in its fields: ``line``
+    (1-based), ``path`` (``name``, unless the default ``"PBN"``) and, for a
+    line in a game, ``record`` and ``board`` (as the file numbers it).
     """
     game: GameText | None = None
     current: str | None = None

@@ -600,24 +600,36 @@ class FieldWarning(UserWarning):
 
     The reader keeps the field as the file wrote it (written back
     unchanged), computes nothing from it, and names it once: ``board`` (the
-    board number as the file wrote it, or None; ``game``, 1-based, says
-    which game when the board is unknown), ``tag`` (the field's name),
-    ``value`` (as written) and ``why``.  Reading with ``strict=True`` (the
-    CLI's ``--strict``) refuses the file instead, with a
-    :class:`FormatError` saying the same.
+    board number as the file wrote it, or None), ``game`` (the record's
+    place in the file, 1-based, or None), ``line`` (1-based, or None),
+    ``source`` (the file), ``tag`` (the field's name), ``value`` (as
+    written) and ``why``.  The message puts the location first, as
+    :func:`where` renders it for an :class:`Error`:
+    ``'games.pbn: record 4 (Board 7), line 40: [Result "-9752"] set aside: not 0..13 tricks'``.
+    Reading with ``strict=True`` (the CLI's ``--strict``) refuses the file
+    instead, with a :class:`FormatError` saying the same, its location in
+    its fields.
     """
 
     def __init__(
-        self, board: str | None, tag: str, value: str, why: str, *, source: str | None = None, game: int | None = None
+        self,
+        board: str | None,
+        tag: str,
+        value: str,
+        why: str,
+        *,
+        source: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
     ) -> None:
         self.board, self.tag, self.value, self.why, self.source = board, tag, value, why, source
         self.game = game  # the game's place in the file, 1-based, when known
-        where = f"{source}: " if source else ""
-        if board not in (None, "") and tag != "Board":
-            on = f"Board {board}: "
-        else:
-            on = f"game {game} of the file: " if game is not None else ""
-        super().__init__(f'{where}{on}[{tag} "{value[:40]}"] set aside: {why}')
+        self.line = line
+        # A Board tag set aside is its own value: not named as the board too.
+        named = board if board not in (None, "") and tag != "Board" else None
+        on = where(path=source, record=game, board=named, line=line)
+        text = f'[{tag} "{value[:40]}"] set aside: {why}'
+        super().__init__(f"{on}: {text}" if on else text)
 
 
 class DroppedDataWarning(UserWarning):

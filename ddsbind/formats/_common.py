@@ -50,19 +50,31 @@ def is_strict() -> bool:
 
 
 def set_aside(
-    board: object, tag: str, value: str, why: str, *, source: str | None = None, index: int | None = None
+    board: object,
+    tag: str,
+    value: str,
+    why: str,
+    *,
+    source: str | None = None,
+    index: int | None = None,
+    line: int | None = None,
 ) -> None:
     """The one rule for a field a reader cannot use: named once in a :class:`FieldWarning`, or refused when strict.
 
     The caller keeps the field as the file wrote it and computes nothing
     from it; ``board`` is the board as the file numbers it (None unknown),
-    ``index`` the record (0-based) for the strict refusal's ``FormatError``.
+    ``index`` the record (0-based), ``line`` the field's line (1-based) and
+    ``source`` the file, when known: the warning's location, or the strict
+    refusal's (a ``FormatError`` with those fields, which the caller may
+    complete with :meth:`~ddsbind.errors.Error.locate`).
     """
     game = None if index is None else index + 1
-    warning = FieldWarning(None if board is None else str(board), tag, value, why, source=source, game=game)
-    if _STRICT.get():  # the game's place is the caller's to name (its board and line), unless it names the source
+    said = None if board is None else str(board)
+    warning = FieldWarning(said, tag, value, why, source=source, game=game, line=line)
+    if _STRICT.get():
         refused = f'[{tag} "{value[:40]}"] refused (strict reading): {why}'
-        raise FormatError(str(warning).split("[", 1)[0] + refused if source else refused, index=index)
+        on = said if said not in (None, "") and tag != "Board" else None  # a Board tag refused is its own value
+        raise FormatError(refused, index=index, board=on, line=line, path=source)
     warnings.warn(warning, stacklevel=3)
 
 
@@ -304,7 +316,7 @@ def decode_text(data: bytes, encoding: str, name: str, first_line: int = 1) -> s
         line = data.count(b"\n", 0, exc.start) + first_line
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         bad = data[exc.start : exc.start + 1].hex()
-        raise FormatError(f"{name}: line {line}, column {col}: byte 0x{bad} is not {encoding} text") from None
+        raise FormatError(f"byte 0x{bad} at column {col} is not {encoding} text", path=name, line=line) from None
 
 
 #: Bytes read at a time from a text file (:func:`text_pieces`).

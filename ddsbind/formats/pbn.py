@@ -104,6 +104,7 @@ from ddsbind.formats.pbntext import (
     encode_pbn,
     inherited_values,
     iter_games,
+    path_of,
     pbn_encoding,
     pbn_lines,
     quote,
@@ -235,47 +236,49 @@ def _dealt_games(lines: Iterable[str], name: str) -> Iterator[tuple[GameText, di
     text kept; strict reading refuses it, and so does a file with no deal
     that reads (the first fault).
     """
-    bad: list[tuple[str | None, str, str, int]] = []  # deals set aside, not yet named
+    bad: list[tuple[str | None, str, str, int, int]] = []  # deals set aside, not yet named
     first: FormatError | None = None
     good = False
+    path = path_of(name)
     for g, (game, values) in enumerate(with_values(iter_games(lines, name), name)):
         lines_of = {tag: lineno for tag, _, lineno in reversed(game.tags)}
         deal_text = values.get("Deal")
         if deal_text is None:
             continue
-        where = f"{name}: line {lines_of['Deal']}"
+        board = values.get("Board")
+        line = lines_of["Deal"]
         try:
             deal = read_deal(deal_text)
         except FormatError as exc:
             if _common.is_strict() or first is None:
-                first = FormatError(f"{where}: {exc}", index=g)
+                first = FormatError(exc.message, index=g, board=board, line=line, path=path)
             if _common.is_strict():
                 raise first from None
-            bad.append((values.get("Board"), deal_text, f"line {lines_of['Deal']}: {exc.message}", g))
+            bad.append((board, deal_text, exc.message, g, line))
             if good:
-                _name_bad_deals(bad, name)
+                _name_bad_deals(bad, path)
             continue
         if not good:
             good = True
-            _name_bad_deals(bad, name)
+            _name_bad_deals(bad, path)
         table = None
         try:
             table = existing_table(values, game.sections)
         except FormatError as exc:
-            board = values.get("Board", "?")
             if _common.is_strict():
                 why = f"results refused (strict reading): {exc}"
-                raise FormatError(f"{where} (Board {board}): {why}", index=g) from None
-            warnings.warn(ResultsWarning(f"{where} (Board {board}): results set aside: {exc}"), stacklevel=3)
+                raise FormatError(why, index=g, board=board, line=line, path=path) from None
+            at = f"{name}: line {line} (Board {board or '?'})"
+            warnings.warn(ResultsWarning(f"{at}: results set aside: {exc}"), stacklevel=3)
         yield game, values, PBNBoard(deal=deal, table=table, tags=values)
     if bad and first is not None:  # not one deal of the file reads
         raise first
 
 
-def _name_bad_deals(bad: list[tuple[str | None, str, str, int]], name: str) -> None:
-    """Name each deal set aside once (its board, text and why) and forget it."""
-    for board, text, why, g in bad:
-        _common.set_aside(board, "Deal", text, why, source=name, index=g)
+def _name_bad_deals(bad: list[tuple[str | None, str, str, int, int]], path: str | None) -> None:
+    """Name each deal set aside once (its board, text and why, at its record and line) and forget it."""
+    for board, text, why, g, line in bad:
+        _common.set_aside(board, "Deal", text, why, source=path, index=g, line=line)
     bad.clear()
 
 
@@ -474,7 +477,8 @@ def iter_add_results(
         try:
             return encoder.encode(text, final)
         except UnicodeEncodeError as exc:
-            raise FormatError(f"{name}: the text cannot be written back in its encoding {encoding}: {exc}") from None
+            why = f"the text cannot be written back in its encoding {encoding}: {exc}"
+            raise FormatError(why, path=path_of(name)) from None
 
     for game, values, board in _dealt_games(read(), name):
         batch.append((game, values, board))

@@ -106,6 +106,7 @@ from typing import IO
 from ddsbind.deal import SEAT_LETTERS, Card, Deal, Seat, Strain
 from ddsbind.errors import ContractError, DDSError, FormatError
 from ddsbind.formats import _common, pbn
+from ddsbind.formats.pbntext import path_of
 from ddsbind.game import Play, Vulnerability
 from ddsbind.record import (
     PASSED_OUT,
@@ -157,7 +158,7 @@ def _read_contract(text: str, g: int) -> Contract | PassedOut | None:
     try:
         return read_contract(text)
     except ContractError as exc:
-        raise FormatError(f"PBN: Contract: {exc}", index=g) from None
+        raise FormatError(f"Contract: {exc}", index=g) from None
 
 
 def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
@@ -165,7 +166,7 @@ def _seat_tag(value: str | None, name: str, g: int) -> Seat | None:
         return None
     v = value.strip().upper()
     if len(v) != 1 or v not in SEAT_LETTERS:
-        raise FormatError(f"PBN: {name} {value!r} is not N, E, S or W", index=g)
+        raise FormatError(f"{name} {value!r} is not N, E, S or W", index=g)
     return Seat(SEAT_LETTERS.index(v))
 
 
@@ -199,7 +200,7 @@ def _auction(tokens: list[str], g: int) -> tuple[list[Call], list[int], dict[int
             break
         m = _ANNOTATED.match(tok)
         assert m is not None  # every token matches
-        call, mark = m.group(1).upper(), _mark(m.group(2), f"PBN: auction token {k}")
+        call, mark = m.group(1).upper(), _mark(m.group(2), f"auction token {k}")
         if call == "AP":
             missing = closing_passes(calls)
             calls += [Call.PASS] * missing
@@ -208,7 +209,7 @@ def _auction(tokens: list[str], g: int) -> tuple[list[Call], list[int], dict[int
             try:
                 calls.append(read_call(call))
             except ContractError:
-                raise FormatError(f"PBN: auction token {k} {tok!r} is not a call", index=g) from None
+                raise FormatError(f"auction token {k} {tok!r} is not a call", index=g) from None
             marks.append(mark)
         if k in refs and calls:
             notes.setdefault(len(calls) - 1, []).extend(refs[k])
@@ -225,11 +226,11 @@ def _play(
         end = toks.index("*")
         extra = [t for t in toks[end + 1 :] if t != "-"]
         if extra:
-            raise FormatError(f"PBN: {extra[0]} comes after the end of the play ('*'), after the claim", index=g)
+            raise FormatError(f"{extra[0]} comes after the end of the play ('*'), after the claim", index=g)
         toks = toks[:end]
     if len(toks) > 52:
         bad = toks[52]
-        raise FormatError(f"PBN: {bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g)
+        raise FormatError(f"{bad} is play token {52}: {len(toks)} tokens, at most 52 (13 tricks)", index=g)
     table = Play(deal, strain, first)
     plays: list[Card] = []
     marks: list[int] = []
@@ -244,13 +245,13 @@ def _play(
             if stopped:  # the play stopped: every card from here on comes after the claim
                 if tok != "-":
                     raise FormatError(
-                        f"PBN: play {k + j + 1} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
+                        f"play {k + j + 1} ({seat.name}): {tok} comes after the claim (no card at {stopped})",
                         index=g,
                     )
                 continue
-            where = f"PBN: play {k + j + 1} ({table.where()})"
+            where = f"play {k + j + 1} ({table.where()})"
             if tok == "-":
-                stopped = where.removeprefix("PBN: ")
+                stopped = where
                 continue
             m = _CARD.match(tok)
             if not m:
@@ -259,7 +260,7 @@ def _play(
             try:
                 table.play(card)
             except DDSError as exc:
-                raise FormatError(f"PBN: {play_fault(k + j, exc)}", index=g) from None
+                raise FormatError(play_fault(k + j, exc), index=g) from None
             if refs and k + column in refs:
                 card_notes[len(plays)] = list(refs[k + column])
             plays.append(card)
@@ -282,8 +283,8 @@ def holds_games(text: str | bytes | IO[bytes], *, name: str = "PBN") -> bool:
     return any(values.get(tag, "").strip() not in ("", "?") for _, values in every for tag in _GAME_TAGS)
 
 
-def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord:
-    """One game's record (``values``: its tags, ``#`` resolved), read leniently.
+def _read_game(game: pbn.GameText, values: dict[str, str], g: int, path: str | None = None) -> GameRecord:
+    """One game's record (``values``: its tags, ``#`` resolved; ``path``: the file, for messages), read leniently.
 
     Only a deal that cannot be read refuses the game (``FormatError``; a
     deal with unknown hands is kept, its play set aside); a tag or section that is garbage or contradicts
@@ -292,10 +293,11 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     (:func:`ddsbind.formats._common.set_aside`; refused when reading strictly).
     """
     sections = {tag: " ".join(lines).split() for tag, lines in game.sections.items()}
+    lines_of = {tag: lineno for tag, _, lineno in reversed(game.tags)}  # each tag's first line, 1-based
     try:
         deal = pbn.read_deal(values["Deal"])
     except FormatError as exc:
-        raise FormatError(f"PBN: {exc}", index=g) from None
+        raise FormatError(exc.message, index=g, line=lines_of.get("Deal")) from None
     values.pop("Note", None)
     rec = GameRecord(deal=deal, tags=dict(values))
     rec.sections = {tag: list(lines) for tag, lines in game.sections.items() if tag not in _OWNED and lines}
@@ -303,7 +305,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
 
     def aside(tag: str, why: str, value: str | None = None) -> None:
         value = values.get(tag, "") if value is None else value
-        _common.set_aside(board or None, tag, value, why, index=g)
+        _common.set_aside(board or None, tag, value, why, source=path, index=g, line=lines_of.get(tag, game.line))
         rec.unread[tag] = value
         if game.sections.get(tag):
             rec.sections[tag] = list(game.sections[tag])
@@ -333,7 +335,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
     try:
         rec.contract = _read_contract(values.get("Contract", ""), g)
     except FormatError as exc:
-        aside("Contract", exc.message.removeprefix("PBN: Contract: "))
+        aside("Contract", exc.message.removeprefix("Contract: "))
     result = values.get("Result", "").strip()
     if result == "?":  # PBN's unknown: nothing to name
         rec.unread["Result"] = values["Result"]
@@ -362,7 +364,7 @@ def _read_game(game: pbn.GameText, values: dict[str, str], g: int) -> GameRecord
                 )
             rec.play, rec.play_marks, rec.card_notes = _play(tokens, deal, strain, leader, g, refs)
         except FormatError as exc:
-            aside("Play", exc.message.removeprefix("PBN: "))
+            aside("Play", exc.message)
             rec.play, rec.play_marks, rec.card_notes = [], [], {}
     try:
         rec.check_result()
@@ -389,7 +391,7 @@ def _read_auction(
         if fault is not None:
             raise FormatError(f"auction {fault}")
     except FormatError as exc:
-        aside("Auction", exc.message.removeprefix("PBN: "))
+        aside("Auction", exc.message)
         return
     if rec.dealer is not None and opener is not None and opener != rec.dealer:
         if not calls:  # nothing to take from the auction: it is the one set aside
@@ -465,8 +467,10 @@ def parse_games(text: str | bytes, *, name: str = "PBN", strict: bool | None = N
     ------
     FormatError
         Text that is not PBN, a deal that cannot be read, or (``strict``)
-        any field set aside: naming the game (``index``), the play's
-        position and the card.
+        any field set aside: its place in its fields (``path``, ``record``
+        from 1 and ``index`` from 0, ``board`` as the file numbers it, the
+        tag's ``line`` from 1), rendered once before the message; the
+        message names the field, the play's position and the card.
     """
     encoding = None if isinstance(text, str) else pbn.pbn_encoding(text, name)
     with _common.reading(strict):
@@ -521,11 +525,12 @@ def _game_records(lines: Iterable[str], name: str, encoding: str | None) -> Iter
         if not values.get("Deal"):
             continue
         try:
-            rec = _read_game(game, values, g)
+            rec = _read_game(game, values, g, path_of(name))
         except FormatError as exc:
-            board = values.get("Board", "").strip() or "?"
-            why = exc.message.removeprefix("PBN: ")
-            raise FormatError(f"PBN: {name}: Board {board} (line {game.line}): {why}", index=g) from None
+            if exc.index is None:
+                exc.index = g
+            board = values.get("Board", "").strip() or None
+            raise exc.locate(record=g + 1, board=board, line=game.line, path=path_of(name)) from None
         lead = game.start - kept.first
         rec.source = _Source(kept.take(game.end), lead, _snapshot(rec), encoding=encoding)
         if held is not None:

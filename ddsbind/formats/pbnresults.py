@@ -35,7 +35,7 @@ from ddsbind.formats.pbntables import (
     parse_double_dummy_tricks,
     parse_optimum,
 )
-from ddsbind.formats.pbntext import GameText, TagUpdate, edit_lines
+from ddsbind.formats.pbntext import GameText, TagUpdate, edit_lines, path_of
 from ddsbind.game import Vulnerability
 from ddsbind.scoring import PASSED_OUT, DealerParContract
 
@@ -150,8 +150,9 @@ def solve_games(
         return
     unknown = [item for item in batch if not item[2].deal.is_full]
     for game, values, _ in unknown:  # refused for that board only: the rest of the file is solved
-        why = f"line {game.spans['Deal'][0] + 1}: hands unknown or short, not solved (the deal is kept)"
-        _common.set_aside(values.get("Board"), "Deal", values["Deal"], why, source=name)
+        why = "hands unknown or short, not solved (the deal is kept)"
+        line = game.spans["Deal"][0] + 1
+        _common.set_aside(values.get("Board"), "Deal", values["Deal"], why, source=path_of(name), line=line)
     batch = [item for item in batch if item[2].deal.is_full]
     if not batch:
         return

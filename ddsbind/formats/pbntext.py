@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from ddsbind.errors import FormatError
 from ddsbind.formats import _common
@@ -124,7 +124,9 @@ def _declared(declared: re.Match[bytes], name: str) -> str:
     try:
         return codecs.lookup(charset).name
     except LookupError:
-        raise FormatError(f"{name}: %Content-type declares charset {charset!r}, an encoding we do not know") from None
+        raise FormatError(
+            f"%Content-type declares charset {charset!r}, an encoding we do not know", path=path_of(name)
+        ) from None
 
 
 def _file_encoding(f: IO[bytes], name: str) -> str:
@@ -387,6 +389,11 @@ def _strip_commentary(
     return "".join(out), in_brace
 
 
+def path_of(name: str) -> str | None:
+    """The ``path`` of an error about text called ``name``: None for the readers' default name ``"PBN"`` (no file)."""
+    return None if name == "PBN" else name
+
+
 def split_games(text: str, name: str) -> list[GameText]:
     """Split PBN text into games, keeping each tag's line number (:func:`iter_games` of its lines)."""
     return list(iter_games(text.split("\n"), name))
@@ -398,30 +405,38 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
     Games are separated by empty lines; a tag that repeats within a game
     starts a new game too (files that omit the empty line).  Text outside
     any tag, a ``{`` never closed and control bytes raise ``FormatError``
-    with the line number, when the reading reaches them.
+    when the reading reaches them, its place in its fields: ``line``
+    (1-based), ``path`` (``name``, unless the default ``"PBN"``) and, for a
+    line in a game, ``record`` and ``board`` (as the file numbers it).
     """
     game: GameText | None = None
     current: str | None = None
     in_brace = False
-    brace_line = 0
+    brace_at: dict[str, Any] = {}  # where the last '{' opened
 
-    board = ""  # the last Board tag read, to name the board in messages
+    games = 0  # the games yielded: the record a line of ``game`` is in is games + 1
     pending: list[str] = []  # commentary before the next game's first tag
     pending_places: list[tuple[str, int] | None] = []
 
-    def at(lineno: int) -> str:
-        return f"line {lineno}" + (f" (after Board {board})" if board else "")
+    def at(lineno: int) -> dict[str, Any]:
+        """The location of line ``lineno`` (1-based): the file, and the game it is in (its record, its board)."""
+        place: dict[str, Any] = {"path": path_of(name), "line": lineno}
+        if game is not None:
+            board = next((value for tag, value, _ in game.tags if tag == "Board"), None)
+            place.update(index=games, board=board if board != "#" else None)
+        return place
 
     for index, raw in enumerate(lines):
         lineno = index + 1
         raw = raw.removesuffix("\r")
         bad = _NOT_TEXT.search(raw)
         if bad:
-            raise FormatError(f"{name}: {at(lineno)}: byte 0x{ord(bad.group()):02x} is not PBN text")
+            raise FormatError(f"byte 0x{ord(bad.group()):02x} is not PBN text", **at(lineno))
         if not in_brace:
             if not raw.strip():
                 if game is not None:
                     yield game
+                    games += 1
                 game, current = None, None
                 continue
             if raw.startswith("%"):
@@ -437,7 +452,7 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
         starts: list[int] = []
         line, in_brace = _strip_commentary(raw, in_brace, found, starts)
         if in_brace and not was_open:
-            brace_line = lineno
+            brace_at = at(lineno)
         if game is not None:
             game.end = index + 1
         bare = _TAG_BARE.fullmatch(line)
@@ -447,12 +462,13 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
         for m in _TAG_ANY.finditer(line):
             before = line[pos : m.start()].strip()
             if before:
-                raise FormatError(f"{name}: {at(lineno)}: {before[:40]!a} is not a PBN tag")
+                raise FormatError(f"{before[:40]!a} is not a PBN tag", **at(lineno))
             tag = m.group(1)
             if game is not None and tag in game.names() and tag not in REPEATABLE:
                 if not pos:  # the line is the new game's: the old one ended on the line before
                     game.end = index
                 yield game  # no empty line before this game
+                games += 1
                 game = None
             if game is None:
                 game = GameText(lineno, start=index, end=index + 1)
@@ -460,8 +476,6 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
                 game.places, pending_places = pending_places, []
             value = _ESCAPED.sub(r"\1", m.group(2))
             game.tags.append((tag, value, lineno))
-            if tag == "Board" and value != "#":
-                board = value
             if tag in REPEATABLE:
                 game.notes.append(value)
             else:
@@ -484,13 +498,13 @@ def iter_games(lines: Iterable[str], name: str) -> Iterator[GameText]:
         rest = line[pos:].strip()
         if rest:
             if current is None or game is None:
-                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} is neither a PBN tag nor a tag's section")
+                raise FormatError(f"{rest[:40]!a} is neither a PBN tag nor a tag's section", **at(lineno))
             if current in REPEATABLE:
-                raise FormatError(f"{name}: {at(lineno)}: {rest[:40]!a} follows a [{current}] tag (no section)")
+                raise FormatError(f"{rest[:40]!a} follows a [{current}] tag (no section)", **at(lineno))
             game.sections[current].append(rest)
             game.spans[current] = (game.spans[current][0], index + 1)
     if in_brace:
-        raise FormatError(f"{name}: {at(brace_line)}: '{{' commentary is never closed")
+        raise FormatError("'{' commentary is never closed", **brace_at)
     if game is not None:
         yield game
 
@@ -519,11 +533,17 @@ def with_values(games: Iterable[GameText], name: str = "PBN") -> Iterator[tuple[
             if value == "#" and tag in previous:
                 value = previous[tag]
             elif value == "#" and tag in ("Deal", "Board"):
-                raise FormatError(f'{name}: line {lineno}: [{tag} "#"] but the game before has no {tag}', index=g)
+                raise FormatError(
+                    f'[{tag} "#"] but the game before has no {tag}',
+                    index=g,
+                    board=values.get("Board"),
+                    line=lineno,
+                    path=path_of(name),
+                )
             elif value == "#":  # kept as written: "#" itself
                 board = values.get("Board", previous.get("Board"))
-                why = f"line {lineno}: the game before has no {tag} to repeat"
-                _common.set_aside(board, tag, value, why, source=name, index=g)
+                why = f"the game before has no {tag} to repeat"
+                _common.set_aside(board, tag, value, why, source=path_of(name), index=g, line=lineno)
             values[tag] = value
         yield game, values
         previous = values

@@ -137,10 +137,11 @@ def test_convert_refuses_a_result_the_play_contradicts(tmp_path):
     src.write_text(GAME.format(result="12"), encoding="latin-1")  # the defence won both tricks played: 0..11
     r = cli("--strict", "convert", src, tmp_path / "out.zrj")
     assert r.exit_code == 1
-    assert "Result 12 contradicts the play" in r.output and "Board 1 (line 1)" in r.output
+    assert "Result 12 contradicts the play" in r.output and "games.pbn: record 1 (Board 1), line 7: " in r.output
     assert "record 0" not in r.output  # boards are named as the file numbers them, not from 0
     assert not (tmp_path / "out.zrj").exists()
     # Read leniently, the Result is set aside with a warning; ZRJ, which needs declarer's tricks, refuses the record.
     r = cli("convert", src, tmp_path / "out.zrj")
-    assert r.exit_code == 1 and 'Board 1: [Result "12"] set aside: Result 12 contradicts the play' in r.output
+    said = 'record 1 (Board 1), line 7: [Result "12"] set aside: Result 12 contradicts the play'
+    assert r.exit_code == 1 and said in r.output
     assert not (tmp_path / "out.zrj").exists()

@@ -49,7 +49,7 @@ def test_a_garbage_field_is_kept_named_once_and_refused_when_strict(name):
     (w,) = [x.message for x in caught if isinstance(x.message, FieldWarning)]
     assert isinstance(w, FieldWarning) and w.tag == tag and why in str(w)
     board = text.split('"')[1]
-    assert w.board == board and (tag == "Board" or f"Board {board}: [{tag}" in str(w))
+    assert w.board == board and (tag == "Board" or f"(Board {board}), line " in str(w))
     with pytest.raises(FormatError, match=rf"\[{tag} .*refused \(strict reading\)"):
         parse_games(text, strict=True)
     rec.source = None  # written anew from the record: the field as the file wrote it
@@ -64,13 +64,13 @@ def test_a_garbage_field_is_kept_named_once_and_refused_when_strict(name):
 def test_unknown_and_inherited_values_read_without_refusing_the_file():
     """Without this, `[Result "?"]` or a `#` with nothing to repeat refused every game of the file."""
     text = _game("1", "?") + "\n" + _game("2", "9", extra='[Scoring "#"]\n')
-    with pytest.warns(FieldWarning, match=r'Board 2: \[Scoring "#"\] set aside: line \d+: the game before has no'):
+    with pytest.warns(FieldWarning, match=r'record 2 \(Board 2\), line 15: \[Scoring "#"\] set aside: the game before'):
         first, second = parse_games(text, name="x.pbn")
     assert first.result is None and second.result == 9 and second.tags["Scoring"] == "#"
     assert format_games([first, second]) == text
     first.source = None
     assert '[Result "?"]' in format_games([first])
-    with pytest.raises(FormatError, match=r"x\.pbn: Board 2: \[Scoring \"#\"\] refused"):
+    with pytest.raises(FormatError, match=r"x\.pbn: record 2 \(Board 2\), line 15: \[Scoring \"#\"\] refused"):
         parse_games(text, name="x.pbn", strict=True)
 
 
@@ -130,10 +130,11 @@ def test_strict_on_the_command_line_refuses_what_is_otherwise_named(tmp_path):
     path = tmp_path / "bba.pbn"
     path.write_text(_game("7", "-9752"))
     lenient = CliRunner().invoke(main, ["analyse", str(path)])
-    assert lenient.exit_code == 0 and 'Board 7: [Result "-9752"] set aside: not 0..13 tricks' in lenient.output
+    said = 'bba.pbn: record 1 (Board 7), line 7: [Result "-9752"]'
+    assert lenient.exit_code == 0 and f"{said} set aside: not 0..13 tricks" in lenient.output
     assert "3NT by N, result unknown, double dummy 10 tricks" in lenient.output
     strict = CliRunner().invoke(main, ["--strict", "analyse", str(path)])
-    assert strict.exit_code == 1 and 'Board 7 (line 1): [Result "-9752"] refused (strict reading)' in strict.output
+    assert strict.exit_code == 1 and f"{said} refused (strict reading)" in strict.output
     assert len(strict.output.strip().splitlines()) == 1
 
 
@@ -202,7 +203,7 @@ def test_a_deal_with_unknown_hands_is_kept_and_only_its_solving_refused(tmp_path
     src.write_text(TWO_HANDS)
     r = CliRunner().invoke(main, ["convert", str(src), str(out), "--solve"])
     assert r.exit_code == 0 and "1 deals solved" in r.output
-    assert r.output.count('Board 1: [Deal "W:- K43.AQJ54.63.T95 - A5.KT83.K752.843"] set aside') == 1
+    assert r.output.count('Board 1, line 5: [Deal "W:- K43.AQJ54.63.T95 - A5.KT83.K752.843"] set aside') == 1
     solved = out.read_text()
     assert solved.startswith(TWO_HANDS.split("\n\n")[0] + "\n\n")  # board 1 as written, nothing added
     board2 = pbn.parse_pbn(solved)[1]
@@ -243,7 +244,7 @@ def test_strict_keyword_of_the_readers(tmp_path):
     """Without this, a library user could not ask read_games or read_dataframe to refuse a garbage field."""
     path = tmp_path / "bba.pbn"
     path.write_text(_game("7", "-9752"))
-    with pytest.warns(FieldWarning, match=r'Board 7: \[Result "-9752"\] set aside'):
+    with pytest.warns(FieldWarning, match=r'bba.pbn: record 1 \(Board 7\), line 7: \[Result "-9752"\] set aside'):
         (rec,) = ddsbind.formats.read_games(path)
     assert rec.result is None and rec.contract is not None
     for read in (ddsbind.formats.read_games, ddsbind.formats.read_dataframe):
@@ -331,10 +332,10 @@ def test_pbn_deals_set_aside_a_bad_deal_and_read_the_rest():
     boards, named = _caught(lambda: pbn.parse_pbn(text, name="x.pbn"))
     assert [(b.tags["Board"], b.deal.to_pbn("N")) for b in boards] == [("1", DEAL), ("3", other)]
     assert [(w.board, w.tag, w.value, w.source) for w in named] == [("2", "Deal", "N:garbage", "x.pbn")]
-    assert named[0].why.startswith("line 5: bad Deal")
+    assert named[0].why.startswith("bad Deal") and (named[0].game, named[0].line) == (2, 5)
     records, named = _caught(lambda: registry.get("pbn").load(text.encode(), "x.pbn"))  # the format's loader
     assert len(records) == 2 and len(named) == 1
-    with pytest.raises(FormatError, match=r"x.pbn: line 5: bad Deal"), ddsbind.formats.reading(True):
+    with pytest.raises(FormatError, match=r"x.pbn: record 2 \(Board 2\), line 5: bad"), ddsbind.formats.reading(True):
         pbn.parse_pbn(text, name="x.pbn")
-    with pytest.raises(FormatError, match=r"x.pbn: line 2: bad Deal"):  # nothing in it reads: refused
+    with pytest.raises(FormatError, match=r"x.pbn: record 1 \(Board 1\), line 2: bad Deal"):  # none reads: refused
         pbn.parse_pbn('[Board "1"]\n[Deal "N:garbage"]\n', name="x.pbn")

@@ -190,3 +190,34 @@ def test_random_legal_plays_round_trip(g):
         )  # fmt: skip
         held = g.play_marks if r is p else [m if m <= 3 else 0 for m in g.play_marks]  # ZRJ: ! ? !? only
         assert (r.auction, r.play, r.play_marks) == (g.auction, g.play, held)
+
+
+def test_a_strict_reading_error_carries_its_place_as_fields_and_names_the_board_once(tmp_path):
+    """Without this, a bad PBN game read "record 2: PBN: f.pbn: Board 12 (line 12): ...": the place was text (the
+    file and the game said twice, the line the game's first, not the bad tag's), which no caller could read."""
+    path = tmp_path / "f.pbn"
+    second = HEADER.replace('[Board "1"]', '[Board "12"]').replace('[Result "8"]', '[Result "99"]')
+    path.write_text(HEADER + "\n" + second)  # game 2 starts on line 12; its Result tag is line 18
+    with pytest.raises(FormatError) as info:
+        read_games(path, strict=True)
+    exc = info.value
+    assert (exc.path, exc.record, exc.board, exc.line, exc.index) == (str(path), 2, "12", 18, 1)
+    assert str(exc) == f'{path}: record 2 (Board 12), line 18: [Result "99"] refused (strict reading): not 0..13 tricks'
+    assert str(exc).count("12") == 1 and "PBN:" not in str(exc)
+    with pytest.warns(FieldWarning) as caught:  # read leniently: the warning names the same place, the same way
+        read_games(path)
+    (w,) = [x.message for x in caught if isinstance(x.message, FieldWarning)]
+    assert (w.source, w.game, w.board, w.line) == (str(path), 2, "12", 18)
+    assert str(w) == f'{path}: record 2 (Board 12), line 18: [Result "99"] set aside: not 0..13 tricks'
+
+
+def test_text_that_is_not_pbn_is_refused_at_its_line_with_its_game_and_board(tmp_path):
+    """Without this, a control byte read "f.pbn: line 13 (after Board 12): ...": the board as text (the last one
+    read, even for a line outside any game), and not the record."""
+    path = tmp_path / "f.pbn"
+    path.write_text(HEADER + "\n" + HEADER.replace('[Board "1"]', '[Board "12"]').replace("[Dealer", "\x01\n[Dealer"))
+    with pytest.raises(FormatError) as info:
+        read_games(path)
+    exc = info.value
+    assert (exc.path, exc.record, exc.board, exc.line) == (str(path), 2, "12", 13)
+    assert str(exc) == f"{path}: record 2 (Board 12), line 13: byte 0x01 is not PBN text"

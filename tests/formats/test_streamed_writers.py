@@ -124,7 +124,7 @@ def test_results_in_place_check_the_file_and_keep_it_when_nothing_is_solved():
     pieces = list(pbn.iter_add_results(io.BytesIO(data), "x.pbn", chunk=1))
     assert b"".join(p for p, _ in pieces) == data and sum(n for _, n in pieces) == len(pbn.parse_pbn(data))
     bad = data.replace(b'[Deal "', b'[Deal "N:A', 1)
-    with pytest.raises(FormatError, match=r"x\.pbn: line \d+: bad Deal"), reading(True):
+    with pytest.raises(FormatError, match=r"x\.pbn: record \d+ \(Board \d+\), line \d+: bad Deal"), reading(True):
         list(pbn.iter_add_results(io.BytesIO(bad), "x.pbn"))
     with pytest.warns(FieldWarning, match=r"bad Deal"):  # read leniently: that board set aside, named, kept as written
         assert b"".join(p for p, _ in pbn.iter_add_results(io.BytesIO(bad), "x.pbn")) == bad

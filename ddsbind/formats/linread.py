@@ -9,8 +9,8 @@ fields say where: ``path`` (the ``name`` given), ``record`` (the board's
 place in the file, from 1; ``index`` from 0), ``board`` and ``room`` (as
 ``ah|``/``qx|`` number it, when they do) and ``line`` (from 1, the line of
 the pair at fault); the message says which tag and what is wrong:
-``"x.lin: record 4 (Board 2, closed room), line 7: tag pc|s6|: card 3, S6 is
-a revoke ..."``.
+``"x.lin: record 4 (Board 2, closed room), line 7: tag pc|s6|: card 10,
+trick 3, 2nd card, S: S6 is a revoke ..."``.
 """
 
 from __future__ import annotations
@@ -308,8 +308,10 @@ def parse_lin(data: str | bytes, *, name: str = "LIN") -> list[GameRecord]:
     Raises
     ------
     FormatError
-        A malformed board, naming the board (``index``: 0-based position in
-        the file; its number when known) and the tag.
+        A malformed board, naming the tag in its message and where in its
+        fields: ``path`` (``name``), ``record`` (the board's place in the
+        file from 1; ``index`` from 0), ``board`` and ``room`` when the file
+        numbers it, ``line`` from 1.
 
     Examples
     --------

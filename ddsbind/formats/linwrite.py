@@ -212,8 +212,8 @@ def unheld(games: Sequence[GameRecord]) -> list[str]:
     --------
     >>> from ddsbind.deal import Deal
     >>> deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
-    >>> unheld([GameRecord(deal, tags={"Event": "x"})])
-    ['tags Event']
+    >>> unheld([GameRecord(deal, tags={"Site": "x"})])
+    ['tags Site']
     """
     out = []
     tags: list[str] = []

@@ -148,7 +148,7 @@ def test_errors_name_boards_as_the_file_numbers_them(tmp_path, command: str) -> 
     bad.write_text(text.replace("pc|h8|pc|h6|", "pc|h8|pc|s6|"))  # the closed room's board 2: S revokes
     args = [command, str(bad)] + ([str(tmp_path / "out.pbn")] if command == "convert" else [])
     line = _one_error_line(python_m("ddsbind", *args))
-    assert "board 4 of the file (Board 2, closed room)" in line and "S6 is a revoke" in line
+    assert "record 4 (Board 2, closed room), line " in line and "S6 is a revoke" in line
     assert "record 3" not in line, line
 
 

@@ -547,11 +547,11 @@ work, small, large = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 tiny = work / "tiny.lin"
 CHUNK = 4
 
-from ddsbind.formats import _common, lin
+from ddsbind.formats import _common, lintext
 from ddsbind.formats.convert import convert
 
-_common.TEXT_BLOCK = lin.TEXT_BLOCK = 1 << 12
-lin._KEEP = 1 << 10
+_common.TEXT_BLOCK = lintext.TEXT_BLOCK = 1 << 12
+lintext._KEEP = 1 << 10
 tiny.write_text("".join(small.read_text("utf-8").splitlines(keepends=True)[:10]), "utf-8")
 files = {}
 for path in (tiny, small, large):

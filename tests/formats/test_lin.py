@@ -151,24 +151,24 @@ def test_lin_deals_convert_to_binary_and_back(tmp_path):
 @pytest.mark.parametrize(
     ("text", "board", "tag"),
     [
-        ("md|5" + SUITED + "|", "board 1", "md|"),
-        ("md|1SAKQ,HAKQ,DAKQ,CAKQ|", "board 1", "md|"),
-        ("md|1SAA" + SUITED[3:] + "|", "board 1", "md|"),
-        ("md|1" + SUITED + "|sv|x|", "board 1", "sv|"),
+        ("md|5" + SUITED + "|", "record 1", "md|"),
+        ("md|1SAKQ,HAKQ,DAKQ,CAKQ|", "record 1", "md|"),
+        ("md|1SAA" + SUITED[3:] + "|", "record 1", "md|"),
+        ("md|1" + SUITED + "|sv|x|", "record 1", "sv|"),
         ("md|1" + SUITED + "|ah|Board 4|mb|9S|", "Board 4", "mb|"),
-        ("md|1" + SUITED + "|mb|d|", "board 1", "mb|"),
-        ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|d|", "board 1", "mb|"),  # three passes, still no bid
-        ("md|1" + SUITED + "|mb|p|mb|r|", "board 1", "mb|"),
-        ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|p|mb|1S|", "board 1", "mb|"),
-        ("md|1" + SUITED + "|an|why|", "board 1", "an|"),
-        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|SA|", "board 1", "pc|"),  # S holds spades; W leads
-        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|ZZ|", "board 1", "pc|"),
-        ("md|1" + SUITED + "|pc|HA|", "board 1", "pc|"),
-        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|mc|14|", "board 1", "mc|"),
-        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|mc|3|pc|DA|", "board 1", "pc|"),
-        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|pc|DA|pc|CA|pc|SA|mc|0|", "board 1", "mc|"),
-        ("md|1" + SUITED + "|\nmd|1" + SUITED + "|mb|p|mb|x|", "board 2", "mb|"),
-        ("md|1" + SUITED + "|\nqx|o2|sv|o|", "board 2", "md|"),
+        ("md|1" + SUITED + "|mb|d|", "record 1", "mb|"),
+        ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|d|", "record 1", "mb|"),  # three passes, still no bid
+        ("md|1" + SUITED + "|mb|p|mb|r|", "record 1", "mb|"),
+        ("md|1" + SUITED + "|mb|p|mb|p|mb|p|mb|p|mb|1S|", "record 1", "mb|"),
+        ("md|1" + SUITED + "|an|why|", "record 1", "an|"),
+        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|SA|", "record 1", "pc|"),  # S holds spades; W leads
+        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|ZZ|", "record 1", "pc|"),
+        ("md|1" + SUITED + "|pc|HA|", "record 1", "pc|"),
+        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|mc|14|", "record 1", "mc|"),
+        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|mc|3|pc|DA|", "record 1", "pc|"),
+        ("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|pc|HA|pc|DA|pc|CA|pc|SA|mc|0|", "record 1", "mc|"),
+        ("md|1" + SUITED + "|\nmd|1" + SUITED + "|mb|p|mb|x|", "record 2", "mb|"),
+        ("md|1" + SUITED + "|\nqx|o2|sv|o|", "record 2", "md|"),
     ],
 )
 def test_malformed_records_name_board_and_tag(text, board, tag):
@@ -181,6 +181,24 @@ def test_malformed_records_name_board_and_tag(text, board, tag):
         with pytest.warns(FieldWarning, match=rf"\[{re.escape(tag)} .*\] set aside"):
             (rec,) = parse_lin(text, name="x.lin")
         assert f"{tag}" in rec.tags["LinOther"]  # kept as written
+
+
+def test_a_bad_board_carries_its_location_as_fields_named_once(tmp_path):
+    """Without this, a program must parse the message to learn which board and line of a LIN file is bad, and the
+    message named the board twice ("record 2: x.lin: board 2 of the file ...")."""
+    bad = tmp_path / "bad.lin"
+    text = f"qx|o1|md|1{SUITED}|sv|o|mb|1S|\nqx|c7|md|1{SUITED}|sv|o|\nmb|1S|mb|p|\nmb|zz|mb|p|\n"
+    bad.write_text(text)
+    with reading(True), pytest.raises(FormatError) as info:
+        parse_lin(bad.read_bytes(), name=str(bad))
+    exc = info.value
+    assert (exc.path, exc.record, exc.index, exc.board, exc.room, exc.line) == (str(bad), 2, 1, 7, "closed", 4)
+    why = "'zz' is not a call (p, d, r, 1c .. 7n, optionally with '!')"
+    assert str(exc) == f"{bad}: record 2 (Board 7, closed room), line 4: tag mb|zz|: {why}"
+    assert exc.message == f"tag mb|zz|: {why}"  # the location only in the fields, rendered once
+    with pytest.raises(FormatError) as info:  # text that is no pair: its line and record too
+        parse_lin(f"md|1{SUITED}|\n\nmd|1{SUITED}|\nhello|x|", name="x.lin")
+    assert (info.value.record, info.value.line) == (2, 4) and str(info.value).startswith("x.lin: record 2, line 4: ")
 
 
 def test_not_a_tag_is_reported_with_its_offset():
@@ -214,7 +232,7 @@ def test_writing_a_contract_the_auction_does_not_reach_is_refused():
     """Without this, a PBN game with a contract but no auction would convert to LIN and lose its contract."""
     (g,) = parse_lin("md|1" + SUITED + "|mb|1S|mb|p|mb|p|mb|p|")
     g.auction, g.auction_marks = [], []
-    with pytest.raises(FormatError, match=r"game 1 of the file: .*gives none by nobody, not 1S by S"):
+    with pytest.raises(FormatError, match=r"^record 1: LIN takes .*gives none by nobody, not 1S by S$"):
         format_lin([g])
     g.auction, g.auction_marks, g.contract, g.declarer = [], [], None, None
     assert "md|1" in format_lin([g])

@@ -25,7 +25,7 @@ PBN_FILES = sorted(RECORDS.glob("*.pbn"))
 #: Corpus files LIN cannot hold (issue 46's): a deal with unknown hands, a contract whose auction was set aside.
 LIN_CANNOT_HOLD = {
     "practice_two_hands.pbn": "LIN needs a full deal",
-    "bba_garbage.pbn": r"Board 4 .*LIN takes the contract from the auction",
+    "bba_garbage.pbn": r"^record 4 \(Board 4\): LIN takes the contract from the auction",
 }
 
 #: Every field of a game record that LIN holds.
@@ -130,7 +130,7 @@ def _damaged_vugraph_error(old: str, new: str) -> str:
 def test_illegal_auction_is_refused_naming_board_and_call(old, new, why):
     """Without this, an impossible auction would be accepted and a contract invented from it."""
     msg = _damaged_vugraph_error(old, new)
-    assert "vugraph_final.lin: board 1 of the file (Board 9, open room): tag mb|" in msg and why in msg
+    assert "vugraph_final.lin: record 1 (Board 9, open room), line " in msg and "tag mb|" in msg and why in msg
 
 
 @pytest.mark.parametrize(
@@ -392,7 +392,7 @@ from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from ddsbind.deal import Deal  # noqa: E402
-from ddsbind.formats.lin import _hand_text  # noqa: E402
+from ddsbind.formats.lintext import lin_hand  # noqa: E402
 from ddsbind.game import Play  # noqa: E402
 
 _HEADERS = ["vg|Teams,Seg 1,I,1,8,A,0,B,0|", "mn|Final|", "rs|4SN=,,|", "pn|a,b,c,d|", "pn|a,b,c,d,e,f,g,h|"]
@@ -419,7 +419,7 @@ def _lin_session(draw):
             pieces.append(f"qx|{draw(st.sampled_from('oc'))}{board}|")
         deal = Deal.random(draw(st.integers(0, 2**16)))
         digit = draw(st.integers(1, 4))
-        hands = [_hand_text(deal, s) for s in (Seat.S, Seat.W, Seat.N, Seat.E)]
+        hands = [lin_hand(deal, s) for s in (Seat.S, Seat.W, Seat.N, Seat.E)]
         if draw(st.booleans()):
             hands[3] = ""
         pieces.append(f"st||md|{digit}{','.join(hands)}|rh||")
@@ -558,7 +558,7 @@ def test_damaged_lin_file_fails_in_one_line_naming_where(path, at, how, junk):
     except FormatError as exc:
         msg = str(exc)
         assert "\n" not in msg and path.name in msg
-        assert "board " in msg or "before the first board" in msg, msg
+        assert "record " in msg or "before the first board" in msg, msg
         assert "tag " in msg or "(character " in msg or "no deal (md|)" in msg, msg
 
 

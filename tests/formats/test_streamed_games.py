@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from ddsbind.errors import FormatError
-from ddsbind.formats import _common, games, lin, reading, registry
+from ddsbind.formats import _common, games, lin, lintext, reading, registry
 from ddsbind.formats.convert import convert
 from ddsbind.record import GameRecord
 
@@ -29,8 +29,8 @@ CORPUS = sorted(RECORDS.glob("*.lin")) + sorted(RECORDS.glob("*.pbn"))
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Text read 7 bytes at a time; LIN's buffer dropped after every pair."""
     monkeypatch.setattr(_common, "TEXT_BLOCK", 7)
-    monkeypatch.setattr(lin, "TEXT_BLOCK", 7)
-    monkeypatch.setattr(lin, "_KEEP", 3)
+    monkeypatch.setattr(lintext, "TEXT_BLOCK", 7)
+    monkeypatch.setattr(lintext, "_KEEP", 3)
 
 
 def _whole(src: Path, sfmt: registry.Format, dfmt: registry.Format) -> tuple[bytes | None, str | None, list[str]]:
@@ -142,7 +142,7 @@ def test_errors_far_into_a_lin_file_read_in_batches_name_what_the_whole_file_nam
     src = _damaged(tmp_path, how)
     with reading(True):  # strictly: a claim cut by a missing bar is refused too (leniently it is set aside)
         want = _whole(src, registry.get("lin"), registry.get("pbn"))
-        assert want[1] is not None and ("board" in want[1])
+        assert want[1] is not None and "record " in want[1] and "line " in want[1]
         for chunk in (1, 4):
             assert _streamed(src, tmp_path / "out.pbn", "pbn", chunk) == want
             assert _streamed(src, tmp_path / "out.zrd", "zrd", chunk)[1] == want[1]
@@ -260,8 +260,8 @@ def test_mangled_lin_files_read_as_a_stream_give_the_records_or_error_of_the_who
             text = text[:i] + rng.choice(bits) + text[i:] if rng.random() < 0.5 else text[:i] + text[i + 3 :]
         data = text.encode("utf-8") if rng.random() < 0.8 else text.encode("latin-1", "replace")
         want = outcome(lambda data=data: lin.parse_lin(data, name="f.lin"))
-        monkeypatch.setattr(lin, "TEXT_BLOCK", rng.choice([1, 2, 3, 7, 50]))
-        monkeypatch.setattr(lin, "_KEEP", rng.choice([0, 1, 5, 100]))
+        monkeypatch.setattr(lintext, "TEXT_BLOCK", rng.choice([1, 2, 3, 7, 50]))
+        monkeypatch.setattr(lintext, "_KEEP", rng.choice([0, 1, 5, 100]))
         assert outcome(lambda data=data: list(lin.iter_lin(io.BytesIO(data), "f.lin"))) == want, text
         kinds.add(want[0] == "error")
     assert kinds == {True, False}  # both records and errors were compared

@@ -274,7 +274,7 @@ def test_lin_names_with_comma_or_bar_refused_and_edited_names_written():
     assert [g.tags["North"] for g in back] == ["Cy", "Gilles", "Cy", "Gil"]
     for bad in ("Moreau, J.", "a|b"):
         games[0].tags["West"] = bad
-        with pytest.raises(FormatError, match=r"game 0: West's name .* which LIN's pn\| cannot hold"):
+        with pytest.raises(FormatError, match=r"record 1 \(Board 1\): West's name .* which LIN's pn\| cannot hold"):
             format_lin(games)
 
 

@@ -138,6 +138,8 @@ class CostlyLike(Protocol):
 class GameRecord:
     """One played deal: the PBN game-record tags and sections, decoded.
 
+    ``passed_out=True`` on construction is deprecated: say ``contract=PASSED_OUT``.
+
     Attributes
     ----------
     deal : Deal
@@ -194,8 +196,6 @@ class GameRecord:
         Indexes of alerted calls (LIN's ``!`` suffix).  In PBN an alert is a
         note on the call (an empty one when the alert has no explanation), so
         every call with a note reads back as alerted.
-
-    ``passed_out=True`` on construction is deprecated: say ``contract=PASSED_OUT``.
     """
 
     deal: Deal

@@ -19,7 +19,7 @@ from ddsbind.cli._common import (
     progress,
     renamed_option,
 )
-from ddsbind.errors import FormatError
+from ddsbind.errors import DDSError, FormatError
 
 if TYPE_CHECKING:
     from ddsbind.deal import Deal, Seat, Strain
@@ -121,8 +121,15 @@ def table(deal: str, vulnerable: Vulnerability | None, dealer: Seat | None, as_j
         boards = _boards(deal)
     if not boards:
         fail(f"{deal}: no deals")
-    with progress("solving", total=len(boards), unit="deal") as tick:
-        tables = dd_tables([b[1] for b in boards], progress=tick)
+    try:
+        with progress("solving", total=len(boards), unit="deal") as tick:
+            tables = dd_tables([b[1] for b in boards], progress=tick)
+    except DDSError as exc:
+        if exc.index is None or exc.item != "deal" or not _is_file(deal):
+            raise
+        # The deal as the file counts it (record from 1, its board number), not the batch's "deal N".
+        k, exc.index, exc.item = exc.index, None, None
+        raise exc.locate(path=deal, record=k + 1, board=boards[k][0]) from None
     docs = []
     for k, ((board, d, own_dealer, own_vul), t) in enumerate(zip(boards, tables, strict=True)):
         v = vulnerable if vulnerable is not None else own_vul if own_vul is not None else Vulnerability.NONE

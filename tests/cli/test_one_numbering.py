@@ -99,3 +99,15 @@ def test_start_counts_records_as_messages_do(tmp_path: Path) -> None:
     north = hcp(owners)[:, 0].tolist()  # North's points record by record, by the DDS-free evaluator
     assert north[3] not in (north[2], north[4])  # the seeds make an off-by-one visible
     assert f"{north[3]:.4g}" in res.stdout.split() and f"{north[4]:.4g}" not in res.stdout.split(), res.stdout
+
+
+def test_table_names_the_files_board_of_a_deal_dds_refuses(tmp_path: Path) -> None:
+    """Without this, `table games.pbn` named a short hand "deal 2" (the batch's count) and no file or board:
+    the user had to count deals to find [Board "9"].  Oracle: the file's own second board, written here."""
+    good = ddsbind.Deal.random(1).to_pbn()
+    short = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.543"
+    path = tmp_path / "games.pbn"
+    path.write_text(f'[Board "3"]\n[Deal "{good}"]\n\n[Board "9"]\n[Deal "{short}"]\n')
+    result = cli("table", path)
+    one_error(result, rf"^ddsbind: error: {path}: record 2 \(Board 9\): CalcAllTables: .*W=12 cards")
+    assert "deal 2" not in result.stderr

@@ -379,8 +379,8 @@ def neuberg(points: ArrayLike, expected: int) -> NDArray[np.float64]:
     ContractError
         Not numbers, or ``expected`` smaller than the field or below 1.
 
-    >>> neuberg([0.0, 1.0, 2.0], 4).tolist()
-    [0.1666666666666667, 1.5, 2.8333333333333335]
+    >>> neuberg([0.0, 1.0, 2.0], 4).round(6).tolist()
+    [0.166667, 1.5, 2.833333]
     """
     p = _finite(points, "matchpoints").astype(np.float64)
     n = p.shape[-1] if p.ndim else 1
